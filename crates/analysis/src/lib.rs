@@ -1,0 +1,5 @@
+//! Analysis of Snakes and Ladders boards: fewest rolls, exact Markov chains and simulation.
+//!
+//! Built on [`snl_engine`]; it reads boards and rules and never plays through I/O.
+
+pub use snl_engine;

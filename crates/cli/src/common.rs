@@ -1,0 +1,219 @@
+//! What several commands share: choosing the board and rules, seats, and failures with exit codes.
+
+use std::{fmt, path::Path};
+
+use clap::Args;
+use snl_engine::{Board, BoardSpec, Preset, RandomBoard, RuleSpec, Rules, Seat, SeatKind};
+
+/// How a command failed, and so which exit code it ends with (SPEC §7).
+#[derive(Debug)]
+pub(crate) struct Failure {
+    pub(crate) kind: FailureKind,
+    pub(crate) error: anyhow::Error,
+}
+
+/// The exit-code classes of SPEC §7.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FailureKind {
+    /// Exit 2: usage, board, rules, file.
+    BadInput,
+    /// Exit 3: a game could not go on.
+    Stuck,
+    /// Exit 1: anything else.
+    Other,
+}
+
+impl Failure {
+    pub(crate) fn bad(error: impl Into<anyhow::Error>) -> Failure {
+        Failure { kind: FailureKind::BadInput, error: error.into() }
+    }
+
+    pub(crate) fn stuck(error: impl Into<anyhow::Error>) -> Failure {
+        Failure { kind: FailureKind::Stuck, error: error.into() }
+    }
+
+    pub(crate) fn other(error: impl Into<anyhow::Error>) -> Failure {
+        Failure { kind: FailureKind::Other, error: error.into() }
+    }
+
+    pub(crate) fn exit_code(&self) -> u8 {
+        match self.kind {
+            FailureKind::BadInput => 2,
+            FailureKind::Stuck => 3,
+            FailureKind::Other => 1,
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:#}", self.error)
+    }
+}
+
+/// Turns any error into a failure of a given class: `.or_bad()?`.
+pub(crate) trait OrFail<T> {
+    fn or_bad(self) -> Result<T, Failure>;
+    fn or_stuck(self) -> Result<T, Failure>;
+    fn or_other(self) -> Result<T, Failure>;
+}
+
+impl<T, E: Into<anyhow::Error>> OrFail<T> for Result<T, E> {
+    fn or_bad(self) -> Result<T, Failure> {
+        self.map_err(Failure::bad)
+    }
+    fn or_stuck(self) -> Result<T, Failure> {
+        self.map_err(Failure::stuck)
+    }
+    fn or_other(self) -> Result<T, Failure> {
+        self.map_err(Failure::other)
+    }
+}
+
+pub(crate) type CmdResult<T = ()> = Result<T, Failure>;
+
+/// The board and rule options every command takes (SPEC §3, §4, §7).
+#[derive(Args, Clone, Debug, Default)]
+#[command(next_help_heading = "Board and rules")]
+pub(crate) struct GameArgs {
+    /// Board: classic, milton-bradley, kids, empty, random, or a .toml board file.
+    #[arg(long, value_name = "NAME|FILE", default_value = "classic")]
+    pub(crate) board: String,
+    /// Cells of a random board.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub(crate) size: u32,
+    /// Snakes on a random board.
+    #[arg(long, value_name = "S", default_value_t = 8)]
+    pub(crate) snakes: u32,
+    /// Ladders on a random board.
+    #[arg(long, value_name = "L", default_value_t = 8)]
+    pub(crate) ladders: u32,
+    /// Named rule set: standard, bonus-six, three-sixes, strict-sixes (single options override it).
+    #[arg(long, value_name = "NAME")]
+    pub(crate) rules: Option<String>,
+    /// Where tokens start: off-board (position 0) or first-cell.
+    #[arg(long, value_name = "WHERE")]
+    pub(crate) start: Option<String>,
+    /// Dice thrown each roll, NdF (1-4 dice of 2-100 faces), e.g. 1d6, 2d6, 1d20.
+    #[arg(long, value_name = "NdF")]
+    pub(crate) dice: Option<String>,
+    /// A roll past the last cell: stay, bounce or win.
+    #[arg(long, value_name = "RULE")]
+    pub(crate) overshoot: Option<String>,
+    /// single (one jump per move) or chain (follow jumps while landing on one).
+    #[arg(long, value_name = "MODE")]
+    pub(crate) jumps: Option<String>,
+    /// none, or top-face (every die on its top face earns another roll).
+    #[arg(long, value_name = "RULE")]
+    pub(crate) bonus: Option<String>,
+    /// Cap on consecutive top-face rolls in a turn: unlimited or K >= 1.
+    #[arg(long, value_name = "K")]
+    pub(crate) max_bonus: Option<String>,
+    /// What the capped roll does: pass (moved, turn ends) or void (turn undone).
+    #[arg(long, value_name = "RULE")]
+    pub(crate) on_max: Option<String>,
+    /// first (first to finish wins) or all (everyone is ranked).
+    #[arg(long, value_name = "RULE")]
+    pub(crate) finish: Option<String>,
+    /// Decisions for players: none, may-pass or pick-die.
+    #[arg(long, value_name = "RULE")]
+    pub(crate) choice: Option<String>,
+    /// Seed for dice and random boards; the same seed gives the same game.
+    #[arg(long, value_name = "N")]
+    pub(crate) seed: Option<u64>,
+}
+
+/// What [`GameArgs::resolve`] produces.
+#[derive(Clone, Debug)]
+pub(crate) struct Setup {
+    pub(crate) board: Board,
+    pub(crate) rules: Rules,
+    /// What `--board` named, for messages.
+    pub(crate) board_name: String,
+}
+
+impl GameArgs {
+    /// The seed in use: `--seed`, or `default` when none was given.
+    pub(crate) fn seed_or(&self, default: u64) -> u64 {
+        self.seed.unwrap_or(default)
+    }
+
+    /// The board spec `--board` names, unvalidated, and its own rules table.
+    pub(crate) fn board_spec(&self, rules: &Rules) -> CmdResult<BoardSpec> {
+        let name = self.board.as_str();
+        let looks_like_file =
+            name.ends_with(".toml") || name.contains('/') || Path::new(name).is_file();
+        if looks_like_file {
+            let text = std::fs::read_to_string(name).map_err(|e| {
+                Failure::bad(anyhow::anyhow!("cannot read board file '{name}': {e}"))
+            })?;
+            return BoardSpec::from_toml(&text).map_err(|e| {
+                Failure::bad(anyhow::anyhow!("board file '{name}' is not a valid board: {e}"))
+            });
+        }
+        let preset: Preset = name.parse().or_bad()?;
+        if preset == Preset::Random {
+            let params = RandomBoard {
+                size: self.size,
+                snakes: self.snakes,
+                ladders: self.ladders,
+                seed: self.seed_or(0),
+            };
+            params.check().or_bad()?;
+            return Ok(params.spec(rules));
+        }
+        Ok(preset.spec())
+    }
+
+    /// The rule options given on the command line.
+    pub(crate) fn rule_spec(&self) -> RuleSpec {
+        RuleSpec {
+            set: self.rules.clone(),
+            start: self.start.clone(),
+            dice: self.dice.clone(),
+            overshoot: self.overshoot.clone(),
+            jumps: self.jumps.clone(),
+            bonus: self.bonus.clone(),
+            max_bonus: None,
+            on_max: self.on_max.clone(),
+            finish: self.finish.clone(),
+            choice: self.choice.clone(),
+        }
+    }
+
+    /// The rules in force: the defaults, then the board file's `[rules]`, then `--rules`, then each
+    /// single option.
+    pub(crate) fn rules_with(&self, file_rules: &RuleSpec) -> CmdResult<Rules> {
+        let mut rules = Rules::default();
+        rules
+            .apply(file_rules)
+            .map_err(|e| Failure::bad(anyhow::anyhow!("the board file's [rules]: {e}")))?;
+        rules.apply(&self.rule_spec()).or_bad()?;
+        if let Some(k) = &self.max_bonus {
+            rules.max_bonus = k.parse().or_bad()?;
+        }
+        Ok(rules)
+    }
+
+    /// Reads, merges and validates board and rules.
+    pub(crate) fn resolve(&self) -> CmdResult<Setup> {
+        // A random board is generated for the rules in force, but its spec has no rules of its
+        // own; files carry theirs. So: rules from the command line first, then the spec.
+        let cli_rules = self.rules_with(&RuleSpec::default())?;
+        let spec = self.board_spec(&cli_rules)?;
+        let rules = self.rules_with(&spec.rules)?;
+        let board = Board::new(&spec, &rules)
+            .map_err(|e| Failure::bad(anyhow::anyhow!("board '{}': {e}", self.board)))?;
+        Ok(Setup { board, rules, board_name: self.board.clone() })
+    }
+}
+
+/// Parses every `--player NAME:KIND`.
+pub(crate) fn parse_seats(values: &[String]) -> CmdResult<Vec<Seat>> {
+    values.iter().map(|v| v.parse::<Seat>().or_bad()).collect()
+}
+
+/// The seats when none are given: two computers.
+pub(crate) fn default_computer_seats() -> Vec<Seat> {
+    vec![Seat::new("Red", SeatKind::Hard), Seat::new("Blue", SeatKind::Hard)]
+}

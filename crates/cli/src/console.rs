@@ -1,0 +1,71 @@
+//! The terminal, read once at the edge: whether each stream is a terminal, colour, and the streams.
+
+use std::io::{self, BufRead, IsTerminal, Write};
+
+/// Standard streams and what is known about them. Commands write through this, never through
+/// `println!`, so the same code serves a terminal, a pipe and a test.
+pub(crate) struct Console {
+    /// Whether standard input is a terminal (a person can answer).
+    pub(crate) stdin_tty: bool,
+    /// Whether standard output is a terminal (draw for a person, pause for computers).
+    pub(crate) stdout_tty: bool,
+    /// Whether standard error is a terminal (progress bars).
+    pub(crate) stderr_tty: bool,
+    /// Whether to colour the output.
+    pub(crate) color: bool,
+    pub(crate) out: Box<dyn Write>,
+    pub(crate) input: Box<dyn BufRead>,
+}
+
+impl Console {
+    /// The process's own streams. Colour follows the terminal, and `NO_COLOR` turns it off.
+    pub(crate) fn from_environment() -> Console {
+        let stdout_tty = io::stdout().is_terminal();
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        Console {
+            stdin_tty: io::stdin().is_terminal(),
+            stdout_tty,
+            stderr_tty: io::stderr().is_terminal(),
+            color: stdout_tty && !no_color,
+            out: Box::new(io::BufWriter::new(io::stdout())),
+            input: Box::new(io::BufReader::new(io::stdin())),
+        }
+    }
+
+    /// Asks `question`, showing `default`; an empty answer takes the default.
+    ///
+    /// End of input is a failure of class "could not go on" (exit 3).
+    pub(crate) fn ask(
+        &mut self,
+        question: &str,
+        default: &str,
+    ) -> crate::common::CmdResult<String> {
+        use crate::common::{Failure, OrFail};
+        write!(self.out, "{question} [{default}]: ").or_other()?;
+        match self.read_line().or_other()? {
+            None => Err(Failure::stuck(anyhow::anyhow!("input ended during the setup"))),
+            Some(a) if a.trim().is_empty() => Ok(default.to_owned()),
+            Some(a) => Ok(a.trim().to_owned()),
+        }
+    }
+
+    /// Reads one line of input (without its line ending); `None` at end of input.
+    pub(crate) fn read_line(&mut self) -> io::Result<Option<String>> {
+        self.out.flush()?;
+        let mut line = String::new();
+        if self.input.read_line(&mut line)? == 0 {
+            return Ok(None);
+        }
+        Ok(Some(line.trim_end_matches(['\n', '\r']).to_owned()))
+    }
+}
+
+impl std::fmt::Debug for Console {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Console")
+            .field("stdin_tty", &self.stdin_tty)
+            .field("stdout_tty", &self.stdout_tty)
+            .field("color", &self.color)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,18 @@
+//! The `snl` command: thin glue between the command line, the engine and the analysis crate.
+
+mod analyze;
+mod app;
+mod board_cmd;
+mod common;
+mod console;
+mod display;
+mod play;
+mod simulate;
+mod solve;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let console = console::Console::from_environment();
+    app::run(std::env::args_os(), console)
+}

@@ -1,0 +1,7 @@
+//! Drives the `snl` binary as a user would: arguments in, text, JSON and exit codes out.
+
+#[macro_use]
+mod util;
+
+mod board;
+mod play;

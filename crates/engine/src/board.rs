@@ -1,0 +1,687 @@
+//! Boards: a spec (plain data, maybe invalid) becomes a [`Board`] only through [`Board::new`],
+//! whose error lists every problem.
+
+use std::{collections::VecDeque, fmt};
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::{JumpMode, Overshoot, RuleSpec, Rules, Start};
+
+/// A board as written by a person or a file: not necessarily valid.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardSpec {
+    /// Number of cells, N.
+    pub size: u32,
+    /// Cells per row when drawn; default √N when N is a square, else 10.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<u32>,
+    /// Snakes, head → tail.
+    #[serde(default, rename = "snake", skip_serializing_if = "Vec::is_empty")]
+    pub snakes: Vec<SnakeSpec>,
+    /// Ladders, foot → top.
+    #[serde(default, rename = "ladder", skip_serializing_if = "Vec::is_empty")]
+    pub ladders: Vec<LadderSpec>,
+    /// House rules that come with the board.
+    #[serde(default, skip_serializing_if = "RuleSpec::is_empty")]
+    pub rules: RuleSpec,
+}
+
+/// A snake as written: `head = 99, tail = 54`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SnakeSpec {
+    /// Where it starts (the higher cell).
+    pub head: u32,
+    /// Where it leaves the token.
+    pub tail: u32,
+}
+
+/// A ladder as written: `foot = 6, top = 25`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LadderSpec {
+    /// Where it starts (the lower cell).
+    pub foot: u32,
+    /// Where it leaves the token.
+    pub top: u32,
+}
+
+impl BoardSpec {
+    /// A spec with these jumps: each `(from, to)` is a snake when `to < from`, else a ladder.
+    pub fn with_jumps(size: u32, jumps: impl IntoIterator<Item = (u32, u32)>) -> BoardSpec {
+        let mut spec = BoardSpec { size, ..BoardSpec::default() };
+        for (from, to) in jumps {
+            if to < from {
+                spec.snakes.push(SnakeSpec { head: from, tail: to });
+            } else {
+                spec.ladders.push(LadderSpec { foot: from, top: to });
+            }
+        }
+        spec
+    }
+
+    /// Reads a TOML board file's text.
+    ///
+    /// # Errors
+    ///
+    /// [`ParseBoardError`] with the line and column of the first problem.
+    pub fn from_toml(text: &str) -> Result<BoardSpec, ParseBoardError> {
+        toml::from_str(text).map_err(|e| {
+            let (line, column) = e.span().map_or((0, 0), |span| line_column(text, span.start));
+            ParseBoardError { line, column, message: e.message().to_owned() }
+        })
+    }
+
+    /// Writes the spec as a TOML board file.
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("a board spec is always representable in TOML")
+    }
+}
+
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    (line, column)
+}
+
+/// A board file that is not valid TOML or not shaped like a board.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {message}")]
+pub struct ParseBoardError {
+    /// 1-based line (0 when unknown).
+    pub line: usize,
+    /// 1-based column (0 when unknown).
+    pub column: usize,
+    /// What the parser said.
+    pub message: String,
+}
+
+/// A snake or a ladder: one kind of thing with a start and an end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Jump {
+    /// The cell that triggers it.
+    pub from: u32,
+    /// The cell it leaves the token on.
+    pub to: u32,
+}
+
+impl Jump {
+    /// True if and only if it goes down.
+    pub fn is_snake(self) -> bool {
+        self.to < self.from
+    }
+}
+
+impl fmt::Display for Jump {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = if self.is_snake() { "snake" } else { "ladder" };
+        write!(f, "{kind} {}→{}", self.from, self.to)
+    }
+}
+
+/// One reason a board spec is not a valid board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BoardProblem {
+    /// N < 2.
+    TooSmall {
+        /// The size given.
+        size: u32,
+    },
+    /// Width 0.
+    ZeroWidth,
+    /// A start or end outside `1..=N`.
+    OffBoard {
+        /// The jump as written.
+        jump: Jump,
+        /// Whether it was written as a snake.
+        snake: bool,
+        /// N.
+        size: u32,
+    },
+    /// A snake whose tail is not below its head.
+    SnakeNotDown {
+        /// The snake.
+        jump: Jump,
+    },
+    /// A ladder whose top is not above its foot.
+    LadderNotUp {
+        /// The ladder.
+        jump: Jump,
+    },
+    /// Two jumps start on one cell.
+    SharedStart {
+        /// The cell.
+        cell: u32,
+    },
+    /// A jump starts on the last cell.
+    StartsOnLast {
+        /// The jump.
+        jump: Jump,
+    },
+    /// A jump starts on the start cell (start = first-cell).
+    StartsOnStart {
+        /// The jump.
+        jump: Jump,
+    },
+    /// With chained jumps, following jumps from `cells[0]` comes back to it.
+    Cycle {
+        /// The cells of the cycle, in order.
+        cells: Vec<u32>,
+    },
+}
+
+impl fmt::Display for BoardProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = |snake: bool| if snake { "snake" } else { "ladder" };
+        match self {
+            BoardProblem::TooSmall { size } => {
+                write!(f, "size {size} is too small: a board needs at least 2 cells")
+            }
+            BoardProblem::ZeroWidth => f.write_str("width 0 is not allowed: use 1 or more"),
+            BoardProblem::OffBoard { jump, snake, size } => write!(
+                f,
+                "{} {}→{} leaves the board: both ends must be cells 1 to {size}",
+                kind(*snake),
+                jump.from,
+                jump.to
+            ),
+            BoardProblem::SnakeNotDown { jump } => write!(
+                f,
+                "snake {}→{} does not go down: a snake's tail must be below its head",
+                jump.from, jump.to
+            ),
+            BoardProblem::LadderNotUp { jump } => write!(
+                f,
+                "ladder {}→{} does not go up: a ladder's top must be above its foot",
+                jump.from, jump.to
+            ),
+            BoardProblem::SharedStart { cell } => {
+                write!(f, "two jumps start on cell {cell}: a cell may start one jump at most")
+            }
+            BoardProblem::StartsOnLast { jump } => {
+                write!(f, "{jump} starts on the last cell: no jump may start on cell {}", jump.from)
+            }
+            BoardProblem::StartsOnStart { jump } => {
+                write!(f, "{jump} starts on cell 1, where tokens start under start = first-cell")
+            }
+            BoardProblem::Cycle { cells } => {
+                let path: Vec<String> = cells.iter().map(u32::to_string).collect();
+                write!(
+                    f,
+                    "jumps {}→{} form a cycle, which chained jumps would follow forever",
+                    path.join("→"),
+                    cells[0]
+                )
+            }
+        }
+    }
+}
+
+/// Every problem found in a board spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardError {
+    /// The problems, in the order found.
+    pub problems: Vec<BoardProblem>,
+}
+
+impl fmt::Display for BoardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.problems.as_slice() {
+            [one] => write!(f, "invalid board: {one}"),
+            many => {
+                write!(f, "invalid board, {} problems:", many.len())?;
+                for p in many {
+                    write!(f, "\n  - {p}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for BoardError {}
+
+/// A valid board: N cells and the jumps on them.
+///
+/// ```
+/// use snl_engine::{Board, BoardSpec, Rules};
+/// let spec = BoardSpec::with_jumps(10, [(3, 8), (9, 2)]);
+/// let board = Board::new(&spec, &Rules::default())?;
+/// assert_eq!(board.jump_at(3), Some(8));
+/// assert_eq!(board.jump_at(4), None);
+///
+/// let bad = BoardSpec::with_jumps(10, [(10, 2), (4, 12)]);
+/// let err = Board::new(&bad, &Rules::default()).unwrap_err();
+/// assert_eq!(err.problems.len(), 2);
+/// # Ok::<_, snl_engine::BoardError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    size: u32,
+    width: u32,
+    jumps: Vec<Jump>,
+    // dest[c] is where a token landing on c ends after one jump (c itself when there is none).
+    dest: Vec<u32>,
+    // settled[c] is where it ends after following jumps as far as they go (for chain mode).
+    settled: Vec<u32>,
+}
+
+impl Board {
+    /// Validates `spec` for play under `rules` (the start cell and the jump mode matter).
+    ///
+    /// # Errors
+    ///
+    /// [`BoardError`] listing every rule of SPEC §4 the spec breaks.
+    pub fn new(spec: &BoardSpec, rules: &Rules) -> Result<Board, BoardError> {
+        let size = spec.size;
+        let mut problems = Vec::new();
+        if size < 2 {
+            problems.push(BoardProblem::TooSmall { size });
+        }
+        if spec.width == Some(0) {
+            problems.push(BoardProblem::ZeroWidth);
+        }
+        let written = spec
+            .snakes
+            .iter()
+            .map(|s| (Jump { from: s.head, to: s.tail }, true))
+            .chain(spec.ladders.iter().map(|l| (Jump { from: l.foot, to: l.top }, false)));
+        let mut jumps = Vec::new();
+        for (jump, snake) in written {
+            let on_board = |c: u32| (1..=size).contains(&c);
+            if !on_board(jump.from) || !on_board(jump.to) {
+                problems.push(BoardProblem::OffBoard { jump, snake, size });
+                continue;
+            }
+            if snake && jump.to >= jump.from {
+                problems.push(BoardProblem::SnakeNotDown { jump });
+                continue;
+            }
+            if !snake && jump.to <= jump.from {
+                problems.push(BoardProblem::LadderNotUp { jump });
+                continue;
+            }
+            if jump.from == size {
+                problems.push(BoardProblem::StartsOnLast { jump });
+            }
+            if rules.start == Start::FirstCell && jump.from == 1 {
+                problems.push(BoardProblem::StartsOnStart { jump });
+            }
+            jumps.push(jump);
+        }
+        jumps.sort_unstable();
+        for pair in jumps.windows(2) {
+            if pair[0].from == pair[1].from
+                && !problems.contains(&BoardProblem::SharedStart { cell: pair[0].from })
+            {
+                problems.push(BoardProblem::SharedStart { cell: pair[0].from });
+            }
+        }
+        if !problems.is_empty() {
+            return Err(BoardError { problems });
+        }
+        let mut dest: Vec<u32> = (0..=size).collect();
+        for j in &jumps {
+            dest[j.from as usize] = j.to;
+        }
+        let settled = match settle_all(&dest) {
+            Ok(settled) => settled,
+            Err(cycle) if rules.jumps == JumpMode::Chain => {
+                return Err(BoardError { problems: vec![BoardProblem::Cycle { cells: cycle }] });
+            }
+            // Without chaining a cycle is harmless; `settled` is then never consulted.
+            Err(_) => dest.clone(),
+        };
+        let width = spec.width.unwrap_or_else(|| default_width(size));
+        Ok(Board { size, width, jumps, dest, settled })
+    }
+
+    /// N, the number of cells (and the cell to reach).
+    pub fn size(&self) -> u32 {
+        self.size
+    }
+
+    /// Cells per drawn row.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Every jump, sorted by start cell.
+    pub fn jumps(&self) -> &[Jump] {
+        &self.jumps
+    }
+
+    /// The jump starting on `cell`, as its end cell.
+    pub fn jump_at(&self, cell: u32) -> Option<u32> {
+        let to = *self.dest.get(cell as usize)?;
+        (to != cell).then_some(to)
+    }
+
+    /// Where a token that lands on `cell` rests after the jumps `mode` allows.
+    pub fn settle(&self, cell: u32, mode: JumpMode) -> u32 {
+        match mode {
+            JumpMode::Single => self.dest[cell as usize],
+            JumpMode::Chain => self.settled[cell as usize],
+        }
+    }
+
+    /// The table behind [`Board::settle`]: index c holds where a token landing on c rests.
+    pub fn settle_table(&self, mode: JumpMode) -> &[u32] {
+        match mode {
+            JumpMode::Single => &self.dest,
+            JumpMode::Chain => &self.settled,
+        }
+    }
+
+    /// The spec this board was built from (jumps in sorted order, no rules).
+    pub fn to_spec(&self) -> BoardSpec {
+        let mut spec = BoardSpec::with_jumps(self.size, self.jumps.iter().map(|j| (j.from, j.to)));
+        if self.width != default_width(self.size) {
+            spec.width = Some(self.width);
+        }
+        spec
+    }
+
+    /// The boustrophedon layout used to draw this board.
+    pub fn layout(&self) -> Layout {
+        Layout { size: self.size, width: self.width }
+    }
+
+    /// Resolves one move of `steps` cells from `from`: the overshoot rule, then the jumps.
+    pub fn advance(&self, rules: &Rules, from: u32, steps: u32) -> Advance {
+        let target = from + steps;
+        let n = self.size;
+        let (landed, overshoot) = if target <= n {
+            (target, false)
+        } else {
+            let landed = match rules.overshoot {
+                Overshoot::Stay => from,
+                Overshoot::Win => n,
+                Overshoot::Bounce => bounce(n, target),
+            };
+            (landed, true)
+        };
+        let end = if overshoot && rules.overshoot == Overshoot::Stay {
+            from
+        } else {
+            self.settle(landed, rules.jumps)
+        };
+        Advance { from, target, overshoot, landed, end }
+    }
+
+    /// The jumps a token takes after landing on `cell`, in order.
+    pub fn jump_path(&self, cell: u32, mode: JumpMode) -> Vec<Jump> {
+        let mut path = Vec::new();
+        let mut at = cell;
+        while let Some(to) = self.jump_at(at) {
+            path.push(Jump { from: at, to });
+            at = to;
+            if mode == JumpMode::Single {
+                break;
+            }
+        }
+        path
+    }
+
+    /// Which positions a token can rest on from the start, and which of those can still reach N.
+    ///
+    /// This looks at single rolls only: bonus and void rules never make a cell reachable that
+    /// single rolls cannot, and choices only add staying put.
+    pub fn reach(&self, rules: &Rules) -> Reach {
+        let n = self.size as usize;
+        let steps: Vec<u32> = rules.step_values().collect();
+        let start = rules.start_position() as usize;
+        let mut reachable = vec![false; n + 1];
+        reachable[start] = true;
+        let mut queue = VecDeque::from([start]);
+        let mut edges: Vec<Vec<u32>> = vec![Vec::new(); n + 1];
+        while let Some(p) = queue.pop_front() {
+            if p == n {
+                continue;
+            }
+            for &s in &steps {
+                let q = self.advance(rules, p as u32, s).end as usize;
+                edges[q].push(p as u32);
+                if !reachable[q] {
+                    reachable[q] = true;
+                    queue.push_back(q);
+                }
+            }
+        }
+        let mut can_finish = vec![false; n + 1];
+        can_finish[n] = true;
+        let mut queue = VecDeque::from([n]);
+        while let Some(q) = queue.pop_front() {
+            for &p in &edges[q] {
+                if !can_finish[p as usize] {
+                    can_finish[p as usize] = true;
+                    queue.push_back(p as usize);
+                }
+            }
+        }
+        let trapped =
+            (0..=n).filter(|&c| reachable[c] && !can_finish[c]).map(|c| c as u32).collect();
+        Reach { finish_reachable: reachable[n], trapped }
+    }
+}
+
+/// Where a move went, step by step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Advance {
+    /// The position before the move.
+    pub from: u32,
+    /// `from + steps`, maybe past N.
+    pub target: u32,
+    /// Whether the target was past N.
+    pub overshoot: bool,
+    /// The cell landed on after the overshoot rule, before jumps.
+    pub landed: u32,
+    /// The resting position after jumps.
+    pub end: u32,
+}
+
+/// The answer of [`Board::reach`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reach {
+    /// Whether cell N can be reached from the start.
+    pub finish_reachable: bool,
+    /// Positions reachable from the start from which N can never be reached.
+    pub trapped: Vec<u32>,
+}
+
+// Reflects `target` back from `n`; for a roll longer than the board, it keeps reflecting between
+// cell 1 and cell n, like a ball between two walls.
+fn bounce(n: u32, target: u32) -> u32 {
+    if n == 1 {
+        return 1;
+    }
+    let period = 2 * (n - 1);
+    let offset = (target - 1) % period;
+    if offset <= n - 1 { offset + 1 } else { period - offset + 1 }
+}
+
+/// Follows every chain of jumps to its end, or returns a cycle.
+fn settle_all(dest: &[u32]) -> Result<Vec<u32>, Vec<u32>> {
+    let mut settled = vec![u32::MAX; dest.len()];
+    for start in 0..dest.len() {
+        let mut path = Vec::new();
+        let mut at = start;
+        while settled[at] == u32::MAX && dest[at] as usize != at {
+            if let Some(i) = path.iter().position(|&c| c == at as u32) {
+                return Err(path[i..].to_vec());
+            }
+            path.push(at as u32);
+            at = dest[at] as usize;
+        }
+        let end = if settled[at] == u32::MAX { at as u32 } else { settled[at] };
+        settled[at] = end;
+        for c in path {
+            settled[c as usize] = end;
+        }
+    }
+    Ok(settled)
+}
+
+/// √N when N is a perfect square, else 10.
+pub fn default_width(size: u32) -> u32 {
+    let root = f64::from(size).sqrt().round() as u32;
+    if root * root == size && root > 0 { root } else { 10.min(size.max(1)) }
+}
+
+/// Where cells are drawn: boustrophedon from the bottom-left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    size: u32,
+    width: u32,
+}
+
+impl Layout {
+    /// A layout of `size` cells, `width` to a row.
+    ///
+    /// # Panics
+    ///
+    /// Panics if `width` is 0.
+    pub fn new(size: u32, width: u32) -> Layout {
+        assert!(width > 0, "a row holds at least one cell");
+        Layout { size, width }
+    }
+
+    /// Number of rows.
+    pub fn rows(&self) -> u32 {
+        self.size.div_ceil(self.width)
+    }
+
+    /// Cells per row.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// `(row, column)` of `cell`, row 0 at the bottom, column 0 at the left.
+    pub fn position(&self, cell: u32) -> (u32, u32) {
+        let i = cell - 1;
+        let row = i / self.width;
+        let along = i % self.width;
+        let column = if row % 2 == 0 { along } else { self.width - 1 - along };
+        (row, column)
+    }
+
+    /// The cell at `(row, column)`, if that place holds one.
+    pub fn cell_at(&self, row: u32, column: u32) -> Option<u32> {
+        if column >= self.width {
+            return None;
+        }
+        let along = if row % 2 == 0 { column } else { self.width - 1 - column };
+        let cell = row * self.width + along + 1;
+        (cell <= self.size).then_some(cell)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules() -> Rules {
+        Rules::default()
+    }
+
+    #[test]
+    fn every_problem_is_listed_with_its_jump() {
+        let spec = BoardSpec {
+            size: 20,
+            snakes: vec![SnakeSpec { head: 5, tail: 9 }, SnakeSpec { head: 20, tail: 3 }],
+            ladders: vec![
+                LadderSpec { foot: 8, top: 4 },
+                LadderSpec { foot: 2, top: 25 },
+                LadderSpec { foot: 6, top: 12 },
+                LadderSpec { foot: 6, top: 14 },
+            ],
+            ..BoardSpec::default()
+        };
+        let err = Board::new(&spec, &rules()).unwrap_err();
+        let text = err.to_string();
+        assert_eq!(err.problems.len(), 5, "{text}");
+        for needle in ["snake 5→9", "snake 20→3", "ladder 8→4", "ladder 2→25", "cell 6"] {
+            assert!(text.contains(needle), "{needle} missing from {text}");
+        }
+    }
+
+    #[test]
+    fn a_cycle_is_refused_only_when_jumps_chain() {
+        let spec = BoardSpec::with_jumps(30, [(5, 12), (12, 5)]);
+        let mut chain = rules();
+        chain.jumps = JumpMode::Chain;
+        let err = Board::new(&spec, &chain).unwrap_err();
+        assert!(matches!(&err.problems[0], BoardProblem::Cycle { cells } if cells.len() == 2));
+        assert!(err.to_string().contains("cycle"));
+        assert!(Board::new(&spec, &rules()).is_ok());
+    }
+
+    #[test]
+    fn a_jump_on_the_start_cell_is_refused_only_when_tokens_start_there() {
+        let spec = BoardSpec::with_jumps(30, [(1, 12)]);
+        assert!(Board::new(&spec, &rules()).is_ok());
+        let mut first = rules();
+        first.start = Start::FirstCell;
+        assert!(Board::new(&spec, &first).unwrap_err().to_string().contains("cell 1"));
+    }
+
+    #[test]
+    fn chain_settles_through_every_jump() {
+        let spec = BoardSpec::with_jumps(30, [(3, 10), (10, 20), (20, 4)]);
+        let b = Board::new(&spec, &rules()).unwrap();
+        assert_eq!(b.settle(3, JumpMode::Single), 10);
+        assert_eq!(b.settle(3, JumpMode::Chain), 4);
+        assert_eq!(b.jump_path(3, JumpMode::Chain).len(), 3);
+    }
+
+    #[test]
+    fn overshoot_rules_resolve_as_specified() {
+        let b = Board::new(&BoardSpec::with_jumps(10, [(8, 3)]), &rules()).unwrap();
+        let mut r = rules();
+        assert_eq!(b.advance(&r, 8, 4).end, 8);
+        r.overshoot = Overshoot::Win;
+        assert_eq!(b.advance(&r, 8, 4).end, 10);
+        r.overshoot = Overshoot::Bounce;
+        assert_eq!(b.advance(&r, 7, 5).landed, 8); // 12 → 10 − 2 = 8, then the snake
+        assert_eq!(b.advance(&r, 7, 5).end, 3);
+        assert_eq!(bounce(10, 29), 9); // a long roll keeps reflecting: 10 back to 1 then up
+    }
+
+    #[test]
+    fn layout_is_boustrophedon_from_the_bottom_left() {
+        let l = Layout::new(100, 10);
+        assert_eq!(l.position(1), (0, 0));
+        assert_eq!(l.position(10), (0, 9));
+        assert_eq!(l.position(11), (1, 9));
+        assert_eq!(l.position(20), (1, 0));
+        assert_eq!(l.position(100), (9, 0));
+        for c in 1..=100 {
+            let (r, col) = l.position(c);
+            assert_eq!(l.cell_at(r, col), Some(c));
+        }
+        assert_eq!(Layout::new(12, 5).cell_at(2, 4), None);
+        assert_eq!(default_width(49), 7);
+        assert_eq!(default_width(50), 10);
+    }
+
+    #[test]
+    fn toml_errors_name_the_line() {
+        let err = BoardSpec::from_toml("size = 100\n[[snake]]\nhead = 99\ntail = \n").unwrap_err();
+        assert_eq!(err.line, 4, "{err}");
+        let err = BoardSpec::from_toml("size = 100\ncolour = 3\n").unwrap_err();
+        assert_eq!(err.line, 2, "{err}");
+    }
+
+    #[test]
+    fn reach_finds_unreachable_and_trapped_positions() {
+        // Every landing 4..=9 is a snake back to 2, so 10 is out of reach.
+        let jumps = (4..=9).map(|c| (c, 2));
+        let b = Board::new(&BoardSpec::with_jumps(10, jumps), &rules()).unwrap();
+        let reach = b.reach(&rules());
+        assert!(!reach.finish_reachable);
+        assert!(reach.trapped.contains(&0));
+    }
+}

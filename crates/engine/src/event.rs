@@ -1,0 +1,199 @@
+//! What happens in a game, as a stream of [`Event`]s delivered to [`Observer`]s.
+//!
+//! Displays, recorders, statistics and the network all subscribe to the same stream. Events name
+//! players by seat index; front ends turn indices into names (see SPEC §6 for the JSON form).
+
+use serde::{Deserialize, Serialize};
+
+use crate::{dice::Roll, game::Game};
+
+/// One thing that happened. `player` is a seat index (0-based, in seating order).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Event {
+    /// The first turn is about to be played.
+    GameStarted {
+        /// Every seat, in seating order.
+        players: Vec<usize>,
+        /// N.
+        board_size: u32,
+    },
+    /// A player's turn begins.
+    TurnStarted {
+        /// Who.
+        player: usize,
+        /// Where the player stands.
+        position: u32,
+    },
+    /// Dice were thrown.
+    DiceRolled {
+        /// Who.
+        player: usize,
+        /// The total.
+        roll: u32,
+        /// Each die.
+        dice: Roll,
+    },
+    /// A token moved along the board (before any jump).
+    Moved {
+        /// Who.
+        player: usize,
+        /// From this position.
+        from: u32,
+        /// To this cell.
+        to: u32,
+    },
+    /// A roll would have passed cell N; the overshoot rule applies.
+    Overshoot {
+        /// Who.
+        player: usize,
+        /// Where the player stood.
+        position: u32,
+        /// The roll's total.
+        roll: u32,
+    },
+    /// A snake took a token down.
+    Snake {
+        /// Who.
+        player: usize,
+        /// The snake's head.
+        from: u32,
+        /// Its tail.
+        to: u32,
+    },
+    /// A ladder took a token up.
+    Ladder {
+        /// Who.
+        player: usize,
+        /// The ladder's foot.
+        from: u32,
+        /// Its top.
+        to: u32,
+    },
+    /// The roll earned another roll in the same turn.
+    BonusRoll {
+        /// Who.
+        player: usize,
+    },
+    /// The turn was undone (on-max void).
+    TurnVoided {
+        /// Who.
+        player: usize,
+        /// Where the token went back to.
+        back_to: u32,
+    },
+    /// A player chose not to move (choice = may-pass).
+    Stayed {
+        /// Who.
+        player: usize,
+        /// Where the player stays.
+        position: u32,
+    },
+    /// A player reached cell N.
+    PlayerFinished {
+        /// Who.
+        player: usize,
+        /// 1 for the winner.
+        rank: u32,
+    },
+    /// The game is over.
+    GameEnded {
+        /// Seats from first to last.
+        ranking: Vec<usize>,
+    },
+}
+
+impl Event {
+    /// The seat the event is about, if it is about one.
+    pub fn player(&self) -> Option<usize> {
+        match *self {
+            Event::TurnStarted { player, .. }
+            | Event::DiceRolled { player, .. }
+            | Event::Moved { player, .. }
+            | Event::Overshoot { player, .. }
+            | Event::Snake { player, .. }
+            | Event::Ladder { player, .. }
+            | Event::BonusRoll { player }
+            | Event::TurnVoided { player, .. }
+            | Event::Stayed { player, .. }
+            | Event::PlayerFinished { player, .. } => Some(player),
+            Event::GameStarted { .. } | Event::GameEnded { .. } => None,
+        }
+    }
+}
+
+/// Receives every event of a game, in order. `game` is the state just after the event.
+pub trait Observer {
+    /// Called once per event.
+    fn event(&mut self, game: &Game, event: &Event);
+}
+
+/// Ignores every event.
+impl Observer for () {
+    fn event(&mut self, _: &Game, _: &Event) {}
+}
+
+/// Collects every event.
+impl Observer for Vec<Event> {
+    fn event(&mut self, _: &Game, event: &Event) {
+        self.push(event.clone());
+    }
+}
+
+impl<O: Observer + ?Sized> Observer for &mut O {
+    fn event(&mut self, game: &Game, event: &Event) {
+        (**self).event(game, event);
+    }
+}
+
+/// Delivers each event to both, first `A` then `B`.
+impl<A: Observer, B: Observer> Observer for (A, B) {
+    fn event(&mut self, game: &Game, event: &Event) {
+        self.0.event(game, event);
+        self.1.event(game, event);
+    }
+}
+
+/// Any number of subscribers, each told every event in the order they subscribed.
+#[derive(Default)]
+pub struct Subscribers<'a> {
+    list: Vec<&'a mut dyn Observer>,
+}
+
+impl<'a> Subscribers<'a> {
+    /// No subscribers yet.
+    pub fn new() -> Subscribers<'a> {
+        Subscribers { list: Vec::new() }
+    }
+
+    /// Adds a subscriber.
+    pub fn subscribe(&mut self, observer: &'a mut dyn Observer) -> &mut Subscribers<'a> {
+        self.list.push(observer);
+        self
+    }
+
+    /// How many subscribers there are.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// True if and only if there are none.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+}
+
+impl std::fmt::Debug for Subscribers<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Subscribers").field("len", &self.list.len()).finish()
+    }
+}
+
+impl Observer for Subscribers<'_> {
+    fn event(&mut self, game: &Game, event: &Event) {
+        for o in &mut self.list {
+            o.event(game, event);
+        }
+    }
+}

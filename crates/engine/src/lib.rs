@@ -1,0 +1,59 @@
+//! The rules of Snakes and Ladders as a library: boards, dice, rule options, and a game state
+//! machine that reports what happens as events. No I/O, no clock, no global random generator.
+//!
+//! # Example
+//!
+//! ```
+//! use snl_engine::{Board, FirstOption, Game, Preset, Rules, SeededDice, Seat, SeatKind, Status};
+//!
+//! let rules = Rules::named("bonus-six")?;
+//! let board = Board::new(&Preset::Classic.spec(), &rules)?;
+//! let seats = vec![Seat::new("Ann", SeatKind::Easy), Seat::new("Bob", SeatKind::Greedy)];
+//! let mut game = Game::new(board, rules, seats)?;
+//!
+//! let mut events = Vec::new(); // any `Observer`: a display, a recorder, statistics
+//! game.play_to_end(&mut SeededDice::new(7), &mut FirstOption, &mut events)?;
+//! assert_eq!(game.status(), Status::Finished);
+//! assert_eq!(game.positions()[game.ranking()[0]], 100);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Where things are
+//!
+//! - [`BoardSpec`] (plain data, from files) → [`Board`] through [`Board::new`], whose
+//!   [`BoardError`] lists every problem; [`Preset`] and [`RandomBoard`] make specs.
+//! - [`Rules`]: every option of the game, each a closed enum; [`RuleSpec`] is their unchecked
+//!   text form and [`RuleSet`] the named sets.
+//! - [`Dice`], [`Roll`], and the [`RollSource`] trait: [`SeededDice`] (ChaCha8, unbiased) and
+//!   [`ScriptedDice`].
+//! - [`Game`]: seats, turns, ranks and history; a turn calls a [`RollSource`], a [`Decider`] when
+//!   the rules offer a choice, and an [`Observer`] for every [`Event`].
+
+mod board;
+mod dice;
+mod event;
+mod game;
+mod presets;
+mod rules;
+
+pub use board::{
+    Advance, Board, BoardError, BoardProblem, BoardSpec, Jump, LadderSpec, Layout, ParseBoardError,
+    Reach, SnakeSpec, default_width,
+};
+pub use dice::{
+    Dice, DiceError, MAX_DICE, MAX_FACES, ParseRollsError, Roll, RollError, RollSource, Scripted,
+    ScriptedDice, SeededDice, splitmix64, uniform_below,
+};
+pub use event::{Event, Observer, Subscribers};
+pub use game::{
+    Decider, Decision, FirstOption, Game, MoveKind, MoveOption, MoveRecord, PlayError, Seat,
+    SeatError, SeatKind, SetupError, Status, TurnReport,
+};
+pub use presets::{Preset, RandomBoard, RandomBoardError, UnknownPreset};
+pub use rules::{
+    Bonus, Choice, Finish, JumpMode, MaxBonus, OnMax, Overshoot, RuleSet, RuleSpec, Rules,
+    RulesError, Start,
+};
+
+/// `rand_core`, re-exported so callers can drive [`uniform_below`] with their own generator.
+pub use rand_chacha::rand_core;

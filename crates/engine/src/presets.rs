@@ -1,0 +1,289 @@
+//! The preset boards of SPEC §4 and the seeded random board generator.
+
+use std::{fmt, str::FromStr};
+
+use crate::{
+    board::{Board, BoardSpec},
+    dice::SeededDice,
+    rules::Rules,
+};
+
+/// A named board (`--board NAME`). `random` needs [`RandomBoard`] parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Preset {
+    /// 100 cells, 5 snakes and 5 ladders.
+    Classic,
+    /// The 1943 Milton Bradley "Chutes and Ladders" board.
+    MiltonBradley,
+    /// 50 cells, many ladders, short snakes.
+    Kids,
+    /// 100 cells, no jumps.
+    Empty,
+    /// Generated from a seed.
+    Random,
+}
+
+impl Preset {
+    /// Every preset.
+    pub const ALL: &'static [Preset] =
+        &[Preset::Classic, Preset::MiltonBradley, Preset::Kids, Preset::Empty, Preset::Random];
+
+    /// The name used on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Preset::Classic => "classic",
+            Preset::MiltonBradley => "milton-bradley",
+            Preset::Kids => "kids",
+            Preset::Empty => "empty",
+            Preset::Random => "random",
+        }
+    }
+
+    /// The preset's spec; for [`Preset::Random`], the default [`RandomBoard`] with seed 0.
+    pub fn spec(self) -> BoardSpec {
+        match self {
+            Preset::Classic => BoardSpec::with_jumps(
+                100,
+                [
+                    (99, 54),
+                    (70, 55),
+                    (52, 42),
+                    (25, 2),
+                    (95, 72),
+                    (6, 25),
+                    (11, 40),
+                    (60, 85),
+                    (46, 90),
+                    (17, 69),
+                ],
+            ),
+            Preset::MiltonBradley => BoardSpec::with_jumps(
+                100,
+                [
+                    (1, 38),
+                    (4, 14),
+                    (9, 31),
+                    (21, 42),
+                    (28, 84),
+                    (36, 44),
+                    (51, 67),
+                    (71, 91),
+                    (80, 100),
+                    (16, 6),
+                    (47, 26),
+                    (49, 11),
+                    (56, 53),
+                    (62, 19),
+                    (64, 60),
+                    (87, 24),
+                    (93, 73),
+                    (95, 75),
+                    (98, 78),
+                ],
+            ),
+            // Published with the first release; changing it would change every saved kids game.
+            Preset::Kids => BoardSpec::with_jumps(
+                50,
+                [
+                    (3, 11),
+                    (6, 17),
+                    (9, 18),
+                    (14, 27),
+                    (22, 35),
+                    (30, 41),
+                    (38, 46),
+                    (19, 15),
+                    (26, 21),
+                    (33, 28),
+                    (44, 39),
+                    (48, 43),
+                ],
+            ),
+            Preset::Empty => BoardSpec::with_jumps(100, []),
+            Preset::Random => RandomBoard::default().spec(&Rules::default()),
+        }
+    }
+}
+
+impl fmt::Display for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Preset {
+    type Err = UnknownPreset;
+    fn from_str(s: &str) -> Result<Preset, UnknownPreset> {
+        Preset::ALL
+            .iter()
+            .copied()
+            .find(|p| p.as_str() == s.trim())
+            .ok_or_else(|| UnknownPreset { name: s.to_owned() })
+    }
+}
+
+/// A `--board` name that is no preset.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown board '{name}': expected classic, milton-bradley, kids, empty, random, or a .toml file"
+)]
+pub struct UnknownPreset {
+    /// The name given.
+    pub name: String,
+}
+
+/// Parameters of a generated board: `--size`, `--snakes`, `--ladders`, `--seed`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RandomBoard {
+    /// N.
+    pub size: u32,
+    /// How many snakes.
+    pub snakes: u32,
+    /// How many ladders.
+    pub ladders: u32,
+    /// The seed; the same parameters always give the same board.
+    pub seed: u64,
+}
+
+impl Default for RandomBoard {
+    fn default() -> RandomBoard {
+        RandomBoard { size: 100, snakes: 8, ladders: 8, seed: 0 }
+    }
+}
+
+impl RandomBoard {
+    /// Whether the parameters leave room for the jumps: each needs its own start and end cell
+    /// among cells 2..N−1, and some plain cells must remain.
+    ///
+    /// # Errors
+    ///
+    /// [`RandomBoardError`] naming the value that does not fit.
+    pub fn check(&self) -> Result<(), RandomBoardError> {
+        if self.size < 4 {
+            return Err(RandomBoardError::TooSmall { size: self.size });
+        }
+        let jumps = u64::from(self.snakes) + u64::from(self.ladders);
+        let room = u64::from(self.size - 2) / 3;
+        if jumps > room {
+            return Err(RandomBoardError::TooMany { jumps, size: self.size, room });
+        }
+        Ok(())
+    }
+
+    /// The generated spec: valid and winnable under `rules` (checked for boards up to 10^6
+    /// cells; larger boards are spaced so that no run of snakes can block the dice).
+    ///
+    /// # Panics
+    ///
+    /// Panics if [`RandomBoard::check`] fails.
+    pub fn spec(&self, rules: &Rules) -> BoardSpec {
+        self.check().expect("random board parameters checked by the caller");
+        let mut rng = SeededDice::new(self.seed);
+        loop {
+            let spec = self.draw(&mut rng);
+            if self.size > 1_000_000 {
+                return spec;
+            }
+            let Ok(board) = Board::new(&spec, rules) else { continue };
+            let reach = board.reach(rules);
+            if reach.finish_reachable && reach.trapped.is_empty() {
+                return spec;
+            }
+        }
+    }
+
+    fn draw(&self, rng: &mut SeededDice) -> BoardSpec {
+        const FREE: u8 = 0;
+        const START: u8 = 1;
+        const END: u8 = 2;
+        let n = self.size;
+        let mut used = vec![FREE; n as usize + 1];
+        used[n as usize] = END; // no jump starts on N
+        used[1] = END; // nor on cell 1, so the board is valid whatever the start rule
+        let mut jumps = Vec::with_capacity((self.snakes + self.ladders) as usize);
+        let pick = |rng: &mut SeededDice, lo: u32, hi: u32| lo + rng.face(hi - lo + 1) - 1;
+        for i in 0..self.snakes + self.ladders {
+            let snake = i < self.snakes;
+            loop {
+                // A snake's head in 3..N−1, a ladder's foot in 2..N−2.
+                let from = if snake { pick(rng, 3, n - 1) } else { pick(rng, 2, n - 2) };
+                let to = if snake { pick(rng, 1, from - 1) } else { pick(rng, from + 1, n) };
+                if used[from as usize] != FREE || used[to as usize] == START {
+                    continue;
+                }
+                used[from as usize] = START;
+                used[to as usize] = END;
+                jumps.push((from, to));
+                break;
+            }
+        }
+        BoardSpec::with_jumps(n, jumps)
+    }
+}
+
+/// Random board parameters that cannot give a board.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RandomBoardError {
+    /// N < 4.
+    #[error("size {size} is too small for a random board: use 4 or more")]
+    TooSmall {
+        /// N.
+        size: u32,
+    },
+    /// More jumps than the board has room for.
+    #[error("{jumps} snakes and ladders do not fit on {size} cells: use at most {room}")]
+    TooMany {
+        /// Snakes plus ladders.
+        jumps: u64,
+        /// N.
+        size: u32,
+        /// The most that fit.
+        room: u64,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_fixed_preset_is_valid_under_the_default_rules() {
+        for p in Preset::ALL {
+            let board = Board::new(&p.spec(), &Rules::default()).unwrap();
+            assert!(board.reach(&Rules::default()).finish_reachable, "{p}");
+        }
+        assert_eq!(Preset::MiltonBradley.spec().snakes.len(), 10);
+        assert_eq!(Preset::MiltonBradley.spec().ladders.len(), 9);
+        assert_eq!(Preset::Kids.spec().size, 50);
+    }
+
+    #[test]
+    fn random_boards_repeat_for_a_seed_and_are_valid_and_winnable() {
+        let rules = Rules::default();
+        for seed in 0..50 {
+            let params = RandomBoard { seed, ..RandomBoard::default() };
+            let spec = params.spec(&rules);
+            assert_eq!(spec, params.spec(&rules));
+            let board = Board::new(&spec, &rules).unwrap();
+            assert_eq!(board.jumps().len(), 16);
+            let reach = board.reach(&rules);
+            assert!(reach.finish_reachable && reach.trapped.is_empty());
+        }
+        let a = RandomBoard { seed: 1, ..RandomBoard::default() }.spec(&rules);
+        let b = RandomBoard { seed: 2, ..RandomBoard::default() }.spec(&rules);
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn crowded_random_boards_are_refused_with_the_numbers() {
+        let e = RandomBoard { size: 20, snakes: 5, ladders: 5, seed: 0 }.check().unwrap_err();
+        assert_eq!(e.to_string(), "10 snakes and ladders do not fit on 20 cells: use at most 6");
+    }
+
+    #[test]
+    fn unknown_preset_names_the_value() {
+        assert!("monopoly".parse::<Preset>().unwrap_err().to_string().contains("'monopoly'"));
+    }
+}
