@@ -155,6 +155,67 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
     }
 }
 
+/// Writes the game as compact text, one line per event, players by name: the form tests compare
+/// whole, and a readable trace for learners.
+///
+/// ```
+/// use snl_engine::{Board, Dice, FirstOption, Game, Preset, Rules, ScriptedDice, Seat, SeatKind, Transcript};
+/// let rules = Rules::default();
+/// let board = Board::new(&Preset::Classic.spec(), &rules)?;
+/// let seats = vec![Seat::new("Ann", SeatKind::Easy), Seat::new("Bob", SeatKind::Easy)];
+/// let mut game = Game::new(board, rules, seats)?;
+/// let mut transcript = Transcript::default();
+/// game.play_turn(&mut ScriptedDice::parse("6", Dice::D6)?, &mut FirstOption, &mut transcript)?;
+/// assert_eq!(transcript.text(), "start Ann Bob on 100\nturn Ann at 0\n  roll 6\n  move 0 -> 6\n  ladder 6 -> 25\n");
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Transcript {
+    text: String,
+}
+
+impl Transcript {
+    /// Everything written so far.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+impl Observer for Transcript {
+    fn event(&mut self, game: &Game, event: &Event) {
+        use std::fmt::Write as _;
+        let name = |seat: &usize| game.seats()[*seat].name.as_str();
+        let names = |seats: &[usize]| seats.iter().map(name).collect::<Vec<_>>().join(" ");
+        let t = &mut self.text;
+        let _ = match event {
+            Event::GameStarted { players, board_size } => {
+                writeln!(t, "start {} on {board_size}", names(players))
+            }
+            Event::TurnStarted { player, position } => {
+                writeln!(t, "turn {} at {position}", name(player))
+            }
+            Event::DiceRolled { roll, dice, .. } if dice.dice().len() > 1 => {
+                let faces: Vec<String> = dice.dice().iter().map(u8::to_string).collect();
+                writeln!(t, "  roll {roll} ({})", faces.join("+"))
+            }
+            Event::DiceRolled { roll, .. } => writeln!(t, "  roll {roll}"),
+            Event::Moved { from, to, .. } => writeln!(t, "  move {from} -> {to}"),
+            Event::Overshoot { position, roll, .. } => {
+                writeln!(t, "  overshoot from {position} by {roll}")
+            }
+            Event::Snake { from, to, .. } => writeln!(t, "  snake {from} -> {to}"),
+            Event::Ladder { from, to, .. } => writeln!(t, "  ladder {from} -> {to}"),
+            Event::BonusRoll { .. } => writeln!(t, "  bonus roll"),
+            Event::TurnVoided { back_to, .. } => writeln!(t, "  void, back to {back_to}"),
+            Event::Stayed { position, .. } => writeln!(t, "  stay on {position}"),
+            Event::PlayerFinished { player, rank } => {
+                writeln!(t, "finished {} rank {rank}", name(player))
+            }
+            Event::GameEnded { ranking } => writeln!(t, "end {}", names(ranking)),
+        };
+    }
+}
+
 /// Any number of subscribers, each told every event in the order they subscribed.
 #[derive(Default)]
 pub struct Subscribers<'a> {

@@ -44,7 +44,7 @@ pub use dice::{
     Dice, DiceError, MAX_DICE, MAX_FACES, ParseRollsError, Roll, RollError, RollSource, Scripted,
     ScriptedDice, SeededDice, splitmix64, uniform_below,
 };
-pub use event::{Event, Observer, Subscribers};
+pub use event::{Event, Observer, Subscribers, Transcript};
 pub use game::{
     Decider, Decision, FirstOption, Game, MoveKind, MoveOption, MoveRecord, PlayError, Seat,
     SeatError, SeatKind, SetupError, Status, TurnReport,
