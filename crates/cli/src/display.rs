@@ -138,12 +138,14 @@ pub(crate) struct Narrator<'w> {
     out: &'w mut dyn Write,
     color: bool,
     rolled: Option<Roll>,
+    // A bounce or a win past N is told together with the move it causes.
+    overshoot: Option<u32>,
     error: Option<io::Error>,
 }
 
 impl<'w> Narrator<'w> {
     pub(crate) fn new(out: &'w mut dyn Write, color: bool) -> Narrator<'w> {
-        Narrator { out, color, rolled: None, error: None }
+        Narrator { out, color, rolled: None, overshoot: None, error: None }
     }
 
     /// The first write error, if any (an observer cannot fail, so it keeps it for the caller).
@@ -185,32 +187,32 @@ impl<'w> Narrator<'w> {
                 return None;
             }
             Event::Moved { player, from, to } => {
-                format!(
-                    "{} rolled {} and moved from {} to {to}",
-                    name(*player),
-                    rolled(self),
-                    place(*from)
-                )
-            }
-            Event::Overshoot { player, position, roll } => {
                 let who = name(*player);
                 let what = rolled(self);
-                match game.rules().overshoot {
-                    snl_engine::Overshoot::Stay => format!(
-                        "{who} rolled {what} but needs exactly {} to reach {n}: stays on {}",
-                        n - position,
-                        place(*position)
+                match self.overshoot.take() {
+                    Some(_) if *to == n => format!(
+                        "{who} rolled {what}, more than enough: moved from {} to {n}",
+                        place(*from)
                     ),
-                    snl_engine::Overshoot::Bounce => {
-                        format!(
-                            "{who} rolled {what}, {} past {n}, and bounces back",
-                            position + roll - n
-                        )
-                    }
-                    snl_engine::Overshoot::Win => {
-                        format!("{who} rolled {what}, more than enough to reach {n}")
-                    }
+                    Some(excess) => format!(
+                        "{who} rolled {what}, {excess} past {n}: bounced back from {} to {to}",
+                        place(*from)
+                    ),
+                    None => format!("{who} rolled {what} and moved from {} to {to}", place(*from)),
                 }
+            }
+            Event::Overshoot { player, position, roll } => {
+                if game.rules().overshoot != snl_engine::Overshoot::Stay {
+                    self.overshoot = Some(position + roll - n);
+                    return None;
+                }
+                format!(
+                    "{} rolled {} but needs exactly {} to reach {n}: stays on {}",
+                    name(*player),
+                    rolled(self),
+                    n - position,
+                    place(*position)
+                )
             }
             Event::Snake { player, from, to } => {
                 format!("Oh no! A snake at {from} took {} down to {to}", name(*player))

@@ -61,9 +61,13 @@ pub(crate) fn run(args: &PlayArgs, console: &mut Console, bare: bool) -> CmdResu
         default_computer_seats()
     };
     let mut game = Game::new(setup.board, setup.rules, seats).map_err(|e| match e {
-        SetupError::Unwinnable { .. } | SetupError::Trap { .. } => {
+        SetupError::Unwinnable { .. } => {
             Failure::stuck(anyhow::anyhow!("board '{}' cannot be played: {e}", setup.board_name))
         }
+        SetupError::Trap { .. } => Failure::stuck(anyhow::anyhow!(
+            "board '{}' cannot be played with these rules: {e} (--overshoot bounce or win avoids that)",
+            setup.board_name
+        )),
         other => Failure::bad(other),
     })?;
     game.set_clock(now_ms);
@@ -239,6 +243,7 @@ impl RollSource for Table<'_> {
             let mut line = String::new();
             match self.input.read_line(&mut line) {
                 Ok(0) | Err(_) => {
+                    eprintln!();
                     self.quit = Some(Quit::EndOfInput);
                     return Err(RollError::Stopped);
                 }

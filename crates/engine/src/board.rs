@@ -74,6 +74,10 @@ impl BoardSpec {
     }
 
     /// Writes the spec as a TOML board file.
+    ///
+    /// # Panics
+    ///
+    /// Never: every spec has a TOML form.
     pub fn to_toml(&self) -> String {
         toml::to_string(self).expect("a board spec is always representable in TOML")
     }
@@ -500,7 +504,7 @@ fn bounce(n: u32, target: u32) -> u32 {
     }
     let period = 2 * (n - 1);
     let offset = (target - 1) % period;
-    if offset <= n - 1 { offset + 1 } else { period - offset + 1 }
+    if offset < n { offset + 1 } else { period - offset + 1 }
 }
 
 /// Follows every chain of jumps to its end, or returns a cycle.
@@ -564,7 +568,7 @@ impl Layout {
         let i = cell - 1;
         let row = i / self.width;
         let along = i % self.width;
-        let column = if row % 2 == 0 { along } else { self.width - 1 - along };
+        let column = if row.is_multiple_of(2) { along } else { self.width - 1 - along };
         (row, column)
     }
 
@@ -573,7 +577,7 @@ impl Layout {
         if column >= self.width {
             return None;
         }
-        let along = if row % 2 == 0 { column } else { self.width - 1 - column };
+        let along = if row.is_multiple_of(2) { column } else { self.width - 1 - column };
         let cell = row * self.width + along + 1;
         (cell <= self.size).then_some(cell)
     }

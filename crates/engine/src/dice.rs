@@ -53,6 +53,11 @@ impl Dice {
         Ok(Dice { count: count as u8, faces: faces as u8 })
     }
 
+    /// Two dice with these faces (the throw of the pick-die rule).
+    pub(crate) fn pair(self) -> Dice {
+        Dice { count: 2, faces: self.faces }
+    }
+
     /// How many dice are thrown.
     pub fn count(self) -> u32 {
         u32::from(self.count)

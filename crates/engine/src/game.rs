@@ -479,13 +479,13 @@ impl Game {
         if self.status == Status::NotStarted {
             self.status = Status::Running;
             let players = (0..self.seats.len()).collect();
-            self.emit(observer, Event::GameStarted { players, board_size: self.board.size() });
+            self.emit(observer, &Event::GameStarted { players, board_size: self.board.size() });
         }
         let seat = self.current;
         let begin = self.positions[seat];
         self.turns += 1;
         self.turns_by_seat[seat] += 1;
-        self.emit(observer, Event::TurnStarted { player: seat, position: begin });
+        self.emit(observer, &Event::TurnStarted { player: seat, position: begin });
 
         let mut report =
             TurnReport { seat, from: begin, to: begin, rolls: 0, finished: false, voided: false };
@@ -494,7 +494,10 @@ impl Game {
             let roll = dice.roll(seat, self.rules.thrown_dice())?;
             report.rolls += 1;
             self.rolls_by_seat[seat] += 1;
-            self.emit(observer, Event::DiceRolled { player: seat, roll: roll.total(), dice: roll });
+            self.emit(
+                observer,
+                &Event::DiceRolled { player: seat, roll: roll.total(), dice: roll },
+            );
 
             let position = self.positions[seat];
             let options = self.options(position, &roll);
@@ -513,13 +516,13 @@ impl Game {
             if capped && self.rules.on_max == OnMax::Void {
                 self.positions[seat] = begin;
                 self.record(seat, roll, position, begin, Vec::new(), MoveKind::Voided);
-                self.emit(observer, Event::TurnVoided { player: seat, back_to: begin });
+                self.emit(observer, &Event::TurnVoided { player: seat, back_to: begin });
                 report.voided = true;
                 break;
             }
             if option.steps == 0 {
                 self.record(seat, roll, position, position, Vec::new(), MoveKind::Stayed);
-                self.emit(observer, Event::Stayed { player: seat, position });
+                self.emit(observer, &Event::Stayed { player: seat, position });
             } else {
                 self.apply_move(seat, roll, option.steps, observer);
             }
@@ -529,7 +532,7 @@ impl Game {
                 break;
             }
             if top && !capped {
-                self.emit(observer, Event::BonusRoll { player: seat });
+                self.emit(observer, &Event::BonusRoll { player: seat });
                 continue;
             }
             break;
@@ -562,14 +565,14 @@ impl Game {
         let from = self.positions[seat];
         let step = self.board.advance(&self.rules, from, steps);
         if step.overshoot {
-            self.emit(observer, Event::Overshoot { player: seat, position: from, roll: steps });
+            self.emit(observer, &Event::Overshoot { player: seat, position: from, roll: steps });
             if self.rules.overshoot == Overshoot::Stay {
                 self.record(seat, roll, from, from, Vec::new(), MoveKind::Blocked);
                 return;
             }
         }
         self.positions[seat] = step.landed;
-        self.emit(observer, Event::Moved { player: seat, from, to: step.landed });
+        self.emit(observer, &Event::Moved { player: seat, from, to: step.landed });
         let jumps = self.board.jump_path(step.landed, self.rules.jumps);
         for jump in &jumps {
             self.positions[seat] = jump.to;
@@ -579,7 +582,7 @@ impl Game {
             } else {
                 Event::Ladder { player, from, to }
             };
-            self.emit(observer, event);
+            self.emit(observer, &event);
         }
         debug_assert_eq!(self.positions[seat], step.end);
         self.record(seat, roll, from, step.end, jumps, MoveKind::Moved);
@@ -589,7 +592,7 @@ impl Game {
         let rank = self.ranking.len() as u32 + 1;
         self.ranks[seat] = Some(rank);
         self.ranking.push(seat);
-        self.emit(observer, Event::PlayerFinished { player: seat, rank });
+        self.emit(observer, &Event::PlayerFinished { player: seat, rank });
         let left: Vec<usize> = (0..self.seats.len()).filter(|&s| self.ranks[s].is_none()).collect();
         let over = match self.rules.finish {
             Finish::First => true,
@@ -607,7 +610,7 @@ impl Game {
         }
         self.status = Status::Finished;
         let ranking = self.ranking.clone();
-        self.emit(observer, Event::GameEnded { ranking });
+        self.emit(observer, &Event::GameEnded { ranking });
     }
 
     fn next_seat(&self, seat: usize) -> usize {
@@ -629,7 +632,7 @@ impl Game {
         self.history.push(MoveRecord { turn, seat, roll, from, to, jumps, kind, time_ms });
     }
 
-    fn emit(&self, observer: &mut impl Observer, event: Event) {
-        observer.event(self, &event);
+    fn emit(&self, observer: &mut impl Observer, event: &Event) {
+        observer.event(self, event);
     }
 }

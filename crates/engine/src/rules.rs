@@ -255,7 +255,8 @@ options! {
 impl RuleSet {
     /// The options this set stands for.
     pub fn rules(self) -> Rules {
-        let three = MaxBonus::Limit(NonZeroU32::new(3).expect("3 is not zero"));
+        const THREE: NonZeroU32 = NonZeroU32::new(3).unwrap();
+        let three = MaxBonus::Limit(THREE);
         let base = Rules::default();
         match self {
             RuleSet::Standard => base,
@@ -288,7 +289,7 @@ impl Rules {
     /// The dice actually thrown each roll: two dice of the same faces under [`Choice::PickDie`].
     pub fn thrown_dice(&self) -> Dice {
         match self.choice {
-            Choice::PickDie => Dice::new(2, self.dice.faces()).expect("2 dice of valid faces"),
+            Choice::PickDie => self.dice.pair(),
             _ => self.dice,
         }
     }

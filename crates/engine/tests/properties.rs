@@ -103,11 +103,10 @@ impl Observer for Checker {
                     self.failures.push("a bonus roll without the bonus rule".into());
                 }
             }
-            Event::TurnVoided { player, back_to } => {
-                if *back_to != self.begin || game.positions()[*player] != self.begin {
-                    self.failures
-                        .push(format!("voided to {back_to}, turn began on {}", self.begin));
-                }
+            Event::TurnVoided { player, back_to }
+                if *back_to != self.begin || game.positions()[*player] != self.begin =>
+            {
+                self.failures.push(format!("voided to {back_to}, turn began on {}", self.begin));
             }
             _ => {}
         }

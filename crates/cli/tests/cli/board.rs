@@ -1,1 +1,156 @@
+//! `snl board show|validate` and every kind of bad board (SPEC §4, §7).
+
 use crate::util::*;
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+
+fn fixture(name: &str) -> String {
+    format!("{FIXTURES}/{name}")
+}
+
+#[test]
+fn show_draws_a_board_file_with_its_rules() {
+    let run = snl(&["board", "show", &fixture("boards/tiny.toml")]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let expected = "\
++-----+-----+-----+-----+
+| 9   |10   |11v  |12   |
++-----+-----+-----+-----+
+| 8   | 7   | 6   | 5   |
++-----+-----+-----+-----+
+| 1   | 2^  | 3   | 4   |
++-----+-----+-----+-----+
+Snakes  (v) 11→3
+Ladders (^) 2→7
+Rules: start off-board, dice 1d6, overshoot bounce, jumps single, bonus none, finish first, choice none
+";
+    eqnice!(expected, run.stdout);
+}
+
+#[test]
+fn show_json_lists_the_jumps() {
+    let run = snl(&["board", "show", "--board", "classic", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["size"], 100);
+    assert_eq!(v["snakes"].as_array().unwrap().len(), 5);
+    assert_eq!(v["ladders"][0], serde_json::json!({"foot": 6, "top": 25}));
+}
+
+#[test]
+fn every_preset_validates() {
+    for preset in ["classic", "milton-bradley", "kids", "empty", "random"] {
+        let run = snl(&["board", "validate", preset]);
+        assert_eq!(run.code, 0, "{preset}: {}", run.stderr);
+        assert!(run.stdout.contains("is valid"), "{}", run.stdout);
+    }
+}
+
+#[test]
+fn random_boards_follow_seed_size_and_counts() {
+    let args = [
+        "board",
+        "show",
+        "random",
+        "--seed",
+        "9",
+        "--size",
+        "64",
+        "--snakes",
+        "5",
+        "--ladders",
+        "4",
+        "--json",
+    ];
+    let a = snl(&args);
+    let b = snl(&args);
+    assert_eq!(a.stdout, b.stdout);
+    let v: serde_json::Value = serde_json::from_str(&a.stdout).unwrap();
+    assert_eq!((v["size"].as_u64(), v["width"].as_u64()), (Some(64), Some(8)));
+    assert_eq!(v["snakes"].as_array().unwrap().len(), 5);
+    assert_eq!(v["ladders"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn a_snake_going_up_and_a_ladder_going_down_are_both_named() {
+    let run = snl(&["board", "validate", &fixture("bad/snake-up.toml")]);
+    assert_fails(
+        &run,
+        2,
+        &["2 problems", "snake 10→20 does not go down", "ladder 25→5 does not go up"],
+    );
+}
+
+#[test]
+fn off_board_shared_start_and_last_cell_jumps_are_all_listed() {
+    let run = snl(&["board", "validate", &fixture("bad/everything.toml")]);
+    assert_fails(
+        &run,
+        2,
+        &[
+            "3 problems",
+            "ladder 7→31 leaves the board",
+            "two jumps start on cell 12",
+            "snake 30→4 starts on the last cell",
+        ],
+    );
+}
+
+#[test]
+fn a_chain_cycle_is_refused_only_with_chained_jumps() {
+    let run = snl(&["board", "validate", &fixture("bad/cycle.toml"), "--jumps", "chain"]);
+    assert_fails(&run, 2, &["5→15→5 form a cycle"]);
+    assert_eq!(snl(&["board", "validate", &fixture("bad/cycle.toml")]).code, 0);
+}
+
+#[test]
+fn a_jump_on_the_start_cell_is_refused_when_tokens_start_there() {
+    let run = snl(&["board", "validate", "milton-bradley", "--start", "first-cell"]);
+    assert_fails(&run, 2, &["ladder 1→38 starts on cell 1"]);
+}
+
+#[test]
+fn malformed_toml_names_the_line() {
+    let run = snl(&["board", "validate", &fixture("bad/malformed.toml")]);
+    assert_fails(&run, 2, &["malformed.toml", "line 5"]);
+}
+
+#[test]
+fn a_missing_file_is_named() {
+    let run = snl(&["board", "show", "no/such/board.toml"]);
+    assert_fails(&run, 2, &["cannot read board file 'no/such/board.toml'"]);
+}
+
+#[test]
+fn unknown_keys_in_a_board_file_are_refused() {
+    let dir = std::env::temp_dir().join(format!("snl-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("typo.toml");
+    std::fs::write(&path, "size = 20\n[[snake]]\nhead = 9\ntial = 2\n").unwrap();
+    let run = snl(&["board", "validate", path.to_str().unwrap()]);
+    assert_fails(&run, 2, &["tial"]);
+    let path = dir.join("rules.toml");
+    std::fs::write(&path, "size = 20\n[rules]\novershoot = \"sideways\"\n").unwrap();
+    let run = snl(&["board", "validate", path.to_str().unwrap()]);
+    assert_fails(&run, 2, &["unknown overshoot 'sideways'"]);
+}
+
+#[test]
+fn an_unreachable_board_validates_but_says_it_cannot_be_played() {
+    let run = snl(&["board", "validate", &fixture("bad/unreachable.toml")]);
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.contains("cell 20 cannot be reached from the start"), "{}", run.stdout);
+}
+
+#[test]
+fn unknown_presets_and_rule_sets_are_named() {
+    assert_fails(&snl(&["board", "show", "--board", "monopoly"]), 2, &["unknown board 'monopoly'"]);
+    assert_fails(&snl(&["board", "show", "--rules", "chess"]), 2, &["unknown rule set 'chess'"]);
+    assert_fails(&snl(&["board", "show", "--overshoot", "up"]), 2, &["unknown overshoot 'up'"]);
+    assert_fails(&snl(&["board", "show", "--max-bonus", "0"]), 2, &["max-bonus '0'"]);
+}
+
+#[test]
+fn crowded_random_boards_are_refused_with_the_numbers() {
+    let run = snl(&["board", "show", "random", "--size", "20", "--snakes", "9", "--ladders", "9"]);
+    assert_fails(&run, 2, &["18 snakes and ladders do not fit on 20 cells"]);
+}

@@ -41,7 +41,9 @@ pub fn snl(args: &[&str]) -> Run {
 #[track_caller]
 pub fn assert_fails(run: &Run, code: i32, needles: &[&str]) {
     assert_eq!(run.code, code, "exit code; stderr: {}", run.stderr);
-    assert!(run.stderr.starts_with("snl: "), "stderr: {}", run.stderr);
+    // The error is the last line (prompts may come before it).
+    let last = run.stderr.lines().last().unwrap_or_default();
+    assert!(last.starts_with("snl: ") || run.stderr.starts_with("snl: "), "stderr: {}", run.stderr);
     assert!(!run.stderr.contains("panicked"), "stderr: {}", run.stderr);
     for needle in needles {
         assert!(run.stderr.contains(needle), "{needle:?} not in stderr: {}", run.stderr);
