@@ -27,7 +27,13 @@ impl Console {
             stdout_tty,
             stderr_tty: io::stderr().is_terminal(),
             color: stdout_tty && !no_color,
-            out: Box::new(io::BufWriter::new(io::stdout())),
+            // A person reads as the game goes (and prompts go to stderr), so a terminal gets each
+            // line at once; a pipe gets big writes.
+            out: if stdout_tty {
+                Box::new(io::LineWriter::new(io::stdout()))
+            } else {
+                Box::new(io::BufWriter::new(io::stdout()))
+            },
             input: Box::new(io::BufReader::new(io::stdin())),
         }
     }

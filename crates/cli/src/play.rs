@@ -320,8 +320,11 @@ fn setup_questions(args: &mut PlayArgs, console: &mut Console) -> CmdResult {
             }
         };
         let kind = loop {
-            let kind =
-                ask(console, &format!("{name} is (human, easy, greedy, hard)"), default_kind)?;
+            let kind = ask(
+                console,
+                &format!("Who plays {name}: human, easy, greedy or hard"),
+                default_kind,
+            )?;
             match kind.parse::<SeatKind>() {
                 Ok(k) => break k,
                 Err(e) => writeln!(console.out, "  {e}; try again.").or_other()?,
