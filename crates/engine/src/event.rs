@@ -258,3 +258,30 @@ impl Observer for Subscribers<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Board, Dice, FirstOption, Preset, Rules, ScriptedDice, Seat, SeatKind};
+
+    #[test]
+    fn every_subscriber_hears_every_event_in_order() {
+        let rules = Rules::default();
+        let board = Board::new(&Preset::Classic.spec(), &rules).unwrap();
+        let seats = vec![Seat::new("Ann", SeatKind::Easy), Seat::new("Bob", SeatKind::Easy)];
+        let mut game = Game::new(board, rules, seats).unwrap();
+        let (mut a, mut b, mut t) = (Vec::new(), Vec::new(), Transcript::default());
+        let mut subscribers = Subscribers::new();
+        subscribers.subscribe(&mut a).subscribe(&mut b).subscribe(&mut t);
+        assert_eq!(subscribers.len(), 3);
+        let mut dice = ScriptedDice::parse("6,5", Dice::D6).unwrap();
+        game.play_turn(&mut dice, &mut FirstOption, &mut subscribers).unwrap();
+        game.play_turn(&mut dice, &mut FirstOption, &mut subscribers).unwrap();
+        drop(subscribers);
+        assert_eq!(a, b);
+        assert_eq!(a.len(), 8); // started, 2 × (turn, roll, move), ladder
+        assert_eq!(a[0], Event::GameStarted { players: vec![0, 1], board_size: 100 });
+        assert_eq!(t.text().lines().count(), 8);
+        assert_eq!(a.iter().filter_map(Event::player).collect::<Vec<_>>(), [0, 0, 0, 0, 1, 1, 1]);
+    }
+}
