@@ -3,3 +3,5 @@
 //! Built on [`snl_engine`]; it reads boards and rules and never plays through I/O.
 
 pub use snl_engine;
+
+pub mod exact;

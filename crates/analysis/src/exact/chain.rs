@@ -1,0 +1,482 @@
+//! The turn-level Markov chain of one token: from the position where a turn begins, where the
+//! turn ends, with which probability, and how many rolls and landings it takes on the way.
+//!
+//! A turn is itself a small chain when bonus rolls are on: each top-face roll starts another roll
+//! of the same turn, the cap counts them, and on-max void sends the token back to where the turn
+//! began. [`TurnChain`] walks that sub-chain once per starting position, level by level (level
+//! `s` = `s` top-face rolls so far), exactly as [`Game::play_turn`](snl_engine::Game::play_turn)
+//! plays it.
+
+use snl_engine::{Board, Bonus, Choice, MoveOption, OnMax, Overshoot, Rules};
+
+/// Mass below which an unlimited run of bonus rolls is cut off. Each further bonus level holds
+/// at most 3/4 of the one before (a double 1 is never a top face), so the cut is reached after a
+/// bounded number of levels; the mass cut off ends the turn where the token stands, which moves
+/// every answer by far less than the promised 1e-9.
+const BONUS_TAIL: f64 = 1e-20;
+
+/// Where a token stands when the rules offer it a choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Situation {
+    /// Its position before this roll.
+    pub position: u32,
+    /// Where its turn began: where a voided turn sends it back.
+    pub turn_start: u32,
+    /// Top-face rolls already made in this turn (the bonus streak).
+    pub streak: u32,
+}
+
+/// How a token chooses among the options of a roll, when the rules offer more than one
+/// (`--choice may-pass` or `pick-die`).
+///
+/// The exact analysis needs a policy that depends only on what the token knows now (position,
+/// turn start, streak and the options), not on other seats: seats are independent tokens.
+/// [`FirstOption`](snl_engine::FirstOption) always moves by the roll (or by the first die), as the
+/// engine's decider of the same name does.
+pub trait Policy {
+    /// The index of the chosen option in `options` (at least two). An index past the end means
+    /// the last option, as in the engine.
+    fn choose(&self, at: Situation, options: &[MoveOption]) -> usize;
+
+    /// True if and only if this policy always takes option 0; the chain then needs no choices
+    /// and is built faster. The default is false, which is always correct.
+    fn always_first(&self) -> bool {
+        false
+    }
+}
+
+impl Policy for snl_engine::FirstOption {
+    fn choose(&self, _: Situation, _: &[MoveOption]) -> usize {
+        0
+    }
+
+    fn always_first(&self) -> bool {
+        true
+    }
+}
+
+impl<P: Policy + ?Sized> Policy for &P {
+    fn choose(&self, at: Situation, options: &[MoveOption]) -> usize {
+        (**self).choose(at, options)
+    }
+
+    fn always_first(&self) -> bool {
+        (**self).always_first()
+    }
+}
+
+/// A policy from a function or closure: `FnPolicy(|at, options| ...)`.
+#[derive(Clone, Copy, Debug)]
+pub struct FnPolicy<F>(pub F);
+
+impl<F: Fn(Situation, &[MoveOption]) -> usize> Policy for FnPolicy<F> {
+    fn choose(&self, at: Situation, options: &[MoveOption]) -> usize {
+        (self.0)(at, options)
+    }
+}
+
+/// One way to play a roll, before the position is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Step {
+    /// Cells to move; 0 stays put.
+    steps: u32,
+    /// Whether it counts as a top-face roll.
+    top_face: bool,
+}
+
+/// A class of equally treated rolls: their total probability and the options they offer.
+#[derive(Clone, Copy, Debug)]
+struct RollClass {
+    weight: f64,
+    options: [Step; 2],
+    len: usize,
+}
+
+impl RollClass {
+    fn single(weight: f64, step: Step) -> RollClass {
+        RollClass { weight, options: [step; 2], len: 1 }
+    }
+
+    fn options(&self) -> &[Step] {
+        &self.options[..self.len]
+    }
+}
+
+/// The roll classes of `rules`: the options each roll offers, in the engine's order. When the
+/// policy always takes the first option, rolls are grouped by that option alone.
+fn roll_classes(rules: &Rules, first_only: bool) -> Vec<RollClass> {
+    let dice = rules.thrown_dice();
+    let faces = dice.faces();
+    match rules.choice {
+        Choice::PickDie if first_only => {
+            // Moving by the first die is throwing one die.
+            let weight = 1.0 / f64::from(faces);
+            (1..=faces)
+                .map(|d| RollClass::single(weight, Step { steps: d, top_face: d == faces }))
+                .collect()
+        }
+        Choice::PickDie => {
+            let weight = 1.0 / f64::from(faces * faces);
+            let mut classes = Vec::with_capacity((faces * faces) as usize);
+            for first in 1..=faces {
+                for second in 1..=faces {
+                    let a = Step { steps: first, top_face: first == faces };
+                    let b = Step { steps: second, top_face: second == faces };
+                    classes.push(if first == second {
+                        RollClass::single(weight, a)
+                    } else {
+                        RollClass { weight, options: [a, b], len: 2 }
+                    });
+                }
+            }
+            classes
+        }
+        Choice::None | Choice::MayPass => {
+            let ways = dice.total_weights();
+            let all: u64 = ways.iter().sum();
+            let top = dice.top_total();
+            let mut classes = Vec::new();
+            for (total, &w) in ways.iter().enumerate() {
+                if w == 0 {
+                    continue;
+                }
+                let total = total as u32;
+                // Only all dice on their top face make the top total.
+                let step = Step { steps: total, top_face: total == top };
+                let weight = w as f64 / all as f64;
+                classes.push(if rules.choice == Choice::MayPass && !first_only {
+                    RollClass { weight, options: [step, Step { steps: 0, ..step }], len: 2 }
+                } else {
+                    RollClass::single(weight, step)
+                });
+            }
+            classes
+        }
+    }
+}
+
+/// Reusable buffers for [`TurnModel::turn`].
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    /// Where the turn ends, with probability (unsorted, may repeat).
+    pub(crate) ends: Vec<(u32, f64)>,
+    level: Vec<(u32, f64)>,
+    next: Vec<(u32, f64)>,
+    options: Vec<MoveOption>,
+}
+
+/// What the rules and a policy make of one turn.
+pub(crate) struct TurnModel<'a> {
+    board: &'a Board,
+    rules: Rules,
+    policy: &'a dyn Policy,
+    classes: Vec<RollClass>,
+    size: u32,
+    bonus: bool,
+    cap: Option<u32>,
+    void: bool,
+}
+
+impl std::fmt::Debug for TurnModel<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TurnModel").field("rules", &self.rules).finish_non_exhaustive()
+    }
+}
+
+impl<'a> TurnModel<'a> {
+    pub(crate) fn new(board: &'a Board, rules: &Rules, policy: &'a dyn Policy) -> TurnModel<'a> {
+        TurnModel {
+            board,
+            rules: *rules,
+            policy,
+            classes: roll_classes(rules, policy.always_first()),
+            size: board.size(),
+            bonus: rules.bonus == Bonus::TopFace,
+            cap: rules.max_bonus.limit(),
+            void: rules.on_max == OnMax::Void,
+        }
+    }
+
+    /// Plays out one turn begun on `begin` (not N): fills `scratch.ends` and returns the
+    /// expected number of rolls. With `landings`, adds `weight` × the expected number of times
+    /// each cell is landed on (the cell a move reaches before any jump; blocked and voided rolls
+    /// land nowhere).
+    pub(crate) fn turn(
+        &self,
+        begin: u32,
+        scratch: &mut Scratch,
+        mut landings: Option<(&mut [f64], f64)>,
+    ) -> f64 {
+        let Scratch { ends, level, next, options } = scratch;
+        ends.clear();
+        level.clear();
+        level.push((begin, 1.0));
+        let mut rolls = 0.0;
+        let mut streak = 0_u32;
+        while !level.is_empty() {
+            next.clear();
+            let mass: f64 = level.iter().map(|&(_, m)| m).sum();
+            if mass < BONUS_TAIL {
+                ends.extend_from_slice(level);
+                break;
+            }
+            rolls += mass;
+            for &(x, m) in level.iter() {
+                let at = Situation { position: x, turn_start: begin, streak };
+                for class in &self.classes {
+                    let step = self.pick(at, class, options);
+                    let p = m * class.weight;
+                    let top = self.bonus && step.top_face;
+                    let capped = top && self.cap == Some(streak + 1);
+                    if capped && self.void {
+                        ends.push((begin, p));
+                        continue;
+                    }
+                    let y = if step.steps == 0 {
+                        x
+                    } else {
+                        let a = self.board.advance(&self.rules, x, step.steps);
+                        if a.overshoot && self.rules.overshoot == Overshoot::Stay {
+                            x
+                        } else {
+                            if let Some((cells, w)) = landings.as_mut() {
+                                cells[a.landed as usize] += *w * p;
+                            }
+                            a.end
+                        }
+                    };
+                    if top && !capped && y != self.size {
+                        next.push((y, p));
+                    } else {
+                        ends.push((y, p));
+                    }
+                }
+            }
+            merge(next);
+            std::mem::swap(level, next);
+            streak += 1;
+        }
+        rolls
+    }
+
+    /// The option the policy takes for `class` at `at`.
+    fn pick(&self, at: Situation, class: &RollClass, options: &mut Vec<MoveOption>) -> Step {
+        let steps = class.options();
+        if steps.len() == 1 {
+            return steps[0];
+        }
+        options.clear();
+        options.extend(steps.iter().map(|s| MoveOption {
+            steps: s.steps,
+            lands: if s.steps == 0 {
+                at.position
+            } else {
+                self.board.advance(&self.rules, at.position, s.steps).end
+            },
+            top_face: s.top_face,
+        }));
+        let chosen = self.policy.choose(at, options).min(steps.len() - 1);
+        steps[chosen]
+    }
+}
+
+/// Sorts `(position, mass)` pairs by position and adds up repeats.
+pub(crate) fn merge(pairs: &mut Vec<(u32, f64)>) {
+    if pairs.len() < 2 {
+        return;
+    }
+    pairs.sort_unstable_by_key(|&(c, _)| c);
+    let mut w = 0;
+    for r in 1..pairs.len() {
+        if pairs[r].0 == pairs[w].0 {
+            pairs[w].1 += pairs[r].1;
+        } else {
+            w += 1;
+            pairs[w] = pairs[r];
+        }
+    }
+    pairs.truncate(w + 1);
+}
+
+/// The turn-level chain of one token on a board under rules and a policy: for every position
+/// where a turn can begin (0..N, N being absorbing), where the turn ends and with which
+/// probability, and the expected number of rolls the turn takes.
+///
+/// Rows are stored compressed (CSR), a few entries per position, so memory is linear in cells.
+#[derive(Clone, Debug)]
+pub struct TurnChain {
+    size: u32,
+    start: u32,
+    offsets: Vec<usize>,
+    targets: Vec<u32>,
+    probs: Vec<f64>,
+    rolls: Vec<f64>,
+}
+
+impl TurnChain {
+    /// The chain of a token that always takes the first option.
+    pub fn new(board: &Board, rules: &Rules) -> TurnChain {
+        TurnChain::with_policy(board, rules, &snl_engine::FirstOption)
+    }
+
+    /// The chain of a token that chooses with `policy`.
+    pub fn with_policy(board: &Board, rules: &Rules, policy: &dyn Policy) -> TurnChain {
+        TurnChain::from_model(&TurnModel::new(board, rules, policy), rules)
+    }
+
+    pub(crate) fn from_model(model: &TurnModel<'_>, rules: &Rules) -> TurnChain {
+        let n = model.size;
+        let mut offsets = Vec::with_capacity(n as usize + 1);
+        let per_row = model.classes.len().min(16);
+        let mut targets = Vec::with_capacity(n as usize * per_row);
+        let mut probs = Vec::with_capacity(n as usize * per_row);
+        let mut rolls = Vec::with_capacity(n as usize);
+        let mut scratch = Scratch::default();
+        offsets.push(0);
+        for b in 0..n {
+            rolls.push(model.turn(b, &mut scratch, None));
+            merge(&mut scratch.ends);
+            for &(e, p) in &scratch.ends {
+                if p > 0.0 {
+                    targets.push(e);
+                    probs.push(p);
+                }
+            }
+            offsets.push(targets.len());
+        }
+        TurnChain { size: n, start: rules.start_position(), offsets, targets, probs, rolls }
+    }
+
+    /// N: the cell to reach, an absorbing state.
+    pub fn size(&self) -> u32 {
+        self.size
+    }
+
+    /// The position every token starts on.
+    pub fn start(&self) -> u32 {
+        self.start
+    }
+
+    /// Where a turn begun on `position` (below N) ends: `(end, probability)` pairs, ends
+    /// increasing, probabilities adding up to 1.
+    pub fn row(&self, position: u32) -> impl ExactSizeIterator<Item = (u32, f64)> + '_ {
+        let range = self.range(position);
+        self.targets[range.clone()].iter().copied().zip(self.probs[range].iter().copied())
+    }
+
+    /// The expected number of rolls in a turn begun on `position` (below N).
+    pub fn rolls(&self, position: u32) -> f64 {
+        self.rolls[position as usize]
+    }
+
+    /// Number of stored transitions.
+    pub fn transitions(&self) -> usize {
+        self.targets.len()
+    }
+
+    pub(crate) fn range(&self, position: u32) -> std::ops::Range<usize> {
+        self.offsets[position as usize]..self.offsets[position as usize + 1]
+    }
+
+    pub(crate) fn targets(&self) -> &[u32] {
+        &self.targets
+    }
+
+    pub(crate) fn probs(&self) -> &[f64] {
+        &self.probs
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use snl_engine::{BoardSpec, Dice, MaxBonus};
+
+    fn board(size: u32, jumps: &[(u32, u32)], rules: &Rules) -> Board {
+        Board::new(&BoardSpec::with_jumps(size, jumps.iter().copied()), rules).unwrap()
+    }
+
+    fn row(chain: &TurnChain, b: u32) -> Vec<(u32, f64)> {
+        chain.row(b).collect()
+    }
+
+    #[test]
+    fn a_plain_turn_moves_by_each_total_and_jumps_once() {
+        let rules = Rules::default();
+        let chain = TurnChain::new(&board(10, &[(3, 8), (9, 2)], &rules), &rules);
+        let sixth = 1.0 / 6.0;
+        assert_eq!(
+            row(&chain, 0),
+            [(1, sixth), (2, sixth), (4, sixth), (5, sixth), (6, sixth), (8, sixth)]
+        );
+        // From 7: 8, then 9 is a snake to 2, 10 finishes, 11..13 overshoot and stay on 7.
+        assert_eq!(row(&chain, 7), [(2, sixth), (7, 3.0 * sixth), (8, sixth), (10, sixth)]);
+        assert!((0..10).all(|b| (chain.rolls(b) - 1.0).abs() < 1e-15));
+    }
+
+    #[test]
+    fn a_bonus_turn_keeps_rolling_on_sixes_until_the_cap_passes() {
+        let mut rules = Rules::default();
+        rules.bonus = Bonus::TopFace;
+        rules.max_bonus = "2".parse::<MaxBonus>().unwrap();
+        let chain = TurnChain::new(&board(30, &[], &rules), &rules);
+        // From 0: a 6 then anything; a second 6 is capped and passes: ends at 12.
+        let r = row(&chain, 0);
+        let p = |c: u32| r.iter().find(|&&(e, _)| e == c).map_or(0.0, |&(_, p)| p);
+        assert!((p(5) - 1.0 / 6.0).abs() < 1e-15);
+        assert!((p(7) - 1.0 / 36.0).abs() < 1e-15);
+        assert!((p(12) - 1.0 / 36.0).abs() < 1e-15);
+        assert!((chain.rolls(0) - 7.0 / 6.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn a_voided_turn_goes_back_to_where_it_began() {
+        let mut rules = Rules::named("strict-sixes").unwrap();
+        rules.dice = Dice::new(1, 2).unwrap();
+        let chain = TurnChain::new(&board(20, &[], &rules), &rules);
+        // 1d2 from 4: 1 → 5 (1/2); 2,1 → 7 (1/4); 2,2,1 → 9 (1/8); 2,2,2 → void, back to 4 (1/8).
+        assert_eq!(row(&chain, 4), [(4, 0.125), (5, 0.5), (7, 0.25), (9, 0.125)]);
+        assert!((chain.rolls(4) - 1.75).abs() < 1e-15);
+    }
+
+    #[test]
+    fn unlimited_bonus_on_a_blocked_cell_sums_the_geometric_series() {
+        let rules = Rules::named("bonus-six").unwrap();
+        let chain = TurnChain::new(&board(10, &[], &rules), &rules);
+        // From 8: 1 → 9, 2 → 10; 3..6 overshoot and stay, a 6 rolls again from 8.
+        // P(end 9) = (1/6) / (1 − 1/6) = 1/5, P(finish) = 1/5, P(stay) = 3/5.
+        let r = row(&chain, 8);
+        assert_eq!(r.len(), 3);
+        assert!((r[0].1 - 0.6).abs() < 1e-15 && (r[1].1 - 0.2).abs() < 1e-15, "{r:?}");
+        assert!((chain.rolls(8) - 1.2).abs() < 1e-15);
+    }
+
+    #[test]
+    fn pick_die_with_the_first_option_is_one_die() {
+        let mut rules = Rules::default();
+        rules.choice = Choice::PickDie;
+        rules.dice = Dice::new(1, 4).unwrap();
+        let b = board(12, &[(5, 11)], &rules);
+        let first = TurnChain::new(&b, &rules);
+        let general =
+            TurnChain::with_policy(&b, &rules, &FnPolicy(|_: Situation, _: &[MoveOption]| 0));
+        for p in 0..12 {
+            let (x, y) = (row(&first, p), row(&general, p));
+            assert_eq!(x.len(), y.len());
+            assert!(x.iter().zip(&y).all(|(a, b)| a.0 == b.0 && (a.1 - b.1).abs() < 1e-15));
+        }
+    }
+
+    #[test]
+    fn a_policy_that_passes_on_snakes_never_takes_them() {
+        let mut rules = Rules::default();
+        rules.choice = Choice::MayPass;
+        let b = board(20, &[(4, 1)], &rules);
+        let avoid = FnPolicy(|at: Situation, o: &[MoveOption]| {
+            usize::from(o[0].lands < at.position + o[0].steps)
+        });
+        let chain = TurnChain::with_policy(&b, &rules, &avoid);
+        // From 0, a 4 would slide to 1: the policy stays on 0 instead.
+        assert_eq!(row(&chain, 0).iter().map(|&(e, _)| e).collect::<Vec<_>>(), [0, 1, 2, 3, 5, 6]);
+    }
+}

@@ -1,0 +1,158 @@
+//! Several seats on one board: who finishes first, how the seats rank, how long the game lasts.
+//!
+//! Seats are independent tokens (nothing happens when two share a cell), and every seat still
+//! playing has exactly one turn per round, in seating order. So seat i's turn count `T_i` follows
+//! its own single-token distribution, and seat i finishes before seat j when `T_i < T_j`, or
+//! `T_i = T_j` and `i < j`. Everything below is a sum over rounds of products of those
+//! distributions.
+
+use snl_engine::Finish;
+
+use super::Analysis;
+
+/// Beyond this many seats the rank table is not computed (its cost grows as seats³ × turns).
+pub const MAX_RANKED_SEATS: usize = 256;
+
+/// What several seats can expect from one game.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct SeatOutcomes {
+    /// Per seat, in seating order: the probability of finishing first (of winning, under
+    /// finish first; of rank 1, under finish all).
+    pub win_probability: Vec<f64>,
+    /// Rolls made by all seats together until the game ends (infinite when it may never end).
+    pub expected_game_rolls: f64,
+    /// Turns played by all seats together until the game ends (infinite when it may never end).
+    pub expected_game_turns: f64,
+    /// Under finish all, `rank_probability[seat][r]` = P(seat ends with rank r + 1); rows may add
+    /// up to less than 1 when the game can go on forever. `None` under finish first, or beyond
+    /// [`MAX_RANKED_SEATS`] seats.
+    pub rank_probability: Option<Vec<Vec<f64>>>,
+    /// Probability that the game never ends (every seat, or under finish all two seats, stuck
+    /// where the last cell cannot be reached).
+    pub never_ends: f64,
+}
+
+/// The outcomes of a game whose seat `i` plays as `seats[i]` describes (the same analysis
+/// repeated for seats that play alike), under the finish rule `finish`.
+///
+/// # Panics
+///
+/// Panics if `seats` is empty.
+pub fn seat_outcomes(seats: &[&Analysis], finish: Finish) -> SeatOutcomes {
+    assert!(!seats.is_empty(), "a game has at least one seat");
+    let n = seats.len();
+    let turns = seats.iter().map(|a| a.distribution.turns()).max().unwrap_or(0);
+    let dists: Vec<_> = seats.iter().map(|a| &a.distribution).collect();
+    let never: Vec<f64> = seats.iter().map(|a| a.never_finish_probability).collect();
+
+    // P(seat i is the first to finish).
+    let mut win = vec![0.0; n];
+    // Products of survivals before (this round) and after (last round) each seat.
+    let mut before = vec![0.0; n];
+    let mut after = vec![0.0; n];
+    let mut game_turns = 0.0;
+    let mut game_rolls = 0.0;
+    for k in 1..=turns {
+        // before[i] = Π_{j<i} P(T_j > k); after[i] = Π_{j>i} P(T_j > k−1).
+        let mut acc = 1.0;
+        for i in 0..n {
+            before[i] = acc;
+            acc *= dists[i].survival(k);
+        }
+        acc = 1.0;
+        for i in (0..n).rev() {
+            after[i] = acc;
+            acc *= dists[i].survival(k - 1);
+        }
+        for i in 0..n {
+            win[i] += dists[i].probability(k) * before[i] * after[i];
+        }
+        // Seat j plays its turn k if it has not finished and the game is still on then.
+        for j in 0..n {
+            let on = match finish {
+                Finish::First => before[j] * after[j],
+                // The game is over once every other seat has finished.
+                Finish::All if n > 1 => 1.0 - everyone_else_done(&dists, j, k),
+                Finish::All => 1.0,
+            };
+            game_turns += dists[j].survival(k - 1) * on;
+            game_rolls += dists[j].rolls_in_turn(k) * on;
+        }
+    }
+    let never_ends = match finish {
+        _ if n == 1 => never[0],
+        Finish::First => never.iter().product(),
+        Finish::All => {
+            // Two or more seats never finish.
+            let none: f64 = never.iter().map(|q| 1.0 - q).product();
+            let one: f64 = (0..n)
+                .map(|i| {
+                    never[i] * (0..n).filter(|&j| j != i).map(|j| 1.0 - never[j]).product::<f64>()
+                })
+                .sum();
+            (1.0 - none - one).max(0.0)
+        }
+    };
+    if never_ends > 0.0 {
+        game_turns = f64::INFINITY;
+        game_rolls = f64::INFINITY;
+    }
+    if n == 1 {
+        // A lone seat plays until it finishes: its own exact expectations.
+        game_turns = seats[0].expected_turns;
+        game_rolls = seats[0].expected_rolls;
+    }
+    let rank_probability = (finish == Finish::All && n <= MAX_RANKED_SEATS)
+        .then(|| (0..n).map(|i| ranks(&dists, &never, i, turns)).collect());
+    SeatOutcomes {
+        win_probability: win,
+        expected_game_rolls: game_rolls,
+        expected_game_turns: game_turns,
+        rank_probability,
+        never_ends,
+    }
+}
+
+/// P(every seat but `j` has finished before seat j's turn k): seats before j within round k,
+/// seats after j by round k − 1.
+fn everyone_else_done(dists: &[&super::TurnDistribution], j: usize, k: usize) -> f64 {
+    dists
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != j)
+        .map(|(i, d)| if i < j { d.cdf(k) } else { d.cdf(k - 1) })
+        .product()
+}
+
+/// P(seat i ends with rank r + 1) for every r.
+fn ranks(dists: &[&super::TurnDistribution], never: &[f64], i: usize, turns: usize) -> Vec<f64> {
+    let n = dists.len();
+    let mut rank = vec![0.0; n];
+    let mut count = vec![0.0; n];
+    for k in 1..=turns {
+        let p = dists[i].probability(k);
+        if p == 0.0 {
+            continue;
+        }
+        // Distribution of the number of seats ranked before seat i, given T_i = k: seat j < i
+        // is before when T_j ≤ k, seat j > i when T_j ≤ k − 1.
+        count.iter_mut().for_each(|c| *c = 0.0);
+        count[0] = 1.0;
+        let mut len = 1;
+        for (j, d) in dists.iter().enumerate().filter(|&(j, _)| j != i) {
+            let q = if j < i { d.cdf(k) } else { d.cdf(k - 1) };
+            for c in (1..=len).rev() {
+                count[c] = count[c] * (1.0 - q) + count[c - 1] * q;
+            }
+            count[0] *= 1.0 - q;
+            len += 1;
+        }
+        for (r, c) in rank.iter_mut().zip(&count) {
+            *r += p * c;
+        }
+    }
+    // A seat that never finishes while all the others do is left last.
+    rank[n - 1] += never[i] * (0..n).filter(|&j| j != i).map(|j| 1.0 - never[j]).product::<f64>();
+    rank
+}

@@ -1,0 +1,497 @@
+//! Exact linear solves on a turn chain that moves mostly forward.
+//!
+//! Expected values satisfy `x = c + K x` on the positions that can still finish. Sorted by
+//! position, `K` is nearly upper triangular: dice, ladders and snakes whose tail lies ahead move
+//! forward, a stay is a self-loop, and only a few moves go back (a snake whose tail lies behind
+//! the turn's start, a bounce). Call their targets the *back cells* `S`.
+//!
+//! One backward sweep, highest position first, writes every position's value as
+//! `x_b = α_b + β_b · u`, where `u` are the (unknown) values at the back cells and `β_b[j]` is the
+//! probability that, from `b`, the first backward move goes to back cell `j`. The back cells'
+//! own rows form a small dense system `(I − B) u = α_S`, solved by Gaussian elimination in the
+//! GTH form (Grassmann, Taksar & Heyman 1985): every pivot is computed as a sum of exit
+//! probabilities rather than as `1 − B_jj`, so nothing cancels and the result keeps its relative
+//! accuracy whatever the expected lengths. After that, each right-hand side costs one or two
+//! scalar sweeps and a triangular solve.
+//!
+//! Cost: the sweep does `O(nnz · |S| / 2)` work and keeps only the forms still needed (the dice
+//! window and jump ends), so memory is `O(N + |S| · (window + jumps) + |S|²)`; the elimination is
+//! `O(|S|³ / 3)`. Boards have as many back cells as snakes pointing backward, a few more with
+//! bounce: tens for printed boards, hundreds for the largest generated ones.
+
+use super::{AnalysisError, chain::TurnChain};
+
+/// What a position is to the solver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Class {
+    /// Never reached from the start.
+    Unreached,
+    /// Reached, and N can still be reached from it.
+    Live,
+    /// Reached, but N can never be reached from it.
+    Trapped,
+    /// Cell N.
+    Finish,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// The most back cells the direct method takes: the dense system then holds 64 MiB and its
+/// elimination costs about 3·10^10 operations.
+pub const MAX_BACK_CELLS: usize = 3000;
+
+/// A factored turn chain, ready to give exact expectations for any per-turn cost.
+#[derive(Debug)]
+pub(crate) struct Solver<'c> {
+    chain: &'c TurnChain,
+    class: Vec<Class>,
+    /// Σ of the row's probabilities off the diagonal (the chance of leaving the position).
+    leave: Vec<f64>,
+    /// Index of each back cell in `S`, `NONE` for other cells.
+    back: Vec<u32>,
+    /// The back cells, in index order.
+    back_cells: Vec<u32>,
+    /// The start's form `β_start` (length |S|).
+    beta_start: Vec<f64>,
+    lu: Lu,
+}
+
+impl<'c> Solver<'c> {
+    /// Classifies the positions and factors the chain.
+    pub(crate) fn new(chain: &'c TurnChain) -> Result<Solver<'c>, AnalysisError> {
+        let n = chain.size() as usize;
+        let class = classify(chain);
+        let mut leave = vec![0.0; n];
+        let mut back_src = vec![NONE; n + 1]; // highest live source of a backward move into a cell
+        let mut min_src = vec![NONE; n + 1]; // lowest live source of a forward move into a cell
+        for b in 0..n {
+            if class[b] != Class::Live {
+                continue;
+            }
+            for (e, p) in chain.row(b as u32) {
+                let e = e as usize;
+                if e != b {
+                    leave[b] += p;
+                }
+                if class[e] != Class::Live {
+                    continue;
+                }
+                if e < b {
+                    back_src[e] = b as u32; // rows are visited upwards: the last is the highest
+                } else if e > b && min_src[e] == NONE {
+                    min_src[e] = b as u32;
+                }
+            }
+        }
+        // Back cells ordered by their highest source, highest first: at position b, only those
+        // whose highest source is ≥ b can appear in β_b, a prefix of this order.
+        let mut back_cells: Vec<u32> =
+            (0..=n as u32).filter(|&c| back_src[c as usize] != NONE).collect();
+        if back_cells.len() > MAX_BACK_CELLS {
+            return Err(AnalysisError::TooManyBackCells {
+                cells: back_cells.len(),
+                limit: MAX_BACK_CELLS,
+            });
+        }
+        back_cells.sort_by_key(|&c| std::cmp::Reverse(back_src[c as usize]));
+        let m = back_cells.len();
+        let mut back = vec![NONE; n + 1];
+        for (j, &c) in back_cells.iter().enumerate() {
+            back[c as usize] = j as u32;
+        }
+
+        // The backward sweep of the forms β (see the module comment) and of γ, the chance of
+        // leaving the forward region (finishing or getting trapped) before any backward move.
+        let start = chain.start() as usize;
+        let mut forms = Forms::new(n);
+        let mut gamma = vec![0.0; n + 1];
+        let mut reduced = vec![0.0; m * m];
+        let mut exit = vec![0.0; m];
+        let mut beta_start = vec![0.0; m];
+        let mut beta: Vec<f64> = Vec::with_capacity(m);
+        let mut active = 0;
+        for b in (0..n).rev() {
+            while active < m && back_src[back_cells[active] as usize] as usize >= b {
+                active += 1;
+            }
+            if class[b] != Class::Live {
+                continue;
+            }
+            beta.clear();
+            beta.resize(active, 0.0);
+            let mut g = 0.0;
+            for (e, p) in chain.row(b as u32) {
+                let e = e as usize;
+                match class[e] {
+                    _ if e == b => {}
+                    Class::Finish | Class::Trapped => g += p,
+                    Class::Live if e > b => {
+                        g += p * gamma[e];
+                        for (t, v) in beta.iter_mut().zip(forms.get(e)) {
+                            *t += p * v;
+                        }
+                    }
+                    Class::Live => beta[back[e] as usize] += p,
+                    Class::Unreached => {
+                        unreachable!("a reached position only moves to reached ones")
+                    }
+                }
+            }
+            let inv = 1.0 / leave[b];
+            beta.iter_mut().for_each(|v| *v *= inv);
+            gamma[b] = g * inv;
+            if let Some(j) = index(back[b]) {
+                reduced[j * m..j * m + active].copy_from_slice(&beta);
+                exit[j] = gamma[b];
+            }
+            if b == start {
+                beta_start[..active].copy_from_slice(&beta);
+            }
+            if min_src[b] != NONE {
+                forms.keep(b, &beta);
+            }
+            for (e, _) in chain.row(b as u32) {
+                if min_src[e as usize] == b as u32 {
+                    forms.release(e as usize);
+                }
+            }
+        }
+        let lu = Lu::factor(reduced, exit, m);
+        Ok(Solver { chain, class, leave, back, back_cells, beta_start, lu })
+    }
+
+    /// Each position's class.
+    pub(crate) fn classes(&self) -> &[Class] {
+        &self.class
+    }
+
+    /// Number of back cells (the size of the dense system).
+    pub(crate) fn back_cells(&self) -> usize {
+        self.back_cells.len()
+    }
+
+    /// Whether some reached position can never finish.
+    pub(crate) fn has_trap(&self) -> bool {
+        self.class.contains(&Class::Trapped)
+    }
+
+    /// Whether the start can finish at all.
+    pub(crate) fn start_is_live(&self) -> bool {
+        self.class[self.chain.start() as usize] == Class::Live
+    }
+
+    /// The expected total of the per-turn cost `cost[b]` (indexed by the position the turn
+    /// begins on) until the token leaves the live positions, from the start. 0 if the start is
+    /// not live.
+    pub(crate) fn at_start(&self, cost: &[f64]) -> f64 {
+        let start = self.chain.start() as usize;
+        if !self.start_is_live() {
+            return 0.0;
+        }
+        let mut alpha = vec![0.0; self.class.len()];
+        self.sweep(cost, None, &mut alpha);
+        let u = self.lu.solve(&self.gather(&alpha));
+        alpha[start] + dot(&self.beta_start, &u)
+    }
+
+    /// As [`Solver::at_start`], from every live position (other positions hold 0).
+    pub(crate) fn everywhere(&self, cost: &[f64]) -> Vec<f64> {
+        let mut x = vec![0.0; self.class.len()];
+        if self.back_cells.is_empty() {
+            self.sweep(cost, None, &mut x);
+            return x;
+        }
+        self.sweep(cost, None, &mut x);
+        let u = self.lu.solve(&self.gather(&x));
+        self.sweep(cost, Some(&u), &mut x);
+        x
+    }
+
+    /// The expected number of turns begun on each position, from the start until the token
+    /// leaves the live positions (the occupation measure; the adjoint of [`Solver::everywhere`]).
+    pub(crate) fn visits(&self) -> Vec<f64> {
+        let n = self.chain.size() as usize;
+        let mut y = vec![0.0; n + 1];
+        if !self.start_is_live() {
+            return y;
+        }
+        let inflow = self.push(None, &mut y);
+        if !self.back_cells.is_empty() {
+            let z = self.lu.solve_transposed(&inflow);
+            self.push(Some(&z), &mut y);
+        }
+        y
+    }
+
+    /// The values of `x` at the back cells, in index order.
+    fn gather(&self, x: &[f64]) -> Vec<f64> {
+        self.back_cells.iter().map(|&c| x[c as usize]).collect()
+    }
+
+    /// One backward sweep: `x_b = (cost_b + Σ_{e≠b} K(b,e) x_e) / leave_b` for live `b`, where a
+    /// backward move to back cell `j` counts `back[j]` (0 when `back` is `None`) and moves out of
+    /// the live positions count 0.
+    fn sweep(&self, cost: &[f64], back: Option<&[f64]>, x: &mut [f64]) {
+        let n = self.chain.size() as usize;
+        let (targets, probs) = (self.chain.targets(), self.chain.probs());
+        for b in (0..n).rev() {
+            if self.class[b] != Class::Live {
+                continue;
+            }
+            let mut acc = cost[b];
+            for i in self.chain.range(b as u32) {
+                let e = targets[i] as usize;
+                if e == b || self.class[e] != Class::Live {
+                    continue;
+                }
+                if e > b {
+                    acc += probs[i] * x[e];
+                } else if let Some(u) = back {
+                    acc += probs[i] * u[self.back[e] as usize];
+                }
+            }
+            x[b] = acc / self.leave[b];
+        }
+    }
+
+    /// One forward sweep of expected visits from the start, plus `inject[j]` arrivals at back
+    /// cell `j` (none when `inject` is `None`); backward moves are not followed but returned as
+    /// the expected number of arrivals at each back cell.
+    fn push(&self, inject: Option<&[f64]>, y: &mut [f64]) -> Vec<f64> {
+        let n = self.chain.size() as usize;
+        let start = self.chain.start() as usize;
+        let (targets, probs) = (self.chain.targets(), self.chain.probs());
+        let mut inflow = vec![0.0; n + 1];
+        let mut arrivals = vec![0.0; self.back_cells.len()];
+        for b in 0..n {
+            if self.class[b] != Class::Live {
+                continue;
+            }
+            let mut into = inflow[b];
+            if b == start {
+                into += 1.0;
+            }
+            if let (Some(z), Some(j)) = (inject, index(self.back[b])) {
+                into += z[j];
+            }
+            let visits = into / self.leave[b];
+            y[b] = visits;
+            for i in self.chain.range(b as u32) {
+                let e = targets[i] as usize;
+                if e == b || self.class[e] != Class::Live {
+                    continue;
+                }
+                if e > b {
+                    inflow[e] += visits * probs[i];
+                } else {
+                    arrivals[self.back[e] as usize] += visits * probs[i];
+                }
+            }
+        }
+        arrivals
+    }
+}
+
+fn index(j: u32) -> Option<usize> {
+    (j != NONE).then_some(j as usize)
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Which positions are reached from the start, and which of those can still reach N.
+pub(crate) fn classify(chain: &TurnChain) -> Vec<Class> {
+    let n = chain.size() as usize;
+    let start = chain.start() as usize;
+    let mut reached = vec![false; n + 1];
+    reached[start] = true;
+    let mut stack = vec![start];
+    while let Some(b) = stack.pop() {
+        if b == n {
+            continue;
+        }
+        for (e, _) in chain.row(b as u32) {
+            if !reached[e as usize] {
+                reached[e as usize] = true;
+                stack.push(e as usize);
+            }
+        }
+    }
+    // Reverse edges of the reached part, then a search back from N.
+    let mut offsets = vec![0_usize; n + 2];
+    for b in (0..n).filter(|&b| reached[b]) {
+        for (e, _) in chain.row(b as u32) {
+            offsets[e as usize + 1] += 1;
+        }
+    }
+    for i in 1..offsets.len() {
+        offsets[i] += offsets[i - 1];
+    }
+    let mut fill = offsets.clone();
+    let mut sources = vec![0_u32; offsets[n + 1]];
+    for b in (0..n).filter(|&b| reached[b]) {
+        for (e, _) in chain.row(b as u32) {
+            sources[fill[e as usize]] = b as u32;
+            fill[e as usize] += 1;
+        }
+    }
+    let mut finishes = vec![false; n + 1];
+    if reached[n] {
+        finishes[n] = true;
+        stack.push(n);
+    }
+    while let Some(e) = stack.pop() {
+        for &b in &sources[offsets[e]..offsets[e + 1]] {
+            if !finishes[b as usize] {
+                finishes[b as usize] = true;
+                stack.push(b as usize);
+            }
+        }
+    }
+    (0..=n)
+        .map(|c| match (c == n, reached[c], finishes[c]) {
+            (true, _, _) => Class::Finish,
+            (false, false, _) => Class::Unreached,
+            (false, true, true) => Class::Live,
+            (false, true, false) => Class::Trapped,
+        })
+        .collect()
+}
+
+/// The forms `β_e` still needed by positions below the sweep, in reusable buffers.
+#[derive(Debug)]
+struct Forms {
+    slot: Vec<u32>,
+    pool: Vec<Vec<f64>>,
+    free: Vec<u32>,
+}
+
+impl Forms {
+    fn new(n: usize) -> Forms {
+        Forms { slot: vec![NONE; n + 1], pool: Vec::new(), free: Vec::new() }
+    }
+
+    fn get(&self, cell: usize) -> &[f64] {
+        &self.pool[self.slot[cell] as usize]
+    }
+
+    fn keep(&mut self, cell: usize, form: &[f64]) {
+        let slot = self.free.pop().unwrap_or_else(|| {
+            self.pool.push(Vec::new());
+            (self.pool.len() - 1) as u32
+        });
+        let buffer = &mut self.pool[slot as usize];
+        buffer.clear();
+        buffer.extend_from_slice(form);
+        self.slot[cell] = slot;
+    }
+
+    fn release(&mut self, cell: usize) {
+        let slot = std::mem::replace(&mut self.slot[cell], NONE);
+        if slot != NONE {
+            self.free.push(slot);
+        }
+    }
+}
+
+/// `I − B` for a substochastic `B` with known exits, factored as `L U` by GTH elimination.
+///
+/// Stored in one `m × m` array: above the diagonal, `U`'s off-diagonal entries negated (the
+/// censored transition probabilities, all ≥ 0); below it, `L`'s multipliers negated (≥ 0); and
+/// the pivots in `pivot`. Every step adds non-negative numbers, so no digits cancel.
+#[derive(Debug)]
+struct Lu {
+    m: usize,
+    a: Vec<f64>,
+    pivot: Vec<f64>,
+}
+
+impl Lu {
+    /// Factors `I − B` given `B` (row-major, `m × m`) and each row's exit probability
+    /// `1 − Σ_j B_ij`.
+    fn factor(mut a: Vec<f64>, mut exit: Vec<f64>, m: usize) -> Lu {
+        let mut pivot = vec![0.0; m];
+        for k in 0..m {
+            let (upper, lower) = a.split_at_mut((k + 1) * m);
+            let row_k = &upper[k * m..];
+            // 1 − B_kk of the chain censored to {k, …, m−1}, without subtraction.
+            let d = exit[k] + row_k[k + 1..].iter().sum::<f64>();
+            pivot[k] = d;
+            for (i, row_i) in lower.chunks_exact_mut(m).enumerate() {
+                let b_ik = row_i[k];
+                if b_ik == 0.0 {
+                    continue;
+                }
+                let f = b_ik / d;
+                row_i[k] = f;
+                for (t, &v) in row_i[k + 1..].iter_mut().zip(&row_k[k + 1..]) {
+                    *t += f * v;
+                }
+                exit[k + 1 + i] += f * exit[k];
+            }
+        }
+        Lu { m, a, pivot }
+    }
+
+    /// Solves `(I − B) u = rhs`.
+    fn solve(&self, rhs: &[f64]) -> Vec<f64> {
+        let m = self.m;
+        let mut y = rhs.to_vec();
+        for i in 0..m {
+            let row = &self.a[i * m..i * m + i];
+            y[i] += row.iter().zip(&y[..i]).map(|(f, v)| f * v).sum::<f64>();
+        }
+        for k in (0..m).rev() {
+            let row = &self.a[k * m + k + 1..(k + 1) * m];
+            let s: f64 = row.iter().zip(&y[k + 1..]).map(|(b, v)| b * v).sum();
+            y[k] = (y[k] + s) / self.pivot[k];
+        }
+        y
+    }
+
+    /// Solves `(I − B)ᵀ z = rhs`.
+    fn solve_transposed(&self, rhs: &[f64]) -> Vec<f64> {
+        let m = self.m;
+        let mut w = rhs.to_vec();
+        for k in 0..m {
+            w[k] /= self.pivot[k];
+            let wk = w[k];
+            let row = &self.a[k * m + k + 1..(k + 1) * m];
+            for (t, b) in w[k + 1..].iter_mut().zip(row) {
+                *t += b * wk;
+            }
+        }
+        for k in (0..m).rev() {
+            let zk = w[k];
+            for j in 0..k {
+                w[j] += self.a[k * m + j] * zk;
+            }
+        }
+        w
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A dense 3×3 check of both solves against a hand-computed inverse.
+    #[test]
+    fn the_gth_factors_solve_both_ways() {
+        // B = [[0, .5, .25], [.5, 0, 0], [.25, .25, .25]]; exits .25, .5, .25.
+        let b = vec![0.0, 0.5, 0.25, 0.5, 0.0, 0.0, 0.25, 0.25, 0.25];
+        let lu = Lu::factor(b.clone(), vec![0.25, 0.5, 0.25], 3);
+        let u = lu.solve(&[1.0, 2.0, 3.0]);
+        // Check (I − B) u = rhs.
+        for i in 0..3 {
+            let r = u[i] - (0..3).map(|j| b[i * 3 + j] * u[j]).sum::<f64>();
+            assert!((r - [1.0, 2.0, 3.0][i]).abs() < 1e-14, "{u:?}");
+        }
+        let z = lu.solve_transposed(&[1.0, 2.0, 3.0]);
+        for j in 0..3 {
+            let r = z[j] - (0..3).map(|i| b[i * 3 + j] * z[i]).sum::<f64>();
+            assert!((r - [1.0, 2.0, 3.0][j]).abs() < 1e-14, "{z:?}");
+        }
+    }
+}
