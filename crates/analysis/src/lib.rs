@@ -5,3 +5,5 @@
 pub use snl_engine;
 
 pub mod exact;
+
+pub mod simulate;

@@ -1,0 +1,420 @@
+//! Monte Carlo simulation: many seeded games in parallel, with results that do not depend on the
+//! number of threads.
+//!
+//! A [`Simulator`] plays games exactly as [`Game::play_turn`](snl_engine::Game::play_turn) does
+//! with every seat taking the first option ([`FirstOption`](snl_engine::FirstOption): always move
+//! by the roll, and under pick-die by the first die), but without events, history or allocation:
+//! one tight loop per game. Its dice are a [`DiceStream`] (fair faces from the named generator
+//! [`Xoshiro256PlusPlus`]), which is also a [`RollSource`](snl_engine::RollSource), so the engine
+//! can replay any simulated game face for face.
+//!
+//! # Determinism
+//!
+//! `games` are split into chunks of [`CHUNK_GAMES`]; chunk `i` plays its games in order from the
+//! stream seeded with [`chunk_seed`]`(seed, i)`, and every chunk's [`Tally`] is made of integer
+//! sums, so adding them up gives the same result whichever thread played which chunk.
+//!
+//! # Example
+//!
+//! ```
+//! use snl_analysis::simulate::{Simulator, Z95};
+//! use snl_engine::{Board, Preset, Rules};
+//!
+//! let rules = Rules::default();
+//! let board = Board::new(&Preset::Classic.spec(), &rules)?;
+//! let sim = Simulator::new(&board, &rules, 2)?;
+//! let tally = sim.run(42, 10_000);
+//! assert_eq!(tally.games(), 10_000);
+//! assert_eq!(tally, sim.run(42, 10_000)); // the same seed, the same result
+//! let ci = tally.mean_rolls_interval(Z95);
+//! assert!(ci.lo < tally.mean_rolls() && tally.mean_rolls() < ci.hi);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
+mod dice;
+mod tally;
+
+use rayon::prelude::*;
+use snl_engine::{Board, Bonus, Choice, Finish, OnMax, Overshoot, Rules, splitmix64};
+
+pub use dice::{DiceStream, Xoshiro256PlusPlus};
+pub use tally::{GameOutcome, Interval, MAX_LENGTH_BIN, Tally, Z95, Z999};
+
+/// Games per chunk. Part of what a seed means: changing it changes every seeded result.
+pub const CHUNK_GAMES: u64 = 1000;
+
+/// The largest lookup table (entries) the race kernel builds; bigger boards use the general one.
+const MAX_TABLE: usize = 1 << 22;
+
+/// The seed of chunk `chunk` of a simulation seeded with `seed`: the `chunk + 1`-th output of
+/// SplitMix64 started at `seed`, so chunks get unrelated streams.
+pub fn chunk_seed(seed: u64, chunk: u64) -> u64 {
+    let mut state = seed.wrapping_add(chunk.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    splitmix64(&mut state)
+}
+
+/// Which game loop a [`Simulator`] runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Kernel {
+    /// One die, one roll per turn, and the game ends at the first finish: one lookup in a table
+    /// of (position, face) → position per roll.
+    Race,
+    /// Any rules and any number of seats: bonus rolls with their streak, the cap and its void,
+    /// several dice, pick-die, finishing all.
+    General,
+}
+
+/// Why a simulation cannot be run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SimulateError {
+    /// No seats.
+    #[error("a simulation needs at least one seat")]
+    NoSeats,
+    /// Cell N cannot be reached from the start.
+    #[error("cell {size} cannot be reached from the start on this board, so no game would end")]
+    Unwinnable {
+        /// N.
+        size: u32,
+    },
+    /// Some reachable position can never reach N.
+    #[error(
+        "a token could be trapped on {position}, from where cell {size} cannot be reached, so \
+         some games would never end"
+    )]
+    Trap {
+        /// The first such position.
+        position: u32,
+        /// N.
+        size: u32,
+    },
+}
+
+/// Plays many games of one board, one set of rules and a number of seats.
+///
+/// Built once, then shared by every thread: it holds only tables and rule flags.
+// The flags are the rules unpacked for the game loop, where a bool test is cheapest.
+#[allow(clippy::struct_excessive_bools)]
+#[derive(Clone, Debug)]
+pub struct Simulator {
+    board: Board,
+    rules: Rules,
+    seats: usize,
+    kernel: Kernel,
+    size: u32,
+    start: u32,
+    faces: u32,
+    /// Dice thrown per roll (2 under pick-die).
+    dice: u32,
+    pick_die: bool,
+    bonus: bool,
+    /// The cap on consecutive top-face rolls; 0 when unlimited.
+    cap: u32,
+    void: bool,
+    finish_first: bool,
+    /// `settle[c]`: where a token landing on `c` rests after its jumps.
+    settle: Vec<u32>,
+    /// Race kernel: `race[row + face]` is the row of the position reached from the position of
+    /// `row` by `face` (rows are positions times `faces + 1`).
+    race: Vec<u32>,
+}
+
+impl Simulator {
+    /// A simulator for `seats` seats playing on `board` under `rules`. The board must have been
+    /// validated for these rules ([`Board::new`] with the same rules).
+    ///
+    /// # Errors
+    ///
+    /// [`SimulateError`] for no seats, or a board on which a token could be stuck for ever (the
+    /// engine's own [`Board::reach`] test, as [`Game::new`](snl_engine::Game::new) makes it).
+    pub fn new(board: &Board, rules: &Rules, seats: usize) -> Result<Simulator, SimulateError> {
+        if seats == 0 {
+            return Err(SimulateError::NoSeats);
+        }
+        let size = board.size();
+        let reach = board.reach(rules);
+        if !reach.finish_reachable {
+            return Err(SimulateError::Unwinnable { size });
+        }
+        if let Some(&position) = reach.trapped.first() {
+            return Err(SimulateError::Trap { position, size });
+        }
+        let thrown = rules.thrown_dice();
+        let mut sim = Simulator {
+            board: board.clone(),
+            rules: *rules,
+            seats,
+            kernel: Kernel::General,
+            size,
+            start: rules.start_position(),
+            faces: thrown.faces(),
+            dice: thrown.count(),
+            pick_die: rules.choice == Choice::PickDie,
+            bonus: rules.bonus == Bonus::TopFace,
+            cap: rules.max_bonus.limit().unwrap_or(0),
+            void: rules.on_max == OnMax::Void,
+            finish_first: rules.finish == Finish::First || seats <= 2,
+            settle: board.settle_table(rules.jumps).to_vec(),
+            race: Vec::new(),
+        };
+        let stride = sim.faces as usize + 1;
+        let racing = sim.dice == 1 && !sim.bonus && sim.finish_first;
+        if racing && (size as usize + 1) * stride <= MAX_TABLE {
+            // Column 0 is never read (a face is at least 1); it keeps the row's own position.
+            sim.race = vec![0; (size as usize + 1) * stride];
+            for from in 0..=size {
+                for face in 0..stride as u32 {
+                    let to = if face == 0 { from } else { board.advance(rules, from, face).end };
+                    sim.race[from as usize * stride + face as usize] = to * stride as u32;
+                }
+            }
+            sim.kernel = Kernel::Race;
+        }
+        Ok(sim)
+    }
+
+    /// The same simulator running the [`Kernel::General`] loop whatever the rules: the reference
+    /// the race kernel is checked and benchmarked against.
+    #[must_use]
+    pub fn general(mut self) -> Simulator {
+        self.kernel = Kernel::General;
+        self.race = Vec::new();
+        self
+    }
+
+    /// The game loop in use.
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
+    }
+
+    /// Seats per game.
+    pub fn seats(&self) -> usize {
+        self.seats
+    }
+
+    /// The rules played.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The board played on.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The dice a game of this simulator draws from for `seed` (faces of the rules' dice).
+    pub fn dice(&self, seed: u64) -> DiceStream {
+        DiceStream::new(seed, self.faces)
+    }
+
+    /// Plays games one after another from `dice`, for ever.
+    ///
+    /// # Panics
+    ///
+    /// Panics if `dice` has another number of faces than the rules' dice.
+    pub fn games<'a>(&'a self, dice: &'a mut DiceStream) -> Games<'a> {
+        assert_eq!(dice.faces(), self.faces, "dice of the wrong number of faces");
+        Games { sim: self, dice, scratch: Scratch::new(self.seats) }
+    }
+
+    /// Plays `games` games seeded with `seed` on the current rayon thread pool and counts them.
+    pub fn run(&self, seed: u64, games: u64) -> Tally {
+        self.run_with_progress(seed, games, &|_| {})
+    }
+
+    /// As [`Simulator::run`], calling `progress(n)` each time a chunk of `n` games is done (from
+    /// whichever thread played it).
+    pub fn run_with_progress(
+        &self,
+        seed: u64,
+        games: u64,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Tally {
+        let chunks = games.div_ceil(CHUNK_GAMES);
+        (0..chunks)
+            .into_par_iter()
+            .map(|chunk| {
+                let count = CHUNK_GAMES.min(games - chunk * CHUNK_GAMES);
+                let tally = self.play_chunk(seed, chunk, count);
+                progress(count);
+                tally
+            })
+            .reduce(|| Tally::new(self.seats), |a, b| a + b)
+    }
+
+    /// Plays chunk `chunk` of a simulation seeded with `seed`: `games` games in order from the
+    /// stream [`chunk_seed`]`(seed, chunk)`.
+    pub fn play_chunk(&self, seed: u64, chunk: u64, games: u64) -> Tally {
+        let mut dice = self.dice(chunk_seed(seed, chunk));
+        let mut tally = Tally::new(self.seats);
+        match (self.kernel, self.seats) {
+            (Kernel::Race, 1) => repeat(&mut tally, games, || self.race::<1>(&mut dice)),
+            (Kernel::Race, 2) => repeat(&mut tally, games, || self.race::<2>(&mut dice)),
+            (Kernel::Race, 3) => repeat(&mut tally, games, || self.race::<3>(&mut dice)),
+            (Kernel::Race, 4) => repeat(&mut tally, games, || self.race::<4>(&mut dice)),
+            _ => {
+                let mut scratch = Scratch::new(self.seats);
+                repeat(&mut tally, games, || self.play(&mut dice, &mut scratch));
+            }
+        }
+        tally
+    }
+
+    /// One game by whichever kernel is in use.
+    fn play(&self, dice: &mut DiceStream, scratch: &mut Scratch) -> GameOutcome {
+        match self.kernel {
+            Kernel::Race => self.race_any(dice, &mut scratch.positions),
+            Kernel::General => self.general_game(dice, scratch),
+        }
+    }
+
+    /// The race kernel for `P` seats, positions held in registers.
+    #[inline]
+    fn race<const P: usize>(&self, dice: &mut DiceStream) -> GameOutcome {
+        let stride = self.faces + 1;
+        let (table, goal) = (&self.race[..], self.size * stride);
+        let mut rows = [self.start * stride; P];
+        let mut rounds = 0_u64;
+        loop {
+            for (seat, row) in rows.iter_mut().enumerate() {
+                *row = table[(*row + dice.face()) as usize];
+                if *row == goal {
+                    let rolls = rounds * P as u64 + seat as u64 + 1;
+                    return GameOutcome { winner: seat, rolls, turns: rolls };
+                }
+            }
+            rounds += 1;
+        }
+    }
+
+    /// The race kernel for any number of seats.
+    fn race_any(&self, dice: &mut DiceStream, rows: &mut [u32]) -> GameOutcome {
+        let stride = self.faces + 1;
+        let (table, goal) = (&self.race[..], self.size * stride);
+        rows.fill(self.start * stride);
+        let mut rolls = 0_u64;
+        loop {
+            for (seat, row) in rows.iter_mut().enumerate() {
+                rolls += 1;
+                *row = table[(*row + dice.face()) as usize];
+                if *row == goal {
+                    return GameOutcome { winner: seat, rolls, turns: rolls };
+                }
+            }
+        }
+    }
+
+    /// One throw: the cells to move and whether it earns a bonus roll (top face).
+    #[inline]
+    fn throw(&self, dice: &mut DiceStream) -> (u32, bool) {
+        let first = dice.face();
+        if self.pick_die {
+            dice.face(); // thrown, but the first option moves by the first die
+            return (first, first == self.faces);
+        }
+        let (mut steps, mut top) = (first, first == self.faces);
+        for _ in 1..self.dice {
+            let face = dice.face();
+            steps += face;
+            top &= face == self.faces;
+        }
+        (steps, top)
+    }
+
+    /// Where a token on `from` rests after moving `steps` cells (overshoot rule, then jumps).
+    #[inline]
+    fn advance(&self, from: u32, steps: u32) -> u32 {
+        let target = from + steps;
+        if target <= self.size {
+            self.settle[target as usize]
+        } else if self.rules.overshoot == Overshoot::Stay {
+            from
+        } else {
+            self.board.advance(&self.rules, from, steps).end
+        }
+    }
+
+    /// The general kernel: `Game::play_turn` without events or history.
+    fn general_game(&self, dice: &mut DiceStream, scratch: &mut Scratch) -> GameOutcome {
+        let Scratch { positions, finished } = scratch;
+        positions.fill(self.start);
+        finished.fill(false);
+        let (mut rolls, mut turns, mut playing) = (0_u64, 0_u64, self.seats);
+        let mut winner = None;
+        let mut seat = 0;
+        loop {
+            turns += 1;
+            let begin = positions[seat];
+            let mut at = begin;
+            let mut streak = 0;
+            loop {
+                let (steps, top) = self.throw(dice);
+                rolls += 1;
+                let top = self.bonus && top;
+                if top {
+                    streak += 1;
+                }
+                let capped = top && streak == self.cap;
+                if capped && self.void {
+                    at = begin;
+                    break;
+                }
+                at = self.advance(at, steps);
+                if at == self.size || !top || capped {
+                    break;
+                }
+            }
+            positions[seat] = at;
+            if at == self.size {
+                let winner = *winner.get_or_insert(seat);
+                finished[seat] = true;
+                playing -= 1;
+                if self.finish_first || playing <= 1 {
+                    return GameOutcome { winner, rolls, turns };
+                }
+            }
+            seat = (seat + 1) % self.seats;
+            while finished[seat] {
+                seat = (seat + 1) % self.seats;
+            }
+        }
+    }
+}
+
+/// Counts `games` games, each played by `play`.
+#[inline]
+fn repeat(tally: &mut Tally, games: u64, mut play: impl FnMut() -> GameOutcome) {
+    for _ in 0..games {
+        tally.record(play());
+    }
+}
+
+/// Per-thread working space of the general kernel, made once and reused by every game.
+#[derive(Clone, Debug)]
+struct Scratch {
+    positions: Vec<u32>,
+    finished: Vec<bool>,
+}
+
+impl Scratch {
+    fn new(seats: usize) -> Scratch {
+        Scratch { positions: vec![0; seats], finished: vec![false; seats] }
+    }
+}
+
+/// Games played one after another from one dice stream: see [`Simulator::games`].
+#[derive(Debug)]
+pub struct Games<'a> {
+    sim: &'a Simulator,
+    dice: &'a mut DiceStream,
+    scratch: Scratch,
+}
+
+impl Iterator for Games<'_> {
+    type Item = GameOutcome;
+
+    fn next(&mut self) -> Option<GameOutcome> {
+        Some(self.sim.play(self.dice, &mut self.scratch))
+    }
+}

@@ -1,0 +1,137 @@
+//! The simulator plays exactly the engine's games: the same dice stream fed to
+//! `snl_engine::Game` (through `DiceStream`'s `RollSource`) and to the simulator's kernels gives the
+//! same winner, rolls and turns, game after game, for every kind of rule.
+
+use snl_analysis::simulate::{DiceStream, GameOutcome, Kernel, Simulator};
+use snl_engine::{Board, BoardSpec, FirstOption, Game, Preset, RandomBoard, Rules, Seat, SeatKind};
+
+const GAMES: usize = 150;
+
+fn rules(text: &str) -> Rules {
+    let mut rules = Rules::default();
+    for option in text.split_whitespace() {
+        let (key, value) = option.split_once('=').expect("key=value");
+        match key {
+            "set" => rules = Rules::named(value).unwrap(),
+            "start" => rules.start = value.parse().unwrap(),
+            "dice" => rules.dice = value.parse().unwrap(),
+            "overshoot" => rules.overshoot = value.parse().unwrap(),
+            "jumps" => rules.jumps = value.parse().unwrap(),
+            "bonus" => rules.bonus = value.parse().unwrap(),
+            "max" => rules.max_bonus = value.parse().unwrap(),
+            "on-max" => rules.on_max = value.parse().unwrap(),
+            "finish" => rules.finish = value.parse().unwrap(),
+            "choice" => rules.choice = value.parse().unwrap(),
+            other => panic!("unknown option {other}"),
+        }
+    }
+    rules
+}
+
+const RULES: &[&str] = &[
+    "set=standard",
+    "set=bonus-six",
+    "set=three-sixes",
+    "set=strict-sixes",
+    "overshoot=bounce jumps=chain",
+    "overshoot=win start=first-cell",
+    "dice=2d6 bonus=top-face max=2 on-max=void",
+    "dice=1d4 bonus=top-face max=1 on-max=pass",
+    "dice=1d4 bonus=top-face max=1 on-max=void finish=all",
+    "choice=pick-die bonus=top-face max=3 on-max=void",
+    "choice=pick-die dice=1d8 finish=all overshoot=bounce",
+    "choice=may-pass bonus=top-face",
+    "dice=3d4 finish=all jumps=chain",
+    "dice=1d20 overshoot=bounce",
+    "dice=1d2 bonus=top-face finish=all start=first-cell",
+];
+
+fn boards() -> Vec<(&'static str, BoardSpec)> {
+    vec![
+        ("classic", Preset::Classic.spec()),
+        ("milton-bradley", Preset::MiltonBradley.spec()),
+        ("kids", Preset::Kids.spec()),
+        ("empty", Preset::Empty.spec()),
+        ("small", BoardSpec::with_jumps(12, [(3, 9), (11, 2), (7, 4), (5, 8)])),
+    ]
+}
+
+fn engine_games(board: &Board, rules: Rules, seats: usize, seed: u64) -> Vec<GameOutcome> {
+    let seats: Vec<Seat> = (0..seats).map(|i| Seat::new(format!("P{i}"), SeatKind::Easy)).collect();
+    let mut dice = DiceStream::new(seed, rules.thrown_dice().faces());
+    (0..GAMES)
+        .map(|_| {
+            let mut game = Game::new(board.clone(), rules, seats.clone()).unwrap();
+            game.play_to_end(&mut dice, &mut FirstOption, &mut ()).unwrap();
+            GameOutcome {
+                winner: game.ranking()[0],
+                rolls: u64::from(game.rolls()),
+                turns: u64::from(game.turns()),
+            }
+        })
+        .collect()
+}
+
+fn kernel_games(sim: &Simulator, seed: u64) -> Vec<GameOutcome> {
+    let mut dice = sim.dice(seed);
+    sim.games(&mut dice).take(GAMES).collect()
+}
+
+#[test]
+fn every_kernel_plays_the_engines_games_roll_for_roll() {
+    let mut compared = 0;
+    let mut raced = 0;
+    for (name, spec) in boards() {
+        for (r, text) in RULES.iter().enumerate() {
+            let rules = rules(text);
+            let Ok(board) = Board::new(&spec, &rules) else { continue };
+            for seats in [2, 3, 5] {
+                let Ok(sim) = Simulator::new(&board, &rules, seats) else { continue };
+                let seed = 1000 * r as u64 + seats as u64;
+                let expected = engine_games(&board, rules, seats, seed);
+                if sim.kernel() == Kernel::Race {
+                    raced += 1;
+                }
+                for sim in [sim.clone(), sim.general()] {
+                    let got = kernel_games(&sim, seed);
+                    for (i, (e, g)) in expected.iter().zip(&got).enumerate() {
+                        assert_eq!(
+                            e,
+                            g,
+                            "board {name}, rules '{text}', {seats} seats, {:?} kernel, game {i}",
+                            sim.kernel()
+                        );
+                    }
+                }
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared >= 180, "only {compared} combinations compared");
+    assert!(raced >= 20, "the race kernel ran on only {raced} combinations");
+}
+
+#[test]
+fn a_random_board_plays_the_same_in_the_engine_and_the_simulator() {
+    for seed in 0..5 {
+        let rules = rules("set=strict-sixes overshoot=bounce");
+        let spec = RandomBoard { size: 60, snakes: 6, ladders: 5, seed }.spec(&rules);
+        let board = Board::new(&spec, &rules).unwrap();
+        let sim = Simulator::new(&board, &rules, 4).unwrap();
+        assert_eq!(engine_games(&board, rules, 4, seed), kernel_games(&sim, seed));
+    }
+}
+
+#[test]
+fn a_chunk_is_its_games_played_in_order_from_the_chunk_seed() {
+    let rules = Rules::default();
+    let board = Board::new(&Preset::Classic.spec(), &rules).unwrap();
+    let sim = Simulator::new(&board, &rules, 2).unwrap();
+    let tally = sim.play_chunk(9, 3, 500);
+    let mut dice = sim.dice(snl_analysis::simulate::chunk_seed(9, 3));
+    let mut expected = snl_analysis::simulate::Tally::new(2);
+    for game in sim.games(&mut dice).take(500) {
+        expected.record(game);
+    }
+    assert_eq!(tally, expected);
+}
