@@ -470,6 +470,42 @@ impl RollSource for ScriptedDice {
     }
 }
 
+impl ScriptedDice {
+    /// The whole list, used or not.
+    pub fn rolls(&self) -> &[Scripted] {
+        &self.rolls
+    }
+
+    /// Checks a list read back from a file: every roll is one `dice` can show, and no more rolls
+    /// are marked used than the list holds.
+    ///
+    /// # Errors
+    ///
+    /// [`ParseRollsError`] naming the first roll `dice` cannot show, or the used count.
+    pub fn check(&self, dice: Dice) -> Result<(), ParseRollsError> {
+        for (index, scripted) in self.rolls.iter().enumerate() {
+            if scripted.to_roll(dice).is_err() {
+                return Err(ParseRollsError {
+                    value: scripted.to_string(),
+                    position: index + 1,
+                    reason: format!("{dice} cannot show it"),
+                });
+            }
+        }
+        if self.next > self.rolls.len() {
+            return Err(ParseRollsError {
+                value: self.next.to_string(),
+                position: self.rolls.len(),
+                reason: format!(
+                    "it counts more rolls used than the {} in the list",
+                    self.rolls.len()
+                ),
+            });
+        }
+        Ok(())
+    }
+}
+
 /// A `--rolls` list that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("roll '{value}' (number {position} in the list) is not usable: {reason}")]

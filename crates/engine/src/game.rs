@@ -635,4 +635,9 @@ impl Game {
     fn emit(&self, observer: &mut impl Observer, event: &Event) {
         observer.event(self, event);
     }
+
+    /// Sets the time stamp of history record `index` (a restored game keeps its saved times).
+    pub(crate) fn stamp(&mut self, index: usize, time_ms: Option<u64>) {
+        self.history[index].time_ms = time_ms;
+    }
 }

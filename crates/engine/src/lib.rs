@@ -28,6 +28,8 @@
 //!   [`ScriptedDice`].
 //! - [`Game`]: seats, turns, ranks and history; a turn calls a [`RollSource`], a [`Decider`] when
 //!   the rules offer a choice, and an [`Observer`] for every [`Event`].
+//! - [`GameState`]: a game as plain data (save files, databases); [`Game::restore`] is the one
+//!   door back, replaying the history to check it, and [`RestoreError`] names what is wrong.
 
 mod board;
 mod dice;
@@ -35,6 +37,7 @@ mod event;
 mod game;
 mod presets;
 mod rules;
+mod save;
 
 pub use board::{
     Advance, Board, BoardError, BoardProblem, BoardSpec, Jump, LadderSpec, Layout, ParseBoardError,
@@ -54,6 +57,7 @@ pub use rules::{
     Bonus, Choice, Finish, JumpMode, MaxBonus, OnMax, Overshoot, RuleSet, RuleSpec, Rules,
     RulesError, Start,
 };
+pub use save::{GameState, RestoreError};
 
 /// `rand_core`, re-exported so callers can drive [`uniform_below`] with their own generator.
 pub use rand_chacha::rand_core;

@@ -1,0 +1,566 @@
+//! Games as plain data: a [`GameState`] is what a save file or a database holds, and
+//! [`Game::restore`] is the one door back to a [`Game`].
+//!
+//! A state repeats itself on purpose: it holds the positions, the ranking and whose turn it is,
+//! and also the history of every roll. [`Game::restore`] replays the history from the start on
+//! the saved board and rules and requires it to give exactly the saved positions, ranking and turn
+//! — so a truncated, corrupted or hand-edited state is refused with a sentence naming what is
+//! wrong, instead of becoming a game no one could have played.
+//!
+//! ```
+//! use snl_engine::{Board, FirstOption, Game, Preset, Rules, SeededDice, Seat, SeatKind};
+//! let rules = Rules::default();
+//! let board = Board::new(&Preset::Classic.spec(), &rules)?;
+//! let seats = vec![Seat::new("Ann", SeatKind::Easy), Seat::new("Bob", SeatKind::Easy)];
+//! let mut game = Game::new(board, rules, seats)?;
+//! let mut dice = SeededDice::new(7);
+//! for _ in 0..6 {
+//!     game.play_turn(&mut dice, &mut FirstOption, &mut ())?;
+//! }
+//!
+//! let state = game.state(); // plain data: serde, files, databases
+//! let back = Game::restore(&state)?;
+//! assert_eq!(back.positions(), game.positions());
+//!
+//! let mut edited = state.clone();
+//! edited.positions[0] += 1;
+//! let err = Game::restore(&edited).unwrap_err();
+//! assert!(err.to_string().starts_with("the saved position of Ann"), "{err}");
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
+use std::cell::Cell;
+
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    board::{Board, BoardError, BoardSpec},
+    dice::{Dice, Roll, RollError, RollSource},
+    event::Observer,
+    game::{Decider, Decision, Game, MoveKind, MoveRecord, PlayError, Seat, SetupError, Status},
+    rules::Rules,
+};
+
+/// A game as plain data. Not necessarily valid: it becomes a [`Game`] only through
+/// [`Game::restore`], which checks every field against the history.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameState {
+    /// The board, jumps in sorted order.
+    pub board: BoardSpec,
+    /// The rules in force.
+    pub rules: Rules,
+    /// The seats, in seating order.
+    pub seats: Vec<Seat>,
+    /// Not started, running or finished.
+    pub status: Status,
+    /// Turns played in the whole game.
+    pub turns: u32,
+    /// Whose turn is next (by seat index).
+    pub current: usize,
+    /// Every token's position, in seating order.
+    pub positions: Vec<u32>,
+    /// Seats that have a rank, in rank order.
+    pub ranking: Vec<usize>,
+    /// Every roll of the game, in order.
+    pub history: Vec<MoveRecord>,
+}
+
+/// Why a [`GameState`] is not a game that could have been played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RestoreError {
+    /// The board breaks a rule of SPEC §4.
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    /// The seats cannot play on this board.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// There is not one position per seat.
+    #[error("{positions} positions are given for {seats} players")]
+    PositionCount {
+        /// Positions given.
+        positions: usize,
+        /// Seats.
+        seats: usize,
+    },
+    /// A position off the board.
+    #[error("{name} stands on {position}, which is not on a board of {size} cells")]
+    OffBoard {
+        /// The seat's name.
+        name: String,
+        /// The position given.
+        position: u32,
+        /// N.
+        size: u32,
+    },
+    /// A seat index that names no seat.
+    #[error("the {field} names player number {index}, but the players are numbered 0 to {last}")]
+    NoSuchSeat {
+        /// Where the index was found.
+        field: &'static str,
+        /// The index.
+        index: usize,
+        /// The largest valid index.
+        last: usize,
+    },
+    /// One roll of the history cannot be replayed as written.
+    #[error("move {number} of the history {problem}")]
+    History {
+        /// The move's 1-based number in the history.
+        number: usize,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// The history stops in the middle of a turn.
+    #[error("the history stops in the middle of turn {turn}: {name}'s bonus roll is missing")]
+    Incomplete {
+        /// The turn.
+        turn: u32,
+        /// Whose turn.
+        name: String,
+    },
+    /// A saved field disagrees with what the history gives.
+    #[error("the saved {what} is {saved}, but the history gives {replayed}")]
+    Mismatch {
+        /// The field, in words ("position of Ann").
+        what: String,
+        /// Its saved value.
+        saved: String,
+        /// The value the history gives.
+        replayed: String,
+    },
+}
+
+impl Game {
+    /// This game as plain data, for a save file or a database.
+    pub fn state(&self) -> GameState {
+        GameState {
+            board: self.board().to_spec(),
+            rules: *self.rules(),
+            seats: self.seats().to_vec(),
+            status: self.status(),
+            turns: self.turns(),
+            current: self.current(),
+            positions: self.positions().to_vec(),
+            ranking: self.ranking().to_vec(),
+            history: self.history().to_vec(),
+        }
+    }
+
+    /// The game `state` describes, after checking it: the board and seats as [`Board::new`] and
+    /// [`Game::new`] would, then the history replayed from the start must give exactly the
+    /// saved positions, ranking, status, turn count and next player. The history keeps its time
+    /// stamps; set a clock again with [`Game::set_clock`] to go on playing.
+    ///
+    /// # Errors
+    ///
+    /// [`RestoreError`] naming the first thing that does not hold.
+    pub fn restore(state: &GameState) -> Result<Game, RestoreError> {
+        Game::replay(state, &mut ())
+    }
+
+    /// As [`Game::restore`], telling `observer` every event of the history as it is replayed:
+    /// the game again, event for event.
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::restore`]; the observer may have heard part of the game when the history turns
+    /// out to be inconsistent.
+    pub fn replay(state: &GameState, observer: &mut impl Observer) -> Result<Game, RestoreError> {
+        let board = Board::new(&state.board, &state.rules)?;
+        let size = board.size();
+        let mut game = Game::new(board, state.rules, state.seats.clone())?;
+        check_shape(state, size)?;
+
+        let cursor = Cell::new(0);
+        let records = state.history.as_slice();
+        let mut rolls =
+            HistoryRolls { records, cursor: &cursor, seats: &state.seats, problem: None };
+        let mut decider = HistoryDecider { records, cursor: &cursor };
+        while cursor.get() < records.len() {
+            let first = cursor.get();
+            match game.play_turn(&mut rolls, &mut decider, observer) {
+                Ok(_) => {}
+                Err(PlayError::GameOver) => {
+                    return Err(RestoreError::History {
+                        number: first + 1,
+                        problem: "comes after the game had ended".to_owned(),
+                    });
+                }
+                Err(PlayError::Roll(_)) => {
+                    return Err(rolls.problem.take().unwrap_or_else(|| RestoreError::Incomplete {
+                        turn: game.turns(),
+                        name: state.seats[game.current()].name.clone(),
+                    }));
+                }
+            }
+            for (i, (saved, replayed)) in records.iter().zip(game.history()).enumerate().skip(first)
+            {
+                if !same_move(saved, replayed) {
+                    let names = &state.seats;
+                    return Err(RestoreError::History {
+                        number: i + 1,
+                        problem: format!(
+                            "says {}, but the roll gives {}",
+                            describe(saved, names),
+                            describe(replayed, names)
+                        ),
+                    });
+                }
+            }
+        }
+        for (i, record) in records.iter().enumerate() {
+            game.stamp(i, record.time_ms);
+        }
+        check_outcome(state, &game)?;
+        Ok(game)
+    }
+}
+
+/// The checks that need no replay, so that a hand-edited number is named as such.
+fn check_shape(state: &GameState, size: u32) -> Result<(), RestoreError> {
+    let seats = state.seats.len();
+    if state.positions.len() != seats {
+        return Err(RestoreError::PositionCount { positions: state.positions.len(), seats });
+    }
+    for (seat, &position) in state.seats.iter().zip(&state.positions) {
+        if position > size {
+            return Err(RestoreError::OffBoard { name: seat.name.clone(), position, size });
+        }
+    }
+    let no_such = |field, index| RestoreError::NoSuchSeat { field, index, last: seats - 1 };
+    if state.current >= seats {
+        return Err(no_such("player to move", state.current));
+    }
+    if let Some(&index) = state.ranking.iter().find(|&&s| s >= seats) {
+        return Err(no_such("ranking", index));
+    }
+    Ok(())
+}
+
+/// The saved summary fields against the replayed game.
+fn check_outcome(state: &GameState, game: &Game) -> Result<(), RestoreError> {
+    let names = |seats: &[usize]| {
+        let list: Vec<&str> = seats.iter().map(|&s| state.seats[s].name.as_str()).collect();
+        format!("[{}]", list.join(", "))
+    };
+    let mismatch = |what: String, saved: String, replayed: String| {
+        Err(RestoreError::Mismatch { what, saved, replayed })
+    };
+    for (seat, (&saved, &replayed)) in state.positions.iter().zip(game.positions()).enumerate() {
+        if saved != replayed {
+            let what = format!("position of {}", state.seats[seat].name);
+            return mismatch(what, saved.to_string(), replayed.to_string());
+        }
+    }
+    if state.ranking != game.ranking() {
+        return mismatch("ranking".into(), names(&state.ranking), names(game.ranking()));
+    }
+    if state.status != game.status() {
+        let word = |s: Status| format!("{s:?}").to_lowercase();
+        return mismatch("status".into(), word(state.status), word(game.status()));
+    }
+    if state.turns != game.turns() {
+        return mismatch(
+            "number of turns".into(),
+            state.turns.to_string(),
+            game.turns().to_string(),
+        );
+    }
+    if game.status() != Status::Finished && state.current != game.current() {
+        let name = |s: usize| state.seats[s].name.clone();
+        return mismatch("player to move".into(), name(state.current), name(game.current()));
+    }
+    Ok(())
+}
+
+fn same_move(a: &MoveRecord, b: &MoveRecord) -> bool {
+    (a.turn, a.seat, a.roll, a.from, a.to, &a.jumps, a.kind)
+        == (b.turn, b.seat, b.roll, b.from, b.to, &b.jumps, b.kind)
+}
+
+/// A move in words, for messages: `turn 3, Ann rolls 4: 2 → 6, ladder 6→25`.
+fn describe(m: &MoveRecord, seats: &[Seat]) -> String {
+    let who = seats.get(m.seat).map_or_else(|| format!("player {}", m.seat), |s| s.name.clone());
+    let what = match m.kind {
+        MoveKind::Moved => {
+            let landed = m.jumps.first().map_or(m.to, |j| j.from);
+            let jumps = m.jumps.iter().map(|j| format!(", {j}"));
+            std::iter::once(format!("{} → {landed}", m.from)).chain(jumps).collect()
+        }
+        MoveKind::Blocked => format!("blocked on {}", m.from),
+        MoveKind::Stayed => format!("stays on {}", m.from),
+        MoveKind::Voided => format!("void, back to {}", m.to),
+    };
+    format!("turn {}, {who} rolls {}: {what}", m.turn, m.roll.total())
+}
+
+/// Gives the history's rolls back, one by one, checking each against the game's turn order.
+struct HistoryRolls<'a> {
+    records: &'a [MoveRecord],
+    cursor: &'a Cell<usize>,
+    seats: &'a [Seat],
+    problem: Option<RestoreError>,
+}
+
+impl RollSource for HistoryRolls<'_> {
+    fn roll(&mut self, seat: usize, dice: Dice) -> Result<Roll, RollError> {
+        let index = self.cursor.get();
+        let Some(record) = self.records.get(index) else {
+            return Err(RollError::Exhausted { used: index });
+        };
+        let number = index + 1;
+        let problem = if record.seat != seat {
+            let by = self
+                .seats
+                .get(record.seat)
+                .map_or_else(|| format!("player number {}", record.seat), |s| s.name.clone());
+            Some(format!("is by {by}, but it was {}'s turn", self.seats[seat].name))
+        } else if !record.roll.fits(dice) {
+            Some(format!("rolls {:?}, which {dice} cannot throw", record.roll.dice()))
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            self.problem = Some(RestoreError::History { number, problem });
+            return Err(RollError::Stopped);
+        }
+        self.cursor.set(number);
+        Ok(record.roll)
+    }
+}
+
+/// Makes the choice the history shows for the roll just given.
+struct HistoryDecider<'a> {
+    records: &'a [MoveRecord],
+    cursor: &'a Cell<usize>,
+}
+
+impl Decider for HistoryDecider<'_> {
+    fn decide(&mut self, _: &Game, decision: &Decision) -> usize {
+        let index = self.cursor.get().saturating_sub(1);
+        let Some(record) = self.records.get(index) else { return 0 };
+        // A roll followed by another in the same turn earned a bonus, so it counted as a top
+        // face; that tells two options landing on the same cell apart (pick-die).
+        let bonus_followed =
+            self.records.get(index + 1).is_some_and(|next| next.turn == record.turn);
+        let fits = |o: &crate::game::MoveOption| match record.kind {
+            MoveKind::Stayed => o.steps == 0,
+            MoveKind::Voided => o.top_face,
+            MoveKind::Moved | MoveKind::Blocked => o.steps > 0 && o.lands == record.to,
+        };
+        let want_top = bonus_followed || record.kind == MoveKind::Voided;
+        let options = &decision.options;
+        options
+            .iter()
+            .position(|o| fits(o) && o.top_face == want_top)
+            .or_else(|| options.iter().position(fits))
+            .unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        BoardSpec, Choice, Dice, Event, FirstOption, JumpMode, Overshoot, Preset, RuleSet,
+        ScriptedDice, SeatKind, SeededDice,
+    };
+
+    /// Takes option `k mod len` with a rotating `k`, so that every choice gets made.
+    struct Rotate(usize);
+    impl Decider for Rotate {
+        fn decide(&mut self, _: &Game, decision: &Decision) -> usize {
+            self.0 += 1;
+            self.0 % decision.options.len()
+        }
+    }
+
+    fn every_kind_of_rules() -> Vec<Rules> {
+        let mut list: Vec<Rules> = RuleSet::ALL.iter().map(|s| s.rules()).collect();
+        let strict = RuleSet::StrictSixes.rules();
+        list.push(Rules { choice: Choice::PickDie, ..strict });
+        list.push(Rules { choice: Choice::MayPass, overshoot: Overshoot::Bounce, ..strict });
+        list.push(Rules { jumps: JumpMode::Chain, overshoot: Overshoot::Win, ..Rules::default() });
+        list.push(Rules { dice: Dice::new(2, 3).unwrap(), ..RuleSet::ThreeSixes.rules() });
+        list
+    }
+
+    fn new_game(rules: Rules, seats: usize) -> Game {
+        let board = Board::new(&Preset::Classic.spec(), &rules).unwrap();
+        let seats = (0..seats).map(|i| Seat::new(format!("P{i}"), SeatKind::Easy)).collect();
+        Game::new(board, rules, seats).unwrap()
+    }
+
+    /// A few turns of a seeded game with rotating choices, and its dice where they stand.
+    fn played(rules: Rules, seed: u64, turns: usize) -> (Game, SeededDice, Rotate) {
+        let mut game = new_game(rules, 3);
+        let (mut dice, mut decider) = (SeededDice::new(seed), Rotate(seed as usize));
+        for _ in 0..turns {
+            if game.status() == Status::Finished {
+                break;
+            }
+            game.play_turn(&mut dice, &mut decider, &mut ()).unwrap();
+        }
+        (game, dice, decider)
+    }
+
+    #[test]
+    fn every_turn_of_every_kind_of_game_restores_to_the_same_state() {
+        for rules in every_kind_of_rules() {
+            for seed in 0..12 {
+                let mut game = new_game(rules, 3);
+                let (mut dice, mut decider) = (SeededDice::new(seed), Rotate(seed as usize));
+                while game.status() != Status::Finished {
+                    let state = game.state();
+                    let back = Game::restore(&state)
+                        .unwrap_or_else(|e| panic!("{rules}, seed {seed}: {e}"));
+                    assert_eq!(back.state(), state, "{rules}, seed {seed}");
+                    game.play_turn(&mut dice, &mut decider, &mut ()).unwrap();
+                }
+                assert_eq!(Game::restore(&game.state()).unwrap().state(), game.state());
+            }
+        }
+    }
+
+    #[test]
+    fn a_restored_game_goes_on_exactly_as_the_uninterrupted_one() {
+        for rules in every_kind_of_rules() {
+            let (mut whole, mut dice, mut decider) = played(rules, 5, 0);
+            let mut events = Vec::new();
+            whole.play_to_end(&mut dice, &mut decider, &mut events).unwrap();
+
+            let (cut, mut dice, mut decider) = played(rules, 5, 9);
+            let mut before = Vec::new();
+            Game::replay(&cut.state(), &mut before).unwrap();
+            let mut back = Game::restore(&cut.state()).unwrap();
+            let mut after = Vec::new();
+            back.play_to_end(&mut dice, &mut decider, &mut after).unwrap();
+            before.extend(after);
+            assert_eq!(before, events, "{rules}");
+            assert_eq!(back.state(), whole.state(), "{rules}");
+        }
+    }
+
+    #[test]
+    fn a_state_round_trips_through_serde_with_its_time_stamps() {
+        let (mut game, mut dice, mut decider) = played(RuleSet::BonusSix.rules(), 3, 0);
+        game.set_clock(|| 1_700_000_000_000);
+        for _ in 0..5 {
+            game.play_turn(&mut dice, &mut decider, &mut ()).unwrap();
+        }
+        // The engine has no JSON dependency; TOML exercises the same serde derives.
+        let text = toml::to_string(&game.state()).unwrap();
+        let back: GameState = toml::from_str(&text).unwrap();
+        let restored = Game::restore(&back).unwrap();
+        assert_eq!(restored.state(), game.state());
+        assert!(restored.history().iter().all(|m| m.time_ms == Some(1_700_000_000_000)));
+    }
+
+    fn refused(edit: impl FnOnce(&mut GameState)) -> String {
+        let (game, ..) = played(Rules::default(), 11, 8);
+        let mut state = game.state();
+        edit(&mut state);
+        Game::restore(&state).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn an_edited_position_is_named_with_the_value_the_history_gives() {
+        let (game, ..) = played(Rules::default(), 11, 8);
+        let truth = game.positions()[1];
+        let e = refused(|s| s.positions[1] = if truth == 50 { 51 } else { 50 });
+        assert!(e.starts_with("the saved position of P1 is 5"), "{e}");
+        assert!(e.ends_with(&format!("but the history gives {truth}")), "{e}");
+    }
+
+    #[test]
+    fn positions_off_the_board_or_missing_are_refused_before_any_replay() {
+        let e = refused(|s| s.positions[0] = 101);
+        assert_eq!(e, "P0 stands on 101, which is not on a board of 100 cells");
+        let e = refused(|s| {
+            s.positions.pop();
+        });
+        assert_eq!(e, "2 positions are given for 3 players");
+        let e = refused(|s| s.current = 3);
+        assert_eq!(
+            e,
+            "the player to move names player number 3, but the players are numbered 0 to 2"
+        );
+        let e = refused(|s| s.ranking = vec![7]);
+        assert!(e.starts_with("the ranking names player number 7"), "{e}");
+    }
+
+    #[test]
+    fn summary_fields_must_agree_with_the_history() {
+        let e = refused(|s| s.turns += 1);
+        assert_eq!(e, "the saved number of turns is 9, but the history gives 8");
+        let e = refused(|s| s.current = (s.current + 1) % 3);
+        assert!(e.starts_with("the saved player to move is"), "{e}");
+        let e = refused(|s| s.status = Status::Finished);
+        assert_eq!(e, "the saved status is finished, but the history gives running");
+        let e = refused(|s| s.ranking = vec![0]);
+        assert_eq!(e, "the saved ranking is [P0], but the history gives []");
+    }
+
+    #[test]
+    fn an_edited_roll_or_landing_names_the_move() {
+        let e = refused(|s| s.history[3].to += 1);
+        assert!(e.starts_with("move 4 of the history says turn 4, P0 rolls"), "{e}");
+        assert!(e.contains("but the roll gives turn 4, P0 rolls"), "{e}");
+        let e = refused(|s| s.history[2].roll = Roll::from_faces(&[9]));
+        assert_eq!(e, "move 3 of the history rolls [9], which 1d6 cannot throw");
+        let e = refused(|s| s.history[2].seat = 0);
+        assert_eq!(e, "move 3 of the history is by P0, but it was P2's turn");
+        let e = refused(|s| s.history[2].seat = 9);
+        assert_eq!(e, "move 3 of the history is by player number 9, but it was P2's turn");
+    }
+
+    #[test]
+    fn a_history_cut_inside_a_bonus_turn_is_incomplete() {
+        // 6 then 2: P0's first turn has a bonus roll; drop it.
+        let rules = RuleSet::BonusSix.rules();
+        let mut game = new_game(rules, 2);
+        let mut dice = ScriptedDice::parse("6,2,3", Dice::D6).unwrap();
+        game.play_turn(&mut dice, &mut FirstOption, &mut ()).unwrap();
+        let mut state = game.state();
+        state.history.pop();
+        state.positions[0] = 25;
+        let e = Game::restore(&state).unwrap_err().to_string();
+        assert_eq!(e, "the history stops in the middle of turn 1: P0's bonus roll is missing");
+    }
+
+    #[test]
+    fn a_move_after_the_end_is_refused() {
+        let (game, ..) = played(Rules::default(), 2, 10_000);
+        assert_eq!(game.status(), Status::Finished);
+        let mut state = game.state();
+        let mut extra = state.history.last().unwrap().clone();
+        extra.turn += 1;
+        state.history.push(extra);
+        let e = Game::restore(&state).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!("move {} of the history comes after the game had ended", state.history.len())
+        );
+    }
+
+    #[test]
+    fn a_bad_board_or_seats_fail_as_the_board_and_the_game_would() {
+        let e = refused(|s| s.board = BoardSpec::with_jumps(100, [(100, 3)]));
+        assert!(e.starts_with("invalid board: snake 100→3 starts on the last cell"), "{e}");
+        let e = refused(|s| s.seats[1].name = "P0".into());
+        assert_eq!(e, "two players are named 'P0': every player needs a name of its own");
+    }
+
+    #[test]
+    fn replay_tells_the_events_of_the_game() {
+        let (mut game, mut dice, mut decider) = played(RuleSet::ThreeSixes.rules(), 8, 0);
+        let mut heard = Vec::new();
+        game.play_to_end(&mut dice, &mut decider, &mut heard).unwrap();
+        let mut again: Vec<Event> = Vec::new();
+        let back = Game::replay(&game.state(), &mut again).unwrap();
+        assert_eq!(again, heard);
+        assert_eq!(back.status(), Status::Finished);
+    }
+}
