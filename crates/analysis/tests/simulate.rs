@@ -211,3 +211,58 @@ fn the_exact_mean_lies_inside_the_simulated_999_interval() {
         );
     }
 }
+
+#[test]
+fn the_exact_analysis_lies_inside_the_simulated_999_intervals_for_several_seats() {
+    // Against `snl_analysis::exact`: the expected game length in rolls, and each seat's chance
+    // to finish first, for boards × rule sets × seat counts (finish all with 3 and 4 seats).
+    let cases = [
+        (Preset::Classic.spec(), "set=standard", 2),
+        (Preset::Classic.spec(), "set=strict-sixes", 2),
+        (Preset::MiltonBradley.spec(), "set=bonus-six", 3),
+        (Preset::Kids.spec(), "set=three-sixes", 3),
+        (Preset::Kids.spec(), "set=three-sixes", 4),
+        (Preset::Empty.spec(), "dice=2d6 overshoot=bounce jumps=chain", 2),
+        (Preset::MiltonBradley.spec(), "choice=pick-die bonus=top-face max=2 on-max=void", 2),
+        (Preset::Classic.spec(), "dice=1d4 finish=all bonus=top-face max=1 on-max=void", 4),
+    ];
+    for (i, (spec, text, seats)) in cases.into_iter().enumerate() {
+        let (board, rules) = setup(&spec, text);
+        let exact = snl_analysis::exact::analyze(&board, &rules).unwrap().seats(seats);
+        let sim = Simulator::new(&board, &rules, seats).unwrap();
+        let tally = sim.run(7000 + i as u64, 200_000);
+        let what = format!("rules '{text}', {seats} seats");
+        let ci = tally.mean_rolls_interval(Z999);
+        assert!(
+            ci.contains(exact.expected_game_rolls),
+            "{what}: exact {:.4} rolls outside the simulated 99.9% interval [{:.4}, {:.4}]",
+            exact.expected_game_rolls,
+            ci.lo,
+            ci.hi
+        );
+        for (seat, &p) in exact.win_probability.iter().enumerate() {
+            let ci = tally.win_interval(seat, Z999);
+            assert!(
+                ci.contains(p),
+                "{what}: seat {seat} exact win chance {p:.5} outside [{:.5}, {:.5}]",
+                ci.lo,
+                ci.hi
+            );
+        }
+    }
+}
+
+#[test]
+fn the_exact_analysis_and_the_independent_solve_agree_for_one_player() {
+    let small = BoardSpec::with_jumps(30, [(3, 22), (11, 26), (17, 4), (27, 1)]);
+    for (spec, text) in [
+        (Preset::Classic.spec(), "set=strict-sixes"),
+        (Preset::Kids.spec(), "set=three-sixes"),
+        (small, "choice=pick-die bonus=top-face max=2 on-max=void overshoot=bounce"),
+    ] {
+        let (board, rules) = setup(&spec, text);
+        let exact = snl_analysis::exact::analyze(&board, &rules).unwrap().expected_rolls;
+        let ours = exact_single_player_rolls(&board, &rules);
+        assert!((exact - ours).abs() < 1e-9 * ours, "rules '{text}': {exact} vs {ours}");
+    }
+}
