@@ -1,0 +1,84 @@
+//! Keeping Snakes and Ladders games: save files (versioned JSON, written atomically, read back
+//! through one checked door), the game database (SQLite: every game turn by turn, for resume,
+//! replay, history, statistics and the leaderboard), and the timeline behind undo and redo.
+//!
+//! No terminal, no environment, no clock: callers pass paths and times in.
+//!
+//! # Example
+//!
+//! ```
+//! use snl_engine::{Board, FirstOption, Game, Preset, Rules, Seat, SeatKind};
+//! use snl_store::{DiceState, Save};
+//!
+//! let rules = Rules::default();
+//! let board = Board::new(&Preset::Classic.spec(), &rules)?;
+//! let seats = vec![Seat::new("Ann", SeatKind::Easy), Seat::new("Bob", SeatKind::Easy)];
+//! let (mut game, mut dice) = (Game::new(board, rules, seats)?, DiceState::seeded(7));
+//! for _ in 0..10 {
+//!     game.play_turn(&mut dice, &mut FirstOption, &mut ())?;
+//! }
+//! # let path = std::env::temp_dir().join(format!("snl-doc-{}.json", std::process::id()));
+//! Save::new(&game, &dice, "classic").write(&path)?; // atomically
+//!
+//! let save = Save::read(&path)?;
+//! let (mut back, mut back_dice) = (save.restore()?, save.dice);
+//! # std::fs::remove_file(&path)?;
+//! let (mut a, mut b) = (Vec::new(), Vec::new());
+//! game.play_to_end(&mut dice, &mut FirstOption, &mut a)?;
+//! back.play_to_end(&mut back_dice, &mut FirstOption, &mut b)?;
+//! assert_eq!(a, b); // the same game as without the break, event for event
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Where things are
+//!
+//! - [`Save`]: one game as a file; [`Save::restore`] checks it (see
+//!   [`snl_engine::Game::restore`]) and [`SaveError`] says what is wrong.
+//! - [`DiceState`]: seeded or scripted dice where they stand — part of every save.
+//! - [`Database`]: the SQLite game database, its schema migrations ([`SCHEMA_VERSION`]), and
+//!   the queries behind `snl games`, `history`, `stats` and `leaderboard`.
+//! - [`Timeline`] of [`Snapshot`]s: undo and redo.
+//! - [`write_atomically`]: temporary file, fsync, rename, fsync of the folder.
+
+mod atomic;
+mod db;
+mod dice;
+mod save;
+mod timeline;
+
+pub use atomic::write_atomically;
+pub use db::{
+    Action, Database, DbError, GameId, GameStatus, GameSummary, MoveRow, PlayerStats,
+    SCHEMA_VERSION,
+};
+pub use dice::DiceState;
+pub use save::{SAVE_FORMAT, SAVE_VERSION, Save, SaveError};
+pub use timeline::{Snapshot, Timeline};
+
+#[cfg(test)]
+mod test_dir {
+    use std::path::{Path, PathBuf};
+
+    /// A fresh folder for one test, removed when dropped.
+    pub(crate) struct TestDir(PathBuf);
+
+    impl TestDir {
+        pub(crate) fn new(name: &str) -> TestDir {
+            let path =
+                std::env::temp_dir().join(format!("snl-store-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&path);
+            std::fs::create_dir_all(&path).unwrap();
+            TestDir(path)
+        }
+
+        pub(crate) fn path(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for TestDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
