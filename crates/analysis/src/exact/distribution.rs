@@ -101,7 +101,11 @@ impl TurnDistribution {
 }
 
 /// Propagates the start's distribution turn by turn until less than `tail` of the mass that can
-/// still finish is left, or `max_work` position updates have been spent.
+/// still finish is left, or `max_work` transitions have been followed.
+///
+/// Each turn pulls every position's new mass from the positions that move to it (the chain's
+/// transposed rows), so the work per turn is one multiply-add per transition, without scattered
+/// writes.
 pub(crate) fn propagate(
     chain: &TurnChain,
     class: &[Class],
@@ -110,56 +114,81 @@ pub(crate) fn propagate(
 ) -> TurnDistribution {
     let n = chain.size() as usize;
     let start = chain.start() as usize;
-    let (targets, probs) = (chain.targets(), chain.probs());
+    let incoming = Incoming::new(chain, class);
+    let trap = class.contains(&Class::Trapped);
+    let rolls: Vec<f64> = (0..n)
+        .map(|b| if class[b] == Class::Unreached { 0.0 } else { chain.rolls(b as u32) })
+        .collect();
     let mut now = vec![0.0; n + 1];
     let mut next = vec![0.0; n + 1];
     now[start] = 1.0;
-    let (mut lo, mut hi) = (start, start);
     let mut live = if class[start] == Class::Live { 1.0 } else { 0.0 };
     let mut finished = 0.0;
     let mut cdf = vec![0.0];
     let mut survival = vec![1.0];
-    let mut rolls = Vec::new();
+    let mut turn_rolls = Vec::new();
+    let per_turn = incoming.sources.len() as u64 + 1;
     let mut work = 0_u64;
-    while live >= tail && work <= max_work {
-        let (mut new_lo, mut new_hi) = (usize::MAX, 0);
-        let (mut left, mut new_live, mut turn_rolls) = (0.0, 0.0, 0.0);
-        for b in lo..=hi {
-            let mass = std::mem::take(&mut now[b]);
-            if mass == 0.0 {
-                continue;
-            }
-            turn_rolls += mass * chain.rolls(b as u32);
-            let range = chain.range(b as u32);
-            work += range.len() as u64;
-            for i in range {
-                let e = targets[i] as usize;
-                let m = mass * probs[i];
-                if e == n {
-                    finished += m;
-                    continue;
-                }
-                next[e] += m;
-                left += m;
-                if class[e] == Class::Live {
-                    new_live += m;
-                }
-                new_lo = new_lo.min(e);
-                new_hi = new_hi.max(e);
-            }
+    while live >= tail && work < max_work {
+        work += per_turn;
+        turn_rolls.push(now[..n].iter().zip(&rolls).map(|(m, r)| m * r).sum());
+        for (e, mass) in next.iter_mut().enumerate() {
+            let r = incoming.offsets[e]..incoming.offsets[e + 1];
+            *mass = incoming.probs[r.clone()]
+                .iter()
+                .zip(&incoming.sources[r])
+                .map(|(p, &b)| p * now[b as usize])
+                .sum();
         }
-        work += (hi - lo + 1) as u64;
-        rolls.push(turn_rolls);
+        // Cell N only collects: what reached it this turn has finished.
+        finished += std::mem::take(&mut next[n]);
+        std::mem::swap(&mut now, &mut next);
+        let left: f64 = now.iter().sum();
+        live = if trap {
+            now.iter().zip(class).filter(|&(_, c)| *c == Class::Live).map(|(m, _)| m).sum()
+        } else {
+            left
+        };
         cdf.push(finished);
         survival.push(left);
-        live = new_live;
-        std::mem::swap(&mut now, &mut next);
-        if new_lo > new_hi {
-            break;
-        }
-        (lo, hi) = (new_lo, new_hi);
     }
-    TurnDistribution { cdf, survival, rolls, residual: live, complete: live < tail }
+    TurnDistribution { cdf, survival, rolls: turn_rolls, residual: live, complete: live < tail }
+}
+
+/// The chain's transitions grouped by where they lead, from reached positions only.
+#[derive(Debug)]
+struct Incoming {
+    offsets: Vec<usize>,
+    sources: Vec<u32>,
+    probs: Vec<f64>,
+}
+
+impl Incoming {
+    fn new(chain: &TurnChain, class: &[Class]) -> Incoming {
+        let n = chain.size() as usize;
+        let reached = |b: usize| class[b] != Class::Unreached;
+        let mut offsets = vec![0_usize; n + 2];
+        for b in (0..n).filter(|&b| reached(b)) {
+            for (e, _) in chain.row(b as u32) {
+                offsets[e as usize + 1] += 1;
+            }
+        }
+        for i in 1..offsets.len() {
+            offsets[i] += offsets[i - 1];
+        }
+        let mut fill = offsets.clone();
+        let mut sources = vec![0_u32; offsets[n + 1]];
+        let mut probs = vec![0.0; offsets[n + 1]];
+        for b in (0..n).filter(|&b| reached(b)) {
+            for (e, p) in chain.row(b as u32) {
+                let slot = &mut fill[e as usize];
+                sources[*slot] = b as u32;
+                probs[*slot] = p;
+                *slot += 1;
+            }
+        }
+        Incoming { offsets, sources, probs }
+    }
 }
 
 #[cfg(test)]
