@@ -5,3 +5,4 @@ mod util;
 
 mod board;
 mod play;
+mod simulate;

@@ -1,0 +1,205 @@
+//! `snl simulate`: SPEC §7 keys, the same numbers on any thread count, text, plots and failures.
+
+use std::fmt::Write as _;
+
+use crate::util::*;
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["simulate", "--json"];
+    all.extend_from_slice(args);
+    let run = snl(&all);
+    assert_eq!(run.code, 0, "stderr: {}", run.stderr);
+    serde_json::from_str(&run.stdout).expect("one JSON object")
+}
+
+/// A file in cargo's scratch directory for integration tests.
+fn scratch(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("simulate-{name}"))
+}
+
+#[test]
+fn json_has_every_key_of_the_spec() {
+    let v = json(&["--seed", "5", "--games", "3000"]);
+    for key in [
+        "games",
+        "seed",
+        "threads",
+        "mean_game_rolls",
+        "ci95_game_rolls",
+        "win_rate",
+        "mean_turns_per_player",
+        "rolls_per_second",
+    ] {
+        assert!(v.get(key).is_some(), "{key} missing from {v}");
+    }
+    assert_eq!((v["games"].as_u64(), v["seed"].as_u64()), (Some(3000), Some(5)));
+    assert!(v["threads"].as_u64().unwrap() >= 1);
+    let mean = v["mean_game_rolls"].as_f64().unwrap();
+    let ci = v["ci95_game_rolls"].as_array().unwrap();
+    let (lo, hi) = (ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap());
+    assert!(lo < mean && mean < hi && hi - lo < 5.0, "{lo} {mean} {hi}");
+    let rates: Vec<f64> =
+        v["win_rate"].as_array().unwrap().iter().map(|r| r.as_f64().unwrap()).collect();
+    assert_eq!(rates.len(), 2, "two seats by default");
+    assert!((rates.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    // Two seats that alternate: each plays about half the rolls.
+    let turns = v["mean_turns_per_player"].as_f64().unwrap();
+    assert!((turns - mean / 2.0).abs() < 0.5, "{turns} turns per player for {mean} rolls");
+    assert!(v["rolls_per_second"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn a_seed_gives_the_same_numbers_on_one_two_or_three_threads() {
+    let without_timing = |threads: &str| {
+        let mut v = json(&[
+            "--seed",
+            "11",
+            "--games",
+            "4321",
+            "--rules",
+            "three-sixes",
+            "--board",
+            "kids",
+            "--player",
+            "A:easy",
+            "--player",
+            "B:easy",
+            "--player",
+            "C:easy",
+            "--threads",
+            threads,
+        ]);
+        assert_eq!(v["threads"].as_u64().unwrap().to_string(), threads);
+        let map = v.as_object_mut().unwrap();
+        map.remove("threads");
+        map.remove("rolls_per_second");
+        v
+    };
+    let one = without_timing("1");
+    assert_eq!(one, without_timing("2"));
+    assert_eq!(one, without_timing("3"));
+    assert_ne!(one["win_rate"], serde_json::json!([0.0, 0.0, 0.0]));
+}
+
+#[test]
+fn text_lists_every_seat_with_a_95_percent_interval() {
+    let run = snl(&[
+        "simulate",
+        "--seed",
+        "3",
+        "--games",
+        "5000",
+        "--player",
+        "Ann:easy",
+        "--player",
+        "Bob:hard",
+        "--player",
+        "Cyrus:greedy",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = &run.stdout;
+    assert!(
+        out.starts_with("Simulated 5000 games on board classic with 3 seats (seed 3).\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Game length: ") && out.contains("rolls on average (95% interval "),
+        "{out}"
+    );
+    for name in ["Ann", "Bob", "Cyrus"] {
+        let line = out.lines().find(|l| l.trim_start().starts_with(name)).expect(name);
+        assert!(line.contains("% to ") && line.ends_with("%)"), "{line}");
+    }
+    assert!(out.contains("million rolls per second"), "{out}");
+    // No terminal on stderr in tests, so no progress bar either.
+    assert_eq!(run.stderr, "");
+}
+
+#[test]
+fn text_says_how_seats_choose_when_the_rules_offer_a_choice() {
+    let run = snl(&["simulate", "--seed", "1", "--games", "1000", "--choice", "pick-die"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("Every seat takes the first option"), "{}", run.stdout);
+}
+
+#[test]
+fn one_seat_measures_a_single_players_game() {
+    let v = json(&[
+        "--seed",
+        "2",
+        "--games",
+        "20000",
+        "--board",
+        "milton-bradley",
+        "--player",
+        "Solo:easy",
+    ]);
+    assert_eq!(v["win_rate"], serde_json::json!([1.0]));
+    // Althoen, King and Schilling (Mathematical Gazette, 1993): 39.2251 expected moves. The 95%
+    // interval widened to 99.9% (z 3.29 instead of 1.96) must hold it.
+    let ci = v["ci95_game_rolls"].as_array().unwrap();
+    let (lo, hi) = (ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap());
+    let (mid, half) = (f64::midpoint(lo, hi), (hi - lo) / 2.0 * 3.2905 / 1.96);
+    assert!((mid - 39.2251).abs() < half, "{mid} ± {half}");
+}
+
+#[test]
+fn plot_writes_an_svg_histogram_of_game_lengths() {
+    let path = scratch("histogram.svg");
+    let _ = std::fs::remove_file(&path);
+    let run = snl(&[
+        "simulate",
+        "--seed",
+        "4",
+        "--games",
+        "2000",
+        "--rules",
+        "bonus-six",
+        "--plot",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("Histogram of the game length written to"), "{}", run.stdout);
+    let svg = std::fs::read_to_string(&path).expect("the plot was written");
+    assert!(svg.starts_with("<svg"), "{}", &svg[..100.min(svg.len())]);
+    for text in ["rolls in the game", "share of games", "mean ", "2000 games"] {
+        assert!(svg.contains(text), "{text:?} not in the plot");
+    }
+    assert!(svg.matches("<rect").count() > 20, "bars are drawn");
+}
+
+#[test]
+fn plot_into_a_missing_directory_fails_with_the_path() {
+    let run = snl(&["simulate", "--games", "100", "--plot", "/no/such/dir/h.svg"]);
+    assert_fails(&run, 1, &["/no/such/dir/h.svg"]);
+}
+
+#[test]
+fn bad_options_are_refused_with_exit_2() {
+    let usage = |args: &[&str], needle: &str| {
+        let run = snl(args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(needle), "{needle:?} not in: {}", run.stderr);
+        assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    };
+    usage(&["simulate", "--games", "0"], "'0' is not a whole number of 1 or more");
+    usage(&["simulate", "--games", "many"], "'many' is not a whole number of 1 or more");
+    usage(&["simulate", "--threads", "0"], "'0' is not a number of threads from 1 to 1024");
+    usage(&["simulate", "--threads", "5000"], "'5000' is not a number of threads");
+    assert_fails(&snl(&["simulate", "--player", "nobody"]), 2, &["'nobody'"]);
+    assert_fails(&snl(&["simulate", "--player", "A:easy", "--player", "A:hard"]), 2, &["'A'"]);
+    assert_fails(&snl(&["simulate", "--rules", "sideways"]), 2, &["'sideways'"]);
+}
+
+#[test]
+fn a_board_where_no_game_ends_is_refused_with_exit_3() {
+    // Six snakes in a row: a six-sided die can never jump over them.
+    let path = scratch("wall.toml");
+    let mut text = String::from("size = 20\n");
+    for head in 14..20 {
+        writeln!(text, "[[snake]]\nhead = {head}\ntail = {}", head - 13).unwrap();
+    }
+    std::fs::write(&path, text).unwrap();
+    let run = snl(&["simulate", "--board", path.to_str().unwrap()]);
+    assert_fails(&run, 3, &["cannot be simulated", "20"]);
+}
