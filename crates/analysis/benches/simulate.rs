@@ -9,7 +9,9 @@ use std::{hint::black_box, time::Duration};
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use snl_analysis::simulate::Simulator;
-use snl_engine::{Board, BoardSpec, FirstOption, Game, Preset, Rules, Seat, SeatKind, SeededDice};
+use snl_engine::{
+    Board, BoardSpec, Dice, FirstOption, Game, Overshoot, Preset, Rules, Seat, SeatKind, SeededDice,
+};
 
 const SEED: u64 = 2024;
 
@@ -27,11 +29,17 @@ fn simulators() -> Vec<(&'static str, Simulator, u64)> {
     let strict = Simulator::new(&board, &strict, 2).expect("playable");
     let (board, three) = setup(&Preset::Kids.spec(), "three-sixes");
     let three = Simulator::new(&board, &three, 4).expect("playable");
+    // Two dice summed, bouncing back from the end: moves are computed, not looked up.
+    let (board, mut two_dice) = setup(&Preset::MiltonBradley.spec(), "bonus-six");
+    two_dice.dice = Dice::new(2, 6).expect("2d6");
+    two_dice.overshoot = Overshoot::Bounce;
+    let two_dice = Simulator::new(&board, &two_dice, 3).expect("playable");
     vec![
         ("standard-classic-2-seats", race, 40_000),
         ("standard-classic-2-seats-general-kernel", general, 20_000),
         ("strict-sixes-classic-2-seats", strict, 20_000),
         ("three-sixes-kids-4-seats", three, 20_000),
+        ("2d6-bonus-bounce-milton-bradley-3-seats", two_dice, 20_000),
     ]
 }
 

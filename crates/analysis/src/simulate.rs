@@ -115,9 +115,11 @@ pub struct Simulator {
     finish_first: bool,
     /// `settle[c]`: where a token landing on `c` rests after its jumps.
     settle: Vec<u32>,
-    /// Race kernel: `race[row + face]` is the row of the position reached from the position of
-    /// `row` by `face` (rows are positions times `faces + 1`).
-    race: Vec<u32>,
+    /// When a move is by one face (one die, or pick-die): `table[row + face]` is the row of the
+    /// position reached from the position of `row` by `face` cells, overshoot rule and jumps
+    /// applied (a position's row is the position times `faces + 1`). Empty otherwise, or when
+    /// the board is too big for it.
+    table: Vec<u32>,
 }
 
 impl Simulator {
@@ -156,20 +158,22 @@ impl Simulator {
             void: rules.on_max == OnMax::Void,
             finish_first: rules.finish == Finish::First || seats <= 2,
             settle: board.settle_table(rules.jumps).to_vec(),
-            race: Vec::new(),
+            table: Vec::new(),
         };
         let stride = sim.faces as usize + 1;
-        let racing = sim.dice == 1 && !sim.bonus && sim.finish_first;
-        if racing && (size as usize + 1) * stride <= MAX_TABLE {
+        let one_face = sim.dice == 1 || sim.pick_die;
+        if one_face && (size as usize + 1) * stride <= MAX_TABLE {
             // Column 0 is never read (a face is at least 1); it keeps the row's own position.
-            sim.race = vec![0; (size as usize + 1) * stride];
+            sim.table = vec![0; (size as usize + 1) * stride];
             for from in 0..=size {
                 for face in 0..stride as u32 {
                     let to = if face == 0 { from } else { board.advance(rules, from, face).end };
-                    sim.race[from as usize * stride + face as usize] = to * stride as u32;
+                    sim.table[from as usize * stride + face as usize] = to * stride as u32;
                 }
             }
-            sim.kernel = Kernel::Race;
+            if sim.dice == 1 && !sim.bonus && sim.finish_first {
+                sim.kernel = Kernel::Race;
+            }
         }
         Ok(sim)
     }
@@ -179,7 +183,6 @@ impl Simulator {
     #[must_use]
     pub fn general(mut self) -> Simulator {
         self.kernel = Kernel::General;
-        self.race = Vec::new();
         self
     }
 
@@ -248,15 +251,29 @@ impl Simulator {
     pub fn play_chunk(&self, seed: u64, chunk: u64, games: u64) -> Tally {
         let mut dice = self.dice(chunk_seed(seed, chunk));
         let mut tally = Tally::new(self.seats);
-        match (self.kernel, self.seats) {
-            (Kernel::Race, 1) => repeat(&mut tally, games, || self.race::<1>(&mut dice)),
-            (Kernel::Race, 2) => repeat(&mut tally, games, || self.race::<2>(&mut dice)),
-            (Kernel::Race, 3) => repeat(&mut tally, games, || self.race::<3>(&mut dice)),
-            (Kernel::Race, 4) => repeat(&mut tally, games, || self.race::<4>(&mut dice)),
-            _ => {
-                let mut scratch = Scratch::new(self.seats);
-                repeat(&mut tally, games, || self.play(&mut dice, &mut scratch));
+        let mut scratch = Scratch::new(self.seats);
+        let table = !self.table.is_empty();
+        // Each arm is a copy of a kernel made for its case: the seat count known at compile time
+        // keeps positions in registers and removes bounds checks.
+        let (dice, scratch) = (&mut dice, &mut scratch);
+        match (self.kernel, self.seats, table) {
+            (Kernel::Race, 1, _) => repeat(&mut tally, games, || self.race::<1>(dice)),
+            (Kernel::Race, 2, _) => repeat(&mut tally, games, || self.race::<2>(dice)),
+            (Kernel::Race, 3, _) => repeat(&mut tally, games, || self.race::<3>(dice)),
+            (Kernel::Race, 4, _) => repeat(&mut tally, games, || self.race::<4>(dice)),
+            (Kernel::General, 2, true) => {
+                repeat(&mut tally, games, || self.general_game::<2, true>(dice, scratch));
             }
+            (Kernel::General, 3, true) => {
+                repeat(&mut tally, games, || self.general_game::<3, true>(dice, scratch));
+            }
+            (Kernel::General, 4, true) => {
+                repeat(&mut tally, games, || self.general_game::<4, true>(dice, scratch));
+            }
+            (Kernel::General, 2, false) => {
+                repeat(&mut tally, games, || self.general_game::<2, false>(dice, scratch));
+            }
+            _ => repeat(&mut tally, games, || self.play(dice, scratch)),
         }
         tally
     }
@@ -265,7 +282,10 @@ impl Simulator {
     fn play(&self, dice: &mut DiceStream, scratch: &mut Scratch) -> GameOutcome {
         match self.kernel {
             Kernel::Race => self.race_any(dice, &mut scratch.positions),
-            Kernel::General => self.general_game(dice, scratch),
+            Kernel::General if self.table.is_empty() => {
+                self.general_game::<0, false>(dice, scratch)
+            }
+            Kernel::General => self.general_game::<0, true>(dice, scratch),
         }
     }
 
@@ -273,7 +293,7 @@ impl Simulator {
     #[inline]
     fn race<const P: usize>(&self, dice: &mut DiceStream) -> GameOutcome {
         let stride = self.faces + 1;
-        let (table, goal) = (&self.race[..], self.size * stride);
+        let (table, goal) = (&self.table[..], self.size * stride);
         let mut rows = [self.start * stride; P];
         let mut rounds = 0_u64;
         loop {
@@ -291,7 +311,7 @@ impl Simulator {
     /// The race kernel for any number of seats.
     fn race_any(&self, dice: &mut DiceStream, rows: &mut [u32]) -> GameOutcome {
         let stride = self.faces + 1;
-        let (table, goal) = (&self.race[..], self.size * stride);
+        let (table, goal) = (&self.table[..], self.size * stride);
         rows.fill(self.start * stride);
         let mut rolls = 0_u64;
         loop {
@@ -336,11 +356,23 @@ impl Simulator {
     }
 
     /// The general kernel: `Game::play_turn` without events or history.
-    fn general_game(&self, dice: &mut DiceStream, scratch: &mut Scratch) -> GameOutcome {
-        let Scratch { positions, finished } = scratch;
-        positions.fill(self.start);
+    ///
+    /// `P` is the number of seats, or 0 for "read it at run time"; with `TABLE` a move is one
+    /// lookup in [`Simulator::table`] and positions are held as rows of it, without it a move is
+    /// [`Simulator::advance`] and positions are cells.
+    fn general_game<const P: usize, const TABLE: bool>(
+        &self,
+        dice: &mut DiceStream,
+        scratch: &mut Scratch,
+    ) -> GameOutcome {
+        let seats = if P == 0 { self.seats } else { P };
+        let stride = if TABLE { self.faces + 1 } else { 1 };
+        let (goal, start) = (self.size * stride, self.start * stride);
+        let positions = &mut scratch.positions[..seats];
+        let finished = &mut scratch.finished[..seats];
+        positions.fill(start);
         finished.fill(false);
-        let (mut rolls, mut turns, mut playing) = (0_u64, 0_u64, self.seats);
+        let (mut rolls, mut turns, mut playing) = (0_u64, 0_u64, seats);
         let mut winner = None;
         let mut seat = 0;
         loop {
@@ -360,13 +392,14 @@ impl Simulator {
                     at = begin;
                     break;
                 }
-                at = self.advance(at, steps);
-                if at == self.size || !top || capped {
+                at =
+                    if TABLE { self.table[(at + steps) as usize] } else { self.advance(at, steps) };
+                if at == goal || !top || capped {
                     break;
                 }
             }
             positions[seat] = at;
-            if at == self.size {
+            if at == goal {
                 let winner = *winner.get_or_insert(seat);
                 finished[seat] = true;
                 playing -= 1;
@@ -374,9 +407,10 @@ impl Simulator {
                     return GameOutcome { winner, rolls, turns };
                 }
             }
-            seat = (seat + 1) % self.seats;
-            while finished[seat] {
-                seat = (seat + 1) % self.seats;
+            seat = if seat + 1 == seats { 0 } else { seat + 1 };
+            // Only under finish all can a seat have finished while the game goes on.
+            while !self.finish_first && finished[seat] {
+                seat = if seat + 1 == seats { 0 } else { seat + 1 };
             }
         }
     }

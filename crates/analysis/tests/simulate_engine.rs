@@ -2,7 +2,7 @@
 //! `snl_engine::Game` (through `DiceStream`'s `RollSource`) and to the simulator's kernels gives the
 //! same winner, rolls and turns, game after game, for every kind of rule.
 
-use snl_analysis::simulate::{DiceStream, GameOutcome, Kernel, Simulator};
+use snl_analysis::simulate::{DiceStream, GameOutcome, Kernel, Simulator, Tally, chunk_seed};
 use snl_engine::{Board, BoardSpec, FirstOption, Game, Preset, RandomBoard, Rules, Seat, SeatKind};
 
 const GAMES: usize = 150;
@@ -85,12 +85,19 @@ fn every_kernel_plays_the_engines_games_roll_for_roll() {
         for (r, text) in RULES.iter().enumerate() {
             let rules = rules(text);
             let Ok(board) = Board::new(&spec, &rules) else { continue };
-            for seats in [2, 3, 5] {
+            for seats in [2, 3, 4, 5] {
                 let Ok(sim) = Simulator::new(&board, &rules, seats) else { continue };
                 let seed = 1000 * r as u64 + seats as u64;
                 let expected = engine_games(&board, rules, seats, seed);
                 if sim.kernel() == Kernel::Race {
                     raced += 1;
+                }
+                // A chunk runs a copy of the kernel made for its seat count: it too must tally
+                // exactly the engine's games from the chunk's stream.
+                let chunk_games = engine_games(&board, rules, seats, chunk_seed(seed, 0));
+                let mut expected_chunk = Tally::new(seats);
+                for game in chunk_games {
+                    expected_chunk.record(game);
                 }
                 for sim in [sim.clone(), sim.general()] {
                     let got = kernel_games(&sim, seed);
@@ -102,12 +109,18 @@ fn every_kernel_plays_the_engines_games_roll_for_roll() {
                             sim.kernel()
                         );
                     }
+                    assert_eq!(
+                        sim.play_chunk(seed, 0, GAMES as u64),
+                        expected_chunk,
+                        "board {name}, rules '{text}', {seats} seats, {:?} kernel, chunk",
+                        sim.kernel()
+                    );
                 }
                 compared += 1;
             }
         }
     }
-    assert!(compared >= 180, "only {compared} combinations compared");
+    assert!(compared >= 240, "only {compared} combinations compared");
     assert!(raced >= 20, "the race kernel ran on only {raced} combinations");
 }
 
@@ -128,8 +141,8 @@ fn a_chunk_is_its_games_played_in_order_from_the_chunk_seed() {
     let board = Board::new(&Preset::Classic.spec(), &rules).unwrap();
     let sim = Simulator::new(&board, &rules, 2).unwrap();
     let tally = sim.play_chunk(9, 3, 500);
-    let mut dice = sim.dice(snl_analysis::simulate::chunk_seed(9, 3));
-    let mut expected = snl_analysis::simulate::Tally::new(2);
+    let mut dice = sim.dice(chunk_seed(9, 3));
+    let mut expected = Tally::new(2);
     for game in sim.games(&mut dice).take(500) {
         expected.record(game);
     }

@@ -72,10 +72,13 @@ impl Xoshiro256PlusPlus {
 ///
 /// ```
 /// use snl_analysis::simulate::DiceStream;
-/// let mut dice = DiceStream::new(7, 6);
-/// let faces: Vec<u32> = (0..1000).map(|_| dice.face()).collect();
-/// assert!(faces.iter().all(|f| (1..=6).contains(f)));
-/// assert_eq!(faces, (0..1000).map({ let mut d = DiceStream::new(7, 6); move |_| d.face() }).collect::<Vec<_>>());
+/// let throw = |seed| {
+///     let mut dice = DiceStream::new(seed, 6);
+///     (0..1000).map(|_| dice.face()).collect::<Vec<u32>>()
+/// };
+/// assert!(throw(7).iter().all(|f| (1..=6).contains(f)));
+/// assert_eq!(throw(7), throw(7)); // a seed fixes the stream
+/// assert_ne!(throw(7), throw(8));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DiceStream {
