@@ -10,6 +10,7 @@ use crate::{
     console::Console,
     play, simulate, solve,
 };
+use crate::{records, replay, resume};
 
 /// Snakes and Ladders: play in the terminal, and learn exactly what a board does.
 ///
@@ -38,6 +39,18 @@ enum Command {
     Simulate(simulate::SimulateArgs),
     /// Show, validate, generate and convert boards.
     Board(board_cmd::BoardArgs),
+    /// Go on with a recorded game: one cut off or stopped (default: the last unfinished one).
+    Resume(resume::ResumeArgs),
+    /// List the recorded games: number, date, board, seats, winner, state.
+    Games(records::GamesArgs),
+    /// Show a recorded or saved game again, event by event.
+    Replay(replay::ReplayArgs),
+    /// Every move of a recorded game: roll, from, to, jump, time.
+    History(records::HistoryArgs),
+    /// Each player's record: games, wins, win rate, rolls to finish, snakes, ladders, slides.
+    Stats(records::StatsArgs),
+    /// Players ranked by wins, then win rate.
+    Leaderboard(records::LeaderboardArgs),
 }
 
 /// Runs `snl` with these arguments (the first is the program name) on this console.
@@ -76,6 +89,12 @@ fn dispatch(cli: Cli, console: &mut Console) -> CmdResult {
         Some(Command::Analyze(args)) => analyze::run(&args, console),
         Some(Command::Simulate(args)) => simulate::run(&args, console),
         Some(Command::Board(args)) => board_cmd::run(&args, console),
+        Some(Command::Resume(args)) => resume::run(&args, console),
+        Some(Command::Games(args)) => records::games(&args, console),
+        Some(Command::Replay(args)) => replay::run(&args, console),
+        Some(Command::History(args)) => records::history(&args, console),
+        Some(Command::Stats(args)) => records::stats(&args, console),
+        Some(Command::Leaderboard(args)) => records::leaderboard(&args, console),
     }
 }
 

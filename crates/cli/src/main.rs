@@ -7,6 +7,10 @@ mod common;
 mod console;
 mod display;
 mod play;
+mod records;
+mod replay;
+mod resume;
+mod session;
 mod simulate;
 mod solve;
 

@@ -1,20 +1,27 @@
 //! `snl play`: a game in the terminal, people and computers mixed.
+//!
+//! The game is kept after every turn — in the game database unless `--no-record`, and in a save
+//! file with `--save` — and people can undo and redo their turns at their prompt. `snl resume`
+//! goes on with a kept game through [`play_on`], the same turn loop.
 
 use std::{
-    io::{BufRead, Write},
+    io::{self, BufRead, Write},
+    path::{Path, PathBuf},
     time::{Duration, SystemTime, UNIX_EPOCH},
 };
 
 use clap::Args;
 use snl_engine::{
-    Dice, FirstOption, Game, Observer, PlayError, Preset, Roll, RollError, RollSource,
-    ScriptedDice, Seat, SeatKind, SeededDice, SetupError, Status,
+    Dice, Event, FirstOption, Game, Observer, PlayError, Preset, Roll, RollError, RollSource,
+    ScriptedDice, Seat, SeatKind, SetupError, Status,
 };
+use snl_store::{Action, DiceState, Save, Snapshot, Timeline};
 
 use crate::{
     common::{CmdResult, Failure, GameArgs, OrFail, default_computer_seats, parse_seats},
     console::Console,
-    display::{JsonLines, Narrator, draw_game},
+    display::{Narrator, draw_game, event_json},
+    session::{DbArgs, Keeper, Origin, now_ms},
 };
 
 /// Options of `snl play`.
@@ -29,6 +36,26 @@ pub(crate) struct PlayArgs {
     /// Use these rolls in order, then stop: totals (3,6,1) or each die (2+5,6+6).
     #[arg(long, value_name = "LIST")]
     pub(crate) rolls: Option<String>,
+    /// Ask for the board and the seats first, even when not in a terminal.
+    #[arg(long)]
+    pub(crate) setup: bool,
+    /// Go on with the game saved in FILE: its board, rules, players and dice. Turns are saved
+    /// back to FILE unless --save names another.
+    #[arg(long, value_name = "FILE", help_heading = "Saving", conflicts_with_all = [
+        "board", "size", "snakes", "ladders", "rules", "start", "dice", "overshoot", "jumps",
+        "bonus", "max_bonus", "on_max", "finish", "choice", "seed", "players", "rolls", "setup",
+    ])]
+    pub(crate) load: Option<PathBuf>,
+    /// Do not record this game in the game database.
+    #[arg(long, conflicts_with = "db", help_heading = "Game database")]
+    pub(crate) no_record: bool,
+    #[command(flatten)]
+    pub(crate) table: TableArgs,
+}
+
+/// How a game is shown and kept: the options `play` and `resume` share.
+#[derive(Args, Clone, Debug, Default)]
+pub(crate) struct TableArgs {
     /// Print every event as one JSON object per line (SPEC §6) instead of the display.
     #[arg(long, value_name = "FORMAT", value_parser = ["jsonl"])]
     pub(crate) events: Option<String>,
@@ -38,68 +65,155 @@ pub(crate) struct PlayArgs {
     /// Do not pause between computer turns.
     #[arg(long)]
     pub(crate) fast: bool,
-    /// Ask for the board and the seats first, even when not in a terminal.
-    #[arg(long)]
-    pub(crate) setup: bool,
+    /// Save the game to FILE after every turn (atomically), to go on later with --load FILE.
+    #[arg(long, value_name = "FILE", help_heading = "Saving")]
+    pub(crate) save: Option<PathBuf>,
+    /// Stop cleanly after N turns (the game is kept first), to go on later.
+    #[arg(long, value_name = "N", help_heading = "Saving")]
+    pub(crate) stop_after: Option<u32>,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
 }
 
 /// How long a computer's turn stays on screen before the next, so people can follow.
-const COMPUTER_PAUSE: Duration = Duration::from_millis(700);
+pub(crate) const COMPUTER_PAUSE: Duration = Duration::from_millis(700);
 
 pub(crate) fn run(args: &PlayArgs, console: &mut Console, bare: bool) -> CmdResult {
-    let interactive = console.stdin_tty && console.stdout_tty;
-    let mut args = args.clone();
-    if args.setup || (bare && interactive) {
-        setup_questions(&mut args, console)?;
+    let start = match &args.load {
+        Some(path) => Start::load(path)?,
+        None => Start::new_game(args, console, bare)?,
+    };
+    let save = args.table.save.as_deref().or(args.load.as_deref());
+    let origin = match args.table.db.path() {
+        _ if args.no_record => Origin::Unrecorded,
+        Some(path) => Origin::New(path),
+        None => {
+            eprintln!(
+                "snl: warning: no game database (HOME is not set); this game is not recorded"
+            );
+            Origin::Unrecorded
+        }
+    };
+    let keeper = Keeper::start(&start.board_name, save, origin, &start.game, &start.dice)?;
+    play_on(start, &args.table, console, keeper)
+}
+
+/// A game about to be played or gone on with.
+pub(crate) struct Start {
+    pub(crate) game: Game,
+    pub(crate) dice: DiceState,
+    /// What the board is called, for the save and the database.
+    pub(crate) board_name: String,
+    /// Whether to tell the seed at the end (a new game whose seed nobody chose).
+    pub(crate) tell_seed: bool,
+    /// A line to show before the first turn.
+    pub(crate) intro: Option<String>,
+}
+
+impl Start {
+    /// A new game from the command line (and the setup questions).
+    fn new_game(args: &PlayArgs, console: &mut Console, bare: bool) -> CmdResult<Start> {
+        let interactive = console.stdin_tty && console.stdout_tty;
+        let mut args = args.clone();
+        if args.setup || (bare && interactive) {
+            setup_questions(&mut args, console)?;
+        }
+        let setup = args.game.resolve()?;
+        let seats = if !args.players.is_empty() {
+            parse_seats(&args.players)?
+        } else if interactive && !args.table.json && args.table.events.is_none() {
+            vec![Seat::new("You", SeatKind::Human), Seat::new("Computer", SeatKind::Hard)]
+        } else {
+            default_computer_seats()
+        };
+        let mut game = Game::new(setup.board, setup.rules, seats).map_err(|e| match e {
+            SetupError::Unwinnable { .. } => Failure::stuck(anyhow::anyhow!(
+                "board '{}' cannot be played: {e}",
+                setup.board_name
+            )),
+            SetupError::Trap { .. } => Failure::stuck(anyhow::anyhow!(
+                "board '{}' cannot be played with these rules: {e} (--overshoot bounce or win avoids that)",
+                setup.board_name
+            )),
+            other => Failure::bad(other),
+        })?;
+        game.set_clock(now_ms);
+        let dice = match &args.rolls {
+            Some(list) => {
+                DiceState::Scripted(ScriptedDice::parse(list, game.rules().thrown_dice()).or_bad()?)
+            }
+            None => DiceState::seeded(args.game.seed.unwrap_or_else(fresh_seed)),
+        };
+        let tell_seed = args.rolls.is_none() && args.game.seed.is_none();
+        Ok(Start { game, dice, board_name: setup.board_name, tell_seed, intro: None })
     }
-    let setup = args.game.resolve()?;
-    let seats = if !args.players.is_empty() {
-        parse_seats(&args.players)?
-    } else if interactive && !args.json && args.events.is_none() {
-        vec![Seat::new("You", SeatKind::Human), Seat::new("Computer", SeatKind::Hard)]
-    } else {
-        default_computer_seats()
-    };
-    let mut game = Game::new(setup.board, setup.rules, seats).map_err(|e| match e {
-        SetupError::Unwinnable { .. } => {
-            Failure::stuck(anyhow::anyhow!("board '{}' cannot be played: {e}", setup.board_name))
+
+    /// The game saved in `path`, checked; a file that does not hold a playable game is refused
+    /// (exit 2) and left as it is.
+    fn load(path: &Path) -> CmdResult<Start> {
+        let refuse =
+            |e| Failure::bad(anyhow::anyhow!("cannot load the save file {}: {e}", path.display()));
+        let save = Save::read(path).map_err(refuse)?;
+        let mut game = save.restore().map_err(refuse)?;
+        if game.status() == Status::Finished {
+            return Err(Failure::bad(anyhow::anyhow!(
+                "the game saved in {name} is over: see it again with snl replay {name}",
+                name = path.display()
+            )));
         }
-        SetupError::Trap { .. } => Failure::stuck(anyhow::anyhow!(
-            "board '{}' cannot be played with these rules: {e} (--overshoot bounce or win avoids that)",
-            setup.board_name
-        )),
-        other => Failure::bad(other),
-    })?;
-    game.set_clock(now_ms);
-    let seed = args.game.seed.unwrap_or_else(fresh_seed);
-    let source = match &args.rolls {
-        Some(list) => {
-            Source::Scripted(ScriptedDice::parse(list, game.rules().thrown_dice()).or_bad()?)
-        }
-        None => Source::Seeded(SeededDice::new(seed)),
-    };
-    let text = !args.json && args.events.is_none();
-    let pause = text && console.stdout_tty && !args.fast;
+        game.set_clock(now_ms);
+        let intro = format!(
+            "Going on with the game saved in {}, after turn {}.",
+            path.display(),
+            game.turns()
+        );
+        Ok(Start {
+            game,
+            dice: save.dice,
+            board_name: save.board_name,
+            tell_seed: false,
+            intro: Some(intro),
+        })
+    }
+}
+
+/// Plays `start` until the game ends or stops, showing it as `opts` asks and keeping it with
+/// `keeper` after every turn, undo and redo.
+pub(crate) fn play_on(
+    start: Start,
+    opts: &TableArgs,
+    console: &mut Console,
+    mut keeper: Keeper,
+) -> CmdResult {
+    let Start { mut game, dice, tell_seed, intro, .. } = start;
+    let text = !opts.json && opts.events.is_none();
+    let pause = text && console.stdout_tty && !opts.fast;
     let color = console.color;
-    let mut table =
-        Table { source, seats: game.seats().to_vec(), input: console.input.as_mut(), quit: None };
+    let mut timeline = Timeline::new(Snapshot { game: game.clone(), dice: dice.clone() });
+    let mut table = Table {
+        dice,
+        seats: game.seats().to_vec(),
+        input: console.input.as_mut(),
+        keys: Keys::default(),
+        interrupt: None,
+    };
     let out: &mut dyn Write = console.out.as_mut();
     if text {
         writeln!(out, "{}", draw_game(&game, color)).or_other()?;
+        if let Some(intro) = &intro {
+            writeln!(out, "{intro}").or_other()?;
+        }
     }
-    let mut view = if text {
-        View::Text(Narrator::new(out, color))
-    } else if args.events.is_some() {
-        View::Events(JsonLines::new(out))
-    } else {
-        View::Quiet
-    };
+    let mut view = View::new(out, opts.events.as_deref(), opts.json, color);
+    let mut played = 0;
     let outcome = loop {
         if game.status() == Status::Finished {
             break Ok(());
         }
-        let seat = game.current();
-        let human = game.seats()[seat].kind == SeatKind::Human;
+        if opts.stop_after.is_some_and(|n| played >= n) {
+            break Err(Stop::Asked);
+        }
+        let human = game.seats()[game.current()].kind == SeatKind::Human;
         if text && game.turns() > 0 {
             if human {
                 view.raw(&draw_game(&game, color));
@@ -107,13 +221,35 @@ pub(crate) fn run(args: &PlayArgs, console: &mut Console, bare: bool) -> CmdResu
                 std::thread::sleep(COMPUTER_PAUSE);
             }
         }
-        let turn = game.play_turn(&mut table, &mut FirstOption, &mut view);
+        table.keys = Keys { undo: timeline.can_undo(), redo: timeline.can_redo() };
+        let mut events = Vec::new();
+        let turn = game.play_turn(&mut table, &mut FirstOption, &mut (&mut view, &mut events));
         if let Some(e) = view.take_error() {
             break Err(Failure::other(e).into());
         }
         match turn {
-            Ok(_) => {}
-            Err(PlayError::Roll(RollError::Stopped)) => break Err(Stop::Quit(table.quit)),
+            Ok(_) => {
+                played += 1;
+                keeper.keep(Action::Turn, &game, &table.dice, &events);
+                timeline.played(Snapshot { game: game.clone(), dice: table.dice.clone() }, events);
+            }
+            Err(PlayError::Roll(RollError::Stopped)) => match table.interrupt.take() {
+                Some(Interrupt::Undo) => {
+                    let back = take_back(&mut timeline, &game);
+                    (game, table.dice) = (back.game, back.dice);
+                    keeper.keep(Action::Undo, &game, &table.dice, &[]);
+                    view.undone(&game);
+                }
+                Some(Interrupt::Redo) => {
+                    let Some((ahead, turns)) = timeline.redo() else { continue };
+                    (game, table.dice) = (ahead.game.clone(), ahead.dice.clone());
+                    let events: Vec<Event> = turns.iter().flatten().cloned().collect();
+                    keeper.keep(Action::Redo, &game, &table.dice, &events);
+                    view.redone(&game, turns);
+                }
+                Some(Interrupt::Quit) => break Err(Stop::Asked),
+                Some(Interrupt::EndOfInput) | None => break Err(Stop::InputEnded),
+            },
             Err(PlayError::Roll(RollError::Exhausted { used })) => {
                 break Err(Stop::RollsRanOut(used));
             }
@@ -122,32 +258,44 @@ pub(crate) fn run(args: &PlayArgs, console: &mut Console, bare: bool) -> CmdResu
     };
     drop(view);
     let out = console.out.as_mut();
+    let stopped_at = game.turns();
     match outcome {
         Ok(()) => {}
-        Err(Stop::Quit(Some(Quit::Asked))) => {
-            writeln!(out, "Game stopped after {} turns.", game.turns()).or_other()?;
+        Err(Stop::Asked) => {
+            keeper.stopped();
+            if text {
+                writeln!(out, "Game stopped after {stopped_at} turns.").or_other()?;
+                if let Some(how) = keeper.how_to_go_on() {
+                    writeln!(out, "{how}").or_other()?;
+                }
+            } else if opts.json {
+                writeln!(out, "{}", result_json(&game, &table.dice, &keeper)).or_other()?;
+            }
             return Ok(());
         }
-        Err(Stop::Quit(_)) => {
+        Err(Stop::InputEnded) => {
+            keeper.stopped();
             return Err(Failure::stuck(anyhow::anyhow!(
-                "input ended while waiting for {} to roll, so the game stopped after {} turns",
+                "input ended while waiting for {} to roll, so the game stopped after {stopped_at} turns",
                 game.seats()[game.current()].name,
-                game.turns()
             )));
         }
         Err(Stop::RollsRanOut(used)) => {
+            keeper.stopped();
             return Err(Failure::stuck(anyhow::anyhow!(
-                "the scripted rolls ran out after {used} rolls, before the game ended (turn {})",
-                game.turns()
+                "the scripted rolls ran out after {used} rolls, before the game ended (turn {stopped_at})"
             )));
         }
-        Err(Stop::Failed(f)) => return Err(f),
+        Err(Stop::Failed(f)) => {
+            keeper.stopped();
+            return Err(f);
+        }
     }
-    if args.json {
-        writeln!(out, "{}", result_json(&game, args.rolls.is_none().then_some(seed))).or_other()?;
+    if opts.json {
+        writeln!(out, "{}", result_json(&game, &table.dice, &keeper)).or_other()?;
     } else if text {
         writeln!(out, "\n{}", draw_game(&game, color)).or_other()?;
-        if args.rolls.is_none() && args.game.seed.is_none() {
+        if let (true, Some(seed)) = (tell_seed, table.dice.seed()) {
             writeln!(out, "This game was seed {seed}: play it again with --seed {seed}.")
                 .or_other()?;
         }
@@ -155,9 +303,21 @@ pub(crate) fn run(args: &PlayArgs, console: &mut Console, bare: bool) -> CmdResu
     Ok(())
 }
 
+/// Takes turns back for an undo: at a bonus roll, the turn so far; at the start of a turn, back
+/// to the last state in which a person was to roll.
+fn take_back(timeline: &mut Timeline, game: &Game) -> Snapshot {
+    let mid_turn = game.rolls() > timeline.present().game.rolls();
+    if !mid_turn {
+        timeline.undo();
+    }
+    timeline.present().clone()
+}
+
 /// Why the turn loop stopped early.
 enum Stop {
-    Quit(Option<Quit>),
+    /// `q`, or `--stop-after`: a clean stop.
+    Asked,
+    InputEnded,
     RollsRanOut(usize),
     Failed(Failure),
 }
@@ -168,8 +328,17 @@ impl From<Failure> for Stop {
     }
 }
 
-/// The object `play --json` prints (SPEC §7).
-fn result_json(game: &Game, seed: Option<u64>) -> serde_json::Value {
+/// The object `play --json` prints (SPEC §7), plus where the game is kept.
+fn result_json(game: &Game, dice: &DiceState, keeper: &Keeper) -> serde_json::Value {
+    let mut value = game_json(game, dice.seed());
+    value["game_id"] = serde_json::json!(keeper.game_id());
+    value["save"] = serde_json::json!(keeper.save_path());
+    value
+}
+
+/// The whole game as one JSON object: `players`, `ranking`, `positions`, `rolls`, `turns`,
+/// `seed` and `finished`.
+pub(crate) fn game_json(game: &Game, seed: Option<u64>) -> serde_json::Value {
     let names: Vec<&str> = game.seats().iter().map(|s| s.name.as_str()).collect();
     let ranking: Vec<&str> = game.ranking().iter().map(|&s| names[s]).collect();
     serde_json::json!({
@@ -179,34 +348,80 @@ fn result_json(game: &Game, seed: Option<u64>) -> serde_json::Value {
         "rolls": game.rolls(),
         "turns": game.turns(),
         "seed": seed,
+        "finished": game.status() == Status::Finished,
     })
 }
 
-/// What the game is shown through.
+/// What a game is shown through: the narration, `--events jsonl`, or nothing (`--json`).
 enum View<'w> {
     Text(Narrator<'w>),
-    Events(JsonLines<'w>),
+    Events(EventLines<'w>),
     Quiet,
 }
 
-impl View<'_> {
+impl<'w> View<'w> {
+    /// The view `--events` and `--json` ask for, writing to `out`.
+    fn new(out: &'w mut dyn Write, events: Option<&str>, json: bool, color: bool) -> View<'w> {
+        match (events, json) {
+            (Some(_), _) => View::Events(EventLines { out, error: None }),
+            (None, true) => View::Quiet,
+            (None, false) => View::Text(Narrator::new(out, color)),
+        }
+    }
+
+    /// Writes `text` as it is, in the narration only (a drawn board, a note).
     fn raw(&mut self, text: &str) {
         if let View::Text(n) = self {
             n.raw(text);
         }
     }
 
-    fn take_error(&mut self) -> Option<std::io::Error> {
+    /// The first write error, if any.
+    fn take_error(&mut self) -> Option<io::Error> {
         match self {
             View::Text(n) => n.take_error(),
-            View::Events(j) => j.take_error(),
+            View::Events(j) => j.error.take(),
             View::Quiet => None,
+        }
+    }
+
+    /// Tells that turns were taken back; `game` is where the game now stands.
+    fn undone(&mut self, game: &Game) {
+        let (turn, name) = (game.turns() + 1, &game.seats()[game.current()].name);
+        match self {
+            View::Text(n) => n.raw(&format!("Undo: back to turn {turn}, {name} to roll.")),
+            View::Events(j) => {
+                j.line(&serde_json::json!({"type": "undo", "turn": turn, "player": name}));
+            }
+            View::Quiet => {}
+        }
+    }
+
+    /// Tells that `turns` were put back, and tells them again.
+    fn redone(&mut self, game: &Game, turns: &[Vec<Event>]) {
+        let last = game.turns();
+        let first = last + 1 - turns.len() as u32;
+        match self {
+            View::Text(n) => n.raw(&if first == last {
+                format!("Redo: turn {last} again.")
+            } else {
+                format!("Redo: turns {first} to {last} again.")
+            }),
+            View::Events(j) => {
+                j.line(&serde_json::json!({"type": "redo", "from_turn": first, "to_turn": last}));
+            }
+            View::Quiet => {}
+        }
+        // The game's start was told already, before the prompt at which redo was asked.
+        let again = turns.iter().flatten().filter(|e| !matches!(e, Event::GameStarted { .. }));
+        for event in again {
+            self.event(game, event);
         }
     }
 }
 
 impl Observer for View<'_> {
-    fn event(&mut self, game: &Game, event: &snl_engine::Event) {
+    fn event(&mut self, game: &Game, event: &Event) {
         match self {
             View::Text(n) => n.event(game, event),
             View::Events(j) => j.event(game, event),
@@ -215,54 +430,109 @@ impl Observer for View<'_> {
     }
 }
 
-/// Where the game's rolls come from.
-#[derive(Debug)]
-enum Source {
-    Seeded(SeededDice),
-    Scripted(ScriptedDice),
+/// `--events jsonl`: each event as one JSON object per line (SPEC §6), and the undo and redo
+/// lines of a session.
+struct EventLines<'w> {
+    out: &'w mut dyn Write,
+    error: Option<io::Error>,
+}
+
+impl EventLines<'_> {
+    fn line(&mut self, value: &serde_json::Value) {
+        if self.error.is_none()
+            && let Err(e) = writeln!(self.out, "{value}")
+        {
+            self.error = Some(e);
+        }
+    }
+}
+
+impl Observer for EventLines<'_> {
+    fn event(&mut self, game: &Game, event: &Event) {
+        self.line(&event_json(event, game.seats()));
+    }
 }
 
 /// The dice on the table: asks a person to press Enter before their roll.
 struct Table<'c> {
-    source: Source,
+    dice: DiceState,
     seats: Vec<Seat>,
     input: &'c mut dyn BufRead,
-    quit: Option<Quit>,
+    /// What a person may ask for at the next prompt, besides rolling and quitting.
+    keys: Keys,
+    /// What a person asked for instead of a roll.
+    interrupt: Option<Interrupt>,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Keys {
+    undo: bool,
+    redo: bool,
+}
+
+impl Keys {
+    /// The line shown above the prompt when undo or redo is possible.
+    fn hint(self) -> Option<&'static str> {
+        match (self.undo, self.redo) {
+            (true, true) => Some("(u to undo, r to redo)"),
+            (true, false) => Some("(u to undo)"),
+            (false, true) => Some("(r to redo)"),
+            (false, false) => None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Quit {
-    Asked,
+enum Interrupt {
+    Quit,
     EndOfInput,
+    Undo,
+    Redo,
+}
+
+impl Table<'_> {
+    /// Waits for a person to press Enter; any other answer than `q`, `u` or `r` rolls too.
+    fn ask(&mut self, seat: usize) -> Result<(), RollError> {
+        let name = &self.seats[seat].name;
+        loop {
+            if let Some(hint) = self.keys.hint() {
+                eprintln!("{hint}");
+            }
+            eprint!("{name}, press Enter to roll (q to quit): ");
+            let mut line = String::new();
+            let key = match self.input.read_line(&mut line) {
+                Ok(0) | Err(_) => {
+                    eprintln!();
+                    return self.interrupt(Interrupt::EndOfInput);
+                }
+                Ok(_) => line.trim().to_ascii_lowercase(),
+            };
+            match key.as_str() {
+                "q" => return self.interrupt(Interrupt::Quit),
+                "u" if self.keys.undo => return self.interrupt(Interrupt::Undo),
+                "r" if self.keys.redo => return self.interrupt(Interrupt::Redo),
+                "u" => eprintln!("There is nothing to undo."),
+                "r" => eprintln!("There is nothing to redo."),
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    fn interrupt(&mut self, why: Interrupt) -> Result<(), RollError> {
+        self.interrupt = Some(why);
+        Err(RollError::Stopped)
+    }
 }
 
 impl RollSource for Table<'_> {
     fn roll(&mut self, seat: usize, dice: Dice) -> Result<Roll, RollError> {
         if self.seats[seat].kind == SeatKind::Human {
-            eprint!("{}, press Enter to roll (q to quit): ", self.seats[seat].name);
-            let mut line = String::new();
-            match self.input.read_line(&mut line) {
-                Ok(0) | Err(_) => {
-                    eprintln!();
-                    self.quit = Some(Quit::EndOfInput);
-                    return Err(RollError::Stopped);
-                }
-                Ok(_) if line.trim().eq_ignore_ascii_case("q") => {
-                    self.quit = Some(Quit::Asked);
-                    return Err(RollError::Stopped);
-                }
-                Ok(_) => {}
-            }
+            self.ask(seat)?;
+            // Any later prompt in this turn is for a bonus roll: undo restarts the turn.
+            self.keys = Keys { undo: true, redo: false };
         }
-        match &mut self.source {
-            Source::Seeded(d) => d.roll(seat, dice),
-            Source::Scripted(d) => d.roll(seat, dice),
-        }
+        self.dice.roll(seat, dice)
     }
-}
-
-fn now_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
 /// A seed for a game without `--seed`: from the clock, mixed so that close times differ.
@@ -281,7 +551,7 @@ fn setup_questions(args: &mut PlayArgs, console: &mut Console) -> CmdResult {
             "Board (classic, milton-bradley, kids, empty, random, or a .toml file)",
             "classic",
         )?;
-        let is_file = board.ends_with(".toml");
+        let is_file = Path::new(&board).extension().is_some_and(|e| e.eq_ignore_ascii_case("toml"));
         if is_file || board.parse::<Preset>().is_ok() {
             args.game.board = board;
             break;

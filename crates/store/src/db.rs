@@ -140,6 +140,8 @@ pub enum Action {
     Undo,
     /// Taken-back turns were put back.
     Redo,
+    /// The game was taken up again after a stop or a crash (`snl resume`).
+    Resume,
 }
 
 impl Action {
@@ -148,6 +150,7 @@ impl Action {
             Action::Turn => "turn",
             Action::Undo => "undo",
             Action::Redo => "redo",
+            Action::Resume => "resume",
         }
     }
 }
@@ -681,7 +684,7 @@ impl Database {
         Ok(all)
     }
 
-    /// The log of game `id`: each action (`start`, `turn`, `undo`, `redo`, `stop`) and the
+    /// The log of game `id`: each action (`start`, `turn`, `undo`, `redo`, `stop`, `resume`) and the
     /// game's turn count after it.
     ///
     /// # Errors

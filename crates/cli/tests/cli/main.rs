@@ -5,4 +5,6 @@ mod util;
 
 mod board;
 mod play;
+mod records;
+mod save;
 mod simulate;

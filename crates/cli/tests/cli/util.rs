@@ -2,7 +2,9 @@
 
 use std::{
     io::Write,
+    path::{Path, PathBuf},
     process::{Command, Stdio},
+    sync::atomic::{AtomicUsize, Ordering},
 };
 
 /// What one run of `snl` produced.
@@ -14,10 +16,15 @@ pub struct Run {
 }
 
 /// Runs `snl` with `args`, feeding `input` on standard input (none: an empty stdin).
+///
+/// Games are recorded in a database of this run's own (`SNL_DB`), never in the user's; a test
+/// that looks at the database passes `--db` itself.
 pub fn snl_with_input(args: &[&str], input: &str) -> Run {
+    let scratch = TempDir::new("run");
     let mut child = Command::new(env!("CARGO_BIN_EXE_snl"))
         .args(args)
         .env_remove("NO_COLOR")
+        .env("SNL_DB", scratch.path().join("games.db"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -29,6 +36,36 @@ pub fn snl_with_input(args: &[&str], input: &str) -> Run {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8(out.stdout).expect("utf-8 stdout"),
         stderr: String::from_utf8(out.stderr).expect("utf-8 stderr"),
+    }
+}
+
+/// A fresh folder under the build's temporary folder, removed when dropped.
+pub(crate) struct TempDir(PathBuf);
+
+impl TempDir {
+    pub(crate) fn new(name: &str) -> TempDir {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("snl-{name}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).expect("temporary folder");
+        TempDir(path)
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// A path in this folder, as a string for arguments.
+    pub(crate) fn file(&self, name: &str) -> String {
+        self.0.join(name).to_str().expect("utf-8 path").to_owned()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 

@@ -1,0 +1,349 @@
+//! What the game database remembers: `snl games`, `snl history`, `snl stats` and
+//! `snl leaderboard`, as aligned text or `--json`.
+
+use clap::Args;
+use snl_engine::MoveKind;
+use snl_store::{Database, DbError, GameId, MoveRow, PlayerStats};
+
+use crate::{
+    common::{CmdResult, Failure, OrFail},
+    console::Console,
+    session::{DbArgs, db_failure},
+};
+
+/// Options of `snl games`.
+#[derive(Args, Clone, Debug, Default)]
+pub(crate) struct GamesArgs {
+    /// Print one JSON array instead of the table.
+    #[arg(long)]
+    pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+}
+
+/// Options of `snl history`.
+#[derive(Args, Clone, Debug, Default)]
+pub(crate) struct HistoryArgs {
+    /// The game's number (see `snl games`).
+    #[arg(value_name = "ID")]
+    pub(crate) id: i64,
+    /// Only this player's moves.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) player: Option<String>,
+    /// Print one JSON array instead of the table.
+    #[arg(long)]
+    pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+}
+
+/// Options of `snl stats`.
+#[derive(Args, Clone, Debug, Default)]
+pub(crate) struct StatsArgs {
+    /// Only this player.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) player: Option<String>,
+    /// Print JSON (an array, or one object with --player) instead of the table.
+    #[arg(long)]
+    pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+}
+
+/// Options of `snl leaderboard`.
+#[derive(Args, Clone, Debug, Default)]
+pub(crate) struct LeaderboardArgs {
+    /// Print one JSON array instead of the table.
+    #[arg(long)]
+    pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+}
+
+/// The database to read, or `None` when nothing has been recorded yet.
+fn open(db: &DbArgs) -> CmdResult<Option<Database>> {
+    match db.open_existing() {
+        Ok(db) => Ok(Some(db)),
+        Err(_) if db.path().is_some_and(|p| !p.exists()) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+fn read<T>(db: &Database, result: Result<T, DbError>) -> CmdResult<T> {
+    result.map_err(|e| db_failure(db.path(), &e))
+}
+
+pub(crate) fn games(args: &GamesArgs, console: &mut Console) -> CmdResult {
+    let games = match open(&args.db)? {
+        Some(db) => read(&db, db.games())?,
+        None => Vec::new(),
+    };
+    let out = console.out.as_mut();
+    if args.json {
+        return writeln!(out, "{}", serde_json::json!(games)).or_other();
+    }
+    if games.is_empty() {
+        return writeln!(out, "No game has been recorded yet.").or_other();
+    }
+    let rows = games.iter().map(|g| {
+        let seats: Vec<String> =
+            g.seats.iter().map(|s| format!("{} ({})", s.name, s.kind)).collect();
+        vec![
+            g.id.to_string(),
+            utc_minutes(g.started_ms),
+            g.board.clone(),
+            seats.join(", "),
+            g.winner.clone().unwrap_or_else(|| "-".into()),
+            g.status.to_string(),
+            g.turns.to_string(),
+        ]
+    });
+    let header = ["ID", "DATE (UTC)", "BOARD", "SEATS", "WINNER", "STATE", "TURNS"];
+    write!(out, "{}", table(&header, &[true, false, false, false, false, false, true], rows))
+        .or_other()
+}
+
+pub(crate) fn history(args: &HistoryArgs, console: &mut Console) -> CmdResult {
+    let id = GameId(args.id);
+    let Some(db) = open(&args.db)? else {
+        return Err(db_failure(&args.db.required_path()?, &DbError::NoSuchGame(id)));
+    };
+    let save = read(&db, db.load(id))?;
+    if let Some(name) = &args.player
+        && !save.game.seats.iter().any(|s| &s.name == name)
+    {
+        let names: Vec<&str> = save.game.seats.iter().map(|s| s.name.as_str()).collect();
+        return Err(Failure::bad(anyhow::anyhow!(
+            "game {id} has no player named '{name}' (its players: {})",
+            names.join(", ")
+        )));
+    }
+    let moves = read(&db, db.moves(id, args.player.as_deref()))?;
+    let out = console.out.as_mut();
+    if args.json {
+        return writeln!(out, "{}", serde_json::json!(moves)).or_other();
+    }
+    let seats: Vec<String> =
+        save.game.seats.iter().map(|s| format!("{} ({})", s.name, s.kind)).collect();
+    writeln!(out, "Game {id} on {}: {}", save.board_name, seats.join(", ")).or_other()?;
+    if moves.is_empty() {
+        return writeln!(out, "No moves yet.").or_other();
+    }
+    let rows = moves.iter().map(|m| {
+        vec![
+            m.turn.to_string(),
+            m.player.clone(),
+            roll_text(m),
+            m.from.to_string(),
+            m.to.to_string(),
+            what_happened(m),
+            m.time_ms.map_or_else(|| "-".into(), utc_seconds),
+        ]
+    });
+    let header = ["TURN", "PLAYER", "ROLL", "FROM", "TO", "JUMP", "TIME (UTC)"];
+    write!(out, "{}", table(&header, &[true, false, true, true, true, false, false], rows))
+        .or_other()
+}
+
+fn roll_text(m: &MoveRow) -> String {
+    match m.dice.as_slice() {
+        [_] => m.roll.to_string(),
+        faces => {
+            let faces: Vec<String> = faces.iter().map(u8::to_string).collect();
+            format!("{} ({})", m.roll, faces.join("+"))
+        }
+    }
+}
+
+fn what_happened(m: &MoveRow) -> String {
+    match m.kind {
+        MoveKind::Blocked => "overshoot, stays".into(),
+        MoveKind::Stayed => "chose to stay".into(),
+        MoveKind::Voided => "turn void".into(),
+        MoveKind::Moved if m.jumps.is_empty() => String::new(),
+        MoveKind::Moved => {
+            let jumps: Vec<String> = m.jumps.iter().map(ToString::to_string).collect();
+            jumps.join(", ")
+        }
+    }
+}
+
+pub(crate) fn stats(args: &StatsArgs, console: &mut Console) -> CmdResult {
+    let mut all = match open(&args.db)? {
+        Some(db) => read(&db, db.stats(args.player.as_deref()))?,
+        None => Vec::new(),
+    };
+    let out = console.out.as_mut();
+    if let Some(name) = &args.player {
+        // Someone who has not finished a recorded game has played none: zeros, not an error.
+        let one = all.pop().unwrap_or_else(|| nobody(name));
+        if args.json {
+            return writeln!(out, "{}", serde_json::json!(one)).or_other();
+        }
+        all = vec![one];
+    } else if args.json {
+        return writeln!(out, "{}", serde_json::json!(all)).or_other();
+    }
+    if all.is_empty() {
+        return writeln!(out, "No finished game has been recorded yet.").or_other();
+    }
+    let rows = all.iter().map(|p| {
+        vec![
+            p.name.clone(),
+            p.games.to_string(),
+            p.wins.to_string(),
+            percent(p.win_rate),
+            p.average_rolls_to_finish.map_or_else(|| "-".into(), |r| format!("{r:.1}")),
+            p.snakes.to_string(),
+            p.ladders.to_string(),
+            p.longest_slide.to_string(),
+        ]
+    });
+    let header = [
+        "PLAYER",
+        "GAMES",
+        "WINS",
+        "WIN RATE",
+        "AVG ROLLS TO FINISH",
+        "SNAKES",
+        "LADDERS",
+        "LONGEST SLIDE",
+    ];
+    let right = [false, true, true, true, true, true, true, true];
+    write!(out, "{}", table(&header, &right, rows)).or_other()?;
+    writeln!(out, "Counted over finished games.").or_other()
+}
+
+fn nobody(name: &str) -> PlayerStats {
+    PlayerStats {
+        name: name.to_owned(),
+        games: 0,
+        wins: 0,
+        win_rate: 0.0,
+        finished: 0,
+        average_rolls_to_finish: None,
+        snakes: 0,
+        ladders: 0,
+        longest_slide: 0,
+    }
+}
+
+pub(crate) fn leaderboard(args: &LeaderboardArgs, console: &mut Console) -> CmdResult {
+    let board = match open(&args.db)? {
+        Some(db) => read(&db, db.leaderboard())?,
+        None => Vec::new(),
+    };
+    let out = console.out.as_mut();
+    if args.json {
+        let ranked: Vec<serde_json::Value> = board
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                serde_json::json!({
+                    "rank": i + 1, "name": p.name, "wins": p.wins, "games": p.games,
+                    "win_rate": p.win_rate,
+                })
+            })
+            .collect();
+        return writeln!(out, "{}", serde_json::json!(ranked)).or_other();
+    }
+    if board.is_empty() {
+        return writeln!(out, "No finished game has been recorded yet.").or_other();
+    }
+    let rows = board.iter().enumerate().map(|(i, p)| {
+        vec![
+            (i + 1).to_string(),
+            p.name.clone(),
+            p.wins.to_string(),
+            p.games.to_string(),
+            percent(p.win_rate),
+        ]
+    });
+    let header = ["RANK", "PLAYER", "WINS", "GAMES", "WIN RATE"];
+    write!(out, "{}", table(&header, &[true, false, true, true, true], rows)).or_other()
+}
+
+fn percent(rate: f64) -> String {
+    format!("{:.0}%", rate * 100.0)
+}
+
+/// Columns aligned with two spaces between them; `right[i]` right-aligns column `i`.
+fn table(header: &[&str], right: &[bool], rows: impl Iterator<Item = Vec<String>>) -> String {
+    let rows: Vec<Vec<String>> =
+        std::iter::once(header.iter().map(|h| (*h).to_owned()).collect()).chain(rows).collect();
+    let widths: Vec<usize> = (0..header.len())
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut text = String::new();
+    for row in &rows {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .zip(right)
+            .map(
+                |((cell, &w), &right)| {
+                    if right { format!("{cell:>w$}") } else { format!("{cell:<w$}") }
+                },
+            )
+            .collect();
+        text.push_str(cells.join("  ").trim_end());
+        text.push('\n');
+    }
+    text
+}
+
+/// `2026-11-20 22:03` for milliseconds since the Unix epoch, in UTC.
+fn utc_minutes(ms: u64) -> String {
+    let (date, h, m, _) = utc(ms);
+    format!("{date} {h:02}:{m:02}")
+}
+
+/// `22:03:05` for milliseconds since the Unix epoch, in UTC.
+fn utc_seconds(ms: u64) -> String {
+    let (_, h, m, s) = utc(ms);
+    format!("{h:02}:{m:02}:{s:02}")
+}
+
+fn utc(ms: u64) -> (String, u64, u64, u64) {
+    let secs = ms / 1000;
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    let (y, mo, d) = civil_from_days(days.cast_signed());
+    (format!("{y:04}-{mo:02}-{d:02}"), rest / 3600, rest % 3600 / 60, rest % 60)
+}
+
+/// The calendar date of a day counted from 1970-01-01, by Howard Hinnant's `civil_from_days`
+/// (<https://howardhinnant.github.io/date_algorithms.html#civil_from_days>).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_calendar_dates_in_utc() {
+        assert_eq!(utc_minutes(0), "1970-01-01 00:00");
+        // 2000-02-29 12:34:56 UTC is 951827696 seconds after the epoch.
+        assert_eq!(utc_minutes(951_827_696_000), "2000-02-29 12:34");
+        assert_eq!(utc_seconds(951_827_696_789), "12:34:56");
+        assert_eq!(utc_minutes(1_735_689_600_000), "2025-01-01 00:00");
+    }
+
+    #[test]
+    fn tables_align_columns_and_trim_line_ends() {
+        let rows =
+            vec![vec!["1".to_owned(), "Ann".to_owned()], vec!["10".to_owned(), "Bo".to_owned()]];
+        let text = table(&["ID", "NAME"], &[true, false], rows.into_iter());
+        assert_eq!(text, "ID  NAME\n 1  Ann\n10  Bo\n");
+    }
+}

@@ -1,0 +1,176 @@
+//! `snl replay`: a recorded or saved game again, event by event, shown as `play` shows it.
+
+use std::{io::Write, path::Path, time::Duration};
+
+use clap::Args;
+use snl_engine::{Board, Event, Game, Observer, SeatKind, Status};
+use snl_store::{GameId, Save};
+
+use crate::{
+    common::{CmdResult, Failure, OrFail},
+    console::Console,
+    display::{JsonLines, Narrator, draw_game},
+    play::{COMPUTER_PAUSE, game_json},
+    session::{DbArgs, db_failure},
+};
+
+/// Options of `snl replay`.
+#[derive(Args, Clone, Debug)]
+pub(crate) struct ReplayArgs {
+    /// A game's number in the game database (see `snl games`), or a save file.
+    #[arg(value_name = "ID|FILE")]
+    pub(crate) game: String,
+    /// How fast, in a terminal: 1 is the pace of play, 2 twice as fast, 0 without pauses.
+    #[arg(long, value_name = "FACTOR", default_value_t = 1.0, value_parser = speed)]
+    pub(crate) speed: f64,
+    /// Print every event as one JSON object per line (SPEC §6) instead of the display.
+    #[arg(long, value_name = "FORMAT", value_parser = ["jsonl"])]
+    pub(crate) events: Option<String>,
+    /// Print one JSON object describing the whole game instead of the display.
+    #[arg(long)]
+    pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+}
+
+fn speed(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!("'{text}' is not a speed: use a number 0 or more (0: no pauses)")),
+    }
+}
+
+pub(crate) fn run(args: &ReplayArgs, console: &mut Console) -> CmdResult {
+    let (save, from) = read(args)?;
+    // Check the whole game first, so that a bad one is refused before anything is shown.
+    let end = save
+        .restore()
+        .map_err(|e| Failure::bad(anyhow::anyhow!("{from} cannot be replayed: {e}")))?;
+    let text = !args.json && args.events.is_none();
+    let color = console.color;
+    let pause = (text && console.stdout_tty && args.speed > 0.0)
+        .then(|| COMPUTER_PAUSE.div_f64(args.speed));
+    let out: &mut dyn Write = console.out.as_mut();
+    if text {
+        // The board before the first turn: a new game on the same board with the same seats.
+        let state = &save.game;
+        let board = Board::new(&state.board, &state.rules).or_other()?;
+        let first = Game::new(board, state.rules, state.seats.clone()).or_other()?;
+        writeln!(out, "{}", draw_game(&first, color)).or_other()?;
+    }
+    let view = if args.events.is_some() {
+        View::Events(JsonLines::new(out))
+    } else if args.json {
+        View::Quiet
+    } else {
+        View::Text(Narrator::new(out, color))
+    };
+    let mut paced = Paced { view, pause, color, turns: 0 };
+    Game::replay(&save.game, &mut paced).or_other()?;
+    let error = match &mut paced.view {
+        View::Text(n) => n.take_error(),
+        View::Events(j) => j.take_error(),
+        View::Quiet => None,
+    };
+    if let Some(e) = error {
+        return Err(Failure::other(e));
+    }
+    drop(paced);
+    let out = console.out.as_mut();
+    if args.json {
+        writeln!(out, "{}", game_json(&end, save.dice.seed())).or_other()?;
+    } else if text {
+        writeln!(out, "\n{}", draw_game(&end, color)).or_other()?;
+        if end.status() != Status::Finished {
+            writeln!(
+                out,
+                "The game stands after turn {}; go on with {}.",
+                end.turns(),
+                from.go_on()
+            )
+            .or_other()?;
+        }
+    }
+    Ok(())
+}
+
+/// Where the replayed game comes from.
+enum From {
+    Database(GameId),
+    File(String),
+}
+
+impl From {
+    fn go_on(&self) -> String {
+        match self {
+            From::Database(id) => format!("snl resume {id}"),
+            From::File(path) => format!("snl play --load {path}"),
+        }
+    }
+}
+
+impl std::fmt::Display for From {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            From::Database(id) => write!(f, "game {id}"),
+            From::File(path) => write!(f, "the save file {path}"),
+        }
+    }
+}
+
+/// Reads the game: a save file when one exists by that name, else a game number.
+fn read(args: &ReplayArgs) -> CmdResult<(Save, From)> {
+    let name = args.game.as_str();
+    if Path::new(name).is_file() {
+        let save = Save::read(Path::new(name))
+            .map_err(|e| Failure::bad(anyhow::anyhow!("cannot load the save file {name}: {e}")))?;
+        return Ok((save, From::File(name.to_owned())));
+    }
+    let Ok(id) = name.parse::<i64>() else {
+        return Err(Failure::bad(anyhow::anyhow!(
+            "'{name}' is neither a game number (see snl games) nor a save file"
+        )));
+    };
+    let db = args.db.open_existing()?;
+    let save = db.load(GameId(id)).map_err(|e| db_failure(db.path(), &e))?;
+    Ok((save, From::Database(GameId(id))))
+}
+
+/// What the replay is shown through.
+enum View<'w> {
+    Text(Narrator<'w>),
+    Events(JsonLines<'w>),
+    Quiet,
+}
+
+/// Shows a replayed game at the pace of play: the board before each person's turn, as `play`
+/// does, and a pause before every turn in a terminal.
+struct Paced<'w> {
+    view: View<'w>,
+    pause: Option<Duration>,
+    color: bool,
+    turns: u32,
+}
+
+impl Observer for Paced<'_> {
+    fn event(&mut self, game: &Game, event: &Event) {
+        if let Event::TurnStarted { player, .. } = event {
+            self.turns += 1;
+            if self.turns > 1 {
+                if let View::Text(n) = &mut self.view
+                    && game.seats()[*player].kind == SeatKind::Human
+                {
+                    n.raw(&draw_game(game, self.color));
+                }
+                if let Some(pause) = self.pause {
+                    std::thread::sleep(pause);
+                }
+            }
+        }
+        match &mut self.view {
+            View::Text(n) => n.event(game, event),
+            View::Events(j) => j.event(game, event),
+            View::Quiet => {}
+        }
+    }
+}

@@ -1,0 +1,89 @@
+//! `snl resume`: go on with a recorded game — one cut off (the program killed, the power gone)
+//! or stopped on purpose — from its last recorded turn.
+
+use clap::Args;
+use snl_store::{Action, Database, DbError, GameId, GameStatus};
+
+use crate::{
+    common::{CmdResult, Failure},
+    console::Console,
+    play::{Start, TableArgs, play_on},
+    session::{Keeper, Origin, db_failure, now_ms},
+};
+
+/// Options of `snl resume`.
+#[derive(Args, Clone, Debug, Default)]
+pub(crate) struct ResumeArgs {
+    /// The game's number (see `snl games`); default: the unfinished game recorded last.
+    #[arg(value_name = "ID")]
+    pub(crate) id: Option<i64>,
+    #[command(flatten)]
+    pub(crate) table: TableArgs,
+}
+
+pub(crate) fn run(args: &ResumeArgs, console: &mut Console) -> CmdResult {
+    let path = args.table.db.required_path()?;
+    if !path.exists() {
+        return Err(db_failure(&path, &DbError::Missing));
+    }
+    // A database that cannot be written can still be read: the game goes on unrecorded.
+    let (db, writable) = match Database::open(&path) {
+        Ok(db) => (db, true),
+        Err(e @ (DbError::ReadOnly | DbError::Locked)) => {
+            eprintln!(
+                "snl: warning: the game database {} {e}; the rest of this game is not recorded",
+                path.display()
+            );
+            (Database::open_existing(&path).map_err(|e| db_failure(&path, &e))?, false)
+        }
+        Err(e) => return Err(db_failure(&path, &e)),
+    };
+    let id = match args.id {
+        Some(id) => GameId(id),
+        None => db.latest_unfinished().map_err(|e| db_failure(&path, &e))?.ok_or_else(|| {
+            Failure::bad(anyhow::anyhow!(
+                "there is no unfinished game to resume in the game database {}",
+                path.display()
+            ))
+        })?,
+    };
+    if db.status(id).map_err(|e| db_failure(&path, &e))? == GameStatus::Finished {
+        return Err(Failure::bad(anyhow::anyhow!(
+            "game {id} is over, so there is nothing to resume: see it again with snl replay {id}"
+        )));
+    }
+    let save = db.load(id).map_err(|e| db_failure(&path, &e))?;
+    let mut game = save.restore().map_err(|e| {
+        Failure::bad(anyhow::anyhow!(
+            "game {id} in the game database {} cannot be resumed: {e}",
+            path.display()
+        ))
+    })?;
+    game.set_clock(now_ms);
+    let mut recorder = writable.then_some((db, id));
+    if let Some((db, id)) = &mut recorder
+        && let Err(e) = db.record(*id, Action::Resume, &save, &[], now_ms())
+    {
+        eprintln!(
+            "snl: warning: the game database {} {e}; the rest of this game is not recorded",
+            path.display()
+        );
+        recorder = None;
+    }
+    let keeper = Keeper::start(
+        &save.board_name,
+        args.table.save.as_deref(),
+        Origin::Recorded(recorder),
+        &game,
+        &save.dice,
+    )?;
+    let intro = format!("Going on with game {id}, after turn {}.", game.turns());
+    let start = Start {
+        game,
+        dice: save.dice,
+        board_name: save.board_name,
+        tell_seed: false,
+        intro: Some(intro),
+    };
+    play_on(start, &args.table, console, keeper)
+}
