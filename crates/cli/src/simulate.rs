@@ -212,10 +212,11 @@ fn write_text(out: &mut dyn Write, report: &Report, plot: Option<&Path>) -> std:
         tally.std_dev_rolls(),
         tally.mean_turns_per_player()
     )?;
-    let title = if seats == 1 { "Finished" } else { "Wins (first to finish)" };
-    writeln!(out, "\n{title}, with 95% intervals:")?;
     let width = report.seats.iter().map(|s| s.name.chars().count()).max().unwrap_or(0);
-    for (i, seat) in report.seats.iter().enumerate() {
+    if seats > 1 {
+        writeln!(out, "\nWins (first to finish), with 95% intervals:")?;
+    }
+    for (i, seat) in report.seats.iter().enumerate().filter(|_| seats > 1) {
         let ci = tally.win_interval(i, Z95);
         writeln!(
             out,
@@ -302,4 +303,65 @@ fn plot_lengths(path: &Path, report: &Report) -> Result<(), Box<dyn std::error::
     chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw()?;
     root.present()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use snl_engine::{Board, Preset, Rules, SeatKind};
+
+    use super::*;
+
+    fn seats(n: usize) -> Vec<Seat> {
+        (0..n).map(|i| Seat::new(format!("Seat{i}"), SeatKind::Easy)).collect()
+    }
+
+    fn report(seats: &[Seat]) -> Report<'_> {
+        let rules = Rules::default();
+        let board = Board::new(&Preset::Classic.spec(), &rules).unwrap();
+        let tally = Simulator::new(&board, &rules, seats.len()).unwrap().run(1, 2000);
+        Report {
+            board_name: "classic",
+            rules: rules.to_string(),
+            choice: rules.choice,
+            seats,
+            seed: 1,
+            threads: 2,
+            tally,
+            seconds: 0.5,
+        }
+    }
+
+    #[test]
+    fn counts_must_be_whole_numbers_of_one_or_more() {
+        assert_eq!(at_least_one::<u64>("12"), Ok(12));
+        assert!(at_least_one::<u64>("0").unwrap_err().contains("'0'"));
+        assert!(at_least_one::<u64>("-3").is_err());
+        assert_eq!(thread_count("1024"), Ok(1024));
+        assert!(thread_count("1025").unwrap_err().contains("1 to 1024"));
+    }
+
+    #[test]
+    fn the_progress_bar_is_hidden_when_stderr_is_not_a_terminal() {
+        assert!(progress_bar(100, false).is_hidden());
+    }
+
+    #[test]
+    fn json_speed_is_rolls_over_seconds() {
+        let seats = seats(2);
+        let r = report(&seats);
+        let v = report_json(&r);
+        assert_eq!(v["rolls_per_second"], (r.tally.total_rolls() as f64 * 2.0).round());
+        assert_eq!(v["players"], serde_json::json!(["Seat0", "Seat1"]));
+        assert_eq!(v["win_rate"].as_array().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn text_for_one_seat_has_no_table_of_wins() {
+        let mut out = Vec::new();
+        write_text(&mut out, &report(&seats(1)), None).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("with 1 seat (seed 1)"), "{text}");
+        assert!(!text.contains("Wins") && !text.contains("Seat0"), "{text}");
+        assert!(text.contains("on 2 threads)"), "{text}");
+    }
 }
