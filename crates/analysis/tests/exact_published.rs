@@ -69,7 +69,7 @@ fn the_chute_48_layout_gives_possiblywrongs_seven_move_chance_and_two_player_len
     let a = chute_48();
     let seven = 73.0 / 46656.0;
     assert!((a.distribution.probability(7) - seven).abs() <= 1e-12 * seven);
-    assert_eq!(a.distribution.probability(6), 0.0);
+    assert!(a.distribution.probability(6) <= 0.0, "no game is shorter than 7 moves");
     let two = a.seats(2);
     assert!((two.expected_game_rolls - 52.5188).abs() < 5e-5, "{}", two.expected_game_rolls);
     // The first seat's edge: it wins a little more than half the games.
@@ -77,7 +77,7 @@ fn the_chute_48_layout_gives_possiblywrongs_seven_move_chance_and_two_player_len
     assert!((two.win_probability[0] + two.win_probability[1] - 1.0).abs() < 1e-12);
 }
 
-/// toolic, "Dial up some obscure stats for the Chutes and Ladders game", PerlMonks (a simulation
+/// toolic, "Dial up some obscure stats for the Chutes and Ladders game", `PerlMonks` (a simulation
 /// of 1,000,000 games on the chute-48 layout): median 33, mode 22 ("only happens 2.5% of the
 /// time"), 10% of games end in 15 moves or less, 90% in 73 or less. The exact distribution has
 /// the same median, mode and deciles.
@@ -103,5 +103,5 @@ fn the_distribution_is_followed_until_less_than_1e_12_is_left() {
     assert!(a.distribution.survival(last - 1) >= 1e-12);
     assert!((1.0 - by[last] - a.distribution.survival(last)).abs() < 1e-14);
     assert!(by.windows(2).all(|w| w[0] <= w[1]));
-    assert_eq!(by[6], 0.0);
+    assert!(by[6] <= 0.0);
 }

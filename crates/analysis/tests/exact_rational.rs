@@ -5,6 +5,9 @@
 //! bounce and follows jumps itself, and solves every linear system by Gaussian elimination over
 //! `BigRational`. The analysis must agree to 1e-9 relative (it does to about 1e-14).
 
+// Matrix algebra reads best in its own notation: a x = b, indices i, j, k.
+#![allow(clippy::many_single_char_names, clippy::needless_range_loop)]
+
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use snl_analysis::exact::{self, Analysis};
@@ -113,11 +116,13 @@ impl Reference {
                 Overshoot::Stay => return (None, x),
                 Overshoot::Win => t = n,
                 Overshoot::Bounce => {
-                    let mut t2 = t as i64;
-                    while t2 > n as i64 || t2 < 1 {
-                        t2 = if t2 > n as i64 { 2 * n as i64 - t2 } else { 2 - t2 };
+                    // Reflect off N and off cell 1 until the target is on the board.
+                    let top = i64::try_from(n).unwrap();
+                    let mut at = i64::try_from(t).unwrap();
+                    while at > top || at < 1 {
+                        at = if at > top { 2 * top - at } else { 2 - at };
                     }
-                    t = t2 as usize;
+                    t = usize::try_from(at).unwrap();
                 }
             }
         }

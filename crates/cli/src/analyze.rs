@@ -1,10 +1,18 @@
-//! `snl analyze`: not built yet.
+//! `snl analyze`: exact numbers for a board, rules and seats (SPEC §7), as tables, JSON, and a
+//! plot of the game length and of the landings.
+//!
+//! The numbers come from [`snl_analysis::exact`]; this module reads the options and prints.
+
+use std::{io::Write, path::PathBuf};
 
 use clap::Args;
+use snl_analysis::exact::{self, Analysis, QUANTILES, SeatOutcomes};
+use snl_engine::{Board, Choice, Finish, Seat};
 
 use crate::{
-    common::{CmdResult, Failure, GameArgs},
+    common::{CmdResult, Failure, GameArgs, OrFail, parse_seats},
     console::Console,
+    plot::{self, PlotFormat, PlotSummary},
 };
 
 /// Options of `snl analyze`.
@@ -12,8 +20,355 @@ use crate::{
 pub(crate) struct AnalyzeArgs {
     #[command(flatten)]
     pub(crate) game: GameArgs,
+    /// A seat as NAME:KIND; repeat for each seat, in seating order. Adds each seat's chance to
+    /// finish first and the length of the whole game. Every seat plays the first option (moves
+    /// by the roll, by the first die under pick-die), whatever its kind.
+    #[arg(long = "player", value_name = "NAME:KIND", help_heading = "Analysis")]
+    pub(crate) players: Vec<String>,
+    /// Print one JSON object (SPEC §7) instead of tables.
+    #[arg(long, help_heading = "Analysis")]
+    pub(crate) json: bool,
+    /// Draw the distribution of the game length and a heat map of the landings into this file
+    /// (.svg or .png).
+    #[arg(long, value_name = "FILE.svg|png", help_heading = "Analysis")]
+    pub(crate) plot: Option<PathBuf>,
 }
 
-pub(crate) fn run(_args: &AnalyzeArgs, _console: &mut Console) -> CmdResult {
-    Err(Failure::other(anyhow::anyhow!("'snl analyze' is not available yet")))
+/// Cells listed in the "most landed on" table.
+const TOP_CELLS: usize = 10;
+
+pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
+    let setup = args.game.resolve()?;
+    let seats = parse_seats(&args.players)?;
+    for (i, seat) in seats.iter().enumerate() {
+        if seats[..i].iter().any(|s| s.name == seat.name) {
+            return Err(Failure::bad(anyhow::anyhow!(
+                "two players are named '{}': every player needs a name of its own",
+                seat.name
+            )));
+        }
+    }
+    let plot_to = match &args.plot {
+        None => None,
+        Some(path) => {
+            let format = PlotFormat::of(path).ok_or_else(|| {
+                Failure::bad(anyhow::anyhow!(
+                    "cannot plot to '{}': the file name must end in .svg or .png",
+                    path.display()
+                ))
+            })?;
+            Some((path, format))
+        }
+    };
+    let analysis = exact::analyze(&setup.board, &setup.rules).map_err(|e| {
+        Failure::other(anyhow::anyhow!("board '{}' cannot be analysed: {e}", setup.board_name))
+    })?;
+    let outcomes = (!seats.is_empty()).then(|| analysis.seats(seats.len()));
+    let plotted = match plot_to {
+        None => None,
+        Some((path, format)) => {
+            let title =
+                format!("{} ({} cells): {}", setup.board_name, setup.board.size(), setup.rules);
+            let summary =
+                plot::draw(path, format, &setup.board, &title, &analysis).map_err(|e| {
+                    Failure::other(anyhow::anyhow!(
+                        "cannot draw the plot '{}': {e}",
+                        path.display()
+                    ))
+                })?;
+            Some((path, summary))
+        }
+    };
+    let report = Report {
+        board_name: &setup.board_name,
+        board: &setup.board,
+        analysis: &analysis,
+        seats: &seats,
+        outcomes: outcomes.as_ref(),
+    };
+    if args.json {
+        writeln!(console.out, "{}", report.json()).or_other()?;
+    } else {
+        report.text(console.out.as_mut(), plotted).or_other()?;
+    }
+    Ok(())
+}
+
+/// Everything printed.
+struct Report<'a> {
+    board_name: &'a str,
+    board: &'a Board,
+    analysis: &'a Analysis,
+    seats: &'a [Seat],
+    outcomes: Option<&'a SeatOutcomes>,
+}
+
+impl Report<'_> {
+    /// The object of SPEC §7 (`expected_turns` … `expected_game_rolls`), with infinite values as
+    /// null, plus `p_never_finish`, `distribution_complete`, `expected_landings` (index = cell)
+    /// and, with seats, their names, `expected_game_turns` and, under finish all,
+    /// `rank_probability` (per seat, index r = P(rank r + 1)).
+    fn json(&self) -> serde_json::Value {
+        let a = self.analysis;
+        let quantiles: serde_json::Map<String, serde_json::Value> = QUANTILES
+            .iter()
+            .map(|&q| (q.to_string(), serde_json::json!(a.distribution.quantile(q))))
+            .collect();
+        let mut v = serde_json::json!({
+            "board": self.board_name,
+            "size": a.size,
+            "reachable": a.never_finish_probability < 1.0,
+            "expected_turns": a.expected_turns,
+            "expected_rolls": a.expected_rolls,
+            "std_dev_turns": a.std_dev_turns,
+            "p_never_finish": a.never_finish_probability,
+            "min_turns": a.min_turns(),
+            "median_turns": a.median_turns(),
+            "mode_turns": a.mode_turns(),
+            "quantiles": quantiles,
+            "p_finish_by": a.p_finish_by(),
+            "distribution_complete": a.distribution.is_complete(),
+            "expected_landings": a.expected_landings,
+        });
+        if let Some(o) = self.outcomes {
+            let names: Vec<&str> = self.seats.iter().map(|s| s.name.as_str()).collect();
+            v["players"] = serde_json::json!(names);
+            v["win_probability"] = serde_json::json!(o.win_probability);
+            v["expected_game_rolls"] = serde_json::json!(o.expected_game_rolls);
+            v["expected_game_turns"] = serde_json::json!(o.expected_game_turns);
+            if let Some(ranks) = &o.rank_probability {
+                v["rank_probability"] = serde_json::json!(ranks);
+            }
+        }
+        v
+    }
+
+    fn text(
+        &self,
+        out: &mut dyn Write,
+        plotted: Option<(&PathBuf, PlotSummary)>,
+    ) -> std::io::Result<()> {
+        let a = self.analysis;
+        let n = a.size;
+        writeln!(out, "Board {} ({n} cells). Rules: {}.", self.board_name, a.rules)?;
+        if a.rules.choice != Choice::None {
+            writeln!(
+                out,
+                "Every token takes the first option: it moves by the roll (by the first die under \
+                 pick-die)."
+            )?;
+        }
+        if a.never_finish_probability >= 1.0 {
+            writeln!(out, "\nCell {n} is unreachable from the start: no one ever finishes.")?;
+            return write_plot_note(out, plotted);
+        }
+        writeln!(out, "\nOne player")?;
+        if a.is_finite() {
+            writeln!(
+                out,
+                "  expected turns   {:.4}   (standard deviation {:.4})",
+                a.expected_turns, a.std_dev_turns
+            )?;
+            writeln!(out, "  expected rolls   {:.4}", a.expected_rolls)?;
+        } else {
+            writeln!(
+                out,
+                "  expected turns   infinite: with probability {} a token ends up where cell {n} \
+                 can no longer be reached, and stays stuck for ever",
+                percent(a.never_finish_probability)
+            )?;
+        }
+        let show = |t: Option<u32>| t.map_or_else(|| "never".to_owned(), |t| t.to_string());
+        writeln!(out, "  fewest turns     {}", show(a.min_turns()))?;
+        writeln!(out, "  median turns     {}", show(a.median_turns()))?;
+        if let Some(mode) = a.mode_turns() {
+            let p = a.distribution.probability(mode as usize);
+            writeln!(out, "  most likely      {mode} turns ({})", percent(p))?;
+        }
+        self.write_distribution(out)?;
+        if let Some(o) = self.outcomes {
+            self.write_seats(out, o)?;
+        }
+        self.write_landings(out)?;
+        write_plot_note(out, plotted)
+    }
+
+    fn write_distribution(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let d = &self.analysis.distribution;
+        writeln!(out, "\nTurns needed, by quantile")?;
+        let cells: Vec<(String, String)> = QUANTILES
+            .iter()
+            .map(|&q| {
+                let label = format!("{}%", q * 100.0);
+                let value = d.quantile(q).map_or_else(|| "-".to_owned(), |k| k.to_string());
+                (label, value)
+            })
+            .collect();
+        let width = cells.iter().map(|(l, v)| l.len().max(v.len())).max().unwrap_or(0);
+        let row = |f: fn(&(String, String)) -> &String| {
+            cells.iter().map(|c| format!("{:>width$}", f(c))).collect::<Vec<_>>().join("  ")
+        };
+        writeln!(out, "  {}", row(|c| &c.0))?;
+        writeln!(out, "  {}", row(|c| &c.1))?;
+
+        let (Some(first), Some(last)) = (d.min(), d.quantile(0.99).or(Some(d.turns() as u32)))
+        else {
+            return Ok(());
+        };
+        writeln!(out, "\nChance to finish")?;
+        writeln!(out, "  turns k   on turn k   within k turns")?;
+        for k in table_rows(first, last.max(first)) {
+            let k = k as usize;
+            writeln!(
+                out,
+                "  {k:>7}   {:>9}   {:>14}",
+                percent(d.probability(k)),
+                percent(d.cdf(k))
+            )?;
+        }
+        if !d.is_complete() {
+            writeln!(
+                out,
+                "  (followed for {} turns, the work limit; {:.2e} of the games had not finished)",
+                d.turns(),
+                d.residual()
+            )?;
+        }
+        Ok(())
+    }
+
+    fn write_seats(&self, out: &mut dyn Write, o: &SeatOutcomes) -> std::io::Result<()> {
+        let finish = self.analysis.rules.finish;
+        let heading = match finish {
+            Finish::First => "Seats: chance to win (finish first)",
+            Finish::All => "Seats: chance to finish first, and of each rank",
+        };
+        writeln!(out, "\n{heading}")?;
+        let width = self.seats.iter().map(|s| s.name.chars().count()).max().unwrap_or(0).max(4);
+        if let Some(ranks) = &o.rank_probability {
+            write!(out, "  {:<width$}", "")?;
+            for r in 1..=self.seats.len() {
+                write!(out, "  {:>8}", format!("rank {r}"))?;
+            }
+            writeln!(out)?;
+            for (seat, row) in self.seats.iter().zip(ranks) {
+                write!(out, "  {:<width$}", seat.name)?;
+                for &p in row {
+                    write!(out, "  {:>8}", percent(p))?;
+                }
+                writeln!(out)?;
+            }
+        } else {
+            for (seat, &p) in self.seats.iter().zip(&o.win_probability) {
+                writeln!(out, "  {:<width$}  {:>8}", seat.name, percent(p))?;
+            }
+        }
+        if o.expected_game_rolls.is_finite() {
+            writeln!(
+                out,
+                "  whole game: {:.4} rolls and {:.4} turns expected",
+                o.expected_game_rolls, o.expected_game_turns
+            )?;
+        } else {
+            writeln!(
+                out,
+                "  whole game: infinite expected length (it never ends with probability {})",
+                percent(o.never_ends)
+            )?;
+        }
+        Ok(())
+    }
+
+    fn write_landings(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let Some(landings) = &self.analysis.expected_landings else {
+            return Ok(());
+        };
+        let mut cells: Vec<(usize, f64)> =
+            landings.iter().copied().enumerate().skip(1).filter(|&(_, v)| v > 0.0).collect();
+        cells.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
+        cells.truncate(TOP_CELLS);
+        writeln!(out, "\nMost landed-on cells (expected landings per game)")?;
+        for (cell, v) in cells {
+            let note = match self.board.jump_at(cell as u32) {
+                Some(to) if to < cell as u32 => format!("   snake to {to}"),
+                Some(to) => format!("   ladder to {to}"),
+                None => String::new(),
+            };
+            writeln!(out, "  {cell:>7}   {v:>8.4}{note}")?;
+        }
+        Ok(())
+    }
+}
+
+fn write_plot_note(
+    out: &mut dyn Write,
+    plotted: Option<(&PathBuf, PlotSummary)>,
+) -> std::io::Result<()> {
+    if let Some((path, summary)) = plotted {
+        let bars = if summary.turns_per_bar == 1 {
+            String::new()
+        } else {
+            format!(", {} turns to a bar", summary.turns_per_bar)
+        };
+        let squares = if summary.block == 1 {
+            String::new()
+        } else {
+            format!(", {0}×{0} cells to a square", summary.block)
+        };
+        writeln!(
+            out,
+            "\nPlot of the game length and the landings written to {}{bars}{squares}.",
+            path.display()
+        )?;
+    }
+    Ok(())
+}
+
+/// About ten turn counts from `first` to `last`, on a round step.
+fn table_rows(first: u32, last: u32) -> Vec<u32> {
+    let span = last - first;
+    let step = (0..10)
+        .flat_map(|e| [1, 2, 5].map(|m| m * 10_u32.pow(e)))
+        .find(|&s| span / s <= 10)
+        .unwrap_or(1);
+    let mut rows = vec![first];
+    let mut k = (first / step + 1) * step;
+    while k < last {
+        rows.push(k);
+        k += step;
+    }
+    if last > first {
+        rows.push(last);
+    }
+    rows
+}
+
+/// A probability as a percentage with sensible precision, down to the tiny tails.
+fn percent(p: f64) -> String {
+    if p == 0.0 {
+        "0%".to_owned()
+    } else if p >= 0.001 {
+        format!("{:.2}%", 100.0 * p)
+    } else {
+        format!("{:.2e}%", 100.0 * p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_distribution_table_steps_round_numbers() {
+        assert_eq!(table_rows(7, 128), [7, 20, 40, 60, 80, 100, 120, 128]);
+        assert_eq!(table_rows(1, 4), [1, 2, 3, 4]);
+        assert_eq!(table_rows(3, 3), [3]);
+    }
+
+    #[test]
+    fn percentages_keep_small_tails_readable() {
+        assert_eq!(percent(0.5), "50.00%");
+        assert_eq!(percent(0.0), "0%");
+        assert_eq!(percent(1.5e-6), "1.50e-4%");
+    }
 }

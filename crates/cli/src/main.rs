@@ -7,6 +7,7 @@ mod common;
 mod console;
 mod display;
 mod play;
+mod plot;
 mod records;
 mod replay;
 mod resume;

@@ -416,9 +416,8 @@ mod tests {
 
     #[test]
     fn a_bonus_turn_keeps_rolling_on_sixes_until_the_cap_passes() {
-        let mut rules = Rules::default();
-        rules.bonus = Bonus::TopFace;
-        rules.max_bonus = "2".parse::<MaxBonus>().unwrap();
+        let max_bonus = "2".parse::<MaxBonus>().unwrap();
+        let rules = Rules { bonus: Bonus::TopFace, max_bonus, ..Rules::default() };
         let chain = TurnChain::new(&board(30, &[], &rules), &rules);
         // From 0: a 6 then anything; a second 6 is capped and passes: ends at 12.
         let r = row(&chain, 0);
@@ -453,9 +452,8 @@ mod tests {
 
     #[test]
     fn pick_die_with_the_first_option_is_one_die() {
-        let mut rules = Rules::default();
-        rules.choice = Choice::PickDie;
-        rules.dice = Dice::new(1, 4).unwrap();
+        let dice = Dice::new(1, 4).unwrap();
+        let rules = Rules { choice: Choice::PickDie, dice, ..Rules::default() };
         let b = board(12, &[(5, 11)], &rules);
         let first = TurnChain::new(&b, &rules);
         let general =
@@ -469,8 +467,7 @@ mod tests {
 
     #[test]
     fn a_policy_that_passes_on_snakes_never_takes_them() {
-        let mut rules = Rules::default();
-        rules.choice = Choice::MayPass;
+        let rules = Rules { choice: Choice::MayPass, ..Rules::default() };
         let b = board(20, &[(4, 1)], &rules);
         let avoid = FnPolicy(|at: Situation, o: &[MoveOption]| {
             usize::from(o[0].lands < at.position + o[0].steps)

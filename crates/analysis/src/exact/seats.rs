@@ -137,16 +137,16 @@ fn ranks(dists: &[&super::TurnDistribution], never: &[f64], i: usize, turns: usi
         }
         // Distribution of the number of seats ranked before seat i, given T_i = k: seat j < i
         // is before when T_j ≤ k, seat j > i when T_j ≤ k − 1.
-        count.iter_mut().for_each(|c| *c = 0.0);
+        count.fill(0.0);
         count[0] = 1.0;
-        let mut len = 1;
-        for (j, d) in dists.iter().enumerate().filter(|&(j, _)| j != i) {
+        let others = dists.iter().enumerate().filter(|&(j, _)| j != i);
+        for (seen, (j, d)) in (1..).zip(others) {
+            // `seen` seats counted so far, including this one.
             let q = if j < i { d.cdf(k) } else { d.cdf(k - 1) };
-            for c in (1..=len).rev() {
+            for c in (1..=seen).rev() {
                 count[c] = count[c] * (1.0 - q) + count[c - 1] * q;
             }
             count[0] *= 1.0 - q;
-            len += 1;
         }
         for (r, c) in rank.iter_mut().zip(&count) {
             *r += p * c;

@@ -138,7 +138,9 @@ impl<'c> Solver<'c> {
                 }
             }
             let inv = 1.0 / leave[b];
-            beta.iter_mut().for_each(|v| *v *= inv);
+            for v in &mut beta {
+                *v *= inv;
+            }
             gamma[b] = g * inv;
             if let Some(j) = index(back[b]) {
                 reduced[j * m..j * m + active].copy_from_slice(&beta);
@@ -464,8 +466,8 @@ impl Lu {
         }
         for k in (0..m).rev() {
             let zk = w[k];
-            for j in 0..k {
-                w[j] += self.a[k * m + j] * zk;
+            for (t, f) in w[..k].iter_mut().zip(&self.a[k * m..k * m + k]) {
+                *t += f * zk;
             }
         }
         w

@@ -3,6 +3,7 @@
 #[macro_use]
 mod util;
 
+mod analyze;
 mod board;
 mod play;
 mod records;

@@ -1,0 +1,213 @@
+//! `snl analyze`: exact numbers as tables and JSON (SPEC §7), plots, and the honest answers for
+//! boards that never end.
+
+use crate::util::*;
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let run = snl(args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("snl-analyze-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn json_has_every_key_of_the_spec_for_the_milton_bradley_board() {
+    let v = json(&["analyze", "--board", "milton-bradley", "--json"]);
+    // Althoen, King & Schilling (1993): 39.2251… expected moves; at least 7.
+    assert!((v["expected_turns"].as_f64().unwrap() - 39.225_122_308_2).abs() < 1e-9);
+    let rolls = v["expected_rolls"].as_f64().unwrap();
+    assert!((rolls - v["expected_turns"].as_f64().unwrap()).abs() < 1e-12);
+    assert!(v["std_dev_turns"].as_f64().unwrap() > 20.0);
+    assert_eq!(v["min_turns"], 7);
+    assert_eq!(v["median_turns"], 32);
+    assert_eq!(v["mode_turns"], 22);
+    let q = &v["quantiles"];
+    for key in ["0.1", "0.25", "0.5", "0.75", "0.9", "0.99"] {
+        assert!(q[key].is_u64(), "quantile {key}: {q}");
+    }
+    assert_eq!(q["0.5"], v["median_turns"]);
+    let by = v["p_finish_by"].as_array().unwrap();
+    assert_eq!(by[0], 0.0);
+    assert_eq!(by[6], 0.0);
+    assert!(by[7].as_f64().unwrap() > 0.0);
+    assert!(1.0 - by.last().unwrap().as_f64().unwrap() < 1e-11);
+    assert!(v.get("win_probability").is_none(), "no seats, no win probabilities");
+    assert_eq!(v["expected_landings"].as_array().unwrap().len(), 101);
+}
+
+#[test]
+fn seats_get_win_probabilities_in_seating_order_and_the_game_length() {
+    let v = json(&[
+        "analyze",
+        "--board",
+        "milton-bradley",
+        "--player",
+        "Ann:easy",
+        "--player",
+        "Bob:hard",
+        "--player",
+        "Cy:easy",
+        "--json",
+    ]);
+    let win: Vec<f64> =
+        v["win_probability"].as_array().unwrap().iter().map(|p| p.as_f64().unwrap()).collect();
+    assert_eq!(win.len(), 3);
+    assert!(win[0] > win[1] && win[1] > win[2], "earlier seats win more often: {win:?}");
+    assert!((win.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    let rolls = v["expected_game_rolls"].as_f64().unwrap();
+    // Three players finish the first of them well before one player alone would.
+    assert!(rolls > 39.2 && rolls < 3.0 * 39.2, "{rolls}");
+    assert_eq!(v["players"], serde_json::json!(["Ann", "Bob", "Cy"]));
+}
+
+#[test]
+fn finish_all_adds_the_rank_of_every_seat() {
+    let v = json(&[
+        "analyze", "--board", "kids", "--finish", "all", "--player", "A:easy", "--player",
+        "B:easy", "--json",
+    ]);
+    let ranks = v["rank_probability"].as_array().unwrap();
+    for row in ranks {
+        let total: f64 = row.as_array().unwrap().iter().map(|p| p.as_f64().unwrap()).sum();
+        assert!((total - 1.0).abs() < 1e-12, "{row}");
+    }
+    let first = ranks[0][0].as_f64().unwrap();
+    assert!((first - v["win_probability"][0].as_f64().unwrap()).abs() < 1e-12);
+}
+
+#[test]
+fn text_shows_tables_of_the_length_seats_and_landings() {
+    let run = snl(&[
+        "analyze",
+        "--board",
+        "milton-bradley",
+        "--player",
+        "Ann:easy",
+        "--player",
+        "Bob:easy",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = &run.stdout;
+    for needle in [
+        "Board milton-bradley (100 cells)",
+        "expected turns   39.2251",
+        "fewest turns     7",
+        "median turns     32",
+        "most likely      22 turns",
+        "Turns needed, by quantile",
+        "Chance to finish",
+        "Seats: chance to win",
+        "Ann",
+        "whole game: 52.1540 rolls",
+        "Most landed-on cells",
+    ] {
+        assert!(out.contains(needle), "{needle:?} not in:\n{out}");
+    }
+    assert!(out.lines().count() < 60, "short enough to read:\n{out}");
+}
+
+#[test]
+fn a_large_board_prints_a_short_report() {
+    let run = snl(&[
+        "analyze",
+        "--board",
+        "random",
+        "--size",
+        "40000",
+        "--snakes",
+        "20",
+        "--ladders",
+        "20",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.lines().count() < 60, "{}", run.stdout);
+}
+
+#[test]
+fn a_trap_is_reported_as_infinite_with_the_chance_of_being_stuck() {
+    // 2d6 never shows a 1: under overshoot stay a token on cell 9 of 10 is stuck for ever.
+    let v = json(&["analyze", "--board", "empty", "--dice", "2d6", "--json"]);
+    assert!(v["expected_turns"].is_null() && v["expected_rolls"].is_null());
+    let never = v["p_never_finish"].as_f64().unwrap();
+    assert!(never > 0.0 && never < 1.0, "{never}");
+    assert_eq!(v["reachable"], true);
+    let run = snl(&["analyze", "--board", "empty", "--dice", "2d6"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("infinite"), "{}", run.stdout);
+    assert!(!run.stdout.contains("inf ") && !run.stdout.contains("NaN"), "{}", run.stdout);
+}
+
+#[test]
+fn an_unreachable_last_cell_is_said_to_be_unreachable() {
+    let board = temp("walled.toml");
+    std::fs::write(
+        &board,
+        "size = 8\n[rules]\ndice = \"1d2\"\n[[snake]]\nhead = 4\ntail = 1\n[[snake]]\nhead = 5\ntail = 1\n",
+    )
+    .unwrap();
+    let path = board.to_str().unwrap();
+    let run = snl(&["analyze", "--board", path]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("unreachable"), "{}", run.stdout);
+    let v = json(&["analyze", "--board", path, "--json"]);
+    assert_eq!(v["reachable"], false);
+    assert!(v["min_turns"].is_null() && v["median_turns"].is_null());
+    assert_eq!(v["p_never_finish"], 1.0);
+}
+
+#[test]
+fn bad_input_is_refused_with_exit_code_2() {
+    let run = snl(&["analyze", "--plot", "lengths.jpg"]);
+    assert_fails(&run, 2, &["lengths.jpg", ".svg or .png"]);
+    let run = snl(&["analyze", "--player", "Ann"]);
+    assert_fails(&run, 2, &["Ann"]);
+    let run = snl(&["analyze", "--player", "A:easy", "--player", "A:hard"]);
+    assert_fails(&run, 2, &["'A'"]);
+    let run = snl(&["analyze", "--dice", "9d6"]);
+    assert_fails(&run, 2, &["9d6"]);
+}
+
+#[test]
+fn the_svg_plot_has_a_bar_per_turn_and_a_square_per_cell() {
+    let path = temp("mb.svg");
+    let run = snl(&["analyze", "--board", "milton-bradley", "--plot", path.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("written to"), "{}", run.stdout);
+    let svg = std::fs::read_to_string(&path).unwrap();
+    // One bar per turn from 1 to the 99.9% quantile, all in the bar colour, plus the legend's
+    // swatch of that colour.
+    let v = json(&["analyze", "--board", "milton-bradley", "--json"]);
+    let by = v["p_finish_by"].as_array().unwrap();
+    let q999 = by.iter().position(|p| p.as_f64().unwrap() >= 0.999 - 1e-12).unwrap();
+    let bars = svg.matches("fill=\"#3B6EA8\"").count() - 1;
+    assert_eq!(bars, q999);
+    // Every other rectangle but the background and the legend's box (fill and frame) is a
+    // square of the heat map: one per cell.
+    let rects = svg.matches("<rect").count();
+    assert_eq!(rects - bars - 1 - 3, 100, "{rects} rectangles, {bars} bars");
+    // Cell numbers are written in their squares.
+    for cell in ["\n100\n</text>", "\n47\n</text>", "\n1\n</text>"] {
+        assert!(svg.contains(cell), "{cell:?} missing");
+    }
+}
+
+#[test]
+fn the_png_plot_is_a_real_image() {
+    let path = temp("classic.png");
+    let run = snl(&["analyze", "--board", "classic", "--plot", path.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    // Width and height from the IHDR chunk.
+    let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+    let height = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+    assert_eq!((width, height), (1400, 640));
+    assert!(bytes.len() > 20_000, "a drawn picture, not a blank one: {} bytes", bytes.len());
+}
