@@ -37,6 +37,7 @@ mod tally;
 use rayon::prelude::*;
 use snl_engine::{Board, Bonus, Choice, Finish, OnMax, Overshoot, Rules, splitmix64};
 
+use dice::Cursor;
 pub use dice::{DiceStream, Xoshiro256PlusPlus};
 pub use tally::{GameOutcome, Interval, MAX_LENGTH_BIN, Tally, Z95, Z999};
 
@@ -292,6 +293,7 @@ impl Simulator {
     /// The race kernel for `P` seats, positions held in registers.
     #[inline]
     fn race<const P: usize>(&self, dice: &mut DiceStream) -> GameOutcome {
+        let mut dice = dice.cursor();
         let stride = self.faces + 1;
         let (table, goal) = (&self.table[..], self.size * stride);
         let mut rows = [self.start * stride; P];
@@ -310,6 +312,7 @@ impl Simulator {
 
     /// The race kernel for any number of seats.
     fn race_any(&self, dice: &mut DiceStream, rows: &mut [u32]) -> GameOutcome {
+        let mut dice = dice.cursor();
         let stride = self.faces + 1;
         let (table, goal) = (&self.table[..], self.size * stride);
         rows.fill(self.start * stride);
@@ -327,7 +330,7 @@ impl Simulator {
 
     /// One throw: the cells to move and whether it earns a bonus roll (top face).
     #[inline]
-    fn throw(&self, dice: &mut DiceStream) -> (u32, bool) {
+    fn throw(&self, dice: &mut Cursor) -> (u32, bool) {
         let first = dice.face();
         if self.pick_die {
             dice.face(); // thrown, but the first option moves by the first die
@@ -365,6 +368,7 @@ impl Simulator {
         dice: &mut DiceStream,
         scratch: &mut Scratch,
     ) -> GameOutcome {
+        let mut dice = dice.cursor();
         let seats = if P == 0 { self.seats } else { P };
         let stride = if TABLE { self.faces + 1 } else { 1 };
         let (goal, start) = (self.size * stride, self.start * stride);
@@ -381,7 +385,7 @@ impl Simulator {
             let mut at = begin;
             let mut streak = 0;
             loop {
-                let (steps, top) = self.throw(dice);
+                let (steps, top) = self.throw(&mut dice);
                 rolls += 1;
                 let top = self.bonus && top;
                 if top {
