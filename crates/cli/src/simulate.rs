@@ -142,7 +142,7 @@ fn progress_bar(games: u64, stderr_tty: bool) -> ProgressBar {
     }
     let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
     let style = ProgressStyle::with_template(
-        "{spinner} {bar:40} {human_pos}/{human_len} games, {per_sec}, {eta} left",
+        "{spinner} {bar:24} {human_pos}/{human_len} games, {eta} left",
     )
     .expect("a valid progress template");
     bar.set_style(style);
