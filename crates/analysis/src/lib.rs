@@ -7,3 +7,6 @@ pub use snl_engine;
 pub mod exact;
 
 pub mod simulate;
+pub mod solve;
+pub mod puzzles;
+pub mod generate;
