@@ -44,7 +44,8 @@ pub use tally::{GameOutcome, Interval, MAX_LENGTH_BIN, Tally, Z95, Z999};
 /// Games per chunk. Part of what a seed means: changing it changes every seeded result.
 pub const CHUNK_GAMES: u64 = 1000;
 
-/// The largest lookup table (entries) the race kernel builds; bigger boards use the general one.
+/// The largest move table (entries) built; on bigger boards the general kernel computes each
+/// move, and the race kernel is not used.
 const MAX_TABLE: usize = 1 << 22;
 
 /// The seed of chunk `chunk` of a simulation seeded with `seed`: the `chunk + 1`-th output of
@@ -62,7 +63,8 @@ pub enum Kernel {
     /// of (position, face) → position per roll.
     Race,
     /// Any rules and any number of seats: bonus rolls with their streak, the cap and its void,
-    /// several dice, pick-die, finishing all.
+    /// several dice, pick-die, finishing all. Moves by one face are still looked up in the table;
+    /// sums of several dice are computed.
     General,
 }
 
