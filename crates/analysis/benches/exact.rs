@@ -33,7 +33,8 @@ fn hundred_cells(c: &mut Criterion) {
         ("three-sixes", Rules::named("three-sixes").unwrap()),
     ] {
         for preset in [Preset::MiltonBradley, Preset::Classic] {
-            let board = Board::new(&preset.spec(), &rules).unwrap();
+            // The Milton Bradley board has a ladder on cell 1, where three-sixes starts.
+            let Ok(board) = Board::new(&preset.spec(), &rules) else { continue };
             group.bench_function(BenchmarkId::new(name, preset), |b| {
                 b.iter(|| {
                     let analysis = exact::analyze(&board, &rules).unwrap();

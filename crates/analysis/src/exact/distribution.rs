@@ -1,6 +1,8 @@
 //! The distribution of the number of turns one token takes to finish, by forward propagation of
 //! its position's distribution, turn after turn.
 
+use std::ops::Neg;
+
 use super::{chain::TurnChain, solver::Class};
 
 /// How many turns one token takes to finish: `P(T ≤ k)` for `k = 0, 1, …` until less than the
@@ -102,10 +104,6 @@ impl TurnDistribution {
 
 /// Propagates the start's distribution turn by turn until less than `tail` of the mass that can
 /// still finish is left, or `max_work` transitions have been followed.
-///
-/// Each turn pulls every position's new mass from the positions that move to it (the chain's
-/// transposed rows), so the work per turn is one multiply-add per transition, without scattered
-/// writes.
 pub(crate) fn propagate(
     chain: &TurnChain,
     class: &[Class],
@@ -114,7 +112,7 @@ pub(crate) fn propagate(
 ) -> TurnDistribution {
     let n = chain.size() as usize;
     let start = chain.start() as usize;
-    let incoming = Incoming::new(chain, class);
+    let step = Step::new(chain, class);
     let trap = class.contains(&Class::Trapped);
     let rolls: Vec<f64> = (0..n)
         .map(|b| if class[b] == Class::Unreached { 0.0 } else { chain.rolls(b as u32) })
@@ -127,19 +125,12 @@ pub(crate) fn propagate(
     let mut cdf = vec![0.0];
     let mut survival = vec![1.0];
     let mut turn_rolls = Vec::new();
-    let per_turn = incoming.sources.len() as u64 + 1;
+    let per_turn = step.work();
     let mut work = 0_u64;
     while live >= tail && work < max_work {
         work += per_turn;
         turn_rolls.push(now[..n].iter().zip(&rolls).map(|(m, r)| m * r).sum());
-        for (e, mass) in next.iter_mut().enumerate() {
-            let r = incoming.offsets[e]..incoming.offsets[e + 1];
-            *mass = incoming.probs[r.clone()]
-                .iter()
-                .zip(&incoming.sources[r])
-                .map(|(p, &b)| p * now[b as usize])
-                .sum();
-        }
+        step.apply(&now, &mut next);
         // Cell N only collects: what reached it this turn has finished.
         finished += std::mem::take(&mut next[n]);
         std::mem::swap(&mut now, &mut next);
@@ -155,39 +146,92 @@ pub(crate) fn propagate(
     TurnDistribution { cdf, survival, rolls: turn_rolls, residual: live, complete: live < tail }
 }
 
-/// The chain's transitions grouped by where they lead, from reached positions only.
+/// One turn of the chain as an operator on distributions, `next = now · K`, split for speed:
+/// most moves go a fixed number of cells (the dice), so the transitions that share an offset
+/// `e − b` held by many positions are stored as dense diagonals, applied with contiguous
+/// multiply-adds the compiler vectorises; the rest (jumps, stays near the end, bounces) are a
+/// short list of single transitions.
 #[derive(Debug)]
-struct Incoming {
-    offsets: Vec<usize>,
-    sources: Vec<u32>,
+struct Step {
+    diagonals: Vec<Diagonal>,
+    /// The other transitions as `(from, to, probability)`, by source.
+    rest: Vec<(u32, u32, f64)>,
+    transitions: u64,
+}
+
+/// The transitions `b → b + offset` for sources `first..first + probs.len()`, which lead to
+/// `to..to + probs.len()`.
+#[derive(Debug)]
+struct Diagonal {
+    first: usize,
+    to: usize,
     probs: Vec<f64>,
 }
 
-impl Incoming {
-    fn new(chain: &TurnChain, class: &[Class]) -> Incoming {
-        let n = chain.size() as usize;
-        let reached = |b: usize| class[b] != Class::Unreached;
-        let mut offsets = vec![0_usize; n + 2];
-        for b in (0..n).filter(|&b| reached(b)) {
-            for (e, _) in chain.row(b as u32) {
-                offsets[e as usize + 1] += 1;
+impl Step {
+    fn new(chain: &TurnChain, class: &[Class]) -> Step {
+        let n = chain.size();
+        let sources = || (0..n).filter(|&b| class[b as usize] != Class::Unreached);
+        let offset = |b: u32, e: u32| i64::from(e) - i64::from(b);
+        // How many reached sources use each offset.
+        let mut uses = std::collections::HashMap::<i64, u64>::new();
+        let mut transitions = 0_u64;
+        for b in sources() {
+            for (e, _) in chain.row(b) {
+                *uses.entry(offset(b, e)).or_default() += 1;
+                transitions += 1;
             }
         }
-        for i in 1..offsets.len() {
-            offsets[i] += offsets[i - 1];
-        }
-        let mut fill = offsets.clone();
-        let mut sources = vec![0_u32; offsets[n + 1]];
-        let mut probs = vec![0.0; offsets[n + 1]];
-        for b in (0..n).filter(|&b| reached(b)) {
-            for (e, p) in chain.row(b as u32) {
-                let slot = &mut fill[e as usize];
-                sources[*slot] = b as u32;
-                probs[*slot] = p;
-                *slot += 1;
+        // Sources b with 0 ≤ b < N and 0 ≤ b + d ≤ N.
+        let range = |d: i64| (d.neg().max(0), i64::from(n).min(i64::from(n) - d + 1));
+        // A diagonal pays when most of its length carries a transition.
+        let dense = |d: i64, count: u64| {
+            let (lo, hi) = range(d);
+            count >= 16 && 2 * count >= (hi - lo).unsigned_abs()
+        };
+        let mut offsets: Vec<i64> =
+            uses.iter().filter(|&(&d, &c)| dense(d, c)).map(|(&d, _)| d).collect();
+        offsets.sort_unstable();
+        let index = |v: i64| usize::try_from(v).expect("positions on the board are not negative");
+        let mut diagonals: Vec<Diagonal> = offsets
+            .iter()
+            .map(|&d| {
+                let (lo, hi) = range(d);
+                Diagonal { first: index(lo), to: index(lo + d), probs: vec![0.0; index(hi - lo)] }
+            })
+            .collect();
+        let mut rest = Vec::new();
+        for b in sources() {
+            for (e, p) in chain.row(b) {
+                match offsets.binary_search(&offset(b, e)) {
+                    Ok(i) => {
+                        let d = &mut diagonals[i];
+                        d.probs[b as usize - d.first] = p;
+                    }
+                    Err(_) => rest.push((b, e, p)),
+                }
             }
         }
-        Incoming { offsets, sources, probs }
+        Step { diagonals, rest, transitions }
+    }
+
+    /// Position updates per turn, for the work budget.
+    fn work(&self) -> u64 {
+        self.transitions + self.diagonals.iter().map(|d| d.probs.len() as u64).sum::<u64>()
+    }
+
+    fn apply(&self, now: &[f64], next: &mut [f64]) {
+        next.fill(0.0);
+        for &(b, e, p) in &self.rest {
+            next[e as usize] += p * now[b as usize];
+        }
+        for d in &self.diagonals {
+            let len = d.probs.len();
+            let targets = &mut next[d.to..d.to + len];
+            for ((t, p), m) in targets.iter_mut().zip(&d.probs).zip(&now[d.first..d.first + len]) {
+                *t += p * m;
+            }
+        }
     }
 }
 
