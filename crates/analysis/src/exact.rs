@@ -69,28 +69,37 @@ pub struct Options {
     pub max_work: u64,
     /// Whether to compute the expected landings per cell.
     pub landings: bool,
+    /// Up to this many back cells (cells reached by a backward move) their system is factored
+    /// densely; beyond, it is solved by GMRES. Both are exact to far below 1e-9.
+    pub max_dense_back_cells: usize,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { tail: 1e-12, max_work: 4_000_000_000, landings: true }
+        Options {
+            tail: 1e-12,
+            max_work: 4_000_000_000,
+            landings: true,
+            max_dense_back_cells: MAX_BACK_CELLS,
+        }
     }
 }
 
 /// Why a board could not be analysed exactly.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum AnalysisError {
-    /// The board sends tokens backward to more distinct cells than the direct solver takes.
+    /// On a board with more than [`MAX_BACK_CELLS`] cells reached by backward moves, the
+    /// iterative solver did not reach the required accuracy.
     #[error(
-        "{cells} cells can be reached by a backward move (snakes, bounces); the exact solver \
-         takes at most {limit}"
+        "the exact solver did not converge ({iterations} iterations, relative residual \
+         {residual:.1e})"
     )]
-    TooManyBackCells {
-        /// Distinct cells reached by a backward move.
-        cells: usize,
-        /// [`MAX_BACK_CELLS`].
-        limit: usize,
+    NoConvergence {
+        /// Iterations made.
+        iterations: usize,
+        /// The relative residual reached.
+        residual: f64,
     },
 }
 
@@ -118,7 +127,7 @@ pub struct Analysis {
     pub expected_landings: Option<Vec<f64>>,
     /// Index c: the expected number of turns begun on position c; `None` as above.
     pub expected_turn_starts: Option<Vec<f64>>,
-    /// Distinct cells reached by backward moves: the size of the dense part of the solve.
+    /// Distinct cells reached by backward moves: the size of the back cells' system.
     pub back_cells: usize,
 }
 
@@ -163,8 +172,8 @@ impl Analysis {
 ///
 /// # Errors
 ///
-/// [`AnalysisError::TooManyBackCells`] for boards with more than [`MAX_BACK_CELLS`] distinct
-/// snake tails (and bounce cells) behind their heads.
+/// [`AnalysisError::NoConvergence`] in the unlikely case that the iterative solver used for
+/// boards with more than [`MAX_BACK_CELLS`] back cells cannot reach the required accuracy.
 pub fn analyze(board: &Board, rules: &Rules) -> Result<Analysis, AnalysisError> {
     analyze_with(board, rules, &snl_engine::FirstOption, &Options::default())
 }
@@ -182,7 +191,7 @@ pub fn analyze_with(
 ) -> Result<Analysis, AnalysisError> {
     let model = TurnModel::new(board, rules, policy);
     let chain = TurnChain::from_model(&model, rules);
-    let solver = Solver::new(&chain)?;
+    let solver = Solver::with_dense_limit(&chain, options.max_dense_back_cells);
     let n = board.size() as usize;
     let class = solver.classes();
     let distribution = distribution::propagate(&chain, class, options.tail, options.max_work);
@@ -205,14 +214,14 @@ pub fn analyze_with(
     if solver.has_trap() {
         // Chance of ending up where N is out of reach, summed without cancellation.
         let trapped = per_position(&chain, class, |e| class[e as usize] == Class::Trapped);
-        analysis.never_finish_probability = solver.at_start(&trapped);
+        analysis.never_finish_probability = solver.at_start(&trapped)?;
         return Ok(analysis);
     }
     analysis.never_finish_probability = 0.0;
 
     let live = |b: usize| class[b] == Class::Live;
     let ones: Vec<f64> = (0..n).map(|b| if live(b) { 1.0 } else { 0.0 }).collect();
-    let turns = solver.everywhere(&ones);
+    let turns = solver.everywhere(&ones)?;
     let rolls: Vec<f64> =
         (0..n).map(|b| if live(b) { chain.rolls(b as u32) } else { 0.0 }).collect();
     // Var T_b = Σ_e K(b,e) Var T_e + Σ_e K(b,e) (E T_e + 1 − E T_b)²: a non-negative cost per
@@ -227,10 +236,10 @@ pub fn analyze_with(
         .collect();
     let start = chain.start() as usize;
     analysis.expected_turns = turns[start];
-    analysis.expected_rolls = solver.at_start(&rolls);
-    analysis.std_dev_turns = solver.at_start(&spread).sqrt();
+    analysis.expected_rolls = solver.at_start(&rolls)?;
+    analysis.std_dev_turns = solver.at_start(&spread)?.sqrt();
     if options.landings {
-        let visits = solver.visits();
+        let visits = solver.visits()?;
         let mut landings = vec![0.0; n + 1];
         let mut scratch = Scratch::default();
         for b in (0..n).filter(|&b| visits[b] > 0.0) {
