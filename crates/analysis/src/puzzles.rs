@@ -18,7 +18,7 @@
 //! # Ok::<_, snl_analysis::puzzles::PuzzleError>(())
 //! ```
 
-use std::{fmt, io};
+use std::{fmt::Write as _, io};
 
 use snl_engine::{Dice, Jump, JumpMode, Overshoot, Rules, Start};
 
@@ -216,8 +216,10 @@ impl LeetCode {
 
     /// The board as a [`Track`] under [`puzzle_rules`].
     pub fn track(&self) -> Track {
-        Track::from_jumps(self.size(), self.jumps.iter().copied(), &puzzle_rules())
-            .expect("a checked LeetCode board is a valid single-jump track")
+        // Checked on the way in: starts sorted and unique, on the board, none on n²; one jump per
+        // move, so each rests where it leads.
+        let ends = self.jumps.iter().map(|j| j.to).collect();
+        Track::from_parts(self.size(), &puzzle_rules(), self.jumps.clone(), ends)
     }
 
     /// The fewest moves from square 1 to n², with a path.
@@ -235,7 +237,7 @@ impl LeetCode {
     /// # Errors
     ///
     /// Any error of `out`.
-    pub fn write_json(&self, out: &mut impl io::Write) -> io::Result<()> {
+    pub fn write_json<W: io::Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
         let n = self.side as usize;
         let mut values = vec![-1_i64; n * n]; // row-major, as printed
         for j in &self.jumps {
@@ -250,7 +252,7 @@ impl LeetCode {
                 if c > 0 {
                     line.push(',');
                 }
-                fmt::Write::write_fmt(&mut line, format_args!("{v}")).expect("writing to a String");
+                let _ = write!(line, "{v}"); // writing to a String cannot fail
             }
             line.push_str(if r + 1 == n { "]]\n" } else { "],\n" });
             out.write_all(line.as_bytes())?;
@@ -265,14 +267,14 @@ pub fn matrix_place(n: u32, square: u32) -> (usize, usize) {
     let i = square - 1;
     let from_bottom = i / n;
     let along = i % n;
-    let column = if from_bottom % 2 == 0 { along } else { n - 1 - along };
+    let column = if from_bottom.is_multiple_of(2) { along } else { n - 1 - along };
     ((n - 1 - from_bottom) as usize, column as usize)
 }
 
 /// The square at 0-based `(row, column)` of an `n × n` LeetCode matrix.
 pub fn matrix_square(n: u32, row: u32, column: u32) -> u32 {
     let from_bottom = n - 1 - row;
-    let along = if from_bottom % 2 == 0 { column } else { n - 1 - column };
+    let along = if from_bottom.is_multiple_of(2) { column } else { n - 1 - column };
     from_bottom * n + along + 1
 }
 
@@ -301,7 +303,7 @@ impl MatrixReader<'_> {
                     Ok(())
                 })?;
                 side = first_row.len() as u32;
-                if side < 2 || side > MAX_LEETCODE_SIDE {
+                if !(2..=MAX_LEETCODE_SIDE).contains(&side) {
                     return Err(PuzzleError::Shape {
                         shape: format!(
                             "has rows of {side} value{}",
@@ -310,7 +312,7 @@ impl MatrixReader<'_> {
                     });
                 }
                 for (c, &v) in first_row.iter().enumerate() {
-                    self.place(side, 0, c as u32, v, &mut jumps)?;
+                    MatrixReader::place(side, 0, c as u32, v, &mut jumps)?;
                 }
             } else {
                 if row == side {
@@ -328,7 +330,7 @@ impl MatrixReader<'_> {
                         });
                     }
                     let value = reader.integer(value_at)?;
-                    reader.place(side, row, column, value, &mut jumps)?;
+                    MatrixReader::place(side, row, column, value, &mut jumps)?;
                     column += 1;
                     Ok(())
                 })?;
@@ -423,7 +425,6 @@ impl MatrixReader<'_> {
     /// Records the value of board[row][column] as a jump, after checking its range.
     #[inline]
     fn place(
-        &self,
         side: u32,
         row: u32,
         column: u32,
@@ -480,7 +481,7 @@ impl MatrixReader<'_> {
 
     fn unexpected_span(&self, at: usize, end: usize, expected: &'static str) -> PuzzleError {
         let before = &self.text[..at.min(self.text.len())];
-        let line = before.iter().filter(|&&c| c == b'\n').count() + 1;
+        let line = before.split(|&c| c == b'\n').count();
         let column =
             before.len() - before.iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1) + 1;
         let found = if at >= self.text.len() {
@@ -508,9 +509,11 @@ pub const HACKERRANK_SQUARES: u32 = 100;
 impl HackerRankTest {
     /// The board as a [`Track`] under [`puzzle_rules`].
     pub fn track(&self) -> Track {
-        let jumps = self.ladders.iter().chain(&self.snakes).copied();
-        Track::from_jumps(HACKERRANK_SQUARES, jumps, &puzzle_rules())
-            .expect("a checked HackerRank test is a valid single-jump track")
+        // Checked on the way in: unique starts on squares 2 to 99, each jump up or down.
+        let mut jumps: Vec<Jump> = self.ladders.iter().chain(&self.snakes).copied().collect();
+        jumps.sort_unstable();
+        let ends = jumps.iter().map(|j| j.to).collect();
+        Track::from_parts(HACKERRANK_SQUARES, &puzzle_rules(), jumps, ends)
     }
 
     /// The integer HackerRank expects: the fewest rolls from square 1 to 100, or −1.

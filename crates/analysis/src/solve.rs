@@ -105,7 +105,7 @@ impl fmt::Display for Solution {
         write!(f, "{} roll{plural}: {}", moves.len(), self.from)?;
         for m in moves {
             write!(f, " → {}", m.landed)?;
-            if m.target > self.size {
+            if m.target() > self.size {
                 f.write_str(if m.landed == self.size { " (overshot)" } else { " (bounced)" })?;
             }
             for j in &m.jumps {

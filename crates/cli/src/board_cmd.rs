@@ -23,6 +23,8 @@ enum BoardAction {
     Show(ShowArgs),
     /// Check a board: print every problem and exit 2, or say it is valid.
     Validate(ShowArgs),
+    /// Make a random board, as large as you like, as a board file or a LeetCode 909 matrix.
+    Generate(GenerateArgs),
 }
 
 #[derive(Args, Clone, Debug)]
@@ -49,6 +51,7 @@ impl ShowArgs {
 
 pub(crate) fn run(args: &BoardArgs, console: &mut Console) -> CmdResult {
     match &args.action {
+        BoardAction::Generate(generate) => generate_board(generate, console),
         BoardAction::Show(show) => {
             let setup = show.game().resolve()?;
             let board = &setup.board;
@@ -107,4 +110,91 @@ pub(crate) fn run(args: &BoardArgs, console: &mut Console) -> CmdResult {
             Ok(())
         }
     }
+}
+
+/// The formats `snl board generate` writes.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum BoardFormat {
+    /// A board file (`--board FILE.toml`).
+    Toml,
+    /// A LeetCode 909 matrix (`snl solve --leetcode FILE`); the size must be a square.
+    Leetcode,
+}
+
+/// Options of `snl board generate`.
+#[derive(Args, Clone, Debug)]
+#[command(after_help = "\
+The same numbers always give the same board: with --format toml, the board of \
+--board random --size N --snakes S --ladders L --seed X. Boards up to 10^6 cells are redrawn \
+until they can be won (under standard rules, or LeetCode's for --format leetcode).
+
+Example: a 3000x3000 LeetCode board, one jump per 20 cells (about 30 MB):
+  snl board generate --size 9000000 --snakes 225000 --ladders 225000 --format leetcode -o big.json")]
+struct GenerateArgs {
+    /// Cells on the board (for --format leetcode a square: 36, 100, 1000000, ...).
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    size: u32,
+    /// Snakes to place.
+    #[arg(long, value_name = "S", default_value_t = 8)]
+    snakes: u32,
+    /// Ladders to place.
+    #[arg(long, value_name = "L", default_value_t = 8)]
+    ladders: u32,
+    /// Seed of the draw.
+    #[arg(long, value_name = "X", default_value_t = 0)]
+    seed: u64,
+    /// What to write.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "toml")]
+    format: BoardFormat,
+    /// Write to this file instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    output: Option<std::path::PathBuf>,
+}
+
+/// `snl board generate`: draws the board as `--board random` does and writes it.
+fn generate_board(args: &GenerateArgs, console: &mut Console) -> CmdResult {
+    use snl_analysis::puzzles::{LeetCode, puzzle_rules};
+    use snl_engine::{Jump, RandomBoard, Rules};
+
+    let params =
+        RandomBoard { size: args.size, snakes: args.snakes, ladders: args.ladders, seed: args.seed };
+    params.check().or_bad()?;
+    let side = f64::from(args.size).sqrt().floor() as u32;
+    if args.format == BoardFormat::Leetcode && side * side != args.size {
+        return Err(crate::common::Failure::bad(anyhow::anyhow!(
+            "size {} is not a square, but a LeetCode board is n×n: use for example --size {} or {}",
+            args.size,
+            side * side,
+            (side + 1) * (side + 1)
+        )));
+    }
+    let mut file;
+    let out: &mut dyn Write = match &args.output {
+        None => &mut console.out,
+        Some(path) => {
+            let created = std::fs::File::create(path).map_err(|e| {
+                crate::common::Failure::bad(anyhow::anyhow!("cannot create '{}': {e}", path.display()))
+            })?;
+            file = std::io::BufWriter::new(created);
+            &mut file
+        }
+    };
+    match args.format {
+        BoardFormat::Toml => {
+            let spec = params.spec(&Rules::default());
+            out.write_all(spec.to_toml().as_bytes()).or_other()?;
+        }
+        BoardFormat::Leetcode => {
+            let spec = params.spec(&puzzle_rules());
+            let jumps = spec
+                .snakes
+                .iter()
+                .map(|s| Jump { from: s.head, to: s.tail })
+                .chain(spec.ladders.iter().map(|l| Jump { from: l.foot, to: l.top }));
+            let board = LeetCode::from_jumps(side, jumps).or_other()?;
+            board.write_json(out).or_other()?;
+        }
+    }
+    out.flush().or_other()?;
+    Ok(())
 }

@@ -1,19 +1,202 @@
-//! `snl solve`: not built yet.
+//! `snl solve`: the fewest rolls from the start to the last cell and one such path (SPEC §7), and
+//! the two puzzle formats, LeetCode 909 and HackerRank "The Quickest Way Up".
+//!
+//! The search is [`snl_analysis::solve`]; this module reads the options and prints.
+
+use std::io::{Read, Write};
 
 use clap::Args;
+use serde_json::json;
+use snl_analysis::{
+    puzzles::{LeetCode, parse_hackerrank},
+    solve::{Solution, Track},
+};
+use snl_engine::Bonus;
 
 use crate::{
-    common::{CmdResult, Failure, GameArgs},
+    common::{CmdResult, Failure, GameArgs, OrFail},
     console::Console,
 };
 
+/// Board and rule options a puzzle format fixes by itself, so giving one with a puzzle is a
+/// mistake worth reporting rather than ignoring.
+const PUZZLE_FIXES: [&str; 16] = [
+    "board",
+    "size",
+    "snakes",
+    "ladders",
+    "rules",
+    "start",
+    "dice",
+    "overshoot",
+    "jumps",
+    "bonus",
+    "max_bonus",
+    "on_max",
+    "finish",
+    "choice",
+    "seed",
+    "from",
+];
+
 /// Options of `snl solve`.
 #[derive(Args, Clone, Debug)]
+#[command(after_help = "\
+The dice are the player's to choose: the answer is the best case, the fewest rolls any game on \
+this board and these rules could take. Position 0 is off the board.
+
+Examples:
+  snl solve                                  the classic board, standard rules
+  snl solve --board milton-bradley --dice 2d6 --overshoot bounce
+  snl solve --board my.toml --from 42 --json
+  snl solve --leetcode '[[-1,-1],[-1,3]]'    prints 1
+  snl solve --leetcode board.json            a file (snl board generate --format leetcode)
+  snl solve --hackerrank < input.txt")]
 pub(crate) struct SolveArgs {
     #[command(flatten)]
     pub(crate) game: GameArgs,
+    /// Search from this position instead of the start (0 = off the board).
+    #[arg(long, value_name = "POS", help_heading = "Solve")]
+    pub(crate) from: Option<u32>,
+    // The keys are spelled as they print, so the text is given as `help`, not as a doc comment.
+    #[arg(
+        long,
+        help_heading = "Solve",
+        help = "Print one JSON object: min_rolls (null when unreachable), path (cells visited, \
+                start first: each landing, then each jump's end), reachable, rolls (each roll's \
+                number of cells), and min_turns when bonus rolls are on"
+    )]
+    pub(crate) json: bool,
+    /// Solve a LeetCode 909 board: a JSON matrix given inline ('[[-1,-1],[-1,3]]'), a file, or
+    /// '-' for standard input. Prints the single integer LeetCode expects (-1 when the last
+    /// square cannot be reached). LeetCode's rules: start on square 1, one die, no move past the
+    /// last square, one jump per move; any n from 2 up.
+    #[arg(
+        long,
+        value_name = "JSON|FILE|-",
+        help_heading = "Puzzles",
+        conflicts_with_all = PUZZLE_FIXES,
+        conflicts_with = "hackerrank"
+    )]
+    pub(crate) leetcode: Option<String>,
+    /// Read HackerRank's "Snakes and Ladders: The Quickest Way Up" input on standard input (the
+    /// number of tests, then for each: ladders, snakes) and print one integer per test, the
+    /// fewest rolls or -1, exactly as that judge expects.
+    #[arg(long, help_heading = "Puzzles", conflicts_with_all = PUZZLE_FIXES)]
+    pub(crate) hackerrank: bool,
 }
 
-pub(crate) fn run(_args: &SolveArgs, _console: &mut Console) -> CmdResult {
-    Err(Failure::other(anyhow::anyhow!("'snl solve' is not available yet")))
+pub(crate) fn run(args: &SolveArgs, console: &mut Console) -> CmdResult {
+    if let Some(source) = &args.leetcode {
+        return leetcode(source, args.json, console);
+    }
+    if args.hackerrank {
+        return hackerrank(args.json, console);
+    }
+    let setup = args.game.resolve()?;
+    let size = setup.board.size();
+    let track = Track::new(&setup.board, &setup.rules);
+    let from = args.from.unwrap_or(track.start());
+    if from > size {
+        return Err(Failure::bad(anyhow::anyhow!(
+            "--from {from} is past the last cell of board '{}', which has {size} cells",
+            setup.board_name
+        )));
+    }
+    let solution = track.fewest_rolls_from(from);
+    let turns = if setup.rules.bonus == Bonus::TopFace {
+        Some(track.fewest_turns_from(from).or_bad()?)
+    } else {
+        None
+    };
+    if args.json {
+        let mut value = solution_json(&solution);
+        if let Some(turns) = turns {
+            value["min_turns"] = json!(turns);
+        }
+        writeln!(console.out, "{value}").or_other()?;
+        return Ok(());
+    }
+    if !solution.is_reachable() {
+        writeln!(
+            console.out,
+            "Cell {size} cannot be reached from {from} on board '{}' under these rules.",
+            setup.board_name
+        )
+        .or_other()?;
+        return Ok(());
+    }
+    writeln!(console.out, "{solution}").or_other()?;
+    let rolls: Vec<String> =
+        solution.moves().unwrap_or_default().iter().map(|m| m.steps.to_string()).collect();
+    if !rolls.is_empty() {
+        writeln!(console.out, "Rolls: {}", rolls.join(", ")).or_other()?;
+    }
+    if let Some(Some(turns)) = turns {
+        let plural = if turns == 1 { "" } else { "s" };
+        writeln!(
+            console.out,
+            "Fewest turns: {turns} turn{plural} (a top-face roll earns another roll in the turn)"
+        )
+        .or_other()?;
+    }
+    Ok(())
+}
+
+/// The SPEC §7 keys, and the rolls.
+fn solution_json(solution: &Solution) -> serde_json::Value {
+    let rolls: Vec<u32> = solution.moves().unwrap_or_default().iter().map(|m| m.steps).collect();
+    json!({
+        "min_rolls": solution.min_rolls(),
+        "path": solution.path(),
+        "reachable": solution.is_reachable(),
+        "from": solution.from(),
+        "size": solution.size(),
+        "rolls": rolls,
+    })
+}
+
+/// `--leetcode`: inline JSON, a file, or standard input.
+fn leetcode(source: &str, as_json: bool, console: &mut Console) -> CmdResult {
+    let text = if source == "-" {
+        let mut text = Vec::new();
+        console.input.read_to_end(&mut text).map_err(|e| {
+            Failure::bad(anyhow::anyhow!("cannot read the LeetCode board from standard input: {e}"))
+        })?;
+        text
+    } else if source.trim_start().starts_with('[') {
+        source.as_bytes().to_vec()
+    } else {
+        std::fs::read(source).map_err(|e| {
+            Failure::bad(anyhow::anyhow!("cannot read LeetCode board file '{source}': {e}"))
+        })?
+    };
+    let board = LeetCode::parse(&text).or_bad()?;
+    drop(text); // a 3000×3000 matrix is 30 MB of text
+    let solution = board.solve();
+    if as_json {
+        writeln!(console.out, "{}", solution_json(&solution)).or_other()?;
+    } else {
+        writeln!(console.out, "{}", solution.min_rolls().map_or(-1, i64::from)).or_other()?;
+    }
+    Ok(())
+}
+
+/// `--hackerrank`: the judge's input on standard input, one answer per line.
+fn hackerrank(as_json: bool, console: &mut Console) -> CmdResult {
+    let mut text = String::new();
+    console.input.read_to_string(&mut text).map_err(|e| {
+        Failure::bad(anyhow::anyhow!("cannot read HackerRank input from standard input: {e}"))
+    })?;
+    let tests = parse_hackerrank(&text).or_bad()?;
+    let solutions: Vec<Solution> = tests.iter().map(|t| t.track().fewest_rolls()).collect();
+    if as_json {
+        let tests: Vec<serde_json::Value> = solutions.iter().map(solution_json).collect();
+        writeln!(console.out, "{}", json!({ "tests": tests })).or_other()?;
+    } else {
+        for s in &solutions {
+            writeln!(console.out, "{}", s.min_rolls().map_or(-1, i64::from)).or_other()?;
+        }
+    }
+    Ok(())
 }

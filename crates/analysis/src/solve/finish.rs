@@ -59,9 +59,8 @@ fn targets_landing_on(track: &Track, landed: u32, out: &mut Vec<u32>) {
     // The largest target: the last position before N plus the longest roll.
     let last = n - 1 + b;
     match track.rules().overshoot {
-        Overshoot::Stay => {}
         Overshoot::Win if landed == n => out.extend(n + 1..=last),
-        Overshoot::Win => {}
+        Overshoot::Stay | Overshoot::Win => {}
         // With rolls no longer than the board, a target reflects once: to 2n − t.
         Overshoot::Bounce if b <= n => {
             if landed < n && 2 * n - landed <= last {

@@ -21,20 +21,20 @@ pub(crate) type Run = (u32, u32);
 pub(crate) struct Layers {
     // Layer k's runs are runs[run_at[k]..run_at[k + 1]].
     runs: Vec<Run>,
-    run_at: Vec<usize>,
+    run_at: Vec<u32>,
     // Layer k's cells first reached by a jump, as (cell, jump index), sorted by cell:
     // arrivals[arrival_at[k]..arrival_at[k + 1]].
     arrivals: Vec<(u32, u32)>,
-    arrival_at: Vec<usize>,
+    arrival_at: Vec<u32>,
 }
 
 impl Layers {
     fn runs(&self, k: usize) -> &[Run] {
-        &self.runs[self.run_at[k]..self.run_at[k + 1]]
+        &self.runs[self.run_at[k] as usize..self.run_at[k + 1] as usize]
     }
 
     fn arrivals(&self, k: usize) -> &[(u32, u32)] {
-        &self.arrivals[self.arrival_at[k]..self.arrival_at[k + 1]]
+        &self.arrivals[self.arrival_at[k] as usize..self.arrival_at[k + 1] as usize]
     }
 
     /// Number of layers after the first: the fewest rolls, when the search reached its goal.
@@ -56,7 +56,7 @@ fn push_run(runs: &mut Vec<Run>, run: Run) {
 /// or no new cell can be (`None`).
 pub(crate) fn search(track: &Track, from: u32) -> Option<Layers> {
     let n = track.size();
-    let (a, b) = (track.least(), track.most());
+    let (shortest, longest) = (track.least(), track.most());
     let ends = track.ends();
     let mut reached = Bits::new(n as usize + 1);
     let mut untaken = track.starts().clone(); // jump starts no roll has landed on yet
@@ -81,7 +81,7 @@ pub(crate) fn search(track: &Track, from: u32) -> Option<Layers> {
         landing.clear();
         reflected.clear();
         for &(lo, hi) in layers.runs(k) {
-            let (first, last) = (lo + a, hi + b);
+            let (first, last) = (lo + shortest, hi + longest);
             if first <= n {
                 push_run(&mut landing, (first, last.min(n)));
             }
@@ -113,15 +113,20 @@ pub(crate) fn search(track: &Track, from: u32) -> Option<Layers> {
                 }
             });
         }
-        layers.arrivals[arrivals_from..].sort_unstable();
-        layers.arrival_at.push(layers.arrivals.len());
-        jumped.clear();
-        jumped.extend(layers.arrivals[arrivals_from..].iter().map(|&(c, _)| (c, c)));
-        // Merged apart from the earlier layers, so a run never joins one of theirs.
-        next.clear();
-        merge_runs(&plain, &jumped, &mut next);
-        layers.runs.extend_from_slice(&next);
-        layers.run_at.push(layers.runs.len());
+        layers.arrival_at.push(layers.arrivals.len() as u32);
+        let arrived = &mut layers.arrivals[arrivals_from..];
+        if arrived.is_empty() {
+            layers.runs.extend_from_slice(&plain);
+        } else {
+            arrived.sort_unstable();
+            jumped.clear();
+            jumped.extend(arrived.iter().map(|&(c, _)| (c, c)));
+            // Merged apart from the earlier layers, so a run never joins one of theirs.
+            next.clear();
+            merge_runs(&plain, &jumped, &mut next);
+            layers.runs.extend_from_slice(&next);
+        }
+        layers.run_at.push(layers.runs.len() as u32);
         if reached.contains(n) {
             return Some(layers);
         }
@@ -167,14 +172,19 @@ pub struct Move {
     pub from: u32,
     /// Cells rolled.
     pub steps: u32,
-    /// `from + steps`, maybe past N.
-    pub target: u32,
     /// The cell landed on after the overshoot rule.
     pub landed: u32,
     /// The jumps taken from there, in order.
     pub jumps: Vec<Jump>,
     /// Where the token rests.
     pub to: u32,
+}
+
+impl Move {
+    /// `from + steps`, maybe past N.
+    pub fn target(&self) -> u32 {
+        self.from + self.steps
+    }
 }
 
 /// A shortest path through the layers, from the first layer's cell to cell N.
@@ -194,7 +204,6 @@ pub(crate) fn path(track: &Track, layers: &Layers) -> Vec<Move> {
         moves.push(Move {
             from,
             steps: target - from,
-            target,
             landed,
             jumps: track.jump_path(landed),
             to: at,

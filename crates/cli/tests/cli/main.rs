@@ -9,3 +9,4 @@ mod play;
 mod records;
 mod save;
 mod simulate;
+mod solve;
