@@ -31,13 +31,13 @@ pub(crate) struct PlayArgs {
     pub(crate) game: GameArgs,
     /// A seat as NAME:KIND, KIND one of human, easy, greedy, hard; repeat for each seat
     /// (default: you against a hard computer in a terminal, two computers otherwise).
-    #[arg(long = "player", value_name = "NAME:KIND")]
+    #[arg(long = "player", value_name = "NAME:KIND", help_heading = "Players and dice")]
     pub(crate) players: Vec<String>,
     /// Use these rolls in order, then stop: totals (3,6,1) or each die (2+5,6+6).
-    #[arg(long, value_name = "LIST")]
+    #[arg(long, value_name = "LIST", help_heading = "Players and dice")]
     pub(crate) rolls: Option<String>,
     /// Ask for the board and the seats first, even when not in a terminal.
-    #[arg(long)]
+    #[arg(long, help_heading = "Players and dice")]
     pub(crate) setup: bool,
     /// Go on with the game saved in FILE: its board, rules, players and dice. Turns are saved
     /// back to FILE unless --save names another.
@@ -55,6 +55,7 @@ pub(crate) struct PlayArgs {
 
 /// How a game is shown and kept: the options `play` and `resume` share.
 #[derive(Args, Clone, Debug, Default)]
+#[command(next_help_heading = "Display")]
 pub(crate) struct TableArgs {
     /// Print every event as one JSON object per line (SPEC §6) instead of the display.
     #[arg(long, value_name = "FORMAT", value_parser = ["jsonl"])]

@@ -18,9 +18,12 @@ use crate::common::{CmdResult, Failure};
 #[derive(Args, Clone, Debug, Default)]
 #[command(next_help_heading = "Game database")]
 pub(crate) struct DbArgs {
-    /// The game database (default: `$SNL_DB`, else `$XDG_DATA_HOME/snl/games.db` or
-    /// `~/.local/share/snl/games.db`).
-    #[arg(long, value_name = "PATH")]
+    #[arg(
+        long,
+        value_name = "PATH",
+        help = "The game database (default: $SNL_DB, else $XDG_DATA_HOME/snl/games.db or \
+                ~/.local/share/snl/games.db)"
+    )]
     pub(crate) db: Option<PathBuf>,
 }
 
@@ -69,6 +72,7 @@ pub(crate) fn db_failure(path: &Path, error: &DbError) -> Failure {
     match error {
         DbError::Missing
         | DbError::NoSuchGame(_)
+        | DbError::BadGame { .. }
         | DbError::Newer { .. }
         | DbError::Stale { .. } => Failure::bad(sentence),
         _ => Failure::other(sentence),

@@ -311,11 +311,10 @@ fn a_game_killed_mid_way_is_resumed_and_is_the_uninterrupted_game() {
     let mut stdin = child.stdin.take().unwrap();
     let mut stderr = BufReader::new(child.stderr.take().unwrap());
     let prompt = "Ann, press Enter to roll (q to quit): ";
-    for turn in 1..=4 {
+    for _ in 1..=4 {
         wait_for(&mut stderr, prompt, 1);
         stdin.write_all(b"\n").unwrap();
         stdin.flush().unwrap();
-        let _ = turn;
     }
     wait_for(&mut stderr, prompt, 1);
     child.kill().unwrap(); // SIGKILL: no chance to clean up
