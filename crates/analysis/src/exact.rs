@@ -64,8 +64,9 @@ pub const QUANTILES: [f64; 6] = [0.1, 0.25, 0.5, 0.75, 0.9, 0.99];
 pub struct Options {
     /// Follow the turn distribution until less than this mass can still finish (SPEC: 1e-12).
     pub tail: f64,
-    /// The most position updates the turn distribution may spend before it stops (see
-    /// [`TurnDistribution::is_complete`]); expectations are exact whatever this is.
+    /// The most multiply-adds the turn distribution may spend before it stops (see
+    /// [`TurnDistribution::is_complete`]); 10^10 by default, a few seconds. Expectations are
+    /// exact whatever this is.
     pub max_work: u64,
     /// Whether to compute the expected landings per cell.
     pub landings: bool,
@@ -78,7 +79,7 @@ impl Default for Options {
     fn default() -> Options {
         Options {
             tail: 1e-12,
-            max_work: 4_000_000_000,
+            max_work: 10_000_000_000,
             landings: true,
             max_dense_back_cells: MAX_BACK_CELLS,
         }
@@ -129,6 +130,7 @@ pub struct Analysis {
     pub expected_turn_starts: Option<Vec<f64>>,
     /// Distinct cells reached by backward moves: the size of the back cells' system.
     pub back_cells: usize,
+    min_turns: Option<u32>,
 }
 
 impl Analysis {
@@ -137,9 +139,11 @@ impl Analysis {
         self.expected_turns.is_finite()
     }
 
-    /// The fewest turns to finish with a positive probability, `None` if N is out of reach.
+    /// The fewest turns to finish with a positive probability, `None` if N is out of reach
+    /// (found by a search over the chain, so known even when the distribution is not followed
+    /// that far).
     pub fn min_turns(&self) -> Option<u32> {
-        self.distribution.min()
+        self.min_turns
     }
 
     /// The median number of turns: the smallest k with `P(T ≤ k) ≥ ½`.
@@ -207,6 +211,7 @@ pub fn analyze_with(
         expected_landings: None,
         expected_turn_starts: None,
         back_cells: solver.back_cells(),
+        min_turns: fewest_turns(&chain),
     };
     if !solver.start_is_live() {
         return Ok(analysis);
@@ -249,6 +254,26 @@ pub fn analyze_with(
         analysis.expected_turn_starts = Some(visits);
     }
     Ok(analysis)
+}
+
+/// The fewest turns from the start to N, by breadth-first search over the chain.
+fn fewest_turns(chain: &TurnChain) -> Option<u32> {
+    let n = chain.size() as usize;
+    let mut turns = vec![u32::MAX; n + 1];
+    let mut queue = std::collections::VecDeque::from([chain.start() as usize]);
+    turns[chain.start() as usize] = 0;
+    while let Some(b) = queue.pop_front() {
+        if b == n {
+            return Some(turns[n]);
+        }
+        for (e, _) in chain.row(b as u32) {
+            if turns[e as usize] == u32::MAX {
+                turns[e as usize] = turns[b] + 1;
+                queue.push_back(e as usize);
+            }
+        }
+    }
+    None
 }
 
 /// Per live position b, the probability that its turn ends on a position where `target` holds.

@@ -6,6 +6,7 @@
 use std::{io::Write, path::PathBuf};
 
 use clap::Args;
+use serde_json::Value;
 use snl_analysis::exact::{self, Analysis, QUANTILES, SeatOutcomes};
 use snl_engine::{Board, Choice, Finish, Seat};
 
@@ -106,9 +107,10 @@ struct Report<'a> {
 impl Report<'_> {
     /// The object of SPEC §7 (`expected_turns` … `expected_game_rolls`), with infinite values as
     /// null, plus `p_never_finish`, `distribution_complete`, `expected_landings` (index = cell)
-    /// and, with seats, their names, `expected_game_turns` and, under finish all,
-    /// `rank_probability` (per seat, index r = P(rank r + 1)).
-    fn json(&self) -> serde_json::Value {
+    /// and, with seats, their names, `expected_game_turns`, `seats_unresolved` (the weight of
+    /// games left undecided when the distribution stopped; the seat figures are null unless it
+    /// is below 1e-9) and, under finish all, `rank_probability` (per seat, index r = P(rank r + 1)).
+    fn json(&self) -> Value {
         let a = self.analysis;
         let quantiles: serde_json::Map<String, serde_json::Value> = QUANTILES
             .iter()
@@ -133,12 +135,15 @@ impl Report<'_> {
         if let Some(o) = self.outcomes {
             let names: Vec<&str> = self.seats.iter().map(|s| s.name.as_str()).collect();
             v["players"] = serde_json::json!(names);
-            v["win_probability"] = serde_json::json!(o.win_probability);
-            v["expected_game_rolls"] = serde_json::json!(o.expected_game_rolls);
-            v["expected_game_turns"] = serde_json::json!(o.expected_game_turns);
+            // Inexact seat figures (the distribution stopped at its work limit) are null.
+            let exact = |value: serde_json::Value| if o.is_exact() { value } else { Value::Null };
+            v["win_probability"] = exact(serde_json::json!(o.win_probability));
+            v["expected_game_rolls"] = exact(serde_json::json!(o.expected_game_rolls));
+            v["expected_game_turns"] = exact(serde_json::json!(o.expected_game_turns));
             if let Some(ranks) = &o.rank_probability {
-                v["rank_probability"] = serde_json::json!(ranks);
+                v["rank_probability"] = exact(serde_json::json!(ranks));
             }
+            v["seats_unresolved"] = serde_json::json!(o.unresolved);
         }
         v
     }
@@ -178,12 +183,25 @@ impl Report<'_> {
                 percent(a.never_finish_probability)
             )?;
         }
-        let show = |t: Option<u32>| t.map_or_else(|| "never".to_owned(), |t| t.to_string());
+        let d = &a.distribution;
+        // Not reached: never, or beyond the turns followed when the work limit stopped them.
+        let unknown =
+            if d.is_complete() { "never".to_owned() } else { format!("beyond {}", d.turns()) };
+        let show = |t: Option<u32>| t.map_or_else(|| unknown.clone(), |t| t.to_string());
         writeln!(out, "  fewest turns     {}", show(a.min_turns()))?;
         writeln!(out, "  median turns     {}", show(a.median_turns()))?;
         if let Some(mode) = a.mode_turns() {
-            let p = a.distribution.probability(mode as usize);
+            let p = d.probability(mode as usize);
             writeln!(out, "  most likely      {mode} turns ({})", percent(p))?;
+        }
+        if !d.is_complete() {
+            writeln!(
+                out,
+                "  (the distribution was followed for {} turns, the work limit: {} of the games \
+                 were still on)",
+                d.turns(),
+                percent(d.residual())
+            )?;
         }
         self.write_distribution(out)?;
         if let Some(o) = self.outcomes {
@@ -226,14 +244,6 @@ impl Report<'_> {
                 percent(d.cdf(k))
             )?;
         }
-        if !d.is_complete() {
-            writeln!(
-                out,
-                "  (followed for {} turns, the work limit; {:.2e} of the games had not finished)",
-                d.turns(),
-                d.residual()
-            )?;
-        }
         Ok(())
     }
 
@@ -244,6 +254,15 @@ impl Report<'_> {
             Finish::All => "Seats: chance to finish first, and of each rank",
         };
         writeln!(out, "\n{heading}")?;
+        if !o.is_exact() {
+            writeln!(
+                out,
+                "  not computed: {} of the games are still on after the {} turns followed",
+                percent(o.unresolved),
+                self.analysis.distribution.turns()
+            )?;
+            return Ok(());
+        }
         let width = self.seats.iter().map(|s| s.name.chars().count()).max().unwrap_or(0).max(4);
         if let Some(ranks) = &o.rank_probability {
             write!(out, "  {:<width$}", "")?;
@@ -285,9 +304,11 @@ impl Report<'_> {
         };
         let mut cells: Vec<(usize, f64)> =
             landings.iter().copied().enumerate().skip(1).filter(|&(_, v)| v > 0.0).collect();
+        // Every game ends with one landing on the last cell: not news.
+        cells.retain(|&(c, _)| c < landings.len() - 1);
         cells.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
         cells.truncate(TOP_CELLS);
-        writeln!(out, "\nMost landed-on cells (expected landings per game)")?;
+        writeln!(out, "\nMost landed-on cells (expected landings per game, before any jump)")?;
         for (cell, v) in cells {
             let note = match self.board.jump_at(cell as u32) {
                 Some(to) if to < cell as u32 => format!("   snake to {to}"),

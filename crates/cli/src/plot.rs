@@ -131,8 +131,13 @@ where
     } else {
         format!("P(finish within a bar of {per_bar} turns)")
     };
+    let caption = if dist.is_complete() {
+        "Turns for one player to finish".to_owned()
+    } else {
+        format!("Turns to finish, first {} turns only (work limit)", dist.turns())
+    };
     let mut chart = ChartBuilder::on(area)
-        .caption("Turns for one player to finish", (FONT, 20))
+        .caption(caption, (FONT, 20))
         .margin(14)
         .x_label_area_size(40)
         .y_label_area_size(64)

@@ -84,7 +84,8 @@ impl TurnDistribution {
     }
 
     /// The most likely number of turns (the smallest if several tie), `None` if the token never
-    /// finishes.
+    /// finishes, or if the distribution stopped before the mass left fell below the best
+    /// probability seen (a later turn could then be likelier).
     pub fn mode(&self) -> Option<u32> {
         let mut best: Option<(usize, f64)> = None;
         for k in 1..self.cdf.len() {
@@ -93,7 +94,7 @@ impl TurnDistribution {
                 best = Some((k, p));
             }
         }
-        best.map(|(k, _)| k as u32)
+        best.filter(|&(_, p)| self.complete || p > self.residual).map(|(k, _)| k as u32)
     }
 
     /// The fewest turns with a positive probability of finishing.
@@ -157,6 +158,7 @@ struct Step {
     /// The other transitions as `(from, to, probability)`, by source.
     rest: Vec<(u32, u32, f64)>,
     transitions: u64,
+    size: u64,
 }
 
 /// The transitions `b → b + offset` for sources `first..first + probs.len()`, which lead to
@@ -212,12 +214,13 @@ impl Step {
                 }
             }
         }
-        Step { diagonals, rest, transitions }
+        Step { diagonals, rest, transitions, size: u64::from(n) }
     }
 
-    /// Position updates per turn, for the work budget.
+    /// Multiply-adds per turn, for the work budget (each transition once, plus a few passes
+    /// over the positions).
     fn work(&self) -> u64 {
-        self.transitions + self.diagonals.iter().map(|d| d.probs.len() as u64).sum::<u64>()
+        self.transitions + 3 * self.size
     }
 
     fn apply(&self, now: &[f64], next: &mut [f64]) {

@@ -31,6 +31,18 @@ pub struct SeatOutcomes {
     /// Probability that the game never ends (every seat, or under finish all two seats, stuck
     /// where the last cell cannot be reached).
     pub never_ends: f64,
+    /// Probability that the game is still undecided after the last turn the seats'
+    /// distributions were followed to, games that can end but had not: the answers above may be
+    /// off by about this much. Negligible (the tail to the power of the seats) unless a
+    /// distribution stopped at its work limit.
+    pub unresolved: f64,
+}
+
+impl SeatOutcomes {
+    /// Whether the outcomes are exact to 1e-9: the undecided games left out weigh less.
+    pub fn is_exact(&self) -> bool {
+        self.unresolved <= 1e-9
+    }
 }
 
 /// The outcomes of a game whose seat `i` plays as `seats[i]` describes (the same analysis
@@ -103,6 +115,22 @@ pub fn seat_outcomes(seats: &[&Analysis], finish: Finish) -> SeatOutcomes {
         game_turns = seats[0].expected_turns;
         game_rolls = seats[0].expected_rolls;
     }
+    // Games still on after the last round followed, less those that never end.
+    let still_on = match finish {
+        _ if n == 1 => dists[0].survival(turns),
+        Finish::First => dists.iter().map(|d| d.survival(turns)).product(),
+        Finish::All => {
+            let left: Vec<f64> = dists.iter().map(|d| d.survival(turns)).collect();
+            let none: f64 = left.iter().map(|q| 1.0 - q).product();
+            let one: f64 = (0..n)
+                .map(|i| {
+                    left[i] * (0..n).filter(|&j| j != i).map(|j| 1.0 - left[j]).product::<f64>()
+                })
+                .sum();
+            (1.0 - none - one).max(0.0)
+        }
+    };
+    let unresolved = (still_on - never_ends).max(0.0);
     let rank_probability = (finish == Finish::All && n <= MAX_RANKED_SEATS)
         .then(|| (0..n).map(|i| ranks(&dists, &never, i, turns)).collect());
     SeatOutcomes {
@@ -111,6 +139,7 @@ pub fn seat_outcomes(seats: &[&Analysis], finish: Finish) -> SeatOutcomes {
         expected_game_turns: game_turns,
         rank_probability,
         never_ends,
+        unresolved,
     }
 }
 
