@@ -9,17 +9,17 @@ use std::{
 
 /// What one run of `snl` produced.
 #[derive(Debug)]
-pub struct Run {
-    pub code: i32,
-    pub stdout: String,
-    pub stderr: String,
+pub(crate) struct Run {
+    pub(crate) code: i32,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
 }
 
 /// Runs `snl` with `args`, feeding `input` on standard input (none: an empty stdin).
 ///
 /// Games are recorded in a database of this run's own (`SNL_DB`), never in the user's; a test
 /// that looks at the database passes `--db` itself.
-pub fn snl_with_input(args: &[&str], input: &str) -> Run {
+pub(crate) fn snl_with_input(args: &[&str], input: &str) -> Run {
     let scratch = TempDir::new("run");
     let mut child = Command::new(env!("CARGO_BIN_EXE_snl"))
         .args(args)
@@ -70,13 +70,13 @@ impl Drop for TempDir {
 }
 
 /// Runs `snl` with `args` and an empty standard input.
-pub fn snl(args: &[&str]) -> Run {
+pub(crate) fn snl(args: &[&str]) -> Run {
     snl_with_input(args, "")
 }
 
 /// Asserts a run failed with `code` and one clear message on stderr containing each of `needles`.
 #[track_caller]
-pub fn assert_fails(run: &Run, code: i32, needles: &[&str]) {
+pub(crate) fn assert_fails(run: &Run, code: i32, needles: &[&str]) {
     assert_eq!(run.code, code, "exit code; stderr: {}", run.stderr);
     // The error is the last line (prompts may come before it).
     let last = run.stderr.lines().last().unwrap_or_default();
