@@ -8,10 +8,11 @@ use std::io::{Read, Write};
 use clap::Args;
 use serde_json::json;
 use snl_analysis::{
+    generate::random_track,
     puzzles::{LeetCode, parse_hackerrank},
     solve::{Solution, Track},
 };
-use snl_engine::Bonus;
+use snl_engine::{Bonus, RandomBoard, RuleSpec};
 
 use crate::{
     common::{CmdResult, Failure, GameArgs, OrFail},
@@ -93,26 +94,30 @@ pub(crate) fn run(args: &SolveArgs, console: &mut Console) -> CmdResult {
     if args.hackerrank {
         return hackerrank(args.json, console);
     }
-    let setup = args.game.resolve()?;
-    let size = setup.board.size();
-    let track = Track::new(&setup.board, &setup.rules);
+    let (track, board_name) = match huge_random(&args.game)? {
+        Some(track) => (track, args.game.board.clone()),
+        None => {
+            let setup = args.game.resolve()?;
+            (Track::new(&setup.board, &setup.rules), setup.board_name)
+        }
+    };
+    let size = track.size();
     let from = args.from.unwrap_or(track.start());
     if from > size {
         return Err(Failure::bad(anyhow::anyhow!(
-            "--from {from} is past the last cell of board '{}', which has {size} cells",
-            setup.board_name
+            "--from {from} is past the last cell of board '{board_name}', which has {size} cells"
         )));
     }
     let solution = track.fewest_rolls_from(from);
-    let turns = if setup.rules.bonus == Bonus::TopFace {
-        Some(track.fewest_turns_from(from).or_bad()?)
-    } else {
-        None
-    };
+    // The fewest turns are a second answer: when they cannot be computed, say why and still
+    // give the first.
+    let turns = (track.rules().bonus == Bonus::TopFace).then(|| track.fewest_turns_from(from));
     if args.json {
         let mut value = solution_json(&solution);
-        if let Some(turns) = turns {
-            value["min_turns"] = json!(turns);
+        match turns {
+            None => {}
+            Some(Ok(turns)) => value["min_turns"] = json!(turns),
+            Some(Err(e)) => value["min_turns_error"] = json!(e.to_string()),
         }
         writeln!(console.out, "{value}").or_other()?;
         return Ok(());
@@ -120,8 +125,7 @@ pub(crate) fn run(args: &SolveArgs, console: &mut Console) -> CmdResult {
     if !solution.is_reachable() {
         writeln!(
             console.out,
-            "Cell {size} cannot be reached from {from} on board '{}' under these rules.",
-            setup.board_name
+            "Cell {size} cannot be reached from {from} on board '{board_name}' under these rules."
         )
         .or_other()?;
         return Ok(());
@@ -132,15 +136,42 @@ pub(crate) fn run(args: &SolveArgs, console: &mut Console) -> CmdResult {
     if !rolls.is_empty() {
         writeln!(console.out, "Rolls: {}", rolls.join(", ")).or_other()?;
     }
-    if let Some(Some(turns)) = turns {
-        let plural = if turns == 1 { "" } else { "s" };
-        writeln!(
+    match turns {
+        None => {}
+        Some(Ok(Some(turns))) => {
+            let plural = if turns == 1 { "" } else { "s" };
+            writeln!(
+                console.out,
+                "Fewest turns: {turns} turn{plural} (a top-face roll earns another roll in the turn)"
+            )
+            .or_other()?;
+        }
+        Some(Ok(None)) => writeln!(
             console.out,
-            "Fewest turns: {turns} turn{plural} (a top-face roll earns another roll in the turn)"
+            "Fewest turns: none: with these bonus rules, cell {size} cannot be reached"
         )
-        .or_other()?;
+        .or_other()?,
+        Some(Err(e)) => writeln!(console.out, "Fewest turns: not computed: {e}").or_other()?,
     }
     Ok(())
+}
+
+/// `--board random` beyond 10^6 cells: drawn straight into a [`Track`], jump for jump the board
+/// the engine would draw (it skips its winnability check at that size too), without building a
+/// `Board` and its two tables of 4 bytes per cell. 10^8 cells take about 100 MB this way.
+fn huge_random(game: &GameArgs) -> CmdResult<Option<Track>> {
+    const ENGINE_CHECKS_UP_TO: u32 = 1_000_000;
+    if game.board != "random" || game.size <= ENGINE_CHECKS_UP_TO {
+        return Ok(None);
+    }
+    let rules = game.rules_with(&RuleSpec::default())?;
+    let params = RandomBoard {
+        size: game.size,
+        snakes: game.snakes,
+        ladders: game.ladders,
+        seed: game.seed_or(0),
+    };
+    random_track(&params, &rules).map(Some).or_bad()
 }
 
 /// The SPEC §7 keys, and the rolls.

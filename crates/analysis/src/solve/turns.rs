@@ -27,7 +27,7 @@ pub enum TurnsError {
     /// The board times the bonus cap needs more states than [`MAX_TURN_STATES`].
     #[error(
         "counting turns on {cells} cells with a bonus cap of {cap} needs {states} states, more \
-         than the {MAX_TURN_STATES} allowed: lower --max-bonus or use a smaller board"
+         than the {MAX_TURN_STATES} this search allows"
     )]
     TooLarge {
         /// Positions, N + 1.

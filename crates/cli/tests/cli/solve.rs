@@ -212,3 +212,24 @@ fn generated_leetcode_boards_are_square_matrices_leetcode_accepts() {
     );
     assert_fails(&snl(&["board", "generate", "--size", "20", "--snakes", "9"]), 2, &["do not fit"]);
 }
+
+#[test]
+fn huge_random_boards_are_solved_without_building_a_board_and_agree_with_one() {
+    // Beyond 10^6 cells `--board random` is drawn straight into the solver's compact form; the
+    // same draw written as a board file goes through the engine's Board.
+    let dir = TempDir::new("solve-huge");
+    let file = dir.file("huge.toml");
+    let args = ["--size", "1200000", "--snakes", "150", "--ladders", "150", "--seed", "8"];
+    let run = snl(&[&["board", "generate", "-o", &file][..], &args[..]].concat());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let direct = snl(&[&["solve", "--json", "--board", "random"][..], &args[..]].concat());
+    assert_eq!(direct.code, 0, "{}", direct.stderr);
+    eqnice!(snl(&["solve", "--json", "--board", &file]).stdout, direct.stdout);
+    // Counting turns with a cap of 40 sixes needs 40 states per cell, beyond the search's limit:
+    // said, not fatal.
+    let capped = ["--rules", "strict-sixes", "--max-bonus", "40", "--board", "random"];
+    let bonus = snl(&[&["solve"][..], &capped[..], &args[..]].concat());
+    assert_eq!(bonus.code, 0, "{}", bonus.stderr);
+    let last = bonus.stdout.lines().last().unwrap_or_default();
+    assert!(last.starts_with("Fewest turns: not computed: counting turns on"), "{last}");
+}
