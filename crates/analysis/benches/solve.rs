@@ -17,7 +17,7 @@ use snl_analysis::{
     puzzles::{LeetCode, puzzle_rules},
     solve::Track,
 };
-use snl_engine::{RandomBoard, Rules};
+use snl_engine::{Jump, RandomBoard, Rules};
 
 const SEED: u64 = 2024;
 
@@ -28,6 +28,20 @@ fn params(cells: u32) -> RandomBoard {
 
 fn track(cells: u32, rules: &Rules) -> Track {
     random_track(&params(cells), rules).expect("room for the jumps")
+}
+
+/// The same board with the six cells before the last turned into snakes to cell 1 (and no jump
+/// ending near the last cell): the last cell is unreachable, so the search visits every cell it
+/// can reach — the worst case, where a lucky ladder cannot end the search early.
+fn walled(cells: u32, rules: &Rules) -> Track {
+    let wall = cells - 6..cells;
+    let mut jumps: Vec<Jump> = random_jumps(&params(cells))
+        .expect("room for the jumps")
+        .into_iter()
+        .filter(|j| !wall.contains(&j.from) && !wall.contains(&j.to) && j.to != cells)
+        .collect();
+    jumps.extend(wall.map(|from| Jump { from, to: 1 }));
+    Track::from_jumps(cells, jumps, rules).expect("a valid wall")
 }
 
 /// `dest[c]`: where a token landing on cell c rests — the table public solutions build.
@@ -98,6 +112,9 @@ fn fewest_rolls(c: &mut Criterion) {
         group.throughput(Throughput::Elements(u64::from(cells)));
         let id = |name| BenchmarkId::new(name, format!("{side}x{side}"));
         group.bench_function(id("run-bfs"), |b| b.iter(|| black_box(&track).fewest_rolls()));
+        let worst = walled(cells, &rules);
+        assert!(!worst.fewest_rolls().is_reachable());
+        group.bench_function(id("run-bfs-walled"), |b| b.iter(|| black_box(&worst).fewest_rolls()));
         group.bench_function(id("dense-bfs-baseline"), |b| b.iter(|| dense_bfs(black_box(&dest))));
         if side <= 1000 {
             assert_eq!(boxed_hashset_bfs(&dest), answer);
@@ -135,6 +152,9 @@ fn hundred_million(c: &mut Criterion) {
     group.bench_function("generate", |b| b.iter(|| track(black_box(100_000_000), &rules)));
     let track = track(100_000_000, &rules);
     group.bench_function("fewest-rolls", |b| b.iter(|| black_box(&track).fewest_rolls()));
+    drop(track);
+    let worst = walled(100_000_000, &rules);
+    group.bench_function("fewest-rolls-walled", |b| b.iter(|| black_box(&worst).fewest_rolls()));
     group.finish();
 }
 

@@ -447,13 +447,17 @@ fn a_hackerrank_board_walled_off_by_snakes_answers_minus_one() {
 // Our boards and large ones.
 
 #[test]
-fn the_classic_board_is_won_in_five_rolls_at_best() {
+fn the_classic_board_takes_five_rolls_at_best_and_milton_bradley_seven() {
     let rules = Rules::default();
     let board = Board::new(&Preset::Classic.spec(), &rules).unwrap();
     let solution = solve(&board, &rules);
     assert_eq!(solution.min_rolls(), brute_rolls(&board, &rules, 0));
     assert_eq!(solution.min_rolls(), Some(5));
     assert!(solution.to_string().starts_with("5 rolls: 0 → "), "{solution}");
+    let board = Board::new(&Preset::MiltonBradley.spec(), &rules).unwrap();
+    let solution = solve(&board, &rules);
+    assert_eq!(solution.min_rolls(), brute_rolls(&board, &rules, 0));
+    assert_eq!(solution.min_rolls(), Some(7));
 }
 
 #[test]
