@@ -5,7 +5,7 @@ use std::{collections::VecDeque, fmt};
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::{JumpMode, Overshoot, RuleSpec, Rules, Start};
+use crate::rules::{Bonus, Choice, JumpMode, OnMax, Overshoot, RuleSpec, Rules, Start};
 
 /// A board as written by a person or a file: not necessarily valid.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -432,11 +432,20 @@ impl Board {
 
     /// Which positions a token can rest on from the start, and which of those can still reach N.
     ///
-    /// This looks at single rolls only: bonus and void rules never make a cell reachable that
-    /// single rolls cannot, and choices only add staying put.
+    /// This looks at single rolls only: bonus rules never make a cell reachable that single rolls
+    /// cannot, choices only add staying put, and a top-face roll counts unless max-bonus 1 with
+    /// on-max void undoes every one of them.
     pub fn reach(&self, rules: &Rules) -> Reach {
         let n = self.size as usize;
-        let steps: Vec<u32> = rules.step_values().collect();
+        // Under max-bonus 1 with on-max void, every top-face roll voids its turn: it never moves.
+        let top_voids = rules.bonus == Bonus::TopFace
+            && rules.max_bonus.limit() == Some(1)
+            && rules.on_max == OnMax::Void;
+        let top = match rules.choice {
+            Choice::PickDie => rules.dice.faces(),
+            _ => rules.dice.top_total(),
+        };
+        let steps: Vec<u32> = rules.step_values().filter(|&s| !(top_voids && s == top)).collect();
         let start = rules.start_position() as usize;
         let mut reachable = vec![false; n + 1];
         reachable[start] = true;
@@ -677,6 +686,19 @@ mod tests {
         assert_eq!(err.line, 4, "{err}");
         let err = BoardSpec::from_toml("size = 100\ncolour = 3\n").unwrap_err();
         assert_eq!(err.line, 2, "{err}");
+    }
+
+    #[test]
+    fn reach_knows_that_max_bonus_1_with_void_never_moves_a_top_face() {
+        // 1d2 on 6 cells with a snake on 3: only 1-steps move, and 3 sends the token back.
+        let b = Board::new(&BoardSpec::with_jumps(6, [(3, 1)]), &rules()).unwrap();
+        let mut r = rules();
+        r.dice = "1d2".parse().unwrap();
+        assert!(b.reach(&r).finish_reachable);
+        r.bonus = Bonus::TopFace;
+        r.max_bonus = "1".parse().unwrap();
+        r.on_max = OnMax::Void;
+        assert!(!b.reach(&r).finish_reachable);
     }
 
     #[test]

@@ -171,8 +171,12 @@ impl RandomBoard {
         Ok(())
     }
 
-    /// The generated spec: valid and winnable under `rules` (checked for boards up to 10^6
-    /// cells; larger boards are spaced so that no run of snakes can block the dice).
+    /// The generated spec: always valid, and winnable under `rules` from every cell a token can
+    /// reach whenever such a board exists — draws that fail are redrawn, up to
+    /// [`RandomBoard::MAX_DRAWS`] times (checked for boards up to 10^6 cells; larger boards are
+    /// returned as first drawn). When the rules themselves make every board unplayable (say, 3d2
+    /// with overshoot stay, which can never reach N from N − 1), the last draw is returned and
+    /// [`Board::reach`] tells why.
     ///
     /// # Panics
     ///
@@ -180,9 +184,11 @@ impl RandomBoard {
     pub fn spec(&self, rules: &Rules) -> BoardSpec {
         self.check().expect("random board parameters checked by the caller");
         let mut rng = SeededDice::new(self.seed);
+        let mut draws = 0;
         loop {
             let spec = self.draw(&mut rng);
-            if self.size > 1_000_000 {
+            draws += 1;
+            if self.size > 1_000_000 || draws >= Self::MAX_DRAWS {
                 return spec;
             }
             let Ok(board) = Board::new(&spec, rules) else { continue };
@@ -192,6 +198,9 @@ impl RandomBoard {
             }
         }
     }
+
+    /// How many boards [`RandomBoard::spec`] draws at most while looking for a playable one.
+    pub const MAX_DRAWS: u32 = 200;
 
     fn draw(&self, rng: &mut SeededDice) -> BoardSpec {
         const FREE: u8 = 0;
@@ -274,6 +283,15 @@ mod tests {
         let a = RandomBoard { seed: 1, ..RandomBoard::default() }.spec(&rules);
         let b = RandomBoard { seed: 2, ..RandomBoard::default() }.spec(&rules);
         assert_ne!(a, b);
+    }
+
+    #[test]
+    fn rules_that_no_board_can_satisfy_end_the_search_with_a_valid_board() {
+        let mut rules = Rules::default();
+        rules.dice = "3d2".parse().unwrap(); // 3..=6: never reaches N from N − 1 under stay
+        let params = RandomBoard { size: 20, snakes: 0, ladders: 0, seed: 1 };
+        let board = Board::new(&params.spec(&rules), &rules).unwrap();
+        assert!(!board.reach(&rules).trapped.is_empty());
     }
 
     #[test]

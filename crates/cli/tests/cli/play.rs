@@ -229,3 +229,36 @@ fn unknown_options_and_values_are_usage_errors() {
     assert_eq!(help.code, 0);
     assert!(help.stdout.contains("--rolls") && help.stdout.contains("--overshoot"));
 }
+
+#[test]
+fn rules_that_can_trap_a_token_are_refused_instead_of_playing_forever() {
+    let run = snl(&[
+        "play",
+        "--board",
+        "random",
+        "--size",
+        "20",
+        "--snakes",
+        "0",
+        "--ladders",
+        "0",
+        "--dice",
+        "3d2",
+    ]);
+    assert_fails(&run, 3, &["trapped on 18", "--overshoot bounce or win"]);
+    // Max-bonus 1 with void undoes every top face, so 1d2 only ever moves one cell.
+    let run = snl(&[
+        "play",
+        "--board",
+        &fixture("boards/tiny.toml"),
+        "--dice",
+        "1d2",
+        "--bonus",
+        "top-face",
+        "--max-bonus",
+        "1",
+        "--on-max",
+        "void",
+    ]);
+    assert_fails(&run, 3, &["cell 12 cannot be reached"]);
+}
