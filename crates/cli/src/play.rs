@@ -11,6 +11,7 @@ use std::{
 };
 
 use clap::Args;
+use snl_analysis::solve::rolls_to_finish;
 use snl_engine::{
     Dice, Event, FirstOption, Game, Observer, PlayError, Preset, Roll, RollError, RollSource,
     ScriptedDice, Seat, SeatKind, SetupError, Status,
@@ -69,6 +70,9 @@ pub(crate) struct TableArgs {
     /// Save the game to FILE after every turn (atomically), to go on later with --load FILE.
     #[arg(long, value_name = "FILE", help_heading = "Saving")]
     pub(crate) save: Option<PathBuf>,
+    /// After each turn, show each player's fewest rolls to finish from where they stand.
+    #[arg(long)]
+    pub(crate) hint: bool,
     /// Stop cleanly after N turns (the game is kept first), to go on later.
     #[arg(long, value_name = "N", help_heading = "Saving")]
     pub(crate) stop_after: Option<u32>,
@@ -205,6 +209,8 @@ pub(crate) fn play_on(
             writeln!(out, "{intro}").or_other()?;
         }
     }
+    // Fewest rolls to finish from every position: one search, then a lookup per turn.
+    let hints = (opts.hint && text).then(|| rolls_to_finish(game.board(), game.rules()));
     let mut view = View::new(out, opts.events.as_deref(), opts.json, color);
     let mut played = 0;
     let outcome = loop {
@@ -233,6 +239,11 @@ pub(crate) fn play_on(
                 played += 1;
                 keeper.keep(Action::Turn, &game, &table.dice, &events);
                 timeline.played(Snapshot { game: game.clone(), dice: table.dice.clone() }, events);
+                if let Some(hints) = &hints
+                    && game.status() != Status::Finished
+                {
+                    view.raw(&hint_line(&game, hints));
+                }
             }
             Err(PlayError::Roll(RollError::Stopped)) => match table.interrupt.take() {
                 Some(Interrupt::Undo) => {
@@ -302,6 +313,22 @@ pub(crate) fn play_on(
         }
     }
     Ok(())
+}
+
+/// "At best: Ann 4 rolls, Bob 7 rolls" for the players still in the game.
+fn hint_line(game: &Game, hints: &[Option<u32>]) -> String {
+    let parts: Vec<String> = game
+        .seats()
+        .iter()
+        .enumerate()
+        .filter(|&(seat, _)| game.is_playing(seat))
+        .map(|(seat, s)| match hints[game.positions()[seat] as usize] {
+            Some(1) => format!("{} 1 roll", s.name),
+            Some(k) => format!("{} {k} rolls", s.name),
+            None => format!("{} cannot finish", s.name),
+        })
+        .collect();
+    format!("  (at best: {})", parts.join(", "))
 }
 
 /// Takes turns back for an undo: at a bonus roll, the turn so far; at the start of a turn, back

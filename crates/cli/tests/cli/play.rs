@@ -262,3 +262,24 @@ fn rules_that_can_trap_a_token_are_refused_instead_of_playing_forever() {
     ]);
     assert_fails(&run, 3, &["cell 12 cannot be reached"]);
 }
+
+#[test]
+fn hint_tells_each_players_fewest_rolls_after_every_turn() {
+    let run = snl(&[
+        "play",
+        "--board",
+        &fixture("boards/tiny.toml"),
+        "--rolls",
+        "2,1,6,5,4,6",
+        "--player",
+        "Ann:easy",
+        "--player",
+        "Bob:hard",
+        "--hint",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let hints: Vec<&str> = run.stdout.lines().filter(|l| l.starts_with("  (at best")).collect();
+    // After Ann's 0→2⇒7 she needs 1 roll (7+5); Bob, off the board, needs 2 (0→2⇒7→12).
+    assert_eq!(hints[0], "  (at best: Ann 1 roll, Bob 2 rolls)");
+    assert_eq!(hints.len(), 5, "a hint after every turn but the last: {hints:?}");
+}
