@@ -6,7 +6,7 @@ pub use snl_engine;
 
 pub mod exact;
 
+pub mod generate;
+pub mod puzzles;
 pub mod simulate;
 pub mod solve;
-pub mod puzzles;
-pub mod generate;

@@ -156,8 +156,12 @@ fn generate_board(args: &GenerateArgs, console: &mut Console) -> CmdResult {
     use snl_analysis::puzzles::{LeetCode, puzzle_rules};
     use snl_engine::{Jump, RandomBoard, Rules};
 
-    let params =
-        RandomBoard { size: args.size, snakes: args.snakes, ladders: args.ladders, seed: args.seed };
+    let params = RandomBoard {
+        size: args.size,
+        snakes: args.snakes,
+        ladders: args.ladders,
+        seed: args.seed,
+    };
     params.check().or_bad()?;
     let side = f64::from(args.size).sqrt().floor() as u32;
     if args.format == BoardFormat::Leetcode && side * side != args.size {
@@ -173,7 +177,10 @@ fn generate_board(args: &GenerateArgs, console: &mut Console) -> CmdResult {
         None => &mut console.out,
         Some(path) => {
             let created = std::fs::File::create(path).map_err(|e| {
-                crate::common::Failure::bad(anyhow::anyhow!("cannot create '{}': {e}", path.display()))
+                crate::common::Failure::bad(anyhow::anyhow!(
+                    "cannot create '{}': {e}",
+                    path.display()
+                ))
             })?;
             file = std::io::BufWriter::new(created);
             &mut file

@@ -54,16 +54,12 @@ impl fmt::Display for Failure {
 /// Turns any error into a failure of a given class: `.or_bad()?`.
 pub(crate) trait OrFail<T> {
     fn or_bad(self) -> Result<T, Failure>;
-    fn or_stuck(self) -> Result<T, Failure>;
     fn or_other(self) -> Result<T, Failure>;
 }
 
 impl<T, E: Into<anyhow::Error>> OrFail<T> for Result<T, E> {
     fn or_bad(self) -> Result<T, Failure> {
         self.map_err(Failure::bad)
-    }
-    fn or_stuck(self) -> Result<T, Failure> {
-        self.map_err(Failure::stuck)
     }
     fn or_other(self) -> Result<T, Failure> {
         self.map_err(Failure::other)
@@ -94,7 +90,7 @@ pub(crate) struct GameArgs {
     /// Where tokens start: off-board (position 0) or first-cell.
     #[arg(long, value_name = "WHERE")]
     pub(crate) start: Option<String>,
-    /// Dice thrown each roll, NdF (1-4 dice of 2-100 faces), e.g. 1d6, 2d6, 1d20.
+    /// Dice thrown each roll, `NdF` (1-4 dice of 2-100 faces), e.g. 1d6, 2d6, 1d20.
     #[arg(long, value_name = "NdF")]
     pub(crate) dice: Option<String>,
     /// A roll past the last cell: stay, bounce or win.
@@ -142,7 +138,9 @@ impl GameArgs {
     pub(crate) fn board_spec(&self, rules: &Rules) -> CmdResult<BoardSpec> {
         let name = self.board.as_str();
         let looks_like_file =
-            name.ends_with(".toml") || name.contains('/') || Path::new(name).is_file();
+            Path::new(name).extension().is_some_and(|e| e.eq_ignore_ascii_case("toml"))
+                || name.contains('/')
+                || Path::new(name).is_file();
         if looks_like_file {
             let text = std::fs::read_to_string(name).map_err(|e| {
                 Failure::bad(anyhow::anyhow!("cannot read board file '{name}': {e}"))

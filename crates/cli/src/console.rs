@@ -2,8 +2,11 @@
 
 use std::io::{self, BufRead, IsTerminal, Write};
 
-/// Standard streams and what is known about them. Commands write through this, never through
+/// Standard streams and what is known about them.
+///
+/// The flags are four independent facts about the streams, hence the bools. Commands write through this, never through
 /// `println!`, so the same code serves a terminal, a pipe and a test.
+#[allow(clippy::struct_excessive_bools)]
 pub(crate) struct Console {
     /// Whether standard input is a terminal (a person can answer).
     pub(crate) stdin_tty: bool,

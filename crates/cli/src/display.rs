@@ -1,6 +1,9 @@
 //! How a game looks in a terminal: the board as a grid, and each event as a line of plain words.
 
-use std::io::{self, Write};
+use std::{
+    fmt::Write as _,
+    io::{self, Write},
+};
 
 use snl_engine::{Board, Event, Game, Observer, Roll, Seat};
 
@@ -89,12 +92,12 @@ pub(crate) fn draw_board(board: &Board, tokens: &[(u32, char)], color: bool) -> 
             .collect();
         if items.is_empty() { "none".to_owned() } else { items.join(" ") }
     };
-    out.push_str(&format!("{} (v) {}\n", paint("Snakes ", RED, color), list(true)));
-    out.push_str(&format!("{} (^) {}\n", paint("Ladders", GREEN, color), list(false)));
+    let _ = writeln!(out, "{} (v) {}", paint("Snakes ", RED, color), list(true));
+    let _ = writeln!(out, "{} (^) {}", paint("Ladders", GREEN, color), list(false));
     let waiting: Vec<String> =
         tokens.iter().filter(|(c, _)| *c == 0).map(|(_, m)| m.to_string()).collect();
     if !waiting.is_empty() {
-        out.push_str(&format!("Off the board: {}\n", waiting.join(" ")));
+        let _ = writeln!(out, "Off the board: {}", waiting.join(" "));
     }
     out
 }
@@ -118,7 +121,7 @@ fn ordinal(n: u32) -> String {
     format!("{n}{suffix}")
 }
 
-fn a_roll(roll: &Roll) -> String {
+fn a_roll(roll: Roll) -> String {
     match roll.dice() {
         [one] if matches!(one, 8 | 11 | 18) => format!("an {one}"),
         [one] => format!("a {one}"),
@@ -170,8 +173,7 @@ impl<'w> Narrator<'w> {
     fn sentence(&mut self, game: &Game, event: &Event) -> Option<String> {
         let name = |seat: usize| game.seats()[seat].name.clone();
         let n = game.board().size();
-        let rolled =
-            |me: &mut Narrator<'_>| me.rolled.take().map_or_else(String::new, |r| a_roll(&r));
+        let rolled = |me: &mut Narrator<'_>| me.rolled.take().map_or_else(String::new, a_roll);
         Some(match event {
             Event::GameStarted { players, board_size } => {
                 let names: Vec<String> = players.iter().map(|&p| name(p)).collect();
@@ -181,7 +183,6 @@ impl<'w> Narrator<'w> {
                     game.rules()
                 )
             }
-            Event::TurnStarted { .. } => return None,
             Event::DiceRolled { dice, .. } => {
                 self.rolled = Some(*dice);
                 return None;
@@ -245,12 +246,14 @@ impl<'w> Narrator<'w> {
             Event::GameEnded { ranking } => {
                 let mut text = String::from("Final ranking:");
                 for (i, &seat) in ranking.iter().enumerate() {
-                    text.push_str(&format!(
-                        "\n  {}. {} (on {})",
+                    let _ = write!(
+                        text,
+                        "
+  {}. {} (on {})",
                         i + 1,
                         name(seat),
                         place(game.positions()[seat])
-                    ));
+                    );
                 }
                 text
             }

@@ -94,12 +94,11 @@ pub(crate) fn run(args: &SolveArgs, console: &mut Console) -> CmdResult {
     if args.hackerrank {
         return hackerrank(args.json, console);
     }
-    let (track, board_name) = match huge_random(&args.game)? {
-        Some(track) => (track, args.game.board.clone()),
-        None => {
-            let setup = args.game.resolve()?;
-            (Track::new(&setup.board, &setup.rules), setup.board_name)
-        }
+    let (track, board_name) = if let Some(track) = huge_random(&args.game)? {
+        (track, args.game.board.clone())
+    } else {
+        let setup = args.game.resolve()?;
+        (Track::new(&setup.board, &setup.rules), setup.board_name)
     };
     let size = track.size();
     let from = args.from.unwrap_or(track.start());
