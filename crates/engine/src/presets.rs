@@ -287,8 +287,8 @@ mod tests {
 
     #[test]
     fn rules_that_no_board_can_satisfy_end_the_search_with_a_valid_board() {
-        let mut rules = Rules::default();
-        rules.dice = "3d2".parse().unwrap(); // 3..=6: never reaches N from N − 1 under stay
+        // 3d2 shows 3..=6: it never reaches N from N − 1 under overshoot stay.
+        let rules = Rules { dice: "3d2".parse().unwrap(), ..Rules::default() };
         let params = RandomBoard { size: 20, snakes: 0, ladders: 0, seed: 1 };
         let board = Board::new(&params.spec(&rules), &rules).unwrap();
         assert!(!board.reach(&rules).trapped.is_empty());
