@@ -144,7 +144,7 @@ fn leetcode_literal(board: &[Vec<i64>]) -> i64 {
     let value = |square: usize| {
         let from_bottom = (square - 1) / n;
         let along = (square - 1) % n;
-        let column = if from_bottom % 2 == 0 { along } else { n - 1 - along };
+        let column = if from_bottom.is_multiple_of(2) { along } else { n - 1 - along };
         board[n - 1 - from_bottom][column]
     };
     let mut seen = vec![false; last + 1];
@@ -214,7 +214,7 @@ fn board_strategy(max: u32) -> impl Strategy<Value = (Board, Rules)> {
 /// onto jump starts included), squares 1 and n² plain.
 fn leetcode_strategy() -> impl Strategy<Value = Vec<Vec<i64>>> {
     (2_usize..=6).prop_flat_map(|n| {
-        let cell = prop_oneof![3 => Just(-1_i64), 2 => 1..=(n * n) as i64];
+        let cell = prop_oneof![3 => Just(-1_i64), 2 => 1..=i64::try_from(n * n).unwrap()];
         prop::collection::vec(prop::collection::vec(cell, n), n).prop_map(move |mut m| {
             m[n - 1][0] = -1; // square 1
             let top_row_rightwards = (n - 1) % 2 == 0;
