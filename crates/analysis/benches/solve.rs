@@ -77,21 +77,21 @@ fn boxed_hashset_bfs(dest: &[u32]) -> i64 {
 /// A careful textbook BFS: a distance array and a flat queue.
 fn dense_bfs(dest: &[u32]) -> i64 {
     let last = dest.len() - 1;
-    let mut dist = vec![u32::MAX; last + 1];
+    let mut rolls = vec![u32::MAX; last + 1];
     let mut queue = Vec::with_capacity(last + 1);
-    dist[1] = 0;
+    rolls[1] = 0;
     queue.push(1_u32);
     let mut head = 0;
     while let Some(&at) = queue.get(head) {
         head += 1;
-        let d = dist[at as usize];
+        let d = rolls[at as usize];
         if at as usize == last {
             return i64::from(d);
         }
         for next in at + 1..=(at + 6).min(last as u32) {
             let rest = dest[next as usize];
-            if dist[rest as usize] == u32::MAX {
-                dist[rest as usize] = d + 1;
+            if rolls[rest as usize] == u32::MAX {
+                rolls[rest as usize] = d + 1;
                 queue.push(rest);
             }
         }
