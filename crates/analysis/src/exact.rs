@@ -49,6 +49,7 @@ mod chain;
 mod distribution;
 mod seats;
 mod solver;
+mod tail;
 
 use snl_engine::{Board, Rules};
 
@@ -78,6 +79,10 @@ pub struct Options {
     /// Up to this many back cells (cells reached by a backward move) their system is factored
     /// densely; beyond, it is solved by GMRES. Both are exact to far below 1e-9.
     pub max_dense_back_cells: usize,
+    /// Whether the turn distribution may switch to its geometric tail once the position's
+    /// distribution keeps its shape (exact to 1e-12 relative by an a posteriori bound, see
+    /// [`TurnDistribution::tail_bound`]); false propagates every turn. True by default.
+    pub geometric_tail: bool,
 }
 
 impl Default for Options {
@@ -87,6 +92,7 @@ impl Default for Options {
             max_work: 10_000_000_000,
             landings: true,
             max_dense_back_cells: MAX_BACK_CELLS,
+            geometric_tail: true,
         }
     }
 }
@@ -203,7 +209,13 @@ pub fn analyze_with(
     let solver = Solver::with_dense_limit(&chain, options.max_dense_back_cells);
     let n = board.size() as usize;
     let class = solver.classes();
-    let distribution = distribution::propagate(&chain, class, options.tail, options.max_work);
+    let distribution = distribution::propagate(
+        &chain,
+        class,
+        options.tail,
+        options.max_work,
+        options.geometric_tail,
+    );
 
     let mut analysis = Analysis {
         rules: *rules,

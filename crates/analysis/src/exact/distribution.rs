@@ -3,7 +3,11 @@
 
 use std::ops::Neg;
 
-use super::{chain::TurnChain, solver::Class};
+use super::{
+    chain::TurnChain,
+    solver::Class,
+    tail::{self, Tail, Traps, Turn, dot, sum},
+};
 
 /// How many turns one token takes to finish: `P(T ≤ k)` for `k = 0, 1, …` until less than the
 /// tail (1e-12 by default) of the mass that can still finish is left.
@@ -21,6 +25,10 @@ pub struct TurnDistribution {
     residual: f64,
     /// Whether the propagation reached the tail (false when it ran out of its work budget).
     complete: bool,
+    /// Turns propagated over the board; the later ones come from the geometric tail.
+    propagated: usize,
+    /// Bound on the absolute error of every mass past `propagated` (0 without a tail).
+    bound: f64,
 }
 
 impl TurnDistribution {
@@ -68,6 +76,22 @@ impl TurnDistribution {
         self.complete
     }
 
+    /// The turns followed by propagating the distribution over the board: past them (up to
+    /// [`turns`](TurnDistribution::turns)) it comes from its geometric tail, each turn losing
+    /// the same share of the mass still live, exact to
+    /// [`tail_bound`](TurnDistribution::tail_bound).
+    pub fn propagated_turns(&self) -> usize {
+        self.propagated
+    }
+
+    /// A bound on how far any `P(T ≤ k)` or `P(T > k)` past
+    /// [`propagated_turns`](TurnDistribution::propagated_turns) may be from what propagating
+    /// every turn would give (rounding aside): at most 1e-12 of `P(T ≤ k)`, 0 when every turn
+    /// was propagated. See the module documentation of [`exact`](super).
+    pub fn tail_bound(&self) -> f64 {
+        self.bound
+    }
+
     /// The smallest k with `P(T ≤ k) ≥ q`, or `None` if the token finishes with probability
     /// below q (or the computed turns do not reach q).
     ///
@@ -104,12 +128,16 @@ impl TurnDistribution {
 }
 
 /// Propagates the start's distribution turn by turn until less than `tail` of the mass that can
-/// still finish is left, or `max_work` transitions have been followed.
+/// still finish is left, or `max_work` transitions have been followed. With `extrapolate`, the
+/// turns past the point where the distribution keeps its shape follow from the geometric tail
+/// ([`super::tail`]) at O(1) each; they are charged to `max_work` as if propagated, so that
+/// where the distribution stops does not depend on it.
 pub(crate) fn propagate(
     chain: &TurnChain,
     class: &[Class],
     tail: f64,
     max_work: u64,
+    extrapolate: bool,
 ) -> TurnDistribution {
     let n = chain.size() as usize;
     let start = chain.start() as usize;
@@ -118,6 +146,12 @@ pub(crate) fn propagate(
     let rolls: Vec<f64> = (0..n)
         .map(|b| if class[b] == Class::Unreached { 0.0 } else { chain.rolls(b as u32) })
         .collect();
+    // Without bonus rolls every turn is one roll: the rolls of a turn are the mass that plays it.
+    #[expect(clippy::float_cmp, reason = "a turn without bonus rolls counts exactly 1.0 rolls")]
+    let one_roll = (0..n).all(|b| class[b] == Class::Unreached || rolls[b] == 1.0);
+    let live_mask: Option<Vec<f64>> =
+        trap.then(|| (0..=n).map(|b| if class[b] == Class::Live { 1.0 } else { 0.0 }).collect());
+    let traps = if trap && extrapolate { Traps::new(chain, class) } else { Traps::default() };
     let mut now = vec![0.0; n + 1];
     let mut next = vec![0.0; n + 1];
     now[start] = 1.0;
@@ -128,47 +162,93 @@ pub(crate) fn propagate(
     let mut turn_rolls = Vec::new();
     let per_turn = step.work();
     let mut work = 0_u64;
+    let mut ratio = f64::NAN;
+    let mut geometric = None;
     while live >= tail && work < max_work {
         work += per_turn;
-        turn_rolls.push(now[..n].iter().zip(&rolls).map(|(m, r)| m * r).sum());
+        let left = survival[survival.len() - 1];
+        turn_rolls.push(if one_roll { left } else { dot(&now[..n], &rolls) });
         step.apply(&now, &mut next);
         // Cell N only collects: what reached it this turn has finished.
-        finished += std::mem::take(&mut next[n]);
-        std::mem::swap(&mut now, &mut next);
-        let left: f64 = now.iter().sum();
-        live = if trap {
-            now.iter().zip(class).filter(|&(_, c)| *c == Class::Live).map(|(m, _)| m).sum()
-        } else {
-            left
+        let gained = std::mem::take(&mut next[n]);
+        finished += gained;
+        let left = sum(&next);
+        let before = live;
+        live = match &live_mask {
+            Some(mask) => dot(&next, mask),
+            None => left,
         };
         cdf.push(finished);
         survival.push(left);
+        // The geometric tail, once the ratio of successive masses has settled.
+        let settled = (live / before - ratio).abs() <= tail::SETTLED;
+        ratio = live / before;
+        if extrapolate && settled && cdf.len() % tail::CHECK_EVERY == 0 {
+            let turn = Turn {
+                now: &now,
+                next: &next,
+                live_mask: live_mask.as_deref(),
+                gained,
+                finished,
+                rolls: &rolls,
+            };
+            geometric = Tail::try_cut(&turn, &traps);
+            if geometric.is_some() {
+                break;
+            }
+        }
+        std::mem::swap(&mut now, &mut next);
     }
-    TurnDistribution { cdf, survival, rolls: turn_rolls, residual: live, complete: live < tail }
+    let propagated = cdf.len() - 1;
+    let mut bound = 0.0;
+    if let Some(mut geometric) = geometric {
+        bound = geometric.bound();
+        live = geometric.live();
+        while live >= tail && work < max_work {
+            work += per_turn;
+            turn_rolls.push(geometric.turn_rolls());
+            let (gained, left) = geometric.advance();
+            finished += gained;
+            live = geometric.live();
+            cdf.push(finished);
+            survival.push(left);
+        }
+    }
+    TurnDistribution {
+        cdf,
+        survival,
+        rolls: turn_rolls,
+        residual: live,
+        complete: live < tail,
+        propagated,
+        bound,
+    }
 }
 
 /// One turn of the chain as an operator on distributions, `next = now · K`, split for speed:
 /// most moves go a fixed number of cells (the dice), so the transitions that share an offset
-/// `e − b` held by many positions are stored as dense diagonals, applied with contiguous
-/// multiply-adds the compiler vectorises; the rest (jumps, stays near the end, bounces) are a
-/// short list of single transitions.
+/// `e − b` held by many positions are stored as dense diagonals, indexed by target, and each
+/// target sums its diagonals in registers, a block of targets at a time (contiguous
+/// multiply-adds the compiler vectorises, one store per target); the rest (jumps, stays near the
+/// end, bounces) are a short list of single transitions.
 #[derive(Debug)]
 struct Step {
-    diagonals: Vec<Diagonal>,
+    /// The offsets `d = e − b` of the dense diagonals, increasing.
+    offsets: Vec<isize>,
+    /// Diagonal i at target e, `probs[i · (N + 1) + e]`: the probability of `e − d → e`, 0 when
+    /// there is no such transition (or no such source).
+    probs: Vec<f64>,
+    /// The targets whose every diagonal has its source on the board, `0 ≤ e − d ≤ N`.
+    core: std::ops::Range<usize>,
     /// The other transitions as `(from, to, probability)`, by source.
     rest: Vec<(u32, u32, f64)>,
     transitions: u64,
     size: u64,
 }
 
-/// The transitions `b → b + offset` for sources `first..first + probs.len()`, which lead to
-/// `to..to + probs.len()`.
-#[derive(Debug)]
-struct Diagonal {
-    first: usize,
-    to: usize,
-    probs: Vec<f64>,
-}
+/// Targets summed together in [`Step::apply`]: sixteen running sums fill half the vector
+/// registers.
+const BLOCK: usize = 16;
 
 impl Step {
     fn new(chain: &TurnChain, class: &[Class]) -> Step {
@@ -194,27 +274,24 @@ impl Step {
         let mut offsets: Vec<i64> =
             uses.iter().filter(|&(&d, &c)| dense(d, c)).map(|(&d, _)| d).collect();
         offsets.sort_unstable();
-        let index = |v: i64| usize::try_from(v).expect("positions on the board are not negative");
-        let mut diagonals: Vec<Diagonal> = offsets
-            .iter()
-            .map(|&d| {
-                let (lo, hi) = range(d);
-                Diagonal { first: index(lo), to: index(lo + d), probs: vec![0.0; index(hi - lo)] }
-            })
-            .collect();
+        let stride = n as usize + 1;
+        let mut probs = vec![0.0; offsets.len() * stride];
         let mut rest = Vec::new();
         for b in sources() {
             for (e, p) in chain.row(b) {
                 match offsets.binary_search(&offset(b, e)) {
-                    Ok(i) => {
-                        let d = &mut diagonals[i];
-                        d.probs[b as usize - d.first] = p;
-                    }
+                    Ok(i) => probs[i * stride + e as usize] = p,
                     Err(_) => rest.push((b, e, p)),
                 }
             }
         }
-        Step { diagonals, rest, transitions, size: u64::from(n) }
+        let index = |v: i64| usize::try_from(v.clamp(0, i64::from(n) + 1)).unwrap_or(0);
+        let core = match (offsets.first(), offsets.last()) {
+            (Some(&low), Some(&high)) => index(high)..index(i64::from(n) + 1 + low),
+            _ => 0..0,
+        };
+        let offsets = offsets.into_iter().map(|d| d as isize).collect();
+        Step { offsets, probs, core, rest, transitions, size: u64::from(n) }
     }
 
     /// Multiply-adds per turn, for the work budget (each transition once, plus a few passes
@@ -224,18 +301,47 @@ impl Step {
     }
 
     fn apply(&self, now: &[f64], next: &mut [f64]) {
-        next.fill(0.0);
+        let stride = next.len();
+        let source = |e: usize, d: isize| e.checked_add_signed(-d).filter(|&b| b < stride);
+        // Targets near the ends, where some diagonals have no source.
+        let edge = |e: usize| -> f64 {
+            let mut sum = 0.0;
+            for (i, &d) in self.offsets.iter().enumerate() {
+                if let Some(b) = source(e, d) {
+                    sum += self.probs[i * stride + e] * now[b];
+                }
+            }
+            sum
+        };
+        let (lo, hi) = (self.core.start, self.core.end.max(self.core.start));
+        for (e, t) in next[..lo].iter_mut().enumerate() {
+            *t = edge(e);
+        }
+        let mut e = lo;
+        while e + BLOCK <= hi {
+            let mut sums = [0.0; BLOCK];
+            for (i, &d) in self.offsets.iter().enumerate() {
+                let p = block(&self.probs, i * stride + e);
+                let m = block(now, e.wrapping_add_signed(-d));
+                for ((s, p), m) in sums.iter_mut().zip(p).zip(m) {
+                    *s += p * m;
+                }
+            }
+            next[e..e + BLOCK].copy_from_slice(&sums);
+            e += BLOCK;
+        }
+        for (e, t) in next.iter_mut().enumerate().skip(e) {
+            *t = edge(e);
+        }
         for &(b, e, p) in &self.rest {
             next[e as usize] += p * now[b as usize];
         }
-        for d in &self.diagonals {
-            let len = d.probs.len();
-            let targets = &mut next[d.to..d.to + len];
-            for ((t, p), m) in targets.iter_mut().zip(&d.probs).zip(&now[d.first..d.first + len]) {
-                *t += p * m;
-            }
-        }
     }
+}
+
+/// The [`BLOCK`] values of `v` from `at`.
+fn block(v: &[f64], at: usize) -> &[f64; BLOCK] {
+    v[at..at + BLOCK].try_into().expect("a block inside the vector")
 }
 
 #[cfg(test)]
@@ -249,6 +355,8 @@ mod tests {
             rolls: vec![1.0; cdf.len() - 1],
             residual: 1.0 - cdf[cdf.len() - 1],
             complete: true,
+            propagated: cdf.len() - 1,
+            bound: 0.0,
         }
     }
 

@@ -1,0 +1,269 @@
+//! The geometric tail of the turn distribution: once the position's distribution has taken the
+//! shape it keeps for the rest of the game, every later turn loses the same share of it, and the
+//! turns left until less than 1e-12 remains follow in O(1) each instead of a pass over the board.
+//!
+//! # Why the tail is geometric
+//!
+//! Let `Q` be the chain restricted to the live positions (those that can still finish), `v_k`
+//! the live part of the distribution after `k` turns and `L_k = v_k · 1` its mass. Past the
+//! first few hundred turns `v_k / L_k` settles on the quasi-stationary distribution, the left
+//! eigenvector of `Q`'s dominant eigenvalue `λ`: from then on `v_{k+1} = λ v_k`, each turn finishes
+//! the same share of the mass still live and sends the same share into traps. A 10^4-cell board
+//! needs some 28,000 turns to go below 1e-12 but takes that shape after about 1,100.
+//!
+//! # Why it stays exact: an a posteriori bound
+//!
+//! After turn `k + 1` has been propagated, take `λ = L_{k+1} / L_k` and measure how far the board
+//! is from that shape, `r = ‖v_{k+1} − λ v_k‖₁` (the residual of `v_k` as an eigenvector). The
+//! tail replaces every later live part by `λ^j v_k` and keeps everything else exact: what
+//! finishes or falls into a trap from it, and what the traps do. Writing `x_j` for that model's
+//! state on all positions (cell N and traps included) and `y_j = v_k K^j` for the exact one,
+//! `x_{j+1} = x_j K − λ^j R` with `R = v_k Q − λ v_k`, so
+//!
+//! ```text
+//! y_j − x_j = Σ_{i<j} λ^i R K^{j−1−i}   and   ‖y_j − x_j‖₁ ≤ Σ_i λ^i ‖R‖₁ ≤ r / (1 − λ)
+//! ```
+//!
+//! because `K` is stochastic, so no row vector grows under it in the 1-norm. Every mass the
+//! distribution reports for every later turn (finished, `P(T ≤ k)`; not finished, `P(T > k)`;
+//! live; trapped) is therefore within `ε = r / (1 − λ)` of what propagating every turn would
+//! give, plus the step's rounding (counted in `r` as a few ulps of `L_k`). The tail is only
+//! used when `ε ≤ 1e-12 · P(T ≤ k + 1)`: every later `P(T ≤ k)` is then within 1e-12 relative of
+//! full propagation, a thousand times inside the 1e-9 the specification promises. Nothing is
+//! assumed about the chain (not even that a dominant eigenvalue exists): when the shape never
+//! settles (a periodic board, a board so long that rounding hides it), `r` stays large and every
+//! turn is propagated as before.
+//!
+//! Figures built from the distribution inherit that bound: a seat's chance to finish first moves
+//! by at most ε per seat (swapping one seat's distribution for another whose every `P(T ≤ k)`
+//! is within ε moves the chance of any event of the form "`T` below a threshold set by the other
+//! seats" by at most ε); expected lengths of several seats' games by ε per seat and turn of the
+//! game's own expected length, in practice far less, as the tests comparing both ways show
+//! (`tests/exact_tail.rs`).
+
+use super::solver::Class;
+
+/// Relative accuracy the tail must keep on `P(T ≤ k)` (see the module documentation).
+pub(super) const TOLERANCE: f64 = 1e-12;
+
+/// Turns between two measurements of the residual once the ratio of successive masses has
+/// settled: the measurement costs a few passes over the board, a quarter of a turn's work.
+pub(super) const CHECK_EVERY: usize = 4;
+
+/// The ratio of successive live masses must have settled this well before the residual is
+/// measured (a cheap filter; the residual alone decides).
+pub(super) const SETTLED: f64 = 1e-10;
+
+/// The trapped positions (live positions' moves into them and their own moves), which the tail
+/// keeps following exactly: trapped tokens move on for ever among a few cells.
+#[derive(Debug, Default)]
+pub(super) struct Traps {
+    /// The trapped positions; index i in the compact vectors below is `cells[i]`.
+    cells: Vec<u32>,
+    /// Moves from a trapped position to another, compact indices.
+    inner: Vec<(u32, u32, f64)>,
+    /// Moves from a live position (board index) into a trapped one (compact index).
+    inflow: Vec<(u32, u32, f64)>,
+}
+
+impl Traps {
+    pub(super) fn new(chain: &super::TurnChain, class: &[Class]) -> Traps {
+        let cells: Vec<u32> =
+            (0..chain.size()).filter(|&b| class[b as usize] == Class::Trapped).collect();
+        if cells.is_empty() {
+            return Traps::default();
+        }
+        let mut compact = vec![u32::MAX; class.len()];
+        for (i, &c) in cells.iter().enumerate() {
+            compact[c as usize] = i as u32;
+        }
+        let mut inner = Vec::new();
+        let mut inflow = Vec::new();
+        for b in 0..chain.size() {
+            match class[b as usize] {
+                Class::Trapped => inner.extend(
+                    chain.row(b).map(|(e, p)| (compact[b as usize], compact[e as usize], p)),
+                ),
+                Class::Live => inflow.extend(
+                    chain
+                        .row(b)
+                        .filter(|&(e, _)| class[e as usize] == Class::Trapped)
+                        .map(|(e, p)| (b, compact[e as usize], p)),
+                ),
+                Class::Unreached | Class::Finish => {}
+            }
+        }
+        Traps { cells, inner, inflow }
+    }
+}
+
+/// The state of the extrapolated tail: the live part is `live · u` for a fixed shape `u`, what
+/// it sends each turn to cell N and to the traps is fixed per unit of live mass, and the trapped
+/// mass moves on exactly.
+#[derive(Debug)]
+pub(super) struct Tail<'t> {
+    traps: &'t Traps,
+    /// `λ`: the share of the live mass still live after one more turn.
+    ratio: f64,
+    /// Share of the live mass finishing each turn.
+    finishing: f64,
+    /// Expected rolls of a turn begun by a unit of live mass.
+    rolls: f64,
+    /// Per unit of live mass, what enters each trapped position each turn.
+    inflow: Vec<f64>,
+    /// Mass on each trapped position.
+    trapped: Vec<f64>,
+    next: Vec<f64>,
+    /// Expected rolls of a turn begun on each trapped position.
+    trap_rolls: Vec<f64>,
+    /// Live mass now.
+    live: f64,
+    /// The bound ε on every later mass (see the module documentation).
+    bound: f64,
+}
+
+/// What [`Tail::try_cut`] needs to know about the turn just propagated, `now · K = next`.
+#[derive(Debug)]
+pub(super) struct Turn<'a> {
+    /// The distribution before the turn, on 0..=N (N empty).
+    pub(super) now: &'a [f64],
+    /// The distribution after the turn, on 0..=N (N emptied into `finished`).
+    pub(super) next: &'a [f64],
+    /// 1 on live positions, 0 elsewhere; `None` when every reached position below N is live.
+    pub(super) live_mask: Option<&'a [f64]>,
+    /// Mass that reached N in this turn.
+    pub(super) gained: f64,
+    /// `P(T ≤ k + 1)`.
+    pub(super) finished: f64,
+    /// Expected rolls of a turn begun on each position (0 where never reached).
+    pub(super) rolls: &'a [f64],
+}
+
+impl<'t> Tail<'t> {
+    /// The tail from the turn `now → next`, if the residual bound shows that the extrapolation
+    /// keeps every later `P(T ≤ k)` within [`TOLERANCE`] relative.
+    pub(super) fn try_cut(turn: &Turn<'_>, traps: &'t Traps) -> Option<Tail<'t>> {
+        let n = turn.now.len() - 1;
+        let (now, next) = (&turn.now[..n], &turn.next[..n]);
+        let live_of = |v: &[f64]| match turn.live_mask {
+            None => accurate_sum(v.iter().copied()),
+            Some(mask) => accurate_sum(v.iter().zip(mask).map(|(m, k)| m * k)),
+        };
+        let (before, after) = (live_of(now), live_of(next));
+        if turn.finished <= 0.0 || before <= 0.0 || after <= 0.0 || after >= before {
+            return None;
+        }
+        let ratio = after / before;
+        let gap = 1.0 - ratio;
+        let residual: f64 = match turn.live_mask {
+            None => sum_by(now, next, |m, x| (x - ratio * m).abs()),
+            Some(mask) => {
+                now.iter().zip(next).zip(mask).map(|((m, x), k)| k * (x - ratio * m).abs()).sum()
+            }
+        };
+        // The step's own rounding: a few ulps of every mass it moved.
+        let residual = residual + 4.0 * f64::EPSILON * before;
+        let bound = residual / gap;
+        if bound.is_nan() || bound > TOLERANCE * turn.finished {
+            return None;
+        }
+        let rolls = match turn.live_mask {
+            None => dot(now, &turn.rolls[..n]),
+            Some(mask) => now.iter().zip(mask).zip(turn.rolls).map(|((m, k), r)| m * k * r).sum(),
+        };
+        let mut inflow = vec![0.0; traps.cells.len()];
+        for &(b, t, p) in &traps.inflow {
+            inflow[t as usize] += turn.now[b as usize] * p / before;
+        }
+        let trapped: Vec<f64> = traps.cells.iter().map(|&c| turn.next[c as usize]).collect();
+        let trap_rolls = traps.cells.iter().map(|&c| turn.rolls[c as usize]).collect();
+        Some(Tail {
+            traps,
+            ratio,
+            finishing: turn.gained / before,
+            rolls: rolls / before,
+            inflow,
+            next: vec![0.0; trapped.len()],
+            trapped,
+            trap_rolls,
+            // The model's live mass after the turn: `ratio · before`, `after` up to rounding.
+            live: after,
+            bound,
+        })
+    }
+
+    /// The bound ε on every mass reported past the cut.
+    pub(super) fn bound(&self) -> f64 {
+        self.bound
+    }
+
+    /// Live mass now.
+    pub(super) fn live(&self) -> f64 {
+        self.live
+    }
+
+    /// Expected rolls of the coming turn (0 for finished tokens).
+    pub(super) fn turn_rolls(&self) -> f64 {
+        self.live * self.rolls + dot(&self.trapped, &self.trap_rolls)
+    }
+
+    /// Plays one turn; returns the mass that finished in it and the mass left unfinished.
+    pub(super) fn advance(&mut self) -> (f64, f64) {
+        let gained = self.live * self.finishing;
+        if !self.trapped.is_empty() {
+            for (x, g) in self.next.iter_mut().zip(&self.inflow) {
+                *x = self.live * g;
+            }
+            for &(b, e, p) in &self.traps.inner {
+                self.next[e as usize] += p * self.trapped[b as usize];
+            }
+            std::mem::swap(&mut self.trapped, &mut self.next);
+        }
+        self.live *= self.ratio;
+        (gained, self.live + self.trapped.iter().sum::<f64>())
+    }
+}
+
+/// A sum that keeps its relative accuracy whatever the number of terms (Neumaier's compensated
+/// summation): the ratio of two successive masses must be right to an ulp or two.
+fn accurate_sum(values: impl Iterator<Item = f64>) -> f64 {
+    let (mut sum, mut carry) = (0.0_f64, 0.0_f64);
+    for x in values {
+        let t = sum + x;
+        carry += if sum.abs() >= x.abs() { (sum - t) + x } else { (x - t) + sum };
+        sum = t;
+    }
+    sum + carry
+}
+
+/// `Σ f(a_i, b_i)` in eight independent lanes, which the compiler vectorises (a single running
+/// sum would wait on each addition in turn).
+pub(super) fn sum_by(a: &[f64], b: &[f64], f: impl Fn(f64, f64) -> f64) -> f64 {
+    const LANES: usize = 8;
+    let len = a.len().min(b.len());
+    let (a, b) = (&a[..len], &b[..len]);
+    let mut acc = [0.0; LANES];
+    let (ca, cb) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for i in 0..LANES {
+            acc[i] += f(x[i], y[i]);
+        }
+    }
+    let mut total =
+        ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+    for (&x, &y) in ra.iter().zip(rb) {
+        total += f(x, y);
+    }
+    total
+}
+
+/// `a · b`, vectorised.
+pub(super) fn dot(a: &[f64], b: &[f64]) -> f64 {
+    sum_by(a, b, |x, y| x * y)
+}
+
+/// `Σ a`, vectorised.
+pub(super) fn sum(a: &[f64]) -> f64 {
+    sum_by(a, a, |x, _| x)
+}
