@@ -6,7 +6,7 @@ use std::ops::Neg;
 use super::{
     chain::TurnChain,
     solver::Class,
-    tail::{self, Tail, Traps, Turn, dot, sum},
+    tail::{self, Schedule, Tail, Traps, Turn, dot},
 };
 
 /// How many turns one token takes to finish: `P(T ≤ k)` for `k = 0, 1, …` until less than the
@@ -163,16 +163,16 @@ pub(crate) fn propagate(
     let per_turn = step.work();
     let mut work = 0_u64;
     let mut ratio = f64::NAN;
+    let mut schedule = Schedule::new();
     let mut geometric = None;
     while live >= tail && work < max_work {
         work += per_turn;
         let left = survival[survival.len() - 1];
         turn_rolls.push(if one_roll { left } else { dot(&now[..n], &rolls) });
-        step.apply(&now, &mut next);
+        let left = step.apply(&now, &mut next);
         // Cell N only collects: what reached it this turn has finished.
         let gained = std::mem::take(&mut next[n]);
         finished += gained;
-        let left = sum(&next);
         let before = live;
         live = match &live_mask {
             Some(mask) => dot(&next, mask),
@@ -183,18 +183,23 @@ pub(crate) fn propagate(
         // The geometric tail, once the ratio of successive masses has settled.
         let settled = (live / before - ratio).abs() <= tail::SETTLED;
         ratio = live / before;
-        if extrapolate && settled && cdf.len() % tail::CHECK_EVERY == 0 {
+        if extrapolate && settled && schedule.due(cdf.len()) {
             let turn = Turn {
                 now: &now,
                 next: &next,
                 live_mask: live_mask.as_deref(),
+                live_before: before,
+                live_after: live,
                 gained,
                 finished,
                 rolls: &rolls,
             };
-            geometric = Tail::try_cut(&turn, &traps);
-            if geometric.is_some() {
-                break;
+            match Tail::try_cut(&turn, &traps) {
+                Ok(cut) => {
+                    geometric = Some(cut);
+                    break;
+                }
+                Err(miss) => schedule.missed(cdf.len(), miss),
             }
         }
         std::mem::swap(&mut now, &mut next);
@@ -240,8 +245,10 @@ struct Step {
     probs: Vec<f64>,
     /// The targets whose every diagonal has its source on the board, `0 ≤ e − d ≤ N`.
     core: std::ops::Range<usize>,
-    /// The other transitions as `(from, to, probability)`, by source.
-    rest: Vec<(u32, u32, f64)>,
+    /// The other transitions as `(from, probability)`, by target...
+    rest: Vec<(u32, f64)>,
+    /// ... each target with the end of its transitions in `rest`.
+    rest_targets: Vec<(u32, usize)>,
     transitions: u64,
     size: u64,
 }
@@ -291,7 +298,16 @@ impl Step {
             _ => 0..0,
         };
         let offsets = offsets.into_iter().map(|d| d as isize).collect();
-        Step { offsets, probs, core, rest, transitions, size: u64::from(n) }
+        rest.sort_by_key(|&(_, e, _)| e);
+        let mut rest_targets: Vec<(u32, usize)> = Vec::new();
+        for (i, &(_, e, _)) in rest.iter().enumerate() {
+            match rest_targets.last_mut() {
+                Some((last, end)) if *last == e => *end = i + 1,
+                _ => rest_targets.push((e, i + 1)),
+            }
+        }
+        let rest = rest.into_iter().map(|(b, _, p)| (b, p)).collect();
+        Step { offsets, probs, core, rest, rest_targets, transitions, size: u64::from(n) }
     }
 
     /// Multiply-adds per turn, for the work budget (each transition once, plus a few passes
@@ -300,8 +316,11 @@ impl Step {
         self.transitions + 3 * self.size
     }
 
-    fn apply(&self, now: &[f64], next: &mut [f64]) {
+    /// `next = now · K`; returns the mass left below N, `Σ next[..N]` (summed on the way, in
+    /// lanes).
+    fn apply(&self, now: &[f64], next: &mut [f64]) -> f64 {
         let stride = next.len();
+        let n = stride - 1;
         let source = |e: usize, d: isize| e.checked_add_signed(-d).filter(|&b| b < stride);
         // Targets near the ends, where some diagonals have no source.
         let edge = |e: usize| -> f64 {
@@ -313,10 +332,13 @@ impl Step {
             }
             sum
         };
-        let (lo, hi) = (self.core.start, self.core.end.max(self.core.start));
+        let mut left = 0.0;
+        let (lo, hi) = (self.core.start.min(n), self.core.end.clamp(self.core.start, n));
         for (e, t) in next[..lo].iter_mut().enumerate() {
             *t = edge(e);
+            left += *t;
         }
+        let mut lanes = [0.0; BLOCK];
         let mut e = lo;
         while e + BLOCK <= hi {
             let mut sums = [0.0; BLOCK];
@@ -328,15 +350,42 @@ impl Step {
                 }
             }
             next[e..e + BLOCK].copy_from_slice(&sums);
+            for (l, s) in lanes.iter_mut().zip(&sums) {
+                *l += s;
+            }
             e += BLOCK;
         }
+        left += pairwise(&lanes);
         for (e, t) in next.iter_mut().enumerate().skip(e) {
             *t = edge(e);
+            if e < n {
+                left += *t;
+            }
         }
-        for &(b, e, p) in &self.rest {
-            next[e as usize] += p * now[b as usize];
+        let mut from = 0;
+        for &(e, to) in &self.rest_targets {
+            let sum: f64 = self.rest[from..to].iter().map(|&(b, p)| p * now[b as usize]).sum();
+            next[e as usize] += sum;
+            if (e as usize) < n {
+                left += sum;
+            }
+            from = to;
+        }
+        left
+    }
+}
+
+/// The sum of a block's lanes, pairwise.
+fn pairwise(lanes: &[f64; BLOCK]) -> f64 {
+    let mut half = *lanes;
+    let mut len = BLOCK;
+    while len > 1 {
+        len /= 2;
+        for i in 0..len {
+            half[i] += half[i + len];
         }
     }
+    half[0]
 }
 
 /// The [`BLOCK`] values of `v` from `at`.

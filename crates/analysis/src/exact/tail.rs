@@ -46,13 +46,52 @@ use super::solver::Class;
 /// Relative accuracy the tail must keep on `P(T ≤ k)` (see the module documentation).
 pub(super) const TOLERANCE: f64 = 1e-12;
 
-/// Turns between two measurements of the residual once the ratio of successive masses has
-/// settled: the measurement costs a few passes over the board, a quarter of a turn's work.
-pub(super) const CHECK_EVERY: usize = 4;
-
 /// The ratio of successive live masses must have settled this well before the residual is
 /// measured (a cheap filter; the residual alone decides).
 pub(super) const SETTLED: f64 = 1e-10;
+
+/// When to measure the residual next. A measurement costs two passes over the board, a third
+/// of a turn, so it is not made every turn: from how fast the bound fell between the last two
+/// measurements, the next is planned shortly before the bound should pass.
+#[derive(Debug)]
+pub(super) struct Schedule {
+    /// The turn of the next measurement.
+    next: usize,
+    /// Turns to the next measurement when nothing better is known.
+    gap: usize,
+    /// The last measurement: turn and how far the bound was from passing.
+    last: Option<(usize, f64)>,
+}
+
+/// Fewest and most turns between two measurements.
+const GAPS: (usize, usize) = (4, 256);
+
+impl Schedule {
+    pub(super) fn new() -> Schedule {
+        Schedule { next: 0, gap: GAPS.0, last: None }
+    }
+
+    /// Whether to measure at `turn`.
+    pub(super) fn due(&self, turn: usize) -> bool {
+        turn >= self.next
+    }
+
+    /// The measurement at `turn` found the bound `miss` times too large.
+    pub(super) fn missed(&mut self, turn: usize, miss: f64) {
+        let gap = match self.last {
+            // The bound falls geometrically with the second eigenvalue: plan for four fifths of
+            // the turns it should take to pass.
+            Some((at, was)) if miss < was && miss.is_finite() && turn > at => {
+                let per_turn = (was / miss).ln() / (turn - at) as f64;
+                (0.8 * miss.ln() / per_turn).ceil() as usize
+            }
+            _ => self.gap * 2,
+        };
+        self.gap = gap.clamp(GAPS.0, GAPS.1);
+        self.last = Some((turn, miss));
+        self.next = turn + self.gap;
+    }
+}
 
 /// The trapped positions (live positions' moves into them and their own moves), which the tail
 /// keeps following exactly: trapped tokens move on for ever among a few cells.
@@ -131,6 +170,9 @@ pub(super) struct Turn<'a> {
     pub(super) next: &'a [f64],
     /// 1 on live positions, 0 elsewhere; `None` when every reached position below N is live.
     pub(super) live_mask: Option<&'a [f64]>,
+    /// Live mass of `now` and `next` (summed in lanes: right to a few ulps per hundred cells).
+    pub(super) live_before: f64,
+    pub(super) live_after: f64,
     /// Mass that reached N in this turn.
     pub(super) gained: f64,
     /// `P(T ≤ k + 1)`.
@@ -141,20 +183,27 @@ pub(super) struct Turn<'a> {
 
 impl<'t> Tail<'t> {
     /// The tail from the turn `now → next`, if the residual bound shows that the extrapolation
-    /// keeps every later `P(T ≤ k)` within [`TOLERANCE`] relative.
-    pub(super) fn try_cut(turn: &Turn<'_>, traps: &'t Traps) -> Option<Tail<'t>> {
+    /// keeps every later `P(T ≤ k)` within [`TOLERANCE`] relative; otherwise how far the bound
+    /// is from that (a factor above 1, for [`Schedule`]).
+    pub(super) fn try_cut(turn: &Turn<'_>, traps: &'t Traps) -> Result<Tail<'t>, f64> {
         let n = turn.now.len() - 1;
         let (now, next) = (&turn.now[..n], &turn.next[..n]);
-        let live_of = |v: &[f64]| match turn.live_mask {
-            None => accurate_sum(v.iter().copied()),
-            Some(mask) => accurate_sum(v.iter().zip(mask).map(|(m, k)| m * k)),
-        };
-        let (before, after) = (live_of(now), live_of(next));
-        if turn.finished <= 0.0 || before <= 0.0 || after <= 0.0 || after >= before {
-            return None;
+        let before = turn.live_before;
+        // Nothing finished yet, or nothing left to lose (NaN included).
+        let losing = turn.live_after < before;
+        if turn.finished <= 0.0 || before <= 0.0 || !losing {
+            return Err(f64::INFINITY);
         }
-        let ratio = after / before;
-        let gap = 1.0 - ratio;
+        // λ: the masses' ratio, corrected by Σ (next − λ₀ now), a sum of terms as small as the
+        // residual, so that rounding in the masses does not show up in the residual.
+        let rough = turn.live_after / before;
+        let ratio = rough
+            + match turn.live_mask {
+                None => sum_by(now, next, |m, x| x - rough * m),
+                Some(mask) => {
+                    now.iter().zip(next).zip(mask).map(|((m, x), k)| k * (x - rough * m)).sum()
+                }
+            } / before;
         let residual: f64 = match turn.live_mask {
             None => sum_by(now, next, |m, x| (x - ratio * m).abs()),
             Some(mask) => {
@@ -163,9 +212,11 @@ impl<'t> Tail<'t> {
         };
         // The step's own rounding: a few ulps of every mass it moved.
         let residual = residual + 4.0 * f64::EPSILON * before;
-        let bound = residual / gap;
-        if bound.is_nan() || bound > TOLERANCE * turn.finished {
-            return None;
+        let bound = residual / (1.0 - ratio);
+        let miss = if ratio < 1.0 { bound / (TOLERANCE * turn.finished) } else { f64::INFINITY };
+        let passes = miss <= 1.0;
+        if !passes {
+            return Err(miss);
         }
         let rolls = match turn.live_mask {
             None => dot(now, &turn.rolls[..n]),
@@ -177,7 +228,7 @@ impl<'t> Tail<'t> {
         }
         let trapped: Vec<f64> = traps.cells.iter().map(|&c| turn.next[c as usize]).collect();
         let trap_rolls = traps.cells.iter().map(|&c| turn.rolls[c as usize]).collect();
-        Some(Tail {
+        Ok(Tail {
             traps,
             ratio,
             finishing: turn.gained / before,
@@ -186,8 +237,8 @@ impl<'t> Tail<'t> {
             next: vec![0.0; trapped.len()],
             trapped,
             trap_rolls,
-            // The model's live mass after the turn: `ratio · before`, `after` up to rounding.
-            live: after,
+            // The model's live mass after the turn (`live_after` up to rounding).
+            live: ratio * before,
             bound,
         })
     }
@@ -224,18 +275,6 @@ impl<'t> Tail<'t> {
     }
 }
 
-/// A sum that keeps its relative accuracy whatever the number of terms (Neumaier's compensated
-/// summation): the ratio of two successive masses must be right to an ulp or two.
-fn accurate_sum(values: impl Iterator<Item = f64>) -> f64 {
-    let (mut sum, mut carry) = (0.0_f64, 0.0_f64);
-    for x in values {
-        let t = sum + x;
-        carry += if sum.abs() >= x.abs() { (sum - t) + x } else { (x - t) + sum };
-        sum = t;
-    }
-    sum + carry
-}
-
 /// `Σ f(a_i, b_i)` in eight independent lanes, which the compiler vectorises (a single running
 /// sum would wait on each addition in turn).
 pub(super) fn sum_by(a: &[f64], b: &[f64], f: impl Fn(f64, f64) -> f64) -> f64 {
@@ -261,9 +300,4 @@ pub(super) fn sum_by(a: &[f64], b: &[f64], f: impl Fn(f64, f64) -> f64) -> f64 {
 /// `a · b`, vectorised.
 pub(super) fn dot(a: &[f64], b: &[f64]) -> f64 {
     sum_by(a, b, |x, y| x * y)
-}
-
-/// `Σ a`, vectorised.
-pub(super) fn sum(a: &[f64]) -> f64 {
-    sum_by(a, a, |x, _| x)
 }
