@@ -3,6 +3,7 @@
 //! bonus rolls and void, traps, the 10^4-cell benchmark board), every reported number must agree
 //! to 1e-12 relative, and the tail must really be used.
 
+use num_bigint::BigInt;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use snl_analysis::exact::{self, Analysis, Options, QUANTILES};
@@ -262,4 +263,45 @@ fn the_ten_thousand_cell_board_needs_a_twentieth_of_its_turns_propagated() {
     let d = &a.distribution;
     assert!(d.turns() > 20 * d.propagated_turns(), "{} of {}", d.propagated_turns(), d.turns());
     assert!(d.tail_bound() <= 1e-12 * d.cdf(d.propagated_turns()));
+}
+
+/// `numer / denom` to f64, through 40 exact decimal digits.
+fn ratio(numer: &BigInt, denom: &BigInt) -> f64 {
+    let digits = numer * BigInt::from(10).pow(40) / denom;
+    digits.to_string().parse::<f64>().unwrap() / 1e40
+}
+
+#[test]
+fn the_tail_matches_exact_rational_arithmetic_to_the_last_turn() {
+    // Standard rules on 20 cells: one die, overshoot stays, single jumps. After k turns every
+    // probability is a whole number of 6^−k, so the distribution is followed exactly in integers.
+    let jumps = [(3, 11), (8, 16), (13, 2), (17, 6), (19, 9)];
+    let rules = Rules::default();
+    let a = exact::analyze(&board(20, &jumps, &rules), &rules).unwrap();
+    let d = &a.distribution;
+    assert!(3 * d.propagated_turns() < d.turns(), "{} of {}", d.propagated_turns(), d.turns());
+    let mut to: Vec<usize> = (0..=20).collect();
+    for (from, end) in jumps {
+        to[from as usize] = end as usize;
+    }
+    // Positions 0..=20 in units of 6^−k; cell 20 collects what has finished.
+    let mut now = vec![BigInt::from(0); 21];
+    now[0] = BigInt::from(1);
+    let mut denom = BigInt::from(1);
+    for k in 1..=d.turns() {
+        let mut next = vec![BigInt::from(0); 21];
+        next[20] = &now[20] * 6;
+        for b in 0..20 {
+            for face in 1..=6 {
+                let e = if b + face > 20 { b } else { to[b + face] };
+                next[e] += &now[b];
+            }
+        }
+        now = next;
+        denom *= 6;
+        let exact = ratio(&now[20], &denom);
+        let got = d.cdf(k);
+        assert!((got - exact).abs() <= 1e-12 * exact, "P(T <= {k}) = {got}, exactly {exact}");
+    }
+    assert!(1.0 - ratio(&now[20], &denom) < 1e-12, "followed to the 1e-12 tail");
 }

@@ -16,7 +16,8 @@ pub struct TurnDistribution {
     /// Index k: P(T ≤ k).
     cdf: Vec<f64>,
     /// Index k: P(T > k), mass that has not finished after k turns (including mass that never
-    /// will), tracked on its own so that small values keep their relative accuracy.
+    /// will), tracked on its own so that small values keep their relative accuracy over the
+    /// propagated turns (past them, its absolute accuracy is `bound`).
     survival: Vec<f64>,
     /// Index k: the expected number of rolls in turn k + 1 counting 0 for a finished token,
     /// E[rolls in turn k+1; T > k].
@@ -43,6 +44,11 @@ impl TurnDistribution {
     }
 
     /// `P(T > k)`, mass not finished after k turns; past the computed turns, the last value.
+    ///
+    /// Exact to about 1e-14 relative over the [propagated
+    /// turns](TurnDistribution::propagated_turns), and past them to
+    /// [`tail_bound`](TurnDistribution::tail_bound) absolute (at most 1e-12 of `P(T ≤ k)`):
+    /// deep in the tail, where it is far below 1e-12, only to that absolute accuracy.
     pub fn survival(&self, k: usize) -> f64 {
         self.survival.get(k).copied().unwrap_or(self.survival[self.survival.len() - 1])
     }

@@ -34,12 +34,13 @@
 //! settles (a periodic board, a board so long that rounding hides it), `r` stays large and every
 //! turn is propagated as before.
 //!
-//! Figures built from the distribution inherit that bound: a seat's chance to finish first moves
-//! by at most ε per seat (swapping one seat's distribution for another whose every `P(T ≤ k)`
-//! is within ε moves the chance of any event of the form "`T` below a threshold set by the other
-//! seats" by at most ε); expected lengths of several seats' games by ε per seat and turn of the
-//! game's own expected length, in practice far less, as the tests comparing both ways show
-//! (`tests/exact_tail.rs`).
+//! Figures built from the distribution inherit that bound. A seat's chance to finish first moves
+//! by at most ε per seat: swapping one seat's distribution for one whose every `P(T ≤ k)` is
+//! within ε changes the chance of an event "`T` at most a threshold set by the other seats" by at
+//! most ε. The expected length of a game of `n` seats is a sum over turns of such chances, so it
+//! moves by at most `n ε` per turn followed past the cut; those turns number about 28 expected
+//! game lengths (ln 1e12), so its relative error stays below some 30 `n ε`. The tests comparing
+//! both ways (`tests/exact_tail.rs`) find every one of these figures within 1e-13 relative.
 
 use super::solver::Class;
 
