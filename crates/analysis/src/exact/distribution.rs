@@ -158,6 +158,8 @@ pub(crate) fn propagate(
     let live_mask: Option<Vec<f64>> =
         trap.then(|| (0..=n).map(|b| if class[b] == Class::Live { 1.0 } else { 0.0 }).collect());
     let traps = if trap && extrapolate { Traps::new(chain, class) } else { Traps::default() };
+    // A tail that follows a trap as large as the board saves nothing.
+    let extrapolate = extrapolate && 4 * traps.moves() as u64 <= step.transitions;
     let mut now = vec![0.0; n + 1];
     let mut next = vec![0.0; n + 1];
     now[start] = 1.0;
@@ -246,9 +248,8 @@ pub(crate) fn propagate(
 struct Step {
     /// The offsets `d = e − b` of the dense diagonals, increasing.
     offsets: Vec<isize>,
-    /// Diagonal i at target e, `probs[i · (N + 1) + e]`: the probability of `e − d → e`, 0 when
-    /// there is no such transition (or no such source).
-    probs: Vec<f64>,
+    /// The probabilities along the diagonals.
+    weights: Weights,
     /// The targets whose every diagonal has its source on the board, `0 ≤ e − d ≤ N`.
     core: std::ops::Range<usize>,
     /// The other transitions as `(from, probability)`, by target...
@@ -259,12 +260,30 @@ struct Step {
     size: u64,
 }
 
+/// The probabilities of a [`Step`]'s diagonals.
+#[derive(Debug)]
+enum Weights {
+    /// Diagonal i at target e, `probs[i · (N + 1) + e]`: the probability of `e − d → e`, 0 when
+    /// there is no such transition (or no such source).
+    Table(Vec<f64>),
+    /// Diagonal i moves `coef[i]` of its source's mass into every target e with `mask[e] = 1`
+    /// and nothing into the others, whose transitions are in the rest. Dice without bonus rolls
+    /// are this: each total has its probability, and only jump heads take no move. Half the
+    /// loads of a table, with the same products and sums.
+    Uniform { coef: Vec<f64>, mask: Vec<f64> },
+}
+
 /// Targets summed together in [`Step::apply`]: sixteen running sums fill half the vector
 /// registers.
 const BLOCK: usize = 16;
 
 impl Step {
     fn new(chain: &TurnChain, class: &[Class]) -> Step {
+        Step::build(chain, class, true)
+    }
+
+    /// The step, with [`Weights::Uniform`] when `uniform` and it pays.
+    fn build(chain: &TurnChain, class: &[Class], uniform_ok: bool) -> Step {
         let n = chain.size();
         let sources = || (0..n).filter(|&b| class[b as usize] != Class::Unreached);
         let offset = |b: u32, e: u32| i64::from(e) - i64::from(b);
@@ -298,6 +317,10 @@ impl Step {
                 }
             }
         }
+        let weights = uniform_ok
+            .then(|| uniform(&probs, &offsets, class, &mut rest))
+            .flatten()
+            .unwrap_or(Weights::Table(probs));
         let index = |v: i64| usize::try_from(v.clamp(0, i64::from(n) + 1)).unwrap_or(0);
         let core = match (offsets.first(), offsets.last()) {
             (Some(&low), Some(&high)) => index(high)..index(i64::from(n) + 1 + low),
@@ -313,7 +336,7 @@ impl Step {
             }
         }
         let rest = rest.into_iter().map(|(b, _, p)| (b, p)).collect();
-        Step { offsets, probs, core, rest, rest_targets, transitions, size: u64::from(n) }
+        Step { offsets, weights, core, rest, rest_targets, transitions, size: u64::from(n) }
     }
 
     /// Multiply-adds per turn, for the work budget (each transition once, plus a few passes
@@ -328,12 +351,16 @@ impl Step {
         let stride = next.len();
         let n = stride - 1;
         let source = |e: usize, d: isize| e.checked_add_signed(-d).filter(|&b| b < stride);
+        let weight = |i: usize, e: usize| match &self.weights {
+            Weights::Table(probs) => probs[i * stride + e],
+            Weights::Uniform { coef, mask } => coef[i] * mask[e],
+        };
         // Targets near the ends, where some diagonals have no source.
         let edge = |e: usize| -> f64 {
             let mut sum = 0.0;
             for (i, &d) in self.offsets.iter().enumerate() {
                 if let Some(b) = source(e, d) {
-                    sum += self.probs[i * stride + e] * now[b];
+                    sum += weight(i, e) * now[b];
                 }
             }
             sum
@@ -348,11 +375,26 @@ impl Step {
         let mut e = lo;
         while e + BLOCK <= hi {
             let mut sums = [0.0; BLOCK];
-            for (i, &d) in self.offsets.iter().enumerate() {
-                let p = block(&self.probs, i * stride + e);
-                let m = block(now, e.wrapping_add_signed(-d));
-                for ((s, p), m) in sums.iter_mut().zip(p).zip(m) {
-                    *s += p * m;
+            match &self.weights {
+                Weights::Table(probs) => {
+                    for (i, &d) in self.offsets.iter().enumerate() {
+                        let p = block(probs, i * stride + e);
+                        let m = block(now, e.wrapping_add_signed(-d));
+                        for ((s, p), m) in sums.iter_mut().zip(p).zip(m) {
+                            *s += p * m;
+                        }
+                    }
+                }
+                Weights::Uniform { coef, mask } => {
+                    for (&p, &d) in coef.iter().zip(&self.offsets) {
+                        let m = block(now, e.wrapping_add_signed(-d));
+                        for (s, m) in sums.iter_mut().zip(m) {
+                            *s += p * m;
+                        }
+                    }
+                    for (s, k) in sums.iter_mut().zip(block(mask, e)) {
+                        *s *= k;
+                    }
                 }
             }
             next[e..e + BLOCK].copy_from_slice(&sums);
@@ -381,6 +423,61 @@ impl Step {
     }
 }
 
+/// The diagonals as [`Weights::Uniform`], if that moves few transitions to the rest: per
+/// diagonal its majority probability, and a mask of the targets where every diagonal
+/// carries exactly it (or has a source that never holds mass); the transitions into the other
+/// targets join `rest`.
+fn uniform(
+    probs: &[f64],
+    offsets: &[i64],
+    class: &[Class],
+    rest: &mut Vec<(u32, u32, f64)>,
+) -> Option<Weights> {
+    let stride = class.len();
+    // Each diagonal's majority probability (Boyer and Moore's vote; without a majority, any of
+    // its values, and the mask below then rejects the uniform form).
+    let coef: Vec<f64> = (0..offsets.len())
+        .map(|i| {
+            let (mut candidate, mut votes) = (0.0_f64, 0_usize);
+            for &p in probs[i * stride..(i + 1) * stride].iter().filter(|&&p| p > 0.0) {
+                if votes == 0 {
+                    candidate = p;
+                }
+                votes = if p.to_bits() == candidate.to_bits() { votes + 1 } else { votes - 1 };
+            }
+            candidate
+        })
+        .collect();
+    // A source that never holds mass: off the board, never reached, or N (emptied every turn).
+    let source = |e: usize, d: i64| e.checked_add_signed(-(d as isize));
+    let empty = |e: usize, d: i64| {
+        source(e, d).is_none_or(|b| b + 1 >= stride || class[b] == Class::Unreached)
+    };
+    let mut mask = vec![0.0; stride];
+    let mut moved = Vec::new();
+    for (e, k) in mask.iter_mut().enumerate() {
+        let fits = offsets.iter().enumerate().all(|(i, &d)| {
+            let p = probs[i * stride + e];
+            p.to_bits() == coef[i].to_bits() || (p <= 0.0 && empty(e, d))
+        });
+        if fits {
+            *k = 1.0;
+        } else {
+            for (i, &d) in offsets.iter().enumerate() {
+                let p = probs[i * stride + e];
+                if let Some(b) = source(e, d).filter(|_| p > 0.0) {
+                    moved.push((b as u32, e as u32, p));
+                }
+            }
+            if moved.len() > stride / 4 {
+                return None;
+            }
+        }
+    }
+    rest.append(&mut moved);
+    Some(Weights::Uniform { coef, mask })
+}
+
 /// The sum of a block's lanes, pairwise.
 fn pairwise(lanes: &[f64; BLOCK]) -> f64 {
     let mut half = *lanes;
@@ -402,6 +499,57 @@ fn block(v: &[f64], at: usize) -> &[f64; BLOCK] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use snl_engine::{Board, BoardSpec, Rules};
+
+    /// `now · K` from the chain's rows, one transition at a time.
+    fn product(chain: &TurnChain, class: &[Class], now: &[f64]) -> Vec<f64> {
+        let mut next = vec![0.0; now.len()];
+        for b in (0..chain.size()).filter(|&b| class[b as usize] != Class::Unreached) {
+            for (e, p) in chain.row(b) {
+                next[e as usize] += p * now[b as usize];
+            }
+        }
+        next
+    }
+
+    #[test]
+    fn a_step_by_diagonals_is_the_chains_product_in_either_form() {
+        let jumps = [(3, 40), (17, 2), (29, 60), (44, 5), (58, 90), (71, 33), (97, 20), (99, 1)];
+        for name in ["standard", "bonus-six", "strict-sixes", "three-sixes"] {
+            for dice in ["1d6", "2d6", "1d2"] {
+                let rules = Rules { dice: dice.parse().unwrap(), ..Rules::named(name).unwrap() };
+                let Ok(board) = Board::new(&BoardSpec::with_jumps(100, jumps), &rules) else {
+                    continue;
+                };
+                let chain = TurnChain::new(&board, &rules);
+                let class = super::super::solver::classify(&chain);
+                // Mass everywhere it may be (not on N, which every turn empties).
+                let now: Vec<f64> = (0..=100)
+                    .map(|b| {
+                        let reached = b < 100 && class[b] != Class::Unreached;
+                        if reached { 1.0 / (1.0 + b as f64) } else { 0.0 }
+                    })
+                    .collect();
+                let want = product(&chain, &class, &now);
+                let forms = [Step::build(&chain, &class, true), Step::build(&chain, &class, false)];
+                if name == "standard" {
+                    assert!(matches!(forms[0].weights, Weights::Uniform { .. }), "{rules}");
+                }
+                for step in forms {
+                    let mut next = vec![f64::NAN; 101];
+                    let left = step.apply(&now, &mut next);
+                    for (e, (got, want)) in next.iter().zip(&want).enumerate() {
+                        assert!(
+                            (got - want).abs() <= 1e-15 * want,
+                            "{rules}: {e}: {got} vs {want}"
+                        );
+                    }
+                    let below: f64 = want[..100].iter().sum();
+                    assert!((left - below).abs() <= 1e-14 * below, "{rules}: {left} vs {below}");
+                }
+            }
+        }
+    }
 
     fn dist(cdf: &[f64]) -> TurnDistribution {
         TurnDistribution {

@@ -135,6 +135,11 @@ impl Traps {
         }
         Traps { cells, inner, inflow }
     }
+
+    /// The moves the tail follows each turn.
+    pub(super) fn moves(&self) -> usize {
+        self.inner.len()
+    }
 }
 
 /// The state of the extrapolated tail: the live part is `live · u` for a fixed shape `u`, what
