@@ -410,13 +410,18 @@ impl Step {
                 left += *t;
             }
         }
+        left + self.apply_rest(now, next)
+    }
+
+    /// Adds the rest's transitions to `next`; returns what they moved below N.
+    fn apply_rest(&self, now: &[f64], next: &mut [f64]) -> f64 {
+        let n = next.len() - 1;
+        let mut left = 0.0;
         let mut from = 0;
         for &(e, to) in &self.rest_targets {
             let sum: f64 = self.rest[from..to].iter().map(|&(b, p)| p * now[b as usize]).sum();
             next[e as usize] += sum;
-            if (e as usize) < n {
-                left += sum;
-            }
+            left += if (e as usize) < n { sum } else { 0.0 };
             from = to;
         }
         left
