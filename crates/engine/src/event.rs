@@ -90,6 +90,14 @@ pub enum Event {
         /// Where the player stays.
         position: u32,
     },
+    /// A person handed their seat to the computer (`on`), or took it back. Front ends report
+    /// it; the engine itself never does, since who decides is not part of the rules.
+    Autopilot {
+        /// Whose seat.
+        player: usize,
+        /// True when the computer takes over, false when the person takes the seat back.
+        on: bool,
+    },
     /// A player reached cell N.
     PlayerFinished {
         /// Who.
@@ -117,6 +125,7 @@ impl Event {
             | Event::BonusRoll { player }
             | Event::TurnVoided { player, .. }
             | Event::Stayed { player, .. }
+            | Event::Autopilot { player, .. }
             | Event::PlayerFinished { player, .. } => Some(player),
             Event::GameStarted { .. } | Event::GameEnded { .. } => None,
         }
@@ -208,6 +217,9 @@ impl Observer for Transcript {
             Event::BonusRoll { .. } => writeln!(t, "  bonus roll"),
             Event::TurnVoided { back_to, .. } => writeln!(t, "  void, back to {back_to}"),
             Event::Stayed { position, .. } => writeln!(t, "  stay on {position}"),
+            Event::Autopilot { player, on } => {
+                writeln!(t, "autopilot {} {}", name(player), if *on { "on" } else { "off" })
+            }
             Event::PlayerFinished { player, rank } => {
                 writeln!(t, "finished {} rank {rank}", name(player))
             }

@@ -149,6 +149,10 @@ pub struct Decision {
     pub roll: Roll,
     /// The options, at least two.
     pub options: Vec<MoveOption>,
+    /// Where the seat's turn began: where on-max void would send it back.
+    pub turn_start: u32,
+    /// Top-face rolls already made in this turn (the bonus streak before this roll).
+    pub streak: u32,
 }
 
 /// Chooses among options when the rules offer a choice.
@@ -435,7 +439,27 @@ impl Game {
 
     /// The ways to play `roll` from `position` under the rules (one option unless a choice rule
     /// applies and the options differ).
+    ///
+    /// Options that end alike — the same resting cell and, with bonus rolls on, the same
+    /// top-face status, such as a move blocked by overshoot and staying put — are one option: the first of them is kept, so
+    /// a strategy is only asked when its answer can change the game.
     pub fn options(&self, position: u32, roll: &Roll) -> Vec<MoveOption> {
+        let mut options = self.all_options(position, *roll);
+        let bonus = self.rules.bonus == Bonus::TopFace;
+        let ends = |o: &MoveOption| (o.lands, bonus && o.top_face);
+        let mut kept = 0;
+        for i in 0..options.len() {
+            let o = options[i];
+            if options[..kept].iter().all(|k| ends(k) != ends(&o)) {
+                options[kept] = o;
+                kept += 1;
+            }
+        }
+        options.truncate(kept);
+        options
+    }
+
+    fn all_options(&self, position: u32, roll: Roll) -> Vec<MoveOption> {
         let top = roll.is_top_face(self.rules.thrown_dice());
         let by = |steps: u32, top_face: bool| MoveOption {
             steps,
@@ -502,7 +526,14 @@ impl Game {
             let position = self.positions[seat];
             let options = self.options(position, &roll);
             let chosen = if options.len() > 1 {
-                let decision = Decision { seat, position, roll, options: options.clone() };
+                let decision = Decision {
+                    seat,
+                    position,
+                    roll,
+                    options: options.clone(),
+                    turn_start: begin,
+                    streak,
+                };
                 decider.decide(self, &decision).min(options.len() - 1)
             } else {
                 0

@@ -271,6 +271,45 @@ fn pick_die_moves_by_one_die_and_asks_only_when_the_dice_differ() {
     assert_eq!(game.positions()[0], 1);
 }
 
+/// Records every decision it is asked, taking the last option.
+#[derive(Default)]
+struct Asked(Vec<Decision>);
+impl Decider for Asked {
+    fn decide(&mut self, _: &Game, decision: &Decision) -> usize {
+        self.0.push(decision.clone());
+        decision.options.len() - 1
+    }
+}
+
+#[test]
+fn options_that_end_alike_are_one_option_and_nobody_is_asked() {
+    // On 18 of 20 with overshoot stay, a 3 is blocked: moving and staying both rest on 18.
+    let r = rules(&[("choice", "may-pass")]);
+    let mut game = game(&board_spec(), r, 2);
+    let three = snl_engine::Roll::from_faces(&[3]);
+    let options = game.options(18, &three);
+    assert_eq!(options.len(), 1);
+    assert_eq!((options[0].steps, options[0].lands), (3, 18));
+    assert_eq!(game.options(10, &three).len(), 2);
+    // Pick-die with both dice blocked on 19: one option, the first die.
+    let r = rules(&[("choice", "pick-die")]);
+    game = self::game(&board_spec(), r, 2);
+    let both = snl_engine::Roll::from_faces(&[2, 4]);
+    assert_eq!(game.options(19, &both).iter().map(|o| o.steps).collect::<Vec<_>>(), [2]);
+}
+
+#[test]
+fn a_decision_tells_where_the_turn_began_and_the_bonus_streak() {
+    // Bonus on: Ann rolls 6 (0 -> 6), then 2 (bonus roll, from 6); she stays each time.
+    let r = rules(&[("choice", "may-pass"), ("bonus", "top-face")]);
+    let mut asked = Asked::default();
+    let (game, _) = play_with(&board_spec(), r, 2, "6,2", 1, &mut asked);
+    assert_eq!(game.positions()[0], 0);
+    let seen: Vec<(u32, u32, u32)> =
+        asked.0.iter().map(|d| (d.position, d.turn_start, d.streak)).collect();
+    assert_eq!(seen, [(0, 0, 0), (0, 0, 1)]);
+}
+
 #[test]
 fn scripted_rolls_running_out_stop_the_game_with_an_error() {
     let mut game = game(&board_spec(), Rules::default(), 2);
