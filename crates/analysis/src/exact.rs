@@ -71,6 +71,7 @@ mod tail;
 
 use snl_engine::{Board, Rules};
 
+pub(crate) use chain::{BONUS_TAIL, RollClass, roll_classes};
 pub use chain::{FnPolicy, Policy, Situation, TurnChain};
 pub use distribution::TurnDistribution;
 pub use seats::{MAX_RANKED_SEATS, SeatOutcomes, seat_outcomes};
@@ -291,6 +292,30 @@ pub fn analyze_with(
         analysis.expected_turn_starts = Some(visits);
     }
     Ok(analysis)
+}
+
+/// Expected turns to finish from every position 0..=N (N holding 0) for a token that chooses
+/// with `policy`; infinite where N can no longer be reached. Also the chain, for callers that
+/// look at it further.
+pub(crate) fn turns_everywhere(
+    board: &Board,
+    rules: &Rules,
+    policy: &dyn Policy,
+) -> Result<Vec<f64>, AnalysisError> {
+    let chain = TurnChain::with_policy(board, rules, policy);
+    let solver = Solver::from_every_position(&chain, MAX_BACK_CELLS);
+    let class = solver.classes();
+    let ones: Vec<f64> = class.iter().map(|&c| f64::from(u8::from(c == Class::Live))).collect();
+    let mut turns = solver.everywhere(&ones)?;
+    turns.resize(class.len(), 0.0);
+    for (t, &c) in turns.iter_mut().zip(class) {
+        match c {
+            Class::Live => {}
+            Class::Finish => *t = 0.0,
+            Class::Trapped | Class::Unreached => *t = f64::INFINITY,
+        }
+    }
+    Ok(turns)
 }
 
 /// The fewest turns from the start to N, by breadth-first search over the chain.

@@ -10,3 +10,5 @@ pub mod generate;
 pub mod puzzles;
 pub mod simulate;
 pub mod solve;
+pub mod strategy;
+pub mod tournament;

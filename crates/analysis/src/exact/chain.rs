@@ -13,7 +13,7 @@ use snl_engine::{Board, Bonus, Choice, MoveOption, OnMax, Overshoot, Rules};
 /// at most 3/4 of the one before (a double 1 is never a top face), so the cut is reached after a
 /// bounded number of levels; the mass cut off ends the turn where the token stands, which moves
 /// every answer by far less than the promised 1e-9.
-const BONUS_TAIL: f64 = 1e-20;
+pub(crate) const BONUS_TAIL: f64 = 1e-20;
 
 /// Where a token stands when the rules offer it a choice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -43,6 +43,15 @@ pub trait Policy {
     fn always_first(&self) -> bool {
         false
     }
+
+    /// For a policy that chooses at random: writes the probability of each option into
+    /// `weights` (one per option, adding up to 1) and returns true; the exact analysis then
+    /// follows every option with its probability. The default returns false: the policy always
+    /// takes [`Policy::choose`] (which a random policy should answer with its likeliest option).
+    fn mix(&self, at: Situation, options: &[MoveOption], weights: &mut [f64]) -> bool {
+        let _ = (at, options, weights);
+        false
+    }
 }
 
 impl Policy for snl_engine::FirstOption {
@@ -63,6 +72,10 @@ impl<P: Policy + ?Sized> Policy for &P {
     fn always_first(&self) -> bool {
         (**self).always_first()
     }
+
+    fn mix(&self, at: Situation, options: &[MoveOption], weights: &mut [f64]) -> bool {
+        (**self).mix(at, options, weights)
+    }
 }
 
 /// A policy from a function or closure: `FnPolicy(|at, options| ...)`.
@@ -77,17 +90,17 @@ impl<F: Fn(Situation, &[MoveOption]) -> usize> Policy for FnPolicy<F> {
 
 /// One way to play a roll, before the position is known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Step {
+pub(crate) struct Step {
     /// Cells to move; 0 stays put.
-    steps: u32,
+    pub(crate) steps: u32,
     /// Whether it counts as a top-face roll.
-    top_face: bool,
+    pub(crate) top_face: bool,
 }
 
 /// A class of equally treated rolls: their total probability and the options they offer.
 #[derive(Clone, Copy, Debug)]
-struct RollClass {
-    weight: f64,
+pub(crate) struct RollClass {
+    pub(crate) weight: f64,
     options: [Step; 2],
     len: usize,
 }
@@ -97,14 +110,14 @@ impl RollClass {
         RollClass { weight, options: [step; 2], len: 1 }
     }
 
-    fn options(&self) -> &[Step] {
+    pub(crate) fn options(&self) -> &[Step] {
         &self.options[..self.len]
     }
 }
 
 /// The roll classes of `rules`: the options each roll offers, in the engine's order. When the
 /// policy always takes the first option, rolls are grouped by that option alone.
-fn roll_classes(rules: &Rules, first_only: bool) -> Vec<RollClass> {
+pub(crate) fn roll_classes(rules: &Rules, first_only: bool) -> Vec<RollClass> {
     let dice = rules.thrown_dice();
     let faces = dice.faces();
     match rules.choice {
@@ -224,31 +237,33 @@ impl<'a> TurnModel<'a> {
             for &(x, m) in level.iter() {
                 let at = Situation { position: x, turn_start: begin, streak };
                 for class in &self.classes {
-                    let step = self.pick(at, class, options);
-                    let p = m * class.weight;
-                    let top = self.bonus && step.top_face;
-                    let capped = top && self.cap == Some(streak + 1);
-                    if capped && self.void {
-                        ends.push((begin, p));
-                        continue;
-                    }
-                    let y = if step.steps == 0 {
-                        x
-                    } else {
-                        let a = self.board.advance(&self.rules, x, step.steps);
-                        if a.overshoot && self.rules.overshoot == Overshoot::Stay {
+                    let picked = self.pick(at, class, options);
+                    for &(step, share) in picked.as_slice() {
+                        let p = m * class.weight * share;
+                        let top = self.bonus && step.top_face;
+                        let capped = top && self.cap == Some(streak + 1);
+                        if capped && self.void {
+                            ends.push((begin, p));
+                            continue;
+                        }
+                        let y = if step.steps == 0 {
                             x
                         } else {
-                            if let Some((cells, w)) = landings.as_mut() {
-                                cells[a.landed as usize] += *w * p;
+                            let a = self.board.advance(&self.rules, x, step.steps);
+                            if a.overshoot && self.rules.overshoot == Overshoot::Stay {
+                                x
+                            } else {
+                                if let Some((cells, w)) = landings.as_mut() {
+                                    cells[a.landed as usize] += *w * p;
+                                }
+                                a.end
                             }
-                            a.end
+                        };
+                        if top && !capped && y != self.size {
+                            next.push((y, p));
+                        } else {
+                            ends.push((y, p));
                         }
-                    };
-                    if top && !capped && y != self.size {
-                        next.push((y, p));
-                    } else {
-                        ends.push((y, p));
                     }
                 }
             }
@@ -259,24 +274,59 @@ impl<'a> TurnModel<'a> {
         rolls
     }
 
-    /// The option the policy takes for `class` at `at`.
-    fn pick(&self, at: Situation, class: &RollClass, options: &mut Vec<MoveOption>) -> Step {
+    /// The option the policy takes for `class` at `at`, or the options with their
+    /// probabilities for a policy that chooses at random. Options that end alike are one option,
+    /// the first, as in [`Game::options`](snl_engine::Game::options).
+    fn pick(&self, at: Situation, class: &RollClass, options: &mut Vec<MoveOption>) -> Picked {
         let steps = class.options();
         if steps.len() == 1 {
-            return steps[0];
+            return Picked::one(steps[0]);
         }
         options.clear();
-        options.extend(steps.iter().map(|s| MoveOption {
-            steps: s.steps,
-            lands: if s.steps == 0 {
-                at.position
-            } else {
-                self.board.advance(&self.rules, at.position, s.steps).end
-            },
-            top_face: s.top_face,
-        }));
-        let chosen = self.policy.choose(at, options).min(steps.len() - 1);
-        steps[chosen]
+        let mut kept = [steps[0]; 2];
+        for &s in steps {
+            let option = MoveOption {
+                steps: s.steps,
+                lands: if s.steps == 0 {
+                    at.position
+                } else {
+                    self.board.advance(&self.rules, at.position, s.steps).end
+                },
+                top_face: s.top_face,
+            };
+            let ends = |o: &MoveOption| (o.lands, self.bonus && o.top_face);
+            if options.iter().all(|k| ends(k) != ends(&option)) {
+                kept[options.len()] = s;
+                options.push(option);
+            }
+        }
+        let count = options.len();
+        if count == 1 {
+            return Picked::one(kept[0]);
+        }
+        let mut weights = [0.0; 2];
+        if self.policy.mix(at, options, &mut weights[..count]) {
+            return Picked { options: [(kept[0], weights[0]), (kept[1], weights[1])], len: count };
+        }
+        let chosen = self.policy.choose(at, options).min(count - 1);
+        Picked::one(kept[chosen])
+    }
+}
+
+/// What a policy does with one roll: one option for sure, or up to two with probabilities.
+#[derive(Clone, Copy, Debug)]
+struct Picked {
+    options: [(Step, f64); 2],
+    len: usize,
+}
+
+impl Picked {
+    fn one(step: Step) -> Picked {
+        Picked { options: [(step, 1.0); 2], len: 1 }
+    }
+
+    fn as_slice(&self) -> &[(Step, f64)] {
+        &self.options[..self.len]
     }
 }
 

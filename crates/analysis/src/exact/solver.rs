@@ -70,8 +70,18 @@ impl<'c> Solver<'c> {
     /// Classifies the positions and prepares the back cells' system: factored when there are
     /// at most `limit` back cells, else left to GMRES.
     pub(crate) fn with_dense_limit(chain: &'c TurnChain, limit: usize) -> Solver<'c> {
+        Solver::with_classes(chain, limit, classify(chain))
+    }
+
+    /// As [`Solver::with_dense_limit`], every position counting as reached: then
+    /// [`Solver::everywhere`] gives the value from every position that can still finish, not only
+    /// from those the start leads to (what a policy needs, since a game may stand anywhere).
+    pub(crate) fn from_every_position(chain: &'c TurnChain, limit: usize) -> Solver<'c> {
+        Solver::with_classes(chain, limit, classify_from(chain, true))
+    }
+
+    fn with_classes(chain: &'c TurnChain, limit: usize, class: Vec<Class>) -> Solver<'c> {
         let n = chain.size() as usize;
-        let class = classify(chain);
         let mut leave = vec![0.0; n];
         let mut back_src = vec![NONE; n + 1]; // highest live source of a backward move into a cell
         let mut min_src = vec![NONE; n + 1]; // lowest live source of a forward move into a cell
@@ -361,11 +371,16 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 
 /// Which positions are reached from the start, and which of those can still reach N.
 pub(crate) fn classify(chain: &TurnChain) -> Vec<Class> {
+    classify_from(chain, false)
+}
+
+/// As [`classify`], from the start, or from every position when `every`.
+fn classify_from(chain: &TurnChain, every: bool) -> Vec<Class> {
     let n = chain.size() as usize;
     let start = chain.start() as usize;
-    let mut reached = vec![false; n + 1];
+    let mut reached = vec![every; n + 1];
     reached[start] = true;
-    let mut stack = vec![start];
+    let mut stack = if every { Vec::new() } else { vec![start] };
     while let Some(b) = stack.pop() {
         if b == n {
             continue;

@@ -1,0 +1,224 @@
+//! Computer players (SPEC §5): how `easy`, `greedy` and `hard` choose when the rules offer a
+//! choice (`--choice may-pass` or `pick-die`).
+//!
+//! Each strategy is both a [`Policy`] — what the exact analysis follows, every position at once —
+//! and a [`Decider`] — what a [`Game`] asks, one roll at a time — and the two always agree:
+//!
+//! - [`Easy`] takes one of the options uniformly at random. Its draws come from a [`SeededDice`]
+//!   keyed by a seed and the game's roll count, so a game is reproducible from its seed and
+//!   needs no random state of its own to be saved. Exactly, it is the average over the options.
+//! - [`Greedy`] takes the option whose resting cell (after any jump) is highest, ties to the
+//!   smaller move.
+//! - [`HardPolicy`] plays the optimal policy: the least expected number of turns to finish,
+//!   found by policy iteration on the turn-level chain (see its documentation).
+//!
+//! A strategy is only asked when the options differ ([`Game::options`]).
+//!
+//! # Example
+//!
+//! ```
+//! use snl_analysis::{exact, strategy::{Greedy, HardPolicy}};
+//! use snl_engine::{Board, Choice, Preset, Rules};
+//!
+//! let rules = Rules { choice: Choice::MayPass, ..Rules::default() };
+//! let board = Board::new(&Preset::Classic.spec(), &rules)?;
+//! let hard = HardPolicy::new(&board, &rules)?;
+//! let options = exact::Options::default();
+//! let greedy = exact::analyze_with(&board, &rules, &Greedy, &options)?;
+//! assert!(hard.expected_turns() <= greedy.expected_turns);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
+mod hard;
+#[cfg(test)]
+mod tests;
+
+use std::{fmt, str::FromStr};
+
+use snl_engine::{Decider, Decision, Game, MoveOption, SeatKind, SeededDice, splitmix64};
+
+use crate::exact::{Policy, Situation};
+
+pub use hard::HardPolicy;
+
+/// A computer player's way of choosing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Strategy {
+    /// Uniformly at random among the options.
+    Easy,
+    /// The highest resting cell, ties to the smaller move.
+    Greedy,
+    /// The least expected turns to finish.
+    Hard,
+}
+
+impl Strategy {
+    /// Every strategy, weakest first.
+    pub const ALL: [Strategy; 3] = [Strategy::Easy, Strategy::Greedy, Strategy::Hard];
+
+    /// The name used on the command line (`easy`, `greedy`, `hard`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Strategy::Easy => "easy",
+            Strategy::Greedy => "greedy",
+            Strategy::Hard => "hard",
+        }
+    }
+
+    /// The strategy a computer seat of `kind` plays; `None` for a person.
+    pub fn of_kind(kind: SeatKind) -> Option<Strategy> {
+        match kind {
+            SeatKind::Human => None,
+            SeatKind::Easy => Some(Strategy::Easy),
+            SeatKind::Greedy => Some(Strategy::Greedy),
+            SeatKind::Hard => Some(Strategy::Hard),
+        }
+    }
+
+    /// The exact analysis's policy for this strategy (`hard` is the policy given).
+    pub fn policy(self, hard: &HardPolicy) -> &dyn Policy {
+        match self {
+            Strategy::Easy => &Easy { seed: 0 },
+            Strategy::Greedy => &Greedy,
+            Strategy::Hard => hard,
+        }
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A strategy name that is not one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown strategy '{0}': expected easy, greedy or hard")]
+pub struct UnknownStrategy(pub String);
+
+impl FromStr for Strategy {
+    type Err = UnknownStrategy;
+    fn from_str(s: &str) -> Result<Strategy, UnknownStrategy> {
+        let name = s.trim().to_ascii_lowercase();
+        Strategy::ALL
+            .into_iter()
+            .find(|k| k.as_str() == name)
+            .ok_or_else(|| UnknownStrategy(s.to_owned()))
+    }
+}
+
+/// The index of the option `greedy` takes: the highest resting cell, ties to the smaller move.
+///
+/// # Panics
+///
+/// Panics if `options` is empty.
+pub fn greedy_choice(options: &[MoveOption]) -> usize {
+    assert!(!options.is_empty(), "a choice needs options");
+    let mut best = 0;
+    for (i, o) in options.iter().enumerate().skip(1) {
+        let b = &options[best];
+        if o.lands > b.lands || (o.lands == b.lands && o.steps < b.steps) {
+            best = i;
+        }
+    }
+    best
+}
+
+/// Takes the highest resting cell, ties to the smaller move ([`greedy_choice`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Greedy;
+
+impl Policy for Greedy {
+    fn choose(&self, _: Situation, options: &[MoveOption]) -> usize {
+        greedy_choice(options)
+    }
+}
+
+impl Decider for Greedy {
+    fn decide(&mut self, _: &Game, decision: &Decision) -> usize {
+        greedy_choice(&decision.options)
+    }
+}
+
+/// Takes an option uniformly at random.
+///
+/// As a [`Decider`], the draw for a decision comes from a [`SeededDice`] (ChaCha8) seeded by
+/// mixing `seed` with the number of rolls made so far in the game, so the same seed gives the
+/// same choices in the same game, also after a save and a load. As a [`Policy`], it weighs every
+/// option equally ([`Policy::mix`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Easy {
+    /// Fixes the draws.
+    pub seed: u64,
+}
+
+impl Easy {
+    /// The option drawn for the decision put at roll number `roll` of a game (1 for the first
+    /// roll), among `count` options.
+    pub fn draw(&self, roll: u32, count: usize) -> usize {
+        let mut state = self.seed ^ u64::from(roll).wrapping_mul(0xD1B5_4A32_D192_ED03);
+        let mut dice = SeededDice::new(splitmix64(&mut state));
+        dice.face(count as u32) as usize - 1
+    }
+}
+
+impl Policy for Easy {
+    fn choose(&self, _: Situation, _: &[MoveOption]) -> usize {
+        0
+    }
+
+    fn mix(&self, _: Situation, options: &[MoveOption], weights: &mut [f64]) -> bool {
+        weights.fill(1.0 / options.len() as f64);
+        true
+    }
+}
+
+impl Decider for Easy {
+    fn decide(&mut self, game: &Game, decision: &Decision) -> usize {
+        self.draw(game.rolls(), decision.options.len())
+    }
+}
+
+/// The deciders of a whole table of computer seats: seat `i` plays `seats[i]`.
+#[derive(Clone, Debug)]
+pub struct Strategies<'p> {
+    seats: Vec<Strategy>,
+    easy: Easy,
+    hard: Option<&'p HardPolicy>,
+}
+
+impl<'p> Strategies<'p> {
+    /// Seat `i` plays `seats[i]`; `easy_seed` fixes the easy seats' draws, and `hard` is the
+    /// optimal policy for the game's board and rules (needed when a seat is hard).
+    ///
+    /// # Panics
+    ///
+    /// Panics if a seat is hard and `hard` is `None`.
+    pub fn new(
+        seats: Vec<Strategy>,
+        easy_seed: u64,
+        hard: Option<&'p HardPolicy>,
+    ) -> Strategies<'p> {
+        assert!(
+            hard.is_some() || !seats.contains(&Strategy::Hard),
+            "a hard seat needs the optimal policy"
+        );
+        Strategies { seats, easy: Easy { seed: easy_seed }, hard }
+    }
+
+    /// The strategy of each seat.
+    pub fn seats(&self) -> &[Strategy] {
+        &self.seats
+    }
+}
+
+impl Decider for Strategies<'_> {
+    fn decide(&mut self, game: &Game, decision: &Decision) -> usize {
+        match self.seats.get(decision.seat) {
+            Some(Strategy::Easy) => self.easy.decide(game, decision),
+            Some(Strategy::Greedy) => greedy_choice(&decision.options),
+            Some(Strategy::Hard) => self.hard.map_or(0, |h| h.choose_for(decision)),
+            None => 0,
+        }
+    }
+}

@@ -1,0 +1,392 @@
+//! The optimal policy: the least expected number of turns to finish.
+//!
+//! A token's game is a Markov decision process on the position where each turn begins. A turn
+//! costs 1; within it, the token decides at every roll, and with bonus rolls a turn holds several
+//! rolls, so a decision also weighs the rest of the turn. Write `V(b)` for the expected turns
+//! from a turn begun on `b` and `W_s(x; b)` for the expected turns still to come after the turn,
+//! standing on `x` after `s` top-face rolls of a turn begun on `b`. Then
+//!
+//! ```text
+//! V(b)      = 1 + W_0(b; b)
+//! W_s(x; b) = Σ_rolls p · min over options o of  V(b)              if o is the capped top face (void)
+//!                                                W_{s+1}(y_o; b)   if o earns a bonus roll
+//!                                                V(y_o)            otherwise (0 at N)
+//! ```
+//!
+//! Policy iteration solves it: start from the first option; evaluate the policy exactly (the
+//! turn chain and the exact solver of [`crate::exact`], from every position); improve it by
+//! taking, at every roll, the option with the least right-hand side under that evaluation; repeat
+//! until the values stop changing (to 1e-13 relative; a handful of rounds). Each round can only
+//! lower every `V(b)`, and at the end no option improves on the one taken: the policy is optimal
+//! ([`HardPolicy::bellman_residual`] measures it).
+//!
+//! Within a turn, `W` is kept in the form the rules need: not at all without bonus rolls; one
+//! value per cell with unlimited bonus rolls (a fixed point, by Gauss–Seidel sweeps, since a
+//! top face can be followed by another); one per cell and streak under a cap with on-max pass;
+//! and under on-max void, where `W` also depends on where the turn began, computed for the
+//! decision at hand. Streaks so unlikely that the exact analysis cuts them off (below 1e-20) are
+//! not followed either.
+
+use std::collections::HashMap;
+
+use snl_engine::{Board, Bonus, Choice, Decider, Decision, Game, MoveOption, OnMax, Rules};
+
+use crate::exact::{self, AnalysisError, BONUS_TAIL, Policy, RollClass, Situation, roll_classes};
+
+/// Rounds of policy iteration at most (it converges in a handful).
+const MAX_ROUNDS: u32 = 100;
+
+/// Values that differ by less than this (relative) are equal: the end of the iteration, and
+/// how much better an option must be to replace an earlier one (so that rounding cannot make
+/// the policy flicker between equally good options).
+const TOLERANCE: f64 = 1e-13;
+
+/// Gauss–Seidel sweeps for the values within a turn under unlimited bonus rolls stop once no
+/// value moves by more than this (relative), a few units of rounding.
+const SWEPT: f64 = 1e-15;
+
+/// Sweeps at most; each shrinks the error by the chance of a top face (at most 3/4), so about
+/// 120 reach [`SWEPT`].
+const MAX_SWEEPS: usize = 10_000;
+
+/// The optimal policy for one board and one set of rules: least expected turns to finish.
+///
+/// Computed once ([`HardPolicy::new`]) and then shared: it is a [`Policy`] for the exact analysis
+/// and, through [`HardPolicy::choose_for`] or its [`Decider`], the `hard` computer player.
+/// It holds only tables, so threads can share one.
+#[derive(Clone, Debug)]
+pub struct HardPolicy {
+    board: Board,
+    rules: Rules,
+    classes: Vec<RollClass>,
+    size: u32,
+    bonus: bool,
+    cap: Option<u32>,
+    void: bool,
+    /// Bonus levels followed within a turn.
+    depth: u32,
+    /// `V(b)` for b in 0..=N: expected turns to finish from a turn begun on b.
+    values: Vec<f64>,
+    within: Within,
+    rounds: u32,
+}
+
+/// The values within a turn that decisions need (`W` of the module documentation).
+#[derive(Clone, Debug)]
+enum Within {
+    /// No bonus rolls: a decision ends the turn or not, whatever it is.
+    Unused,
+    /// Unlimited bonus rolls: `W(x)`, the same at any streak.
+    Unlimited(Vec<f64>),
+    /// A cap with on-max pass: `levels[s - 1][x]` = `W_s(x)` for streaks 1..=levels.
+    Levels(Vec<Vec<f64>>),
+    /// A cap with on-max void: computed per decision.
+    Void,
+}
+
+impl HardPolicy {
+    /// The optimal policy for `board` under `rules`, by policy iteration.
+    ///
+    /// # Errors
+    ///
+    /// As [`exact::analyze`]: the exact solver could fail to converge on a board with thousands
+    /// of cells reached by backward moves.
+    pub fn new(board: &Board, rules: &Rules) -> Result<HardPolicy, AnalysisError> {
+        let first = exact::turns_everywhere(board, rules, &snl_engine::FirstOption)?;
+        let mut policy = HardPolicy::from_values(board, rules, first, 0);
+        if rules.choice == Choice::None {
+            return Ok(policy);
+        }
+        for round in 1..=MAX_ROUNDS {
+            let values = exact::turns_everywhere(board, rules, &policy)?;
+            let settled = values.iter().zip(&policy.values).all(|(&a, &b)| same(a, b));
+            policy = HardPolicy::from_values(board, rules, values, round);
+            if settled {
+                break;
+            }
+        }
+        Ok(policy)
+    }
+
+    /// The policy that decides by one step of look-ahead on `values` (`V`).
+    fn from_values(board: &Board, rules: &Rules, values: Vec<f64>, rounds: u32) -> HardPolicy {
+        let classes = roll_classes(rules, false);
+        // The chance that a roll offers a top face: a streak of s has at most this to the s.
+        let top: f64 = classes
+            .iter()
+            .filter(|c| c.options().iter().any(|s| s.top_face))
+            .map(|c| c.weight)
+            .sum();
+        let depth = if top <= 0.0 {
+            0
+        } else {
+            (BONUS_TAIL.ln() / top.ln()).ceil().clamp(1.0, 10_000.0) as u32
+        };
+        let mut policy = HardPolicy {
+            board: board.clone(),
+            rules: *rules,
+            classes,
+            size: board.size(),
+            bonus: rules.bonus == Bonus::TopFace,
+            cap: rules.max_bonus.limit(),
+            void: rules.on_max == OnMax::Void,
+            depth,
+            values,
+            within: Within::Unused,
+            rounds,
+        };
+        policy.within = policy.within_values();
+        policy
+    }
+
+    fn within_values(&self) -> Within {
+        if !self.bonus || self.rules.choice == Choice::None {
+            return Within::Unused;
+        }
+        let n = self.size as usize;
+        match self.cap {
+            None => {
+                // W(x) = Σ p · min(top ? W(y) : V(y)): a fixed point, each sweep shrinking the
+                // error by the chance of a top face at least. Gauss–Seidel from the top down.
+                let mut w: Vec<f64> = self.values.clone();
+                w[n] = 0.0;
+                for _ in 0..MAX_SWEEPS {
+                    let mut change = 0.0_f64;
+                    for x in (0..n).rev() {
+                        let value = self.expect(x as u32, |o| {
+                            if self.bonus && o.top_face {
+                                w[o.lands as usize]
+                            } else {
+                                self.v(o.lands)
+                            }
+                        });
+                        change = change.max(gap(value, w[x]));
+                        w[x] = value;
+                    }
+                    if change <= SWEPT {
+                        break;
+                    }
+                }
+                Within::Unlimited(w)
+            }
+            Some(_) if self.void => Within::Void,
+            Some(cap) => {
+                // Streak s (1 ≤ s ≤ cap − 1) can still earn bonus rolls up to cap − 1; the
+                // deepest level followed ends its turn on any roll.
+                let count = (cap - 1).min(self.depth) as usize;
+                let mut levels: Vec<Vec<f64>> = vec![Vec::new(); count];
+                for s in (1..=count).rev() {
+                    let deeper = levels.get(s).filter(|_| s < count);
+                    let row: Vec<f64> = (0..n)
+                        .map(|x| {
+                            self.expect(x as u32, |o| match deeper {
+                                Some(next) if self.bonus && o.top_face => {
+                                    if o.lands == self.size {
+                                        0.0
+                                    } else {
+                                        next[o.lands as usize]
+                                    }
+                                }
+                                _ => self.v(o.lands),
+                            })
+                        })
+                        .collect();
+                    levels[s - 1] = row;
+                }
+                Within::Levels(levels)
+            }
+        }
+    }
+
+    /// `Σ_rolls p · min over the options at x of value(option)`.
+    fn expect(&self, x: u32, mut value: impl FnMut(&MoveOption) -> f64) -> f64 {
+        let mut total = 0.0;
+        for class in &self.classes {
+            let (options, count) = self.options_at(x, class);
+            let best = options[..count].iter().map(&mut value).fold(f64::INFINITY, f64::min);
+            total += class.weight * best;
+        }
+        total
+    }
+
+    /// The distinct options of a roll of `class` from `x`, as the engine offers them.
+    fn options_at(&self, x: u32, class: &RollClass) -> ([MoveOption; 2], usize) {
+        let mut options = [MoveOption { steps: 0, lands: x, top_face: false }; 2];
+        let mut count = 0;
+        for s in class.options() {
+            let lands =
+                if s.steps == 0 { x } else { self.board.advance(&self.rules, x, s.steps).end };
+            let option = MoveOption { steps: s.steps, lands, top_face: s.top_face };
+            let ends = |o: &MoveOption| (o.lands, self.bonus && o.top_face);
+            if options[..count].iter().all(|k| ends(k) != ends(&option)) {
+                options[count] = option;
+                count += 1;
+            }
+        }
+        (options, count)
+    }
+
+    fn v(&self, position: u32) -> f64 {
+        self.values[position as usize]
+    }
+
+    /// What taking `option` at `at` leaves to come: expected turns after this one.
+    fn outlook(
+        &self,
+        at: Situation,
+        option: &MoveOption,
+        memo: &mut HashMap<(u32, u32), f64>,
+    ) -> f64 {
+        let top = self.bonus && option.top_face;
+        if !top {
+            return self.v(option.lands);
+        }
+        let streak = at.streak + 1;
+        if self.cap == Some(streak) {
+            return if self.void { self.v(at.turn_start) } else { self.v(option.lands) };
+        }
+        if option.lands == self.size {
+            return 0.0;
+        }
+        match &self.within {
+            Within::Unused => self.v(option.lands),
+            Within::Unlimited(w) => w[option.lands as usize],
+            Within::Levels(levels) => match levels.len() {
+                0 => self.v(option.lands),
+                count => levels[(streak as usize).min(count) - 1][option.lands as usize],
+            },
+            Within::Void => self.void_within(option.lands, streak, at.turn_start, memo),
+        }
+    }
+
+    /// `W_s(x; b)` under on-max void, remembering the values met on the way in `memo`.
+    fn void_within(&self, x: u32, s: u32, b: u32, memo: &mut HashMap<(u32, u32), f64>) -> f64 {
+        if s > self.depth {
+            return self.v(x); // a streak the analysis cuts off: the turn ends where it stands
+        }
+        if let Some(&v) = memo.get(&(x, s)) {
+            return v;
+        }
+        let at = Situation { position: x, turn_start: b, streak: s };
+        let mut total = 0.0;
+        for class in &self.classes {
+            let (options, count) = self.options_at(x, class);
+            let best = options[..count]
+                .iter()
+                .map(|o| self.outlook(at, o, memo))
+                .fold(f64::INFINITY, f64::min);
+            total += class.weight * best;
+        }
+        memo.insert((x, s), total);
+        total
+    }
+
+    /// The option taken at `at` among `options`, and the expected turns after this one.
+    fn best(&self, at: Situation, options: &[MoveOption]) -> (usize, f64) {
+        let mut memo = HashMap::new();
+        let mut best = (0, f64::INFINITY);
+        for (i, option) in options.iter().enumerate() {
+            let value = self.outlook(at, option, &mut memo);
+            if i == 0 || better(value, best.1) {
+                best = (i, value);
+            }
+        }
+        best
+    }
+
+    /// The option `hard` takes for the engine's `decision`.
+    pub fn choose_for(&self, decision: &Decision) -> usize {
+        let at = Situation {
+            position: decision.position,
+            turn_start: decision.turn_start,
+            streak: decision.streak,
+        };
+        self.best(at, &decision.options).0
+    }
+
+    /// Expected turns to finish from the start, playing this policy.
+    pub fn expected_turns(&self) -> f64 {
+        self.v(self.rules.start_position())
+    }
+
+    /// Expected turns to finish from a turn begun on each position 0..=N (0 at N, infinite where
+    /// N can no longer be reached).
+    pub fn values(&self) -> &[f64] {
+        &self.values
+    }
+
+    /// Rounds of policy iteration made (0 when the rules offer no choice).
+    pub fn rounds(&self) -> u32 {
+        self.rounds
+    }
+
+    /// The board and rules the policy is for.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// How far the values are from optimal: the largest relative gap, over every position that
+    /// can finish, between `V(b)` and `1 + min over the whole turn's decisions` computed from
+    /// the same values. Zero (to rounding) exactly when no decision can be improved.
+    pub fn bellman_residual(&self) -> f64 {
+        let mut worst = 0.0_f64;
+        let mut memo = HashMap::new();
+        for b in 0..self.size {
+            let v = self.v(b);
+            if !v.is_finite() {
+                continue;
+            }
+            let at = Situation { position: b, turn_start: b, streak: 0 };
+            let mut after = 0.0;
+            for class in &self.classes {
+                let (options, count) = self.options_at(b, class);
+                let best = options[..count]
+                    .iter()
+                    .map(|o| {
+                        memo.clear();
+                        self.outlook(at, o, &mut memo)
+                    })
+                    .fold(f64::INFINITY, f64::min);
+                after += class.weight * best;
+            }
+            worst = worst.max(((1.0 + after) - v).abs() / v);
+        }
+        worst
+    }
+}
+
+impl Policy for HardPolicy {
+    fn choose(&self, at: Situation, options: &[MoveOption]) -> usize {
+        self.best(at, options).0
+    }
+}
+
+impl Decider for HardPolicy {
+    fn decide(&mut self, _: &Game, decision: &Decision) -> usize {
+        self.choose_for(decision)
+    }
+}
+
+/// Whether two values are equal to [`TOLERANCE`] (both infinite counts as equal).
+#[expect(clippy::float_cmp, reason = "equal values, infinite ones too, are the same")]
+fn same(a: f64, b: f64) -> bool {
+    a == b || (a.is_finite() && b.is_finite() && (a - b).abs() <= TOLERANCE * a.abs().max(b.abs()))
+}
+
+/// Whether `value` beats `incumbent` by more than [`TOLERANCE`].
+fn better(value: f64, incumbent: f64) -> bool {
+    value < incumbent && !same(value, incumbent)
+}
+
+/// The relative change from `old` to `new`, for convergence (infinite values count as settled
+/// once they stay infinite).
+#[expect(clippy::float_cmp, reason = "equal values, infinite ones too, have not moved")]
+fn gap(new: f64, old: f64) -> f64 {
+    if new == old {
+        0.0
+    } else if new.is_finite() && old.is_finite() {
+        (new - old).abs() / new.abs().max(1e-300)
+    } else {
+        f64::INFINITY
+    }
+}
