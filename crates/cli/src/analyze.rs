@@ -7,8 +7,11 @@ use std::{io::Write, path::PathBuf};
 
 use clap::Args;
 use serde_json::Value;
-use snl_analysis::exact::{self, Analysis, QUANTILES, SeatOutcomes};
-use snl_engine::{Board, Choice, Finish, Seat};
+use snl_analysis::{
+    exact::{self, Analysis, QUANTILES, SeatOutcomes},
+    strategy::{HardPolicy, Strategy},
+};
+use snl_engine::{Board, Choice, Finish, Rules, Seat};
 
 use crate::{
     common::{CmdResult, Failure, GameArgs, OrFail, parse_seats},
@@ -22,10 +25,14 @@ pub(crate) struct AnalyzeArgs {
     #[command(flatten)]
     pub(crate) game: GameArgs,
     /// A seat as NAME:KIND; repeat for each seat, in seating order. Adds each seat's chance to
-    /// finish first and the length of the whole game. Every seat plays the first option (moves
-    /// by the roll, by the first die under pick-die), whatever its kind.
+    /// finish first and the length of the whole game. Under a choice rule each seat plays its
+    /// kind's strategy (a human counts as hard).
     #[arg(long = "player", value_name = "NAME:KIND", help_heading = "Analysis")]
     pub(crate) players: Vec<String>,
+    /// Under --choice may-pass or pick-die: the strategy of the one-player numbers, easy,
+    /// greedy or hard (default: a table of all three, then hard in detail).
+    #[arg(long, value_name = "STRATEGY", value_parser = parse_strategy, help_heading = "Analysis")]
+    pub(crate) policy: Option<Strategy>,
     /// Print one JSON object (SPEC §7) instead of tables.
     #[arg(long, help_heading = "Analysis")]
     pub(crate) json: bool,
@@ -37,6 +44,46 @@ pub(crate) struct AnalyzeArgs {
 
 /// Cells listed in the "most landed on" table.
 const TOP_CELLS: usize = 10;
+
+fn parse_strategy(text: &str) -> Result<Strategy, String> {
+    text.parse::<Strategy>().map_err(|e| e.to_string())
+}
+
+/// The exact analyses a report needs, one per strategy, each computed once: under no choice
+/// rule every strategy plays the same game (the roll decides), so there is one.
+struct Analyses<'a> {
+    board: &'a Board,
+    rules: &'a Rules,
+    board_name: &'a str,
+    hard: Option<HardPolicy>,
+    done: Vec<(Option<Strategy>, Analysis)>,
+}
+
+impl Analyses<'_> {
+    /// The analysis of one token playing `strategy` (any, when the rules offer no choice).
+    fn of(&mut self, strategy: Strategy) -> CmdResult<&Analysis> {
+        let key = (self.rules.choice != Choice::None).then_some(strategy);
+        if let Some(i) = self.done.iter().position(|(k, _)| *k == key) {
+            return Ok(&self.done[i].1);
+        }
+        let fail = |e: exact::AnalysisError| {
+            Failure::other(anyhow::anyhow!("board '{}' cannot be analysed: {e}", self.board_name))
+        };
+        let analysis = match key {
+            None => exact::analyze(self.board, self.rules).map_err(fail)?,
+            Some(strategy) => {
+                if self.hard.is_none() {
+                    self.hard = Some(HardPolicy::new(self.board, self.rules).map_err(fail)?);
+                }
+                let policy = strategy.policy(self.hard.as_ref().expect("computed above"));
+                exact::analyze_with(self.board, self.rules, policy, &exact::Options::default())
+                    .map_err(fail)?
+            }
+        };
+        self.done.push((key, analysis));
+        Ok(&self.done.last().expect("just pushed").1)
+    }
+}
 
 pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
     let setup = args.game.resolve()?;
@@ -61,31 +108,58 @@ pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
             Some((path, format))
         }
     };
-    let analysis = exact::analyze(&setup.board, &setup.rules).map_err(|e| {
-        Failure::other(anyhow::anyhow!("board '{}' cannot be analysed: {e}", setup.board_name))
-    })?;
-    let outcomes = (!seats.is_empty()).then(|| analysis.seats(seats.len()));
+    let choosing = setup.rules.choice != Choice::None;
+    let mut analyses = Analyses {
+        board: &setup.board,
+        rules: &setup.rules,
+        board_name: &setup.board_name,
+        hard: None,
+        done: Vec::new(),
+    };
+    // One player under --policy, or hard after a table of all three.
+    let main = args.policy.unwrap_or(Strategy::Hard);
+    let comparison = if choosing && args.policy.is_none() {
+        let mut rows = Vec::new();
+        for strategy in Strategy::ALL {
+            rows.push((strategy, Summary::of(analyses.of(strategy)?)));
+        }
+        Some(rows)
+    } else {
+        None
+    };
+    let strategies: Vec<Strategy> =
+        seats.iter().map(|s| Strategy::of_kind(s.kind).unwrap_or(Strategy::Hard)).collect();
+    for &strategy in strategies.iter().chain([&main]) {
+        analyses.of(strategy)?;
+    }
+    let find = |strategy: Strategy| {
+        let key = choosing.then_some(strategy);
+        &analyses.done.iter().find(|(k, _)| *k == key).expect("analysed above").1
+    };
+    let one = find(main);
+    let outcomes = (!seats.is_empty()).then(|| {
+        let per_seat: Vec<&Analysis> = strategies.iter().map(|&s| find(s)).collect();
+        exact::seat_outcomes(&per_seat, setup.rules.finish)
+    });
     let plotted = match plot_to {
         None => None,
         Some((path, format)) => {
             let title =
                 format!("{} ({} cells): {}", setup.board_name, setup.board.size(), setup.rules);
-            let summary =
-                plot::draw(path, format, &setup.board, &title, &analysis).map_err(|e| {
-                    Failure::other(anyhow::anyhow!(
-                        "cannot draw the plot '{}': {e}",
-                        path.display()
-                    ))
-                })?;
+            let summary = plot::draw(path, format, &setup.board, &title, one).map_err(|e| {
+                Failure::other(anyhow::anyhow!("cannot draw the plot '{}': {e}", path.display()))
+            })?;
             Some((path, summary))
         }
     };
     let report = Report {
         board_name: &setup.board_name,
         board: &setup.board,
-        analysis: &analysis,
+        analysis: one,
         seats: &seats,
         outcomes: outcomes.as_ref(),
+        policy: (choosing || args.policy.is_some()).then_some(main),
+        comparison: comparison.as_deref(),
     };
     if args.json {
         writeln!(console.out, "{}", report.json()).or_other()?;
@@ -102,6 +176,44 @@ struct Report<'a> {
     analysis: &'a Analysis,
     seats: &'a [Seat],
     outcomes: Option<&'a SeatOutcomes>,
+    /// The strategy of the one-player numbers, when asked for or when the rules offer a choice.
+    policy: Option<Strategy>,
+    /// Every strategy's headline numbers, when the rules offer a choice and no --policy was given.
+    comparison: Option<&'a [(Strategy, Summary)]>,
+}
+
+/// The headline numbers of one strategy, for the comparison table.
+#[derive(Clone, Copy, Debug)]
+struct Summary {
+    expected_turns: f64,
+    expected_rolls: f64,
+    std_dev_turns: f64,
+    min_turns: Option<u32>,
+    median_turns: Option<u32>,
+}
+
+impl Summary {
+    fn of(a: &Analysis) -> Summary {
+        Summary {
+            expected_turns: a.expected_turns,
+            expected_rolls: a.expected_rolls,
+            std_dev_turns: a.std_dev_turns,
+            min_turns: a.min_turns(),
+            median_turns: a.median_turns(),
+        }
+    }
+
+    /// Infinite values (a token that can be stuck) are null, as in the rest of the report.
+    fn json(&self) -> Value {
+        let finite = |x: f64| if x.is_finite() { serde_json::json!(x) } else { Value::Null };
+        serde_json::json!({
+            "expected_turns": finite(self.expected_turns),
+            "expected_rolls": finite(self.expected_rolls),
+            "std_dev_turns": finite(self.std_dev_turns),
+            "min_turns": self.min_turns,
+            "median_turns": self.median_turns,
+        })
+    }
 }
 
 impl Report<'_> {
@@ -132,6 +244,14 @@ impl Report<'_> {
             "distribution_complete": a.distribution.is_complete(),
             "expected_landings": a.expected_landings,
         });
+        if let Some(policy) = self.policy {
+            v["policy"] = serde_json::json!(policy.as_str());
+        }
+        if let Some(rows) = self.comparison {
+            let table: serde_json::Map<String, Value> =
+                rows.iter().map(|(s, summary)| (s.as_str().to_owned(), summary.json())).collect();
+            v["policies"] = Value::Object(table);
+        }
         if let Some(o) = self.outcomes {
             let names: Vec<&str> = self.seats.iter().map(|s| s.name.as_str()).collect();
             v["players"] = serde_json::json!(names);
@@ -156,12 +276,39 @@ impl Report<'_> {
         let a = self.analysis;
         let n = a.size;
         writeln!(out, "Board {} ({n} cells). Rules: {}.", self.board_name, a.rules)?;
-        if a.rules.choice != Choice::None {
+        if let Some(rows) = self.comparison {
+            writeln!(out, "\nStrategies (one player)")?;
             writeln!(
                 out,
-                "Every token takes the first option: it moves by the roll (by the first die under \
-                 pick-die)."
+                "  strategy   expected turns   std deviation   expected rolls   fewest   median"
             )?;
+            let count = |t: Option<u32>| t.map_or_else(|| "-".to_owned(), |t| t.to_string());
+            for (strategy, s) in rows {
+                writeln!(
+                    out,
+                    "  {:<8}   {:>14.4}   {:>13.4}   {:>14.4}   {:>6}   {:>6}",
+                    strategy.as_str(),
+                    s.expected_turns,
+                    s.std_dev_turns,
+                    s.expected_rolls,
+                    count(s.min_turns),
+                    count(s.median_turns)
+                )?;
+            }
+            writeln!(
+                out,
+                "  (easy: at random; greedy: highest landing; hard: least expected turns)"
+            )?;
+        }
+        if a.rules.choice != Choice::None
+            && let Some(policy) = self.policy
+        {
+            let seats = if self.seats.is_empty() {
+                String::new()
+            } else {
+                " Each seat plays its kind's strategy (a human counts as hard).".to_owned()
+            };
+            writeln!(out, "\nBelow, one player plays {policy}.{seats}")?;
         }
         if a.never_finish_probability >= 1.0 {
             writeln!(out, "\nCell {n} is unreachable from the start: no one ever finishes.")?;
