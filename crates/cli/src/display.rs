@@ -236,6 +236,12 @@ impl<'w> Narrator<'w> {
                     place(*position)
                 )
             }
+            Event::Autopilot { player, on: true } => {
+                format!("{} hands the seat to the computer (autopilot on)", name(*player))
+            }
+            Event::Autopilot { player, on: false } => {
+                format!("{} takes the seat back (autopilot off)", name(*player))
+            }
             Event::PlayerFinished { player, rank } => {
                 if *rank == 1 {
                     format!("{} reached {n} and wins!", name(*player))
@@ -363,6 +369,25 @@ mod tests {
         assert_eq!(v.to_string(), r#"{"type":"snake","player":"Bob","from":52,"to":42}"#);
         let v = event_json(&Event::GameEnded { ranking: vec![1, 0] }, &seats);
         assert_eq!(v["ranking"], serde_json::json!(["Bob", "Ann"]));
+    }
+
+    #[test]
+    fn autopilot_is_told_in_words_and_as_json() {
+        let seats = vec![Seat::new("Ann", SeatKind::Human), Seat::new("Bob", SeatKind::Easy)];
+        let v = event_json(&Event::Autopilot { player: 0, on: true }, &seats);
+        assert_eq!(v.to_string(), r#"{"type":"autopilot","player":"Ann","on":true}"#);
+        let board = Board::new(&Preset::Classic.spec(), &Rules::default()).unwrap();
+        let game = Game::new(board, Rules::default(), seats).unwrap();
+        let mut out = Vec::new();
+        let mut narrator = Narrator::new(&mut out, false);
+        narrator.event(&game, &Event::Autopilot { player: 0, on: true });
+        narrator.event(&game, &Event::Autopilot { player: 0, on: false });
+        drop(narrator);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "Ann hands the seat to the computer (autopilot on)\n\
+             Ann takes the seat back (autopilot off)\n"
+        );
     }
 
     #[test]

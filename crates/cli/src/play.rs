@@ -5,16 +5,22 @@
 //! goes on with a kept game through [`play_on`], the same turn loop.
 
 use std::{
+    cell::{Cell, RefCell},
+    fmt::Write as _,
     io::{self, BufRead, Write},
     path::{Path, PathBuf},
+    sync::mpsc,
     time::{Duration, SystemTime, UNIX_EPOCH},
 };
 
 use clap::Args;
-use snl_analysis::solve::rolls_to_finish;
+use snl_analysis::{
+    solve::rolls_to_finish,
+    strategy::{Easy, HardPolicy, greedy_choice},
+};
 use snl_engine::{
-    Dice, Event, FirstOption, Game, Observer, PlayError, Preset, Roll, RollError, RollSource,
-    ScriptedDice, Seat, SeatKind, SetupError, Status,
+    Bonus, Decider, Decision, Dice, Event, Game, MoveOption, Observer, OnMax, Overshoot, PlayError,
+    Preset, Roll, RollError, RollSource, ScriptedDice, Seat, SeatKind, SetupError, Status,
 };
 use snl_store::{Action, DiceState, Save, Snapshot, Timeline};
 
@@ -195,12 +201,27 @@ pub(crate) fn play_on(
     let pause = text && console.stdout_tty && !opts.fast;
     let color = console.color;
     let mut timeline = Timeline::new(Snapshot { game: game.clone(), dice: dice.clone() });
+    let keyboard =
+        if console.stdin_tty { Keyboard::typed() } else { Keyboard::Lines(console.input.as_mut()) };
+    let desk = Desk {
+        keyboard: RefCell::new(keyboard),
+        autopilot: vec![Cell::new(false); game.seats().len()],
+        pending: RefCell::new(Vec::new()),
+    };
+    let mut deciders = Deciders {
+        kinds: game.seats().iter().map(|s| s.kind).collect(),
+        names: game.seats().iter().map(|s| s.name.clone()).collect(),
+        easy: Easy { seed: dice.seed().unwrap_or(0) },
+        hard: Lazy::NotYet,
+        desk: &desk,
+    };
     let mut table = Table {
         dice,
         seats: game.seats().to_vec(),
-        input: console.input.as_mut(),
+        desk: &desk,
         keys: Keys::default(),
         interrupt: None,
+        fresh: false,
     };
     let out: &mut dyn Write = console.out.as_mut();
     if text {
@@ -220,7 +241,8 @@ pub(crate) fn play_on(
         if opts.stop_after.is_some_and(|n| played >= n) {
             break Err(Stop::Asked);
         }
-        let human = game.seats()[game.current()].kind == SeatKind::Human;
+        let human = game.seats()[game.current()].kind == SeatKind::Human
+            && !desk.autopilot[game.current()].get();
         if text && game.turns() > 0 {
             if human {
                 view.raw(&draw_game(&game, color));
@@ -229,8 +251,11 @@ pub(crate) fn play_on(
             }
         }
         table.keys = Keys { undo: timeline.can_undo(), redo: timeline.can_redo() };
+        table.fresh = true;
         let mut events = Vec::new();
-        let turn = game.play_turn(&mut table, &mut FirstOption, &mut (&mut view, &mut events));
+        let mut told = Told { desk: &desk, view: &mut view, events: &mut events };
+        let turn = game.play_turn(&mut table, &mut deciders, &mut told);
+        told.flush(&game);
         if let Some(e) = view.take_error() {
             break Err(Failure::other(e).into());
         }
@@ -481,15 +506,260 @@ impl Observer for EventLines<'_> {
     }
 }
 
+/// What the dice, the deciders and the display share during a turn: the keyboard, which seats
+/// a person has handed to the computer, and the autopilot events waiting to be told.
+struct Desk<'c> {
+    keyboard: RefCell<Keyboard<'c>>,
+    /// Per seat: whether a person's seat is played by `hard` for now.
+    autopilot: Vec<Cell<bool>>,
+    /// Autopilot events to tell before the next event of the game.
+    pending: RefCell<Vec<Event>>,
+}
+
+impl Desk<'_> {
+    /// Hands `seat` to the computer (`on`) or gives it back.
+    fn autopilot(&self, seat: usize, on: bool) {
+        if self.autopilot[seat].replace(on) != on {
+            self.pending.borrow_mut().push(Event::Autopilot { player: seat, on });
+        }
+    }
+}
+
+/// Where a person's answers come from.
+enum Keyboard<'c> {
+    /// A pipe or a file: lines are read in order, at the prompts. While a seat is on autopilot,
+    /// a next line `a` (looked at without waiting for more input) takes the seat back at its
+    /// turn.
+    Lines(&'c mut dyn BufRead),
+    /// A terminal: a thread reads lines as they are typed, so a line typed while the computer
+    /// plays a person's seat is there at the seat's next turn, and takes it back.
+    Typed(mpsc::Receiver<String>),
+}
+
+impl Keyboard<'_> {
+    /// Reads the terminal from a thread of its own (the only place the process's standard input
+    /// is read directly: no other reader is left once the game starts).
+    fn typed<'a>() -> Keyboard<'a> {
+        let (send, receive) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in io::stdin().lock().lines() {
+                let Ok(line) = line else { break };
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Keyboard::Typed(receive)
+    }
+
+    /// The next line, trimmed and in lower case; `None` at the end of input.
+    fn line(&mut self) -> Option<String> {
+        match self {
+            Keyboard::Lines(input) => {
+                let mut line = String::new();
+                match input.read_line(&mut line) {
+                    Ok(0) | Err(_) => None,
+                    Ok(_) => Some(line.trim().to_ascii_lowercase()),
+                }
+            }
+            Keyboard::Typed(lines) => lines.recv().ok().map(|l| l.trim().to_ascii_lowercase()),
+        }
+    }
+
+    /// Whether the person asked for their seat back while the computer played it (the answer
+    /// is taken).
+    fn take_back(&mut self) -> bool {
+        match self {
+            Keyboard::Lines(input) => {
+                let asked = input.fill_buf().is_ok_and(|b| {
+                    let line = b.split(|&c| c == b'\n').next().unwrap_or_default();
+                    line.trim_ascii().eq_ignore_ascii_case(b"a") && b.contains(&b'\n')
+                });
+                if asked {
+                    let _ = input.read_line(&mut String::new());
+                }
+                asked
+            }
+            Keyboard::Typed(lines) => lines.try_recv().is_ok(),
+        }
+    }
+
+    /// How a person takes a seat back, for the note shown when autopilot goes on.
+    fn take_back_hint(&self) -> &'static str {
+        match self {
+            Keyboard::Lines(_) => "a line 'a' at its turn takes it back",
+            Keyboard::Typed(_) => "press Enter at any time to take it back",
+        }
+    }
+}
+
+/// Tells the game's events to the display and keeps them for the record; autopilot events,
+/// which are the table's and not the game's, go to the display only, told in their place.
+struct Told<'a, 'w, 'c> {
+    desk: &'a Desk<'c>,
+    view: &'a mut View<'w>,
+    events: &'a mut Vec<Event>,
+}
+
+impl Told<'_, '_, '_> {
+    /// Tells the autopilot events waiting.
+    fn flush(&mut self, game: &Game) {
+        let pending = std::mem::take(&mut *self.desk.pending.borrow_mut());
+        for event in &pending {
+            self.view.event(game, event);
+        }
+    }
+}
+
+impl Observer for Told<'_, '_, '_> {
+    fn event(&mut self, game: &Game, event: &Event) {
+        self.flush(game);
+        self.view.event(game, event);
+        self.events.push(event.clone());
+    }
+}
+
+/// Chooses for every seat when the rules offer a choice: computers by their strategy, people by
+/// asking them (or by `hard` while their seat is on autopilot).
+struct Deciders<'d, 'c> {
+    kinds: Vec<SeatKind>,
+    names: Vec<String>,
+    /// Draws from the game's seed and its roll count: a saved game goes on with the same draws.
+    easy: Easy,
+    /// The optimal policy, computed at the first decision that needs it.
+    hard: Lazy,
+    desk: &'d Desk<'c>,
+}
+
+/// The optimal policy, once asked for.
+enum Lazy {
+    NotYet,
+    Ready(Box<HardPolicy>),
+    /// It could not be computed (the solver gave up on a huge board): greedy plays instead.
+    Failed,
+}
+
+impl Deciders<'_, '_> {
+    fn hard(&mut self, game: &Game, decision: &Decision) -> usize {
+        if matches!(self.hard, Lazy::NotYet) {
+            self.hard = match HardPolicy::new(game.board(), game.rules()) {
+                Ok(policy) => Lazy::Ready(Box::new(policy)),
+                Err(e) => {
+                    eprintln!(
+                        "snl: warning: the hard strategy cannot be computed ({e}); greedy plays \
+                         instead"
+                    );
+                    Lazy::Failed
+                }
+            };
+        }
+        match &self.hard {
+            Lazy::Ready(hard) => hard.choose_for(decision),
+            Lazy::NotYet | Lazy::Failed => greedy_choice(&decision.options),
+        }
+    }
+
+    /// Asks a person which option to take; `a` hands the seat to the computer.
+    fn ask(&mut self, game: &Game, decision: &Decision) -> usize {
+        let seat = decision.seat;
+        let name = &self.names[seat];
+        let count = decision.options.len();
+        let list: Vec<String> = decision
+            .options
+            .iter()
+            .enumerate()
+            .map(|(i, o)| format!("{}) {}", i + 1, describe_option(game, decision, o)))
+            .collect();
+        eprintln!("{name} rolled {}: {}", roll_words(decision.roll), list.join("  "));
+        loop {
+            eprint!("{name}, choose 1 to {count} (Enter for 1, a for autopilot): ");
+            let Some(answer) = self.desk.keyboard.borrow_mut().line() else {
+                eprintln!();
+                return 0;
+            };
+            match answer.as_str() {
+                "" => return 0,
+                "a" => {
+                    self.desk.autopilot(seat, true);
+                    eprintln!(
+                        "({name} is on autopilot: {})",
+                        self.desk.keyboard.borrow().take_back_hint()
+                    );
+                    return self.hard(game, decision);
+                }
+                other => match other.parse::<usize>() {
+                    Ok(k) if (1..=count).contains(&k) => return k - 1,
+                    _ => eprintln!("'{other}' is not one of the options."),
+                },
+            }
+        }
+    }
+}
+
+impl Decider for Deciders<'_, '_> {
+    fn decide(&mut self, game: &Game, decision: &Decision) -> usize {
+        let seat = decision.seat;
+        match self.kinds[seat] {
+            SeatKind::Human if !self.desk.autopilot[seat].get() => self.ask(game, decision),
+            SeatKind::Human | SeatKind::Hard => self.hard(game, decision),
+            SeatKind::Greedy => greedy_choice(&decision.options),
+            SeatKind::Easy => self.easy.decide(game, decision),
+        }
+    }
+}
+
+/// The dice as a person reads them: `4`, or `4+2`.
+fn roll_words(roll: Roll) -> String {
+    let faces: Vec<String> = roll.dice().iter().map(u8::to_string).collect();
+    faces.join("+")
+}
+
+/// One option in words: `move 4 to 23 (ladder to 45)`, `stay on 19`, `move 5: too far, stay on
+/// 98`, with what a top face does under bonus rolls.
+fn describe_option(game: &Game, decision: &Decision, option: &MoveOption) -> String {
+    let (rules, position) = (game.rules(), decision.position);
+    let place = |p: u32| if p == 0 { "the start".to_owned() } else { p.to_string() };
+    let mut text = if option.steps == 0 {
+        format!("stay on {}", place(position))
+    } else {
+        let step = game.board().advance(rules, position, option.steps);
+        let mut text = if step.overshoot && rules.overshoot == Overshoot::Stay {
+            format!("move {}: too far, stay on {}", option.steps, place(position))
+        } else if step.overshoot && rules.overshoot == Overshoot::Bounce {
+            format!("move {}: bounce back to {}", option.steps, step.landed)
+        } else {
+            format!("move {} to {}", option.steps, step.landed)
+        };
+        let blocked = step.overshoot && rules.overshoot == Overshoot::Stay;
+        if step.end > step.landed {
+            let _ = write!(text, " (ladder to {})", step.end);
+        } else if step.end < step.landed && !blocked {
+            let _ = write!(text, " (snake to {})", step.end);
+        }
+        text
+    };
+    if rules.bonus == Bonus::TopFace && option.top_face && option.lands != game.board().size() {
+        let capped = rules.max_bonus.limit() == Some(decision.streak + 1);
+        if !capped {
+            text.push_str(", roll again");
+        } else if rules.on_max == OnMax::Void {
+            text.push_str(", which voids the turn");
+        }
+    }
+    text
+}
+
 /// The dice on the table: asks a person to press Enter before their roll.
-struct Table<'c> {
+struct Table<'d, 'c> {
     dice: DiceState,
     seats: Vec<Seat>,
-    input: &'c mut dyn BufRead,
+    desk: &'d Desk<'c>,
     /// What a person may ask for at the next prompt, besides rolling and quitting.
     keys: Keys,
     /// What a person asked for instead of a roll.
     interrupt: Option<Interrupt>,
+    /// Whether the next roll is the first of a turn.
+    fresh: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -518,25 +788,29 @@ enum Interrupt {
     Redo,
 }
 
-impl Table<'_> {
-    /// Waits for a person to press Enter; any other answer than `q`, `u` or `r` rolls too.
+impl Table<'_, '_> {
+    /// Waits for a person to press Enter; any other answer than `q`, `u`, `r` or `a` rolls too.
     fn ask(&mut self, seat: usize) -> Result<(), RollError> {
         let name = &self.seats[seat].name;
         loop {
             if let Some(hint) = self.keys.hint() {
                 eprintln!("{hint}");
             }
-            eprint!("{name}, press Enter to roll (q to quit): ");
-            let mut line = String::new();
-            let key = match self.input.read_line(&mut line) {
-                Ok(0) | Err(_) => {
-                    eprintln!();
-                    return self.interrupt(Interrupt::EndOfInput);
-                }
-                Ok(_) => line.trim().to_ascii_lowercase(),
+            eprint!("{name}, press Enter to roll (q to quit, a for autopilot): ");
+            let Some(key) = self.desk.keyboard.borrow_mut().line() else {
+                eprintln!();
+                return self.interrupt(Interrupt::EndOfInput);
             };
             match key.as_str() {
                 "q" => return self.interrupt(Interrupt::Quit),
+                "a" => {
+                    self.desk.autopilot(seat, true);
+                    eprintln!(
+                        "({name} is on autopilot: {})",
+                        self.desk.keyboard.borrow().take_back_hint()
+                    );
+                    return Ok(());
+                }
                 "u" if self.keys.undo => return self.interrupt(Interrupt::Undo),
                 "r" if self.keys.redo => return self.interrupt(Interrupt::Redo),
                 "u" => eprintln!("There is nothing to undo."),
@@ -552,12 +826,19 @@ impl Table<'_> {
     }
 }
 
-impl RollSource for Table<'_> {
+impl RollSource for Table<'_, '_> {
     fn roll(&mut self, seat: usize, dice: Dice) -> Result<Roll, RollError> {
+        let fresh = std::mem::replace(&mut self.fresh, false);
         if self.seats[seat].kind == SeatKind::Human {
-            self.ask(seat)?;
-            // Any later prompt in this turn is for a bonus roll: undo restarts the turn.
-            self.keys = Keys { undo: true, redo: false };
+            let on = self.desk.autopilot[seat].get();
+            if on && fresh && self.desk.keyboard.borrow_mut().take_back() {
+                self.desk.autopilot(seat, false);
+            }
+            if !self.desk.autopilot[seat].get() {
+                self.ask(seat)?;
+                // Any later prompt in this turn is for a bonus roll: undo restarts the turn.
+                self.keys = Keys { undo: true, redo: false };
+            }
         }
         self.dice.roll(seat, dice)
     }

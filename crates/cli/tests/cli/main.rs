@@ -10,3 +10,5 @@ mod records;
 mod save;
 mod simulate;
 mod solve;
+mod strategies;
+mod tournament;

@@ -310,7 +310,7 @@ fn a_game_killed_mid_way_is_resumed_and_is_the_uninterrupted_game() {
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let prompt = "Ann, press Enter to roll (q to quit): ";
+    let prompt = "Ann, press Enter to roll (q to quit, a for autopilot): ";
     for _ in 1..=4 {
         wait_for(&mut stderr, prompt, 1);
         stdin.write_all(b"\n").unwrap();
