@@ -8,7 +8,7 @@ use crate::{
     analyze, board_cmd,
     common::{CmdResult, Failure},
     console::Console,
-    play, simulate, solve,
+    play, simulate, solve, tournament,
 };
 use crate::{records, replay, resume};
 
@@ -37,6 +37,8 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Monte Carlo over many games, in parallel.
     Simulate(simulate::SimulateArgs),
+    /// Computer strategies against each other: many games, seats rotated, win rates.
+    Tournament(tournament::TournamentArgs),
     /// Show, validate, generate and convert boards.
     Board(board_cmd::BoardArgs),
     /// Go on with a recorded game: one cut off or stopped (default: the last unfinished one).
@@ -88,6 +90,7 @@ fn dispatch(cli: Cli, console: &mut Console) -> CmdResult {
         Some(Command::Solve(args)) => solve::run(&args, console),
         Some(Command::Analyze(args)) => analyze::run(&args, console),
         Some(Command::Simulate(args)) => simulate::run(&args, console),
+        Some(Command::Tournament(args)) => tournament::run(&args, console),
         Some(Command::Board(args)) => board_cmd::run(&args, console),
         Some(Command::Resume(args)) => resume::run(&args, console),
         Some(Command::Games(args)) => records::games(&args, console),

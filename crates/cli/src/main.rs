@@ -14,6 +14,7 @@ mod resume;
 mod session;
 mod simulate;
 mod solve;
+mod tournament;
 
 use std::process::ExitCode;
 

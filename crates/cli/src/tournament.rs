@@ -1,0 +1,345 @@
+//! `snl tournament`: computer strategies play many games against each other, seats rotated so
+//! that no strategy keeps the first move's advantage, in parallel; win rates with 95% intervals.
+//!
+//! The games are played by [`snl_analysis::tournament`], with the engine itself, so each
+//! strategy plays exactly as in `snl play`; a seed gives the same result on any number of threads.
+
+use std::{
+    io::Write,
+    time::{Instant, SystemTime, UNIX_EPOCH},
+};
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use snl_analysis::{
+    simulate::Z95,
+    strategy::Strategy,
+    tournament::{Entrant, Standings, Tournament, TournamentError},
+};
+use snl_engine::{Choice, SetupError};
+
+use crate::{
+    common::{CmdResult, Failure, GameArgs, OrFail, parse_seats},
+    console::Console,
+};
+
+/// Options of `snl tournament`.
+#[derive(Args, Clone, Debug)]
+pub(crate) struct TournamentArgs {
+    #[command(flatten)]
+    pub(crate) game: GameArgs,
+    /// A player as NAME:KIND, KIND one of easy, greedy, hard; repeat for each player (default:
+    /// one of each).
+    #[arg(long = "player", value_name = "NAME:KIND", help_heading = "Tournament")]
+    pub(crate) players: Vec<String>,
+    /// Games to play; each player sits in each seat equally often over every n games.
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = at_least_one,
+          help_heading = "Tournament")]
+    pub(crate) games: u64,
+    /// Worker threads (default: all cores). The result for a seed is the same for any number.
+    #[arg(long, value_name = "N", value_parser = thread_count, help_heading = "Tournament")]
+    pub(crate) threads: Option<usize>,
+    /// Print one JSON object with the results instead of text.
+    #[arg(long, help_heading = "Tournament")]
+    pub(crate) json: bool,
+}
+
+/// The most worker threads `--threads` accepts.
+const MAX_THREADS: usize = 1024;
+
+fn at_least_one(text: &str) -> Result<u64, String> {
+    text.parse::<u64>()
+        .ok()
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| format!("'{text}' is not a whole number of 1 or more"))
+}
+
+fn thread_count(text: &str) -> Result<usize, String> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|n| (1..=MAX_THREADS).contains(n))
+        .ok_or_else(|| format!("'{text}' is not a number of threads from 1 to {MAX_THREADS}"))
+}
+
+/// The players: `--player` seats, each a computer, or one of each strategy.
+fn entrants(players: &[String]) -> CmdResult<Vec<Entrant>> {
+    if players.is_empty() {
+        return Ok(Strategy::ALL
+            .iter()
+            .map(|&s| Entrant::new(capitalized(s.as_str()), s))
+            .collect());
+    }
+    let seats = parse_seats(players)?;
+    seats
+        .into_iter()
+        .map(|seat| match Strategy::of_kind(seat.kind) {
+            Some(strategy) => Ok(Entrant::new(seat.name, strategy)),
+            None => Err(Failure::bad(anyhow::anyhow!(
+                "player '{}:human' cannot play a tournament: its players are computers (easy, \
+                 greedy or hard)",
+                seat.name
+            ))),
+        })
+        .collect()
+}
+
+fn capitalized(word: &str) -> String {
+    let mut chars = word.chars();
+    chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
+}
+
+/// What was played and how it went: everything the outputs print.
+struct Report<'a> {
+    board_name: &'a str,
+    rules: String,
+    choice: Choice,
+    players: &'a [Entrant],
+    seed: u64,
+    threads: usize,
+    standings: Standings,
+    seconds: f64,
+}
+
+pub(crate) fn run(args: &TournamentArgs, console: &mut Console) -> CmdResult {
+    let setup = args.game.resolve()?;
+    let players = entrants(&args.players)?;
+    let tournament =
+        Tournament::new(&setup.board, &setup.rules, players.clone()).map_err(|e| match e {
+            TournamentError::Setup(
+                e @ (SetupError::Unwinnable { .. } | SetupError::Trap { .. }),
+            ) => Failure::stuck(anyhow::anyhow!(
+                "board '{}' cannot be played with these rules: {e}",
+                setup.board_name
+            )),
+            TournamentError::Setup(e) => Failure::bad(e),
+            other => Failure::other(other),
+        })?;
+    let seed = args.game.seed.unwrap_or_else(fresh_seed);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| Failure::other(anyhow::anyhow!("cannot start the worker threads: {e}")))?;
+    let bar = progress_bar(args.games, console.stderr_tty && !args.json);
+    let started = Instant::now();
+    let standings =
+        pool.install(|| tournament.run_with_progress(seed, args.games, &|n| bar.inc(n)));
+    let seconds = started.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    let report = Report {
+        board_name: &setup.board_name,
+        rules: setup.rules.to_string(),
+        choice: setup.rules.choice,
+        players: &players,
+        seed,
+        threads: pool.current_num_threads(),
+        standings,
+        seconds,
+    };
+    if args.json {
+        writeln!(console.out, "{}", report_json(&report)).or_other()?;
+    } else {
+        write_text(console.out.as_mut(), &report).or_other()?;
+    }
+    Ok(())
+}
+
+/// A bar on standard error when it is a terminal; hidden otherwise.
+fn progress_bar(games: u64, show: bool) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
+    let style = ProgressStyle::with_template(
+        "{spinner} {bar:24} {human_pos}/{human_len} games, {eta} left",
+    )
+    .expect("a valid progress template");
+    bar.set_style(style);
+    bar
+}
+
+/// A seed when none is given: from the clock, printed with the results so the run can be repeated.
+fn fresh_seed() -> u64 {
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    let mut state = nanos ^ u64::from(std::process::id()).rotate_left(32);
+    snl_engine::splitmix64(&mut state) % 1_000_000
+}
+
+/// Wins of every player of each strategy together, for strategies that more than one player
+/// plays (and every strategy, for the JSON).
+fn by_strategy(report: &Report) -> Vec<(Strategy, u64, usize)> {
+    Strategy::ALL
+        .iter()
+        .filter_map(|&s| {
+            let mine: Vec<usize> =
+                (0..report.players.len()).filter(|&p| report.players[p].strategy == s).collect();
+            let wins = mine.iter().map(|&p| report.standings.wins()[p]).sum();
+            (!mine.is_empty()).then_some((s, wins, mine.len()))
+        })
+        .collect()
+}
+
+/// The object `tournament --json` prints.
+fn report_json(report: &Report) -> serde_json::Value {
+    let s = &report.standings;
+    let games = s.games();
+    let players: Vec<serde_json::Value> = report
+        .players
+        .iter()
+        .enumerate()
+        .map(|(p, e)| {
+            let ci = s.win_interval(p, Z95);
+            serde_json::json!({
+                "name": e.name,
+                "strategy": e.strategy.as_str(),
+                "wins": s.wins()[p],
+                "win_rate": s.win_rate(p),
+                "ci95_win_rate": [ci.lo, ci.hi],
+                "mean_rank": s.mean_rank(p),
+                "mean_turns": s.mean_turns(p),
+            })
+        })
+        .collect();
+    let strategies: serde_json::Map<String, serde_json::Value> = by_strategy(report)
+        .into_iter()
+        .map(|(strategy, wins, count)| {
+            let rate = wins as f64 / games as f64;
+            let ci = wilson(wins, games);
+            let value = serde_json::json!({
+                "players": count,
+                "wins": wins,
+                "win_rate": rate,
+                "ci95_win_rate": [ci.0, ci.1],
+            });
+            (strategy.as_str().to_owned(), value)
+        })
+        .collect();
+    let ci = s.mean_rolls_interval(Z95);
+    serde_json::json!({
+        "games": games,
+        "seed": report.seed,
+        "threads": report.threads,
+        "board": report.board_name,
+        "rules": report.rules,
+        "players": players,
+        "strategies": strategies,
+        "seat_wins": s.seat_wins(),
+        "mean_game_rolls": s.mean_rolls(),
+        "ci95_game_rolls": [ci.lo, ci.hi],
+        "games_per_second": if report.seconds > 0.0 { (games as f64 / report.seconds).round() } else { 0.0 },
+    })
+}
+
+/// The 95% Wilson score interval (E. B. Wilson, JASA 1927) of `wins` out of `games`, as
+/// [`Standings::win_interval`] gives for one player.
+fn wilson(wins: u64, games: u64) -> (f64, f64) {
+    let n = games as f64;
+    let p = wins as f64 / n;
+    let z2 = Z95 * Z95;
+    let d = 1.0 + z2 / n;
+    let center = (p + z2 / (2.0 * n)) / d;
+    let half = Z95 / d * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((center - half).max(0.0), (center + half).min(1.0))
+}
+
+fn write_text(out: &mut dyn Write, report: &Report) -> std::io::Result<()> {
+    let s = &report.standings;
+    let n = report.players.len();
+    writeln!(
+        out,
+        "Tournament of {} games on board {} between {n} players (seed {}).",
+        s.games(),
+        report.board_name,
+        report.seed
+    )?;
+    writeln!(out, "Rules: {}.", report.rules)?;
+    writeln!(out, "Seats rotate every game, so each player moves first in 1 game of {n}.")?;
+    if report.choice == Choice::None {
+        writeln!(
+            out,
+            "These rules offer no choice, so every strategy plays alike: try --choice may-pass or \
+             --choice pick-die."
+        )?;
+    }
+    let width = report.players.iter().map(|p| p.name.chars().count()).max().unwrap_or(0).max(6);
+    writeln!(
+        out,
+        "\n  {:<width$}  strategy    wins   win rate   95% interval       mean rank   turns",
+        "player"
+    )?;
+    for (p, e) in report.players.iter().enumerate() {
+        let ci = s.win_interval(p, Z95);
+        writeln!(
+            out,
+            "  {:<width$}  {:<8}  {:>6}   {:>7.2}%   {:>6.2}% to {:>6.2}%   {:>9.2}   {:>5.1}",
+            e.name,
+            e.strategy.as_str(),
+            s.wins()[p],
+            100.0 * s.win_rate(p),
+            100.0 * ci.lo,
+            100.0 * ci.hi,
+            s.mean_rank(p),
+            s.mean_turns(p)
+        )?;
+    }
+    let shared: Vec<(Strategy, u64, usize)> =
+        by_strategy(report).into_iter().filter(|&(_, _, count)| count > 1).collect();
+    if !shared.is_empty() {
+        writeln!(out, "\nBy strategy (its players together):")?;
+        for (strategy, wins, count) in shared {
+            let (lo, hi) = wilson(wins, s.games());
+            writeln!(
+                out,
+                "  {:<8}  {count} players  {:>6.2}%  ({:.2}% to {:.2}%)",
+                strategy.as_str(),
+                100.0 * wins as f64 / s.games() as f64,
+                100.0 * lo,
+                100.0 * hi
+            )?;
+        }
+    }
+    let ci = s.mean_rolls_interval(Z95);
+    writeln!(
+        out,
+        "\nGames lasted {:.2} rolls on average (95% interval {:.2} to {:.2}); {:.2} s on {} \
+         thread{}.",
+        s.mean_rolls(),
+        ci.lo,
+        ci.hi,
+        report.seconds,
+        report.threads,
+        if report.threads == 1 { "" } else { "s" }
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn without_players_one_of_each_strategy_plays() {
+        let players = entrants(&[]).unwrap();
+        let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["Easy", "Greedy", "Hard"]);
+    }
+
+    #[test]
+    fn a_person_cannot_enter_a_tournament() {
+        let err = entrants(&["Ann:human".to_owned(), "B:hard".to_owned()]).unwrap_err();
+        assert_eq!(err.exit_code(), 2);
+        assert!(err.to_string().contains("'Ann:human' cannot play a tournament"), "{err}");
+    }
+
+    #[test]
+    fn counts_and_threads_are_checked() {
+        assert_eq!(at_least_one("5"), Ok(5));
+        assert!(at_least_one("0").is_err());
+        assert!(thread_count("0").unwrap_err().contains("1 to 1024"));
+    }
+
+    #[test]
+    fn the_strategy_interval_holds_its_rate() {
+        let (lo, hi) = wilson(300, 1000);
+        assert!(lo < 0.3 && 0.3 < hi && hi - lo < 0.06, "{lo} {hi}");
+    }
+}
