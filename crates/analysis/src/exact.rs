@@ -294,16 +294,20 @@ pub fn analyze_with(
     Ok(analysis)
 }
 
+/// Back cells up to which [`turns_everywhere`] factors their system; beyond, GMRES.
+const EVERYWHERE_DENSE_BACK_CELLS: usize = 256;
+
 /// Expected turns to finish from every position 0..=N (N holding 0) for a token that chooses
-/// with `policy`; infinite where N can no longer be reached. Also the chain, for callers that
-/// look at it further.
+/// with `policy`; infinite where N can no longer be reached.
 pub(crate) fn turns_everywhere(
     board: &Board,
     rules: &Rules,
     policy: &dyn Policy,
 ) -> Result<Vec<f64>, AnalysisError> {
     let chain = TurnChain::with_policy(board, rules, policy);
-    let solver = Solver::from_every_position(&chain, MAX_BACK_CELLS);
+    // Policy iteration solves this several times: past a few hundred back cells, GMRES (to
+    // 1e-14) is much faster than factoring their system each time.
+    let solver = Solver::from_every_position(&chain, EVERYWHERE_DENSE_BACK_CELLS);
     let class = solver.classes();
     let ones: Vec<f64> = class.iter().map(|&c| f64::from(u8::from(c == Class::Live))).collect();
     let mut turns = solver.everywhere(&ones)?;

@@ -134,3 +134,22 @@ fn engine_games_with_hard_agree_with_its_exact_numbers() {
         assert!(ci.contains(exact.expected_game_rolls), "{preset} {rules}: {ci:?} {exact:?}");
     }
 }
+
+/// Hundreds of cells reached by backward moves: each round's evaluation goes through GMRES, and
+/// on-max void keeps a table of the values within a turn per turn start.
+#[test]
+fn a_large_board_with_many_backward_moves_is_solved_as_exactly() {
+    let rules = Rules { choice: Choice::PickDie, ..RuleSet::StrictSixes.rules() };
+    let spec =
+        snl_engine::RandomBoard { size: 2000, snakes: 100, ladders: 100, seed: 3 }.spec(&rules);
+    let board = Board::new(&spec, &rules).unwrap();
+    let greedy = analysis(&board, &rules, &Greedy);
+    assert!(greedy.back_cells > 256, "{} back cells", greedy.back_cells);
+    let hard = HardPolicy::new(&board, &rules).unwrap();
+    assert!(hard.bellman_residual() < 1e-9, "{:e}", hard.bellman_residual());
+    let exact_hard = analysis(&board, &rules, &hard);
+    assert!(
+        (exact_hard.expected_turns - hard.expected_turns()).abs() < 1e-9 * hard.expected_turns()
+    );
+    assert!(exact_hard.expected_turns < greedy.expected_turns);
+}

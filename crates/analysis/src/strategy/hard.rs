@@ -16,7 +16,7 @@
 //! Policy iteration solves it: start from the first option; evaluate the policy exactly (the
 //! turn chain and the exact solver of [`crate::exact`], from every position); improve it by
 //! taking, at every roll, the option with the least right-hand side under that evaluation; repeat
-//! until the values stop changing (to 1e-13 relative; a handful of rounds). Each round can only
+//! until the values stop changing (to 1e-11 relative; a handful of rounds). Each round can only
 //! lower every `V(b)`, and at the end no option improves on the one taken: the policy is optimal
 //! ([`HardPolicy::bellman_residual`] measures it).
 //!
@@ -36,10 +36,14 @@ use crate::exact::{self, AnalysisError, BONUS_TAIL, Policy, RollClass, Situation
 /// Rounds of policy iteration at most (it converges in a handful).
 const MAX_ROUNDS: u32 = 100;
 
-/// Values that differ by less than this (relative) are equal: the end of the iteration, and
-/// how much better an option must be to replace an earlier one (so that rounding cannot make
-/// the policy flicker between equally good options).
+/// How much better (relative) an option must be to replace an earlier one, so that rounding
+/// cannot make the policy flicker between equally good options.
 const TOLERANCE: f64 = 1e-13;
+
+/// The iteration ends when no value moves by more than this (relative) in a round: far below
+/// the 1e-9 promised, and above the rounding of an evaluation (which may be iterative, to
+/// 1e-14, on boards with many cells reached by backward moves).
+const SETTLED: f64 = 1e-11;
 
 /// Gauss–Seidel sweeps for the values within a turn under unlimited bonus rolls stop once no
 /// value moves by more than this (relative), a few units of rounding.
@@ -80,8 +84,24 @@ enum Within {
     Unlimited(Vec<f64>),
     /// A cap with on-max pass: `levels[s - 1][x]` = `W_s(x)` for streaks 1..=levels.
     Levels(Vec<Vec<f64>>),
-    /// A cap with on-max void: computed per decision.
-    Void,
+    /// A cap with on-max void: per turn start, since a void sends the token back there.
+    Void(VoidTable),
+}
+
+/// `W_s(x; b)` for each turn start `b` at the nodes `(s, x)` its turns can reach: `nodes[offsets
+/// [b]..offsets[b + 1]]`, sorted by streak then cell.
+#[derive(Clone, Debug)]
+struct VoidTable {
+    offsets: Vec<usize>,
+    nodes: Vec<(u32, u32, f64)>,
+}
+
+impl VoidTable {
+    fn get(&self, b: u32, streak: u32, x: u32) -> Option<f64> {
+        let range = self.offsets[b as usize]..self.offsets[b as usize + 1];
+        let nodes = &self.nodes[range];
+        nodes.binary_search_by(|&(s, c, _)| (s, c).cmp(&(streak, x))).ok().map(|i| nodes[i].2)
+    }
 }
 
 impl HardPolicy {
@@ -93,13 +113,13 @@ impl HardPolicy {
     /// of cells reached by backward moves.
     pub fn new(board: &Board, rules: &Rules) -> Result<HardPolicy, AnalysisError> {
         let first = exact::turns_everywhere(board, rules, &snl_engine::FirstOption)?;
-        let mut policy = HardPolicy::from_values(board, rules, first, 0);
         if rules.choice == Choice::None {
-            return Ok(policy);
+            return Ok(HardPolicy::from_values(board, rules, first, 0));
         }
+        let mut policy = HardPolicy::from_values(board, rules, first, 0);
         for round in 1..=MAX_ROUNDS {
             let values = exact::turns_everywhere(board, rules, &policy)?;
-            let settled = values.iter().zip(&policy.values).all(|(&a, &b)| same(a, b));
+            let settled = values.iter().zip(&policy.values).all(|(&a, &b)| close(a, b, SETTLED));
             policy = HardPolicy::from_values(board, rules, values, round);
             if settled {
                 break;
@@ -152,16 +172,11 @@ impl HardPolicy {
                 w[n] = 0.0;
                 for _ in 0..MAX_SWEEPS {
                     let mut change = 0.0_f64;
-                    for x in (0..n).rev() {
-                        let value = self.expect(x as u32, |o| {
-                            if self.bonus && o.top_face {
-                                w[o.lands as usize]
-                            } else {
-                                self.v(o.lands)
-                            }
-                        });
-                        change = change.max(gap(value, w[x]));
-                        w[x] = value;
+                    for x in (0..n as u32).rev() {
+                        let at = Situation { position: x, turn_start: x, streak: 0 };
+                        let value = self.expect(at, |y, _| w[y as usize]);
+                        change = change.max(gap(value, w[x as usize]));
+                        w[x as usize] = value;
                     }
                     if change <= SWEPT {
                         break;
@@ -169,25 +184,19 @@ impl HardPolicy {
                 }
                 Within::Unlimited(w)
             }
-            Some(_) if self.void => Within::Void,
+            Some(cap) if self.void => Within::Void(self.void_table(cap)),
             Some(cap) => {
-                // Streak s (1 ≤ s ≤ cap − 1) can still earn bonus rolls up to cap − 1; the
-                // deepest level followed ends its turn on any roll.
+                // Streaks 1..=count; past the deepest, a bonus roll's value is where it lands
+                // (the capped roll passes, or the streak is one the analysis cuts off).
                 let count = (cap - 1).min(self.depth) as usize;
                 let mut levels: Vec<Vec<f64>> = vec![Vec::new(); count];
                 for s in (1..=count).rev() {
-                    let deeper = levels.get(s).filter(|_| s < count);
-                    let row: Vec<f64> = (0..n)
+                    let row: Vec<f64> = (0..n as u32)
                         .map(|x| {
-                            self.expect(x as u32, |o| match deeper {
-                                Some(next) if self.bonus && o.top_face => {
-                                    if o.lands == self.size {
-                                        0.0
-                                    } else {
-                                        next[o.lands as usize]
-                                    }
-                                }
-                                _ => self.v(o.lands),
+                            let at = Situation { position: x, turn_start: x, streak: s as u32 };
+                            self.expect(at, |y, streak| match levels.get(streak as usize - 1) {
+                                Some(next) if streak as usize <= count => next[y as usize],
+                                _ => self.v(y),
                             })
                         })
                         .collect();
@@ -198,15 +207,97 @@ impl HardPolicy {
         }
     }
 
-    /// `Σ_rolls p · min over the options at x of value(option)`.
-    fn expect(&self, x: u32, mut value: impl FnMut(&MoveOption) -> f64) -> f64 {
+    /// `W_s(x; b)` under on-max void for every turn start `b` and every node `(s, x)` with
+    /// `1 ≤ s < cap` that a turn from `b` can reach, whatever the decisions.
+    fn void_table(&self, cap: u32) -> VoidTable {
+        let deepest = (cap - 1).min(self.depth);
+        let mut table = VoidTable { offsets: vec![0], nodes: Vec::new() };
+        let mut levels: Vec<Vec<u32>> = Vec::new();
+        let mut values: Vec<Vec<f64>> = Vec::new();
+        for b in 0..self.size {
+            // The cells each streak can stand on.
+            levels.clear();
+            levels.push(vec![b]);
+            for s in 0..deepest as usize {
+                let mut next = Vec::new();
+                for &x in &levels[s] {
+                    for class in &self.classes {
+                        let (options, count) = self.options_at(x, class);
+                        next.extend(
+                            options[..count]
+                                .iter()
+                                .filter(|o| self.bonus && o.top_face && o.lands != self.size)
+                                .map(|o| o.lands),
+                        );
+                    }
+                }
+                next.sort_unstable();
+                next.dedup();
+                levels.push(next);
+            }
+            // Their values, deepest first.
+            values.clear();
+            values.resize(levels.len(), Vec::new());
+            for s in (1..levels.len()).rev() {
+                let row: Vec<f64> = levels[s]
+                    .iter()
+                    .map(|&x| {
+                        let at = Situation { position: x, turn_start: b, streak: s as u32 };
+                        self.expect(at, |y, streak| {
+                            let t = streak as usize;
+                            match levels.get(t).and_then(|l| l.binary_search(&y).ok()) {
+                                Some(i) if t < values.len() && !values[t].is_empty() => {
+                                    values[t][i]
+                                }
+                                _ => self.v(y), // a streak cut off: the turn ends there
+                            }
+                        })
+                    })
+                    .collect();
+                values[s] = row;
+            }
+            for s in 1..levels.len() {
+                let nodes = levels[s].iter().zip(&values[s]).map(|(&x, &w)| (s as u32, x, w));
+                table.nodes.extend(nodes);
+            }
+            table.offsets.push(table.nodes.len());
+        }
+        table
+    }
+
+    /// `Σ_rolls p · min over the options at at.position of what each leaves to come`, where
+    /// `within(y, streak)` is `W_streak(y)` for an option that earns a bonus roll.
+    fn expect(&self, at: Situation, mut within: impl FnMut(u32, u32) -> f64) -> f64 {
         let mut total = 0.0;
         for class in &self.classes {
-            let (options, count) = self.options_at(x, class);
-            let best = options[..count].iter().map(&mut value).fold(f64::INFINITY, f64::min);
+            let (options, count) = self.options_at(at.position, class);
+            let best = options[..count]
+                .iter()
+                .map(|o| self.outcome(at, o, &mut within))
+                .fold(f64::INFINITY, f64::min);
             total += class.weight * best;
         }
         total
+    }
+
+    /// What taking `option` at `at` leaves to come, in expected turns after this one.
+    fn outcome(
+        &self,
+        at: Situation,
+        option: &MoveOption,
+        within: &mut impl FnMut(u32, u32) -> f64,
+    ) -> f64 {
+        if !(self.bonus && option.top_face) {
+            return self.v(option.lands);
+        }
+        let streak = at.streak + 1;
+        if self.cap == Some(streak) {
+            return if self.void { self.v(at.turn_start) } else { self.v(option.lands) };
+        }
+        if option.lands == self.size {
+            return 0.0; // a player who finishes rolls no more
+        }
+        within(option.lands, streak)
     }
 
     /// The distinct options of a roll of `class` from `x`, as the engine offers them.
@@ -230,36 +321,24 @@ impl HardPolicy {
         self.values[position as usize]
     }
 
-    /// What taking `option` at `at` leaves to come: expected turns after this one.
-    fn outlook(
-        &self,
-        at: Situation,
-        option: &MoveOption,
-        memo: &mut HashMap<(u32, u32), f64>,
-    ) -> f64 {
-        let top = self.bonus && option.top_face;
-        if !top {
-            return self.v(option.lands);
-        }
-        let streak = at.streak + 1;
-        if self.cap == Some(streak) {
-            return if self.void { self.v(at.turn_start) } else { self.v(option.lands) };
-        }
-        if option.lands == self.size {
-            return 0.0;
-        }
+    /// `W_streak(y)` in a turn begun on `b`, from the tables (or, for a node no turn reaches,
+    /// worked out afresh).
+    fn within(&self, y: u32, streak: u32, b: u32) -> f64 {
         match &self.within {
-            Within::Unused => self.v(option.lands),
-            Within::Unlimited(w) => w[option.lands as usize],
-            Within::Levels(levels) => match levels.len() {
-                0 => self.v(option.lands),
-                count => levels[(streak as usize).min(count) - 1][option.lands as usize],
+            Within::Unused => self.v(y),
+            Within::Unlimited(w) => w[y as usize],
+            Within::Levels(levels) => match levels.get(streak as usize - 1) {
+                Some(row) => row[y as usize],
+                None => self.v(y),
             },
-            Within::Void => self.void_within(option.lands, streak, at.turn_start, memo),
+            Within::Void(table) => match table.get(b, streak, y) {
+                Some(w) => w,
+                None => self.void_within(y, streak, b, &mut HashMap::new()),
+            },
         }
     }
 
-    /// `W_s(x; b)` under on-max void, remembering the values met on the way in `memo`.
+    /// `W_s(x; b)` under on-max void by recursion, remembering values in `memo`.
     fn void_within(&self, x: u32, s: u32, b: u32, memo: &mut HashMap<(u32, u32), f64>) -> f64 {
         if s > self.depth {
             return self.v(x); // a streak the analysis cuts off: the turn ends where it stands
@@ -271,10 +350,11 @@ impl HardPolicy {
         let mut total = 0.0;
         for class in &self.classes {
             let (options, count) = self.options_at(x, class);
-            let best = options[..count]
-                .iter()
-                .map(|o| self.outlook(at, o, memo))
-                .fold(f64::INFINITY, f64::min);
+            let mut best = f64::INFINITY;
+            for o in &options[..count] {
+                let value = self.outcome(at, o, &mut |y, t| self.void_within(y, t, b, memo));
+                best = best.min(value);
+            }
             total += class.weight * best;
         }
         memo.insert((x, s), total);
@@ -283,10 +363,9 @@ impl HardPolicy {
 
     /// The option taken at `at` among `options`, and the expected turns after this one.
     fn best(&self, at: Situation, options: &[MoveOption]) -> (usize, f64) {
-        let mut memo = HashMap::new();
         let mut best = (0, f64::INFINITY);
         for (i, option) in options.iter().enumerate() {
-            let value = self.outlook(at, option, &mut memo);
+            let value = self.outcome(at, option, &mut |y, t| self.within(y, t, at.turn_start));
             if i == 0 || better(value, best.1) {
                 best = (i, value);
             }
@@ -337,18 +416,13 @@ impl HardPolicy {
                 continue;
             }
             let at = Situation { position: b, turn_start: b, streak: 0 };
-            let mut after = 0.0;
-            for class in &self.classes {
-                let (options, count) = self.options_at(b, class);
-                let best = options[..count]
-                    .iter()
-                    .map(|o| {
-                        memo.clear();
-                        self.outlook(at, o, &mut memo)
-                    })
-                    .fold(f64::INFINITY, f64::min);
-                after += class.weight * best;
-            }
+            // Under void, the values within the turn are worked out afresh, which also checks
+            // the tables decisions are made from.
+            memo.clear();
+            let after = self.expect(at, |y, t| match self.within {
+                Within::Void(_) => self.void_within(y, t, b, &mut memo),
+                _ => self.within(y, t, b),
+            });
             worst = worst.max(((1.0 + after) - v).abs() / v);
         }
         worst
@@ -368,9 +442,14 @@ impl Decider for HardPolicy {
 }
 
 /// Whether two values are equal to [`TOLERANCE`] (both infinite counts as equal).
-#[expect(clippy::float_cmp, reason = "equal values, infinite ones too, are the same")]
 fn same(a: f64, b: f64) -> bool {
-    a == b || (a.is_finite() && b.is_finite() && (a - b).abs() <= TOLERANCE * a.abs().max(b.abs()))
+    close(a, b, TOLERANCE)
+}
+
+/// Whether two values are equal to `tolerance`, relative (both infinite counts as equal).
+#[expect(clippy::float_cmp, reason = "equal values, infinite ones too, are the same")]
+fn close(a: f64, b: f64, tolerance: f64) -> bool {
+    a == b || (a.is_finite() && b.is_finite() && (a - b).abs() <= tolerance * a.abs().max(b.abs()))
 }
 
 /// Whether `value` beats `incumbent` by more than [`TOLERANCE`].
