@@ -913,3 +913,82 @@ fn setup_questions(args: &mut PlayArgs, console: &mut Console) -> CmdResult {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use snl_engine::{Board, Choice, Preset, Rules};
+
+    use super::*;
+
+    #[test]
+    fn a_line_typed_while_the_computer_plays_takes_the_seat_back_at_its_turn() {
+        let (send, receive) = mpsc::channel();
+        let desk = Desk {
+            keyboard: RefCell::new(Keyboard::Typed(receive)),
+            autopilot: vec![Cell::new(true), Cell::new(false)],
+            pending: RefCell::new(Vec::new()),
+        };
+        let seats = vec![Seat::new("Ann", SeatKind::Human), Seat::new("Bob", SeatKind::Easy)];
+        let mut table = Table {
+            dice: DiceState::seeded(1),
+            seats,
+            desk: &desk,
+            keys: Keys::default(),
+            interrupt: None,
+            fresh: true,
+        };
+        // Nothing typed: the computer rolls for Ann without asking.
+        table.roll(0, Dice::D6).unwrap();
+        assert!(desk.autopilot[0].get());
+        assert!(desk.pending.borrow().is_empty());
+        // Enter typed while it played, then Enter at her prompt: Ann has her seat back.
+        send.send(String::new()).unwrap();
+        send.send(String::new()).unwrap();
+        table.fresh = true;
+        table.roll(0, Dice::D6).unwrap();
+        assert!(!desk.autopilot[0].get());
+        assert_eq!(*desk.pending.borrow(), [Event::Autopilot { player: 0, on: false }]);
+        assert!(!desk.keyboard.borrow_mut().take_back(), "both lines were used");
+    }
+
+    #[test]
+    fn in_a_pipe_only_a_line_a_takes_the_seat_back() {
+        let mut input: &[u8] = b"\nx\n";
+        let mut keyboard = Keyboard::Lines(&mut input);
+        assert!(!keyboard.take_back());
+        assert_eq!(keyboard.line().as_deref(), Some(""));
+        let mut input: &[u8] = b"A\n\n";
+        let mut keyboard = Keyboard::Lines(&mut input);
+        assert!(keyboard.take_back());
+        assert_eq!(keyboard.line().as_deref(), Some(""));
+        assert_eq!(keyboard.line(), None);
+    }
+
+    #[test]
+    fn options_say_where_they_land_and_what_a_top_face_does() {
+        let mut rules = Rules { choice: Choice::MayPass, ..Rules::named("strict-sixes").unwrap() };
+        let board = Board::new(&Preset::Classic.spec(), &rules).unwrap();
+        let seats = vec![Seat::new("Ann", SeatKind::Human), Seat::new("Bob", SeatKind::Easy)];
+        let game = Game::new(board.clone(), rules, seats.clone()).unwrap();
+        let say = |game: &Game, position: u32, faces: &[u8], streak: u32| -> Vec<String> {
+            let roll = Roll::from_faces(faces);
+            let options = game.options(position, &roll);
+            let decision =
+                Decision { seat: 0, position, roll, options, turn_start: position, streak };
+            decision.options.iter().map(|o| describe_option(game, &decision, o)).collect()
+        };
+        assert_eq!(say(&game, 3, &[3], 0), ["move 3 to 6 (ladder to 25)", "stay on 3"]);
+        assert_eq!(say(&game, 22, &[3], 0), ["move 3 to 25 (snake to 2)", "stay on 22"]);
+        assert_eq!(
+            say(&game, 0, &[6], 0),
+            ["move 6 to 6 (ladder to 25), roll again", "stay on the start, roll again"]
+        );
+        assert_eq!(say(&game, 7, &[6], 2)[1], "stay on 7, which voids the turn");
+        rules.choice = Choice::PickDie;
+        let game = Game::new(board, rules, seats).unwrap();
+        assert_eq!(
+            say(&game, 97, &[5, 2], 0),
+            ["move 5: too far, stay on 97", "move 2 to 99 (snake to 54)"]
+        );
+    }
+}
