@@ -38,7 +38,7 @@ use snl_engine::{Board, Game, PlayError, RollSource, Rules, Seat, SeatKind, Setu
 
 use crate::{
     exact::AnalysisError,
-    simulate::{DiceStream, Interval, chunk_seed},
+    simulate::{DiceStream, GameOutcome, Interval, Tally, chunk_seed},
     strategy::{HardPolicy, Strategies, Strategy},
 };
 
@@ -176,6 +176,39 @@ impl Tournament {
         standings
     }
 
+    /// Plays `games` games with every player in its own seat (player i moves i-th, as
+    /// `snl simulate` seats them) and counts them as a simulation [`Tally`] by seat: the
+    /// strategies' counterpart of [`Simulator::run`](crate::simulate::Simulator::run), whose
+    /// kernels take the first option. Deterministic as [`Tournament::run`].
+    pub fn simulate_with_progress(
+        &self,
+        seed: u64,
+        games: u64,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Tally {
+        let n = self.players.len();
+        let faces = self.rules.thrown_dice().faces();
+        (0..games.div_ceil(CHUNK_GAMES))
+            .into_par_iter()
+            .map(|chunk| {
+                let count = CHUNK_GAMES.min(games - chunk * CHUNK_GAMES);
+                let mut dice = DiceStream::new(chunk_seed(seed, chunk), faces);
+                let mut tally = Tally::new(n);
+                for i in 0..count {
+                    let index = chunk * CHUNK_GAMES + i;
+                    let game = self.play_seated(0, &mut dice, chunk_seed(!seed, index));
+                    tally.record(GameOutcome {
+                        winner: game.ranking()[0],
+                        rolls: u64::from(game.rolls()),
+                        turns: u64::from(game.turns()),
+                    });
+                }
+                progress(count);
+                tally
+            })
+            .reduce(|| Tally::new(n), |a, b| a + b)
+    }
+
     /// Plays game number `index` (which fixes the seating) to the end with `dice`, easy players
     /// drawing from `easy_seed`.
     ///
@@ -184,8 +217,14 @@ impl Tournament {
     /// Panics if `dice` runs out (the tournament's own dice never do).
     pub fn play_game(&self, index: u64, dice: &mut impl RollSource, easy_seed: u64) -> Game {
         let n = self.players.len();
+        self.play_seated((index % n as u64) as usize, dice, easy_seed)
+    }
+
+    /// Plays one game with the players rotated by `rotation` seats.
+    fn play_seated(&self, rotation: usize, dice: &mut impl RollSource, easy_seed: u64) -> Game {
+        let n = self.players.len();
         let order: Vec<&Entrant> =
-            (0..n).map(|s| &self.players[seat_player(s, index, n)]).collect();
+            (0..n).map(|s| &self.players[seat_player(s, rotation as u64, n)]).collect();
         let seats = order.iter().map(|p| Seat::new(p.name.clone(), kind(p.strategy))).collect();
         let mut game = Game::new(self.board.clone(), self.rules, seats)
             .expect("the players were checked when the tournament was made");
@@ -422,6 +461,20 @@ mod tests {
             sum += t.play_chunk(9, chunk, CHUNK_GAMES.min(600 - chunk * CHUNK_GAMES));
         }
         assert_eq!(sum, t.run(9, 600));
+    }
+
+    #[test]
+    fn a_simulation_keeps_the_seats_and_does_not_depend_on_the_thread_count() {
+        let (board, rules) = classic(Choice::MayPass);
+        let players = vec![Entrant::new("H", Strategy::Hard), Entrant::new("E", Strategy::Easy)];
+        let t = Tournament::new(&board, &rules, players).unwrap();
+        let pool = |threads| rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let one = pool(1).install(|| t.simulate_with_progress(5, 600, &|_| {}));
+        let two = pool(2).install(|| t.simulate_with_progress(5, 600, &|_| {}));
+        assert_eq!(one, two);
+        assert_eq!(one.games(), 600);
+        // Hard in the first seat wins nearly every game against easy.
+        assert!(one.wins()[0] > 540, "{:?}", one.wins());
     }
 
     #[test]

@@ -12,7 +12,11 @@ use std::{
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use snl_analysis::simulate::{Simulator, Tally, Z95};
+use snl_analysis::{
+    simulate::{Simulator, Tally, Z95},
+    strategy::Strategy,
+    tournament::{Entrant, Tournament},
+};
 use snl_engine::{Choice, Seat};
 
 use crate::{
@@ -26,8 +30,8 @@ pub(crate) struct SimulateArgs {
     #[command(flatten)]
     pub(crate) game: GameArgs,
     /// A seat as NAME:KIND; repeat for each seat (default: two seats). One seat measures how long
-    /// a single player takes. Every seat plays the first option: it always moves by the roll (by
-    /// the first die under pick-die), whatever its kind.
+    /// a single player takes. Under a choice rule, two seats or more play their kind's strategy
+    /// (a human counts as hard) in games played by the engine; a lone seat takes the first option.
     #[arg(long = "player", value_name = "NAME:KIND", help_heading = "Simulation")]
     pub(crate) players: Vec<String>,
     /// Games to play.
@@ -69,6 +73,8 @@ struct Report<'a> {
     board_name: &'a str,
     rules: String,
     choice: Choice,
+    /// Whether the seats played their strategies (engine games) rather than the first option.
+    strategies: bool,
     seats: &'a [Seat],
     seed: u64,
     threads: usize,
@@ -106,9 +112,26 @@ pub(crate) fn run(args: &SimulateArgs, console: &mut Console) -> CmdResult {
         .build()
         .map_err(|e| Failure::other(anyhow::anyhow!("cannot start the worker threads: {e}")))?;
 
+    // Under a choice rule the seats' strategies decide, so the engine plays the games; the fast
+    // kernels take the first option, which is also what a lone seat does (a game needs two).
+    let strategies = if setup.rules.choice != Choice::None && seats.len() > 1 {
+        let players = seats
+            .iter()
+            .map(|s| Entrant::new(&s.name, Strategy::of_kind(s.kind).unwrap_or(Strategy::Hard)))
+            .collect();
+        let tournament = Tournament::new(&setup.board, &setup.rules, players).map_err(|e| {
+            Failure::other(anyhow::anyhow!("board '{}' cannot be simulated: {e}", setup.board_name))
+        })?;
+        Some(tournament)
+    } else {
+        None
+    };
     let bar = progress_bar(args.games, console.stderr_tty);
     let started = Instant::now();
-    let tally = pool.install(|| sim.run_with_progress(seed, args.games, &|n| bar.inc(n)));
+    let tally = match &strategies {
+        Some(t) => pool.install(|| t.simulate_with_progress(seed, args.games, &|n| bar.inc(n))),
+        None => pool.install(|| sim.run_with_progress(seed, args.games, &|n| bar.inc(n))),
+    };
     let seconds = started.elapsed().as_secs_f64();
     bar.finish_and_clear();
 
@@ -116,6 +139,7 @@ pub(crate) fn run(args: &SimulateArgs, console: &mut Console) -> CmdResult {
         board_name: &setup.board_name,
         rules: setup.rules.to_string(),
         choice: setup.rules.choice,
+        strategies: strategies.is_some(),
         seats: &seats,
         seed,
         threads: pool.current_num_threads(),
@@ -194,7 +218,13 @@ fn write_text(out: &mut dyn Write, report: &Report, plot: Option<&Path>) -> std:
         report.seed
     )?;
     writeln!(out, "Rules: {}.", report.rules)?;
-    if report.choice != Choice::None {
+    if report.strategies {
+        writeln!(
+            out,
+            "Each seat plays its kind's strategy (easy, greedy or hard; a human counts as hard), \
+             in games played by the engine."
+        )?;
+    } else if report.choice != Choice::None {
         writeln!(
             out,
             "Every seat takes the first option: it always moves by the roll (the first die under \
@@ -323,6 +353,7 @@ mod tests {
             board_name: "classic",
             rules: rules.to_string(),
             choice: rules.choice,
+            strategies: false,
             seats,
             seed: 1,
             threads: 2,
