@@ -1,11 +1,12 @@
 //! How long the optimal (`hard`) policy takes to compute: policy iteration, each round an exact
 //! evaluation of the turn chain from every position, on the printed boards and on a 10^4-cell
-//! board, under both choice rules, with and without bonus rolls.
+//! board, under both choice rules, with and without bonus rolls; and playing to win a two-seat
+//! game (the joint state of both tokens).
 
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use snl_analysis::strategy::HardPolicy;
+use snl_analysis::strategy::{HardPolicy, Opponent, WinningPolicy};
 use snl_engine::{Board, Choice, Preset, RandomBoard, RuleSet, Rules};
 
 fn printed_boards(c: &mut Criterion) {
@@ -45,5 +46,21 @@ fn large_board(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, printed_boards, large_board);
+/// Playing to win a two-seat game: value iteration over the 101² pairs of positions.
+fn two_seats(c: &mut Criterion) {
+    let mut group = c.benchmark_group("winning_policy_2_seats");
+    for choice in [Choice::MayPass, Choice::PickDie] {
+        let rules = Rules { choice, ..Rules::default() };
+        let board = Board::new(&Preset::Classic.spec(), &rules).unwrap();
+        let fastest = HardPolicy::new(&board, &rules).unwrap();
+        group.bench_function(BenchmarkId::new("classic", choice), |b| {
+            b.iter(|| {
+                black_box(WinningPolicy::new(&board, &rules, Opponent::Plays(&fastest)).unwrap())
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, printed_boards, large_board, two_seats);
 criterion_main!(benches);

@@ -30,6 +30,7 @@
 //! ```
 
 mod hard;
+mod joint;
 #[cfg(test)]
 mod tests;
 
@@ -40,6 +41,7 @@ use snl_engine::{Decider, Decision, Game, MoveOption, SeatKind, SeededDice, spli
 use crate::exact::{Policy, Situation};
 
 pub use hard::HardPolicy;
+pub use joint::{JointError, Opponent, WinningPolicy};
 
 /// A computer player's way of choosing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1,13 +1,17 @@
 //! The strategies compared exactly: `hard` is never beaten, it is optimal (no decision can be
 //! improved), and games played by the engine with it agree with its exact numbers.
 
+use rayon::prelude::*;
 use snl_analysis::{
-    exact::{self, Analysis, Options, Policy, seat_outcomes},
-    simulate::Z999,
-    strategy::{Easy, Greedy, HardPolicy, Strategy},
+    exact::{self, Analysis, Options, Policy, Situation, seat_outcomes},
+    simulate::{DiceStream, Z999, chunk_seed},
+    strategy::{Easy, Greedy, HardPolicy, JointError, Opponent, Strategy, WinningPolicy},
     tournament::{Entrant, Tournament},
 };
-use snl_engine::{Board, Choice, FirstOption, Preset, RuleSet, Rules};
+use snl_engine::{
+    Board, BoardSpec, Choice, Decider, Decision, FirstOption, Game, MoveOption, Preset, RuleSet,
+    Rules, Seat, SeatKind,
+};
 
 fn analysis(board: &Board, rules: &Rules, policy: &dyn Policy) -> Analysis {
     exact::analyze_with(board, rules, policy, &Options::default()).unwrap()
@@ -152,4 +156,125 @@ fn a_large_board_with_many_backward_moves_is_solved_as_exactly() {
         (exact_hard.expected_turns - hard.expected_turns()).abs() < 1e-9 * hard.expected_turns()
     );
     assert!(exact_hard.expected_turns < greedy.expected_turns);
+}
+
+/// A 36-cell board where waiting matters (found by searching random boards for the largest
+/// gain of playing to win over playing fast): ladders 2→26 and 7→30 near the start, a wall of
+/// snakes from 20 to 25, and 35→31 before the end.
+fn gamble() -> (Board, Rules) {
+    let rules = Rules { choice: Choice::MayPass, ..Rules::default() };
+    let jumps = [
+        (35, 31),
+        (25, 9),
+        (20, 13),
+        (22, 14),
+        (23, 11),
+        (24, 19),
+        (10, 16),
+        (2, 26),
+        (7, 30),
+        (34, 36),
+    ];
+    (Board::new(&BoardSpec::with_jumps(36, jumps), &rules).unwrap(), rules)
+}
+
+/// Seat `winner` plays to win, the other seat plays the fastest policy.
+struct HeadToHead<'a> {
+    winner: usize,
+    to_win: &'a WinningPolicy,
+    fastest: &'a HardPolicy,
+}
+
+impl Decider for HeadToHead<'_> {
+    fn decide(&mut self, game: &Game, decision: &Decision) -> usize {
+        if decision.seat == self.winner {
+            let them = game.positions()[1 - decision.seat];
+            self.to_win.choose_at(them, &decision.options)
+        } else {
+            self.fastest.choose_for(decision)
+        }
+    }
+}
+
+#[test]
+fn playing_to_win_beats_the_fastest_policy_head_to_head() {
+    let (board, rules) = gamble();
+    let fastest = HardPolicy::new(&board, &rules).unwrap();
+    let to_win = WinningPolicy::new(&board, &rules, Opponent::Plays(&fastest)).unwrap();
+    let exact = f64::midpoint(to_win.win_probability(true), to_win.win_probability(false));
+    assert!(exact > 0.515, "{exact}");
+    // The engine plays it out: the winner moves first in even games, second in odd ones.
+    let games: u64 = 40_000;
+    let wins: u64 = (0..games / 1000)
+        .into_par_iter()
+        .map(|chunk| {
+            let mut dice = DiceStream::new(chunk_seed(99, chunk), 6);
+            let mut wins = 0;
+            for i in 0..1000 {
+                let winner = (i % 2) as usize;
+                let seats = vec![Seat::new("A", SeatKind::Hard), Seat::new("B", SeatKind::Hard)];
+                let mut game = Game::new(board.clone(), rules, seats).unwrap();
+                let mut deciders = HeadToHead { winner, to_win: &to_win, fastest: &fastest };
+                game.play_to_end(&mut dice, &mut deciders, &mut ()).unwrap();
+                wins += u64::from(game.ranking()[0] == winner);
+            }
+            wins
+        })
+        .sum();
+    let (p, n) = (wins as f64 / games as f64, games as f64);
+    let half = Z999 * (p * (1.0 - p) / n).sqrt();
+    assert!((p - exact).abs() < half, "simulated {p}, exact {exact}");
+    assert!(p - half > 0.5, "simulated {p} ± {half} should beat an even chance");
+}
+
+#[test]
+fn playing_to_win_weighs_where_the_other_token_stands() {
+    let (board, rules) = gamble();
+    let fastest = HardPolicy::new(&board, &rules).unwrap();
+    let to_win = WinningPolicy::new(&board, &rules, Opponent::Plays(&fastest)).unwrap();
+    // On the start with a 4: the fastest play waits for a 2 (the ladder to 26) whatever the
+    // other token does. Playing to win, one waits too while the other token is on 7 to 19, but
+    // moves to 4 when it is still near the start or already past the snakes.
+    let options = [
+        MoveOption { steps: 4, lands: 4, top_face: false },
+        MoveOption { steps: 0, lands: 0, top_face: false },
+    ];
+    let at = Situation { position: 0, turn_start: 0, streak: 0 };
+    assert_eq!(fastest.choose(at, &options), 1);
+    let chosen: Vec<usize> = (0..36).map(|them| to_win.choose_at(them, &options)).collect();
+    assert_eq!(chosen[..7], [0; 7]);
+    assert_eq!(chosen[7..20], [1; 13]);
+    assert_eq!(chosen[20..], [0; 16]);
+}
+
+#[test]
+fn the_joint_game_agrees_with_independent_tokens_when_no_one_chooses() {
+    // Without a choice both tokens just roll: the joint answer is the seats' exact outcome.
+    for preset in [Preset::Classic, Preset::MiltonBradley, Preset::Kids] {
+        let rules = Rules::default();
+        let board = Board::new(&preset.spec(), &rules).unwrap();
+        let joint = WinningPolicy::new(&board, &rules, Opponent::Plays(&FirstOption)).unwrap();
+        let a = exact::analyze(&board, &rules).unwrap();
+        let seats = a.seats(2);
+        for (first, seat) in [(true, 0), (false, 1)] {
+            let gap = (joint.win_probability(first) - seats.win_probability[seat]).abs();
+            assert!(gap < 1e-12, "{preset}: {gap:e}");
+        }
+    }
+}
+
+#[test]
+fn two_players_playing_to_win_share_the_game_between_them() {
+    let (board, rules) = gamble();
+    let zero_sum = WinningPolicy::new(&board, &rules, Opponent::ToWin).unwrap();
+    // The mover's chance and the waiting player's chance of the same game add up to 1.
+    let total = zero_sum.win_probability(true) + zero_sum.win_probability(false);
+    assert!((total - 1.0).abs() < 1e-12, "{total}");
+    let fastest = HardPolicy::new(&board, &rules).unwrap();
+    let against = WinningPolicy::new(&board, &rules, Opponent::Plays(&fastest)).unwrap();
+    // Against a player who also plays to win, one wins less than against the fastest one.
+    assert!(zero_sum.win_probability(true) < against.win_probability(true));
+    let bonus = Rules { choice: Choice::MayPass, ..RuleSet::BonusSix.rules() };
+    let err = WinningPolicy::new(&board, &bonus, Opponent::ToWin).unwrap_err();
+    assert_eq!(err, JointError::BonusRolls);
 }
