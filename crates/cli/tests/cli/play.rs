@@ -128,7 +128,10 @@ fn a_human_presses_enter_to_roll_and_can_quit() {
     let args = ["play", "--seed", "1", "--player", "Me:human", "--player", "Cpu:easy"];
     let run = snl_with_input(&args, "\n\nq\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert_eq!(run.stderr.matches("Me, press Enter to roll (q to quit, a for autopilot): ").count(), 3);
+    assert_eq!(
+        run.stderr.matches("Me, press Enter to roll (q to quit, a for autopilot): ").count(),
+        3
+    );
     assert!(run.stdout.contains("Game stopped after 5 turns."), "{}", run.stdout);
     // The board is shown before each of Me's rolls after the first.
     assert!(run.stdout.matches("Snakes  (v)").count() >= 3);
