@@ -1,6 +1,36 @@
-//! Analysis of Snakes and Ladders boards: fewest rolls, exact Markov chains and simulation.
+//! Analysis of Snakes and Ladders boards: fewest rolls, exact Markov chains, strategies and
+//! simulation.
 //!
-//! Built on [`snl_engine`]; it reads boards and rules and never plays through I/O.
+//! Built on [`snl_engine`]; it reads boards and rules and does no I/O.
+//!
+//! ```
+//! use snl_analysis::{exact, simulate::Simulator, solve};
+//! use snl_engine::{Board, Preset, Rules};
+//!
+//! let rules = Rules::default();
+//! let board = Board::new(&Preset::MiltonBradley.spec(), &rules)?;
+//!
+//! // Fewest rolls from the start, and one shortest path.
+//! assert_eq!(solve::solve(&board, &rules).min_rolls(), Some(7));
+//!
+//! // The exact chain: 39.2251 expected moves (Althoen, King & Schilling 1993).
+//! let analysis = exact::analyze(&board, &rules)?;
+//! assert!((analysis.expected_turns - 39.2251).abs() < 1e-4);
+//! let two = analysis.seats(2);
+//! assert!(two.win_probability[0] > 0.5); // the first seat's small advantage
+//!
+//! // Monte Carlo, the same tally for a seed whatever the thread count.
+//! let tally = Simulator::new(&board, &rules, 1)?.run(7, 10_000);
+//! assert_eq!(tally.games(), 10_000);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! - [`solve`]: breadth-first search for the fewest rolls (and turns), the path, puzzle formats in
+//!   [`puzzles`], large random boards in [`generate`].
+//! - [`exact`]: the turn-level Markov chain for any rules: expectations, the distribution of game
+//!   length, landings per cell, each seat's chance to win.
+//! - [`strategy`]: easy, greedy and hard (optimal) decisions under the choice rules.
+//! - [`simulate`] and [`tournament`]: parallel Monte Carlo, deterministic for a seed.
 
 pub use snl_engine;
 
