@@ -237,16 +237,13 @@ impl Simulator {
         games: u64,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Tally {
-        let chunks = games.div_ceil(CHUNK_GAMES);
-        (0..chunks)
-            .into_par_iter()
-            .map(|chunk| {
-                let count = CHUNK_GAMES.min(games - chunk * CHUNK_GAMES);
-                let tally = self.play_chunk(seed, chunk, count);
-                progress(count);
-                tally
-            })
-            .reduce(|| Tally::new(self.seats), |a, b| a + b)
+        in_chunks(
+            games,
+            CHUNK_GAMES,
+            progress,
+            || Tally::new(self.seats),
+            |chunk, count| self.play_chunk(seed, chunk, count),
+        )
     }
 
     /// Plays chunk `chunk` of a simulation seeded with `seed`: `games` games in order from the
@@ -457,4 +454,26 @@ impl Iterator for Games<'_> {
     fn next(&mut self) -> Option<GameOutcome> {
         Some(self.sim.play(self.dice, &mut self.scratch))
     }
+}
+
+/// Plays `games` in chunks of `chunk_games` on the current rayon pool: `play(chunk, count)` plays
+/// chunk `chunk` (its seed comes from the chunk's index, never from the thread), `progress(count)`
+/// reports it, and the results are added up. Which thread plays a chunk cannot change the sum,
+/// because results that merge with `+` hold counts, not running floating-point sums.
+pub(crate) fn in_chunks<T: std::ops::Add<Output = T> + Send>(
+    games: u64,
+    chunk_games: u64,
+    progress: &(dyn Fn(u64) + Sync),
+    empty: impl Fn() -> T + Sync + Send,
+    play: impl Fn(u64, u64) -> T + Sync + Send,
+) -> T {
+    (0..games.div_ceil(chunk_games))
+        .into_par_iter()
+        .map(|chunk| {
+            let count = chunk_games.min(games - chunk * chunk_games);
+            let result = play(chunk, count);
+            progress(count);
+            result
+        })
+        .reduce(empty, |a, b| a + b)
 }

@@ -38,7 +38,7 @@ use snl_engine::{Board, Game, PlayError, RollSource, Rules, Seat, SeatKind, Setu
 
 use crate::{
     exact::AnalysisError,
-    simulate::{DiceStream, GameOutcome, Interval, Tally, chunk_seed},
+    simulate::{DiceStream, GameOutcome, Interval, Tally, chunk_seed, in_chunks},
     strategy::{HardPolicy, Strategies, Strategy},
 };
 
@@ -149,16 +149,10 @@ impl Tournament {
         games: u64,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Standings {
-        let chunks = games.div_ceil(CHUNK_GAMES);
-        (0..chunks)
-            .into_par_iter()
-            .map(|chunk| {
-                let count = CHUNK_GAMES.min(games - chunk * CHUNK_GAMES);
-                let standings = self.play_chunk(seed, chunk, count);
-                progress(count);
-                standings
-            })
-            .reduce(|| Standings::new(self.players.len()), |a, b| a + b)
+        let empty = || Standings::new(self.players.len());
+        in_chunks(games, CHUNK_GAMES, progress, empty, |chunk, count| {
+            self.play_chunk(seed, chunk, count)
+        })
     }
 
     /// Plays chunk `chunk` of a tournament seeded with `seed`: games `chunk × CHUNK_GAMES`

@@ -215,3 +215,29 @@ pub(crate) fn parse_seats(values: &[String]) -> CmdResult<Vec<Seat>> {
 pub(crate) fn default_computer_seats() -> Vec<Seat> {
     vec![Seat::new("Red", SeatKind::Hard), Seat::new("Blue", SeatKind::Hard)]
 }
+
+/// A seed when none is given: from the clock and the process, mixed so that close times differ.
+/// Commands print it with their results so that a run can be repeated.
+pub(crate) fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let mut state = nanos ^ u64::from(std::process::id()).rotate_left(32);
+    snl_engine::splitmix64(&mut state) % 1_000_000
+}
+
+/// A progress bar of `games` on standard error when `show` (a terminal that is not asked for
+/// JSON); hidden otherwise, so pipes and logs stay clean.
+pub(crate) fn progress_bar(games: u64, show: bool) -> indicatif::ProgressBar {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
+    let style = ProgressStyle::with_template(
+        "{spinner} {bar:24} {human_pos}/{human_len} games, {eta} left",
+    )
+    .expect("a valid progress template");
+    bar.set_style(style);
+    bar
+}

@@ -10,7 +10,7 @@ use std::{
     io::{self, BufRead, Write},
     path::{Path, PathBuf},
     sync::mpsc,
-    time::{Duration, SystemTime, UNIX_EPOCH},
+    time::Duration,
 };
 
 use clap::Args;
@@ -25,7 +25,9 @@ use snl_engine::{
 use snl_store::{Action, DiceState, Save, Snapshot, Timeline};
 
 use crate::{
-    common::{CmdResult, Failure, GameArgs, OrFail, default_computer_seats, parse_seats},
+    common::{
+        CmdResult, Failure, GameArgs, OrFail, default_computer_seats, fresh_seed, parse_seats,
+    },
     console::Console,
     display::{Narrator, draw_game, event_json},
     session::{DbArgs, Keeper, Origin, now_ms},
@@ -842,13 +844,6 @@ impl RollSource for Table<'_, '_> {
         }
         self.dice.roll(seat, dice)
     }
-}
-
-/// A seed for a game without `--seed`: from the clock, mixed so that close times differ.
-fn fresh_seed() -> u64 {
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-    let mut state = nanos ^ u64::from(std::process::id()).rotate_left(32);
-    snl_engine::splitmix64(&mut state) % 1_000_000
 }
 
 /// The short setup of SPEC §7: board, number of seats, names and kinds, each with a default.

@@ -7,11 +7,10 @@
 use std::{
     io::Write,
     path::{Path, PathBuf},
-    time::{Instant, SystemTime, UNIX_EPOCH},
+    time::Instant,
 };
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use snl_analysis::{
     simulate::{Simulator, Tally, Z95},
     strategy::Strategy,
@@ -20,7 +19,10 @@ use snl_analysis::{
 use snl_engine::{Choice, Seat};
 
 use crate::{
-    common::{CmdResult, Failure, GameArgs, OrFail, default_computer_seats, parse_seats},
+    common::{
+        CmdResult, Failure, GameArgs, OrFail, default_computer_seats, fresh_seed, parse_seats,
+        progress_bar,
+    },
     console::Console,
 };
 
@@ -157,27 +159,6 @@ pub(crate) fn run(args: &SimulateArgs, console: &mut Console) -> CmdResult {
         write_text(console.out.as_mut(), &report, args.plot.as_deref()).or_other()?;
     }
     Ok(())
-}
-
-/// A bar on standard error when it is a terminal; hidden otherwise, so pipes and logs stay clean.
-fn progress_bar(games: u64, stderr_tty: bool) -> ProgressBar {
-    if !stderr_tty {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
-    let style = ProgressStyle::with_template(
-        "{spinner} {bar:24} {human_pos}/{human_len} games, {eta} left",
-    )
-    .expect("a valid progress template");
-    bar.set_style(style);
-    bar
-}
-
-/// A seed when none is given: from the clock, printed with the results so the run can be repeated.
-fn fresh_seed() -> u64 {
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-    let mut state = nanos ^ u64::from(std::process::id()).rotate_left(32);
-    snl_engine::splitmix64(&mut state) % 1_000_000
 }
 
 /// The object `simulate --json` prints (SPEC §7), with the seat names and the 95% intervals of

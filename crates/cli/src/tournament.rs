@@ -4,13 +4,9 @@
 //! The games are played by [`snl_analysis::tournament`], with the engine itself, so each
 //! strategy plays exactly as in `snl play`; a seed gives the same result on any number of threads.
 
-use std::{
-    io::Write,
-    time::{Instant, SystemTime, UNIX_EPOCH},
-};
+use std::{io::Write, time::Instant};
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use snl_analysis::{
     simulate::Z95,
     strategy::Strategy,
@@ -19,7 +15,7 @@ use snl_analysis::{
 use snl_engine::{Choice, SetupError};
 
 use crate::{
-    common::{CmdResult, Failure, GameArgs, OrFail, parse_seats},
+    common::{CmdResult, Failure, GameArgs, OrFail, fresh_seed, parse_seats, progress_bar},
     console::Console,
 };
 
@@ -141,27 +137,6 @@ pub(crate) fn run(args: &TournamentArgs, console: &mut Console) -> CmdResult {
         write_text(console.out.as_mut(), &report).or_other()?;
     }
     Ok(())
-}
-
-/// A bar on standard error when it is a terminal; hidden otherwise.
-fn progress_bar(games: u64, show: bool) -> ProgressBar {
-    if !show {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
-    let style = ProgressStyle::with_template(
-        "{spinner} {bar:24} {human_pos}/{human_len} games, {eta} left",
-    )
-    .expect("a valid progress template");
-    bar.set_style(style);
-    bar
-}
-
-/// A seed when none is given: from the clock, printed with the results so the run can be repeated.
-fn fresh_seed() -> u64 {
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-    let mut state = nanos ^ u64::from(std::process::id()).rotate_left(32);
-    snl_engine::splitmix64(&mut state) % 1_000_000
 }
 
 /// Wins of every player of each strategy together, for strategies that more than one player
