@@ -241,3 +241,32 @@ pub(crate) fn progress_bar(games: u64, show: bool) -> indicatif::ProgressBar {
     bar.set_style(style);
     bar
 }
+
+/// The most worker threads `--threads` accepts.
+pub(crate) const MAX_THREADS: usize = 1024;
+
+/// Parses a whole number of 1 or more (clap value parser).
+pub(crate) fn at_least_one<T: std::str::FromStr + PartialOrd + From<u8>>(
+    text: &str,
+) -> Result<T, String> {
+    text.parse::<T>()
+        .ok()
+        .filter(|n| *n >= T::from(1))
+        .ok_or_else(|| format!("'{text}' is not a whole number of 1 or more"))
+}
+
+/// Parses `--threads`: 1 to [`MAX_THREADS`] (clap value parser).
+pub(crate) fn thread_count(text: &str) -> Result<usize, String> {
+    at_least_one::<usize>(text)
+        .ok()
+        .filter(|&n| n <= MAX_THREADS)
+        .ok_or_else(|| format!("'{text}' is not a number of threads from 1 to {MAX_THREADS}"))
+}
+
+/// A rayon pool of `threads` workers (all cores when `None`).
+pub(crate) fn worker_pool(threads: Option<usize>) -> CmdResult<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| Failure::other(anyhow::anyhow!("cannot start the worker threads: {e}")))
+}

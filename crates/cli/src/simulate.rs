@@ -20,8 +20,8 @@ use snl_engine::{Choice, Seat};
 
 use crate::{
     common::{
-        CmdResult, Failure, GameArgs, OrFail, default_computer_seats, fresh_seed, parse_seats,
-        progress_bar,
+        CmdResult, Failure, GameArgs, OrFail, at_least_one, default_computer_seats, fresh_seed,
+        parse_seats, progress_bar, thread_count, worker_pool,
     },
     console::Console,
 };
@@ -49,25 +49,6 @@ pub(crate) struct SimulateArgs {
     /// Also draw a histogram of the game length (in rolls) into this SVG file.
     #[arg(long, value_name = "FILE.svg", help_heading = "Simulation")]
     pub(crate) plot: Option<PathBuf>,
-}
-
-/// The most worker threads `--threads` accepts.
-const MAX_THREADS: usize = 1024;
-
-/// Parses a whole number of 1 or more.
-fn at_least_one<T: std::str::FromStr + PartialOrd + From<u8>>(text: &str) -> Result<T, String> {
-    text.parse::<T>()
-        .ok()
-        .filter(|n| *n >= T::from(1))
-        .ok_or_else(|| format!("'{text}' is not a whole number of 1 or more"))
-}
-
-/// Parses `--threads`: 1 to [`MAX_THREADS`].
-fn thread_count(text: &str) -> Result<usize, String> {
-    at_least_one::<usize>(text)
-        .ok()
-        .filter(|&n| n <= MAX_THREADS)
-        .ok_or_else(|| format!("'{text}' is not a number of threads from 1 to {MAX_THREADS}"))
 }
 
 /// What was simulated and how it went: everything the outputs print.
@@ -109,10 +90,7 @@ pub(crate) fn run(args: &SimulateArgs, console: &mut Console) -> CmdResult {
         Failure::stuck(anyhow::anyhow!("board '{}' cannot be simulated: {e}", setup.board_name))
     })?;
     let seed = args.game.seed.unwrap_or_else(fresh_seed);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()
-        .map_err(|e| Failure::other(anyhow::anyhow!("cannot start the worker threads: {e}")))?;
+    let pool = worker_pool(args.threads)?;
 
     // Under a choice rule the seats' strategies decide, so the engine plays the games; the fast
     // kernels take the first option, which is also what a lone seat does (a game needs two).

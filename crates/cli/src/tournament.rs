@@ -15,7 +15,10 @@ use snl_analysis::{
 use snl_engine::{Choice, SetupError};
 
 use crate::{
-    common::{CmdResult, Failure, GameArgs, OrFail, fresh_seed, parse_seats, progress_bar},
+    common::{
+        CmdResult, Failure, GameArgs, OrFail, at_least_one, fresh_seed, parse_seats, progress_bar,
+        thread_count, worker_pool,
+    },
     console::Console,
 };
 
@@ -29,7 +32,7 @@ pub(crate) struct TournamentArgs {
     #[arg(long = "player", value_name = "NAME:KIND", help_heading = "Tournament")]
     pub(crate) players: Vec<String>,
     /// Games to play; each player sits in each seat equally often over every n games.
-    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = at_least_one,
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = at_least_one::<u64>,
           help_heading = "Tournament")]
     pub(crate) games: u64,
     /// Worker threads (default: all cores). The result for a seed is the same for any number.
@@ -38,23 +41,6 @@ pub(crate) struct TournamentArgs {
     /// Print one JSON object with the results instead of text.
     #[arg(long, help_heading = "Tournament")]
     pub(crate) json: bool,
-}
-
-/// The most worker threads `--threads` accepts.
-const MAX_THREADS: usize = 1024;
-
-fn at_least_one(text: &str) -> Result<u64, String> {
-    text.parse::<u64>()
-        .ok()
-        .filter(|&n| n >= 1)
-        .ok_or_else(|| format!("'{text}' is not a whole number of 1 or more"))
-}
-
-fn thread_count(text: &str) -> Result<usize, String> {
-    text.parse::<usize>()
-        .ok()
-        .filter(|n| (1..=MAX_THREADS).contains(n))
-        .ok_or_else(|| format!("'{text}' is not a number of threads from 1 to {MAX_THREADS}"))
 }
 
 /// The players: `--player` seats, each a computer, or one of each strategy.
@@ -111,10 +97,7 @@ pub(crate) fn run(args: &TournamentArgs, console: &mut Console) -> CmdResult {
             other => Failure::other(other),
         })?;
     let seed = args.game.seed.unwrap_or_else(fresh_seed);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()
-        .map_err(|e| Failure::other(anyhow::anyhow!("cannot start the worker threads: {e}")))?;
+    let pool = worker_pool(args.threads)?;
     let bar = progress_bar(args.games, console.stderr_tty && !args.json);
     let started = Instant::now();
     let standings =
@@ -307,8 +290,8 @@ mod tests {
 
     #[test]
     fn counts_and_threads_are_checked() {
-        assert_eq!(at_least_one("5"), Ok(5));
-        assert!(at_least_one("0").is_err());
+        assert_eq!(at_least_one::<u64>("5"), Ok(5));
+        assert!(at_least_one::<u64>("0").is_err());
         assert!(thread_count("0").unwrap_err().contains("1 to 1024"));
     }
 
