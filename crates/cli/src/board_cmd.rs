@@ -1,4 +1,4 @@
-//! `snl board`: show and validate boards.
+//! `snl board`: show, validate, generate and convert boards.
 
 use std::io::Write;
 
@@ -25,6 +25,30 @@ enum BoardAction {
     Validate(ShowArgs),
     /// Make a random board, as large as you like, as a board file or a LeetCode 909 matrix.
     Generate(GenerateArgs),
+    /// Convert a board between a board file (TOML) and a LeetCode 909 matrix.
+    Convert(ConvertArgs),
+}
+
+#[derive(Args, Clone, Debug)]
+#[command(after_help = "\
+Examples:
+  snl board convert --leetcode '[[-1,-1],[-1,3]]'          # to a board file with LeetCode's rules
+  snl board convert classic --format leetcode -o classic.json")]
+struct ConvertArgs {
+    /// A board file or preset name to convert (the same as --board).
+    #[arg(value_name = "BOARD", conflicts_with = "leetcode")]
+    file: Option<String>,
+    /// Read a LeetCode 909 matrix instead: inline JSON, a file, or - for standard input.
+    #[arg(long, value_name = "JSON_OR_FILE")]
+    leetcode: Option<String>,
+    #[command(flatten)]
+    game: GameArgs,
+    /// What to write.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "toml")]
+    format: BoardFormat,
+    /// Write to this file instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    output: Option<std::path::PathBuf>,
 }
 
 #[derive(Args, Clone, Debug)]
@@ -52,6 +76,7 @@ impl ShowArgs {
 pub(crate) fn run(args: &BoardArgs, console: &mut Console) -> CmdResult {
     match &args.action {
         BoardAction::Generate(generate) => generate_board(generate, console),
+        BoardAction::Convert(convert) => convert_board(convert, console),
         BoardAction::Show(show) => {
             let setup = show.game().resolve()?;
             let board = &setup.board;
@@ -204,4 +229,51 @@ fn generate_board(args: &GenerateArgs, console: &mut Console) -> CmdResult {
     }
     out.flush().or_other()?;
     Ok(())
+}
+
+/// `snl board convert`: a board file or preset to TOML or LeetCode, or a LeetCode matrix to TOML
+/// (with LeetCode's rules in its `[rules]` table: start on cell 1, one jump per move).
+fn convert_board(args: &ConvertArgs, console: &mut Console) -> CmdResult {
+    use snl_analysis::puzzles::{LeetCode, puzzle_rules};
+    use snl_engine::{BoardSpec, Jump};
+
+    let (spec, jumps, size) = if let Some(source) = &args.leetcode {
+        let matrix = crate::solve::read_leetcode(source, console)?;
+        let jumps: Vec<Jump> = matrix.jumps().to_vec();
+        let mut spec = BoardSpec::with_jumps(matrix.size(), jumps.iter().map(|j| (j.from, j.to)));
+        spec.width = Some(matrix.side());
+        spec.rules = puzzle_rules().to_spec();
+        (spec, jumps, matrix.size())
+    } else {
+        let mut game = args.game.clone();
+        if let Some(file) = &args.file {
+            game.board.clone_from(file);
+        }
+        let setup = game.resolve()?;
+        let mut spec = setup.board.to_spec();
+        spec.rules = setup.rules.to_spec();
+        (spec, setup.board.jumps().to_vec(), setup.board.size())
+    };
+    let mut text = Vec::new();
+    match args.format {
+        BoardFormat::Toml => text.extend_from_slice(spec.to_toml().as_bytes()),
+        BoardFormat::Leetcode => {
+            let side = f64::from(size).sqrt().round() as u32;
+            if side * side != size {
+                return Err(crate::common::Failure::bad(anyhow::anyhow!(
+                    "a board of {size} cells is not square, so it has no LeetCode form (n×n)"
+                )));
+            }
+            let matrix = LeetCode::from_jumps(side, jumps).map_err(|e| {
+                crate::common::Failure::bad(anyhow::anyhow!("this board has no LeetCode form: {e}"))
+            })?;
+            matrix.write_json(&mut text).or_other()?;
+        }
+    }
+    match &args.output {
+        None => console.out.write_all(&text).or_other(),
+        Some(path) => std::fs::write(path, &text).map_err(|e| {
+            crate::common::Failure::bad(anyhow::anyhow!("cannot write '{}': {e}", path.display()))
+        }),
+    }
 }

@@ -188,6 +188,18 @@ fn solution_json(solution: &Solution) -> serde_json::Value {
 
 /// `--leetcode`: inline JSON, a file, or standard input.
 fn leetcode(source: &str, as_json: bool, console: &mut Console) -> CmdResult {
+    let board = read_leetcode(source, console)?;
+    let solution = board.solve();
+    if as_json {
+        writeln!(console.out, "{}", solution_json(&solution)).or_other()?;
+    } else {
+        writeln!(console.out, "{}", solution.min_rolls().map_or(-1, i64::from)).or_other()?;
+    }
+    Ok(())
+}
+
+/// Reads a LeetCode 909 matrix given inline (`[[...]]`), as a file, or as `-` (standard input).
+pub(crate) fn read_leetcode(source: &str, console: &mut Console) -> CmdResult<LeetCode> {
     let text = if source == "-" {
         let mut text = Vec::new();
         console.input.read_to_end(&mut text).map_err(|e| {
@@ -201,15 +213,7 @@ fn leetcode(source: &str, as_json: bool, console: &mut Console) -> CmdResult {
             Failure::bad(anyhow::anyhow!("cannot read LeetCode board file '{source}': {e}"))
         })?
     };
-    let board = LeetCode::parse(&text).or_bad()?;
-    drop(text); // a 3000×3000 matrix is 30 MB of text
-    let solution = board.solve();
-    if as_json {
-        writeln!(console.out, "{}", solution_json(&solution)).or_other()?;
-    } else {
-        writeln!(console.out, "{}", solution.min_rolls().map_or(-1, i64::from)).or_other()?;
-    }
-    Ok(())
+    LeetCode::parse(&text).or_bad()
 }
 
 /// `--hackerrank`: the judge's input on standard input, one answer per line.

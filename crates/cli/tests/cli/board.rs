@@ -154,3 +154,37 @@ fn crowded_random_boards_are_refused_with_the_numbers() {
     let run = snl(&["board", "show", "random", "--size", "20", "--snakes", "9", "--ladders", "9"]);
     assert_fails(&run, 2, &["18 snakes and ladders do not fit on 20 cells"]);
 }
+
+#[test]
+fn a_leetcode_matrix_converts_to_a_board_file_with_the_same_answer() {
+    // LeetCode 909, example 1 of the problem statement: the answer is 4.
+    let matrix = "[[-1,-1,-1,-1,-1,-1],[-1,-1,-1,-1,-1,-1],[-1,-1,-1,-1,-1,-1],\
+                  [-1,35,-1,-1,13,-1],[-1,-1,-1,-1,-1,-1],[-1,15,-1,-1,-1,-1]]";
+    let dir = std::env::temp_dir().join(format!("snl-convert-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("lc.toml");
+    let run = snl(&["board", "convert", "--leetcode", matrix, "-o", file.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("size = 36") && text.contains("start = \"first-cell\""), "{text}");
+    let solved = snl(&["solve", "--board", file.to_str().unwrap(), "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&solved.stdout).unwrap();
+    assert_eq!(v["min_rolls"], 4);
+}
+
+#[test]
+fn a_square_board_converts_to_leetcode_and_back_to_the_same_answer() {
+    let run = snl(&["board", "convert", "classic", "--format", "leetcode"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let answer = snl(&["solve", "--leetcode", run.stdout.trim()]);
+    // LeetCode starts on square 1: the same as our classic board with start = first-cell.
+    let ours = snl(&["solve", "--board", "classic", "--start", "first-cell", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&ours.stdout).unwrap();
+    assert_eq!(answer.stdout.trim(), v["min_rolls"].to_string());
+}
+
+#[test]
+fn a_board_that_is_not_square_has_no_leetcode_form() {
+    let run = snl(&["board", "convert", "kids", "--format", "leetcode"]);
+    assert_fails(&run, 2, &["50 cells is not square"]);
+}
