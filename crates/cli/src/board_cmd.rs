@@ -258,13 +258,13 @@ fn convert_board(args: &ConvertArgs, console: &mut Console) -> CmdResult {
     match args.format {
         BoardFormat::Toml => text.extend_from_slice(spec.to_toml().as_bytes()),
         BoardFormat::Leetcode => {
-            let side = f64::from(size).sqrt().round() as u32;
-            if side * side != size {
+            let n = f64::from(size).sqrt().round() as u32;
+            if n * n != size {
                 return Err(crate::common::Failure::bad(anyhow::anyhow!(
                     "a board of {size} cells is not square, so it has no LeetCode form (n×n)"
                 )));
             }
-            let matrix = LeetCode::from_jumps(side, jumps).map_err(|e| {
+            let matrix = LeetCode::from_jumps(n, jumps).map_err(|e| {
                 crate::common::Failure::bad(anyhow::anyhow!("this board has no LeetCode form: {e}"))
             })?;
             matrix.write_json(&mut text).or_other()?;
