@@ -3,12 +3,6 @@
 
 use crate::util::*;
 
-fn json(args: &[&str]) -> serde_json::Value {
-    let run = snl(args);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
-}
-
 fn temp(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("snl-analyze-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -17,7 +11,7 @@ fn temp(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn json_has_every_key_of_the_spec_for_the_milton_bradley_board() {
-    let v = json(&["analyze", "--board", "milton-bradley", "--json"]);
+    let v = snl_json(&["analyze", "--board", "milton-bradley", "--json"]);
     // Althoen, King & Schilling (1993): 39.2251… expected moves; at least 7.
     assert!((v["expected_turns"].as_f64().unwrap() - 39.225_122_308_2).abs() < 1e-9);
     let rolls = v["expected_rolls"].as_f64().unwrap();
@@ -42,7 +36,7 @@ fn json_has_every_key_of_the_spec_for_the_milton_bradley_board() {
 
 #[test]
 fn seats_get_win_probabilities_in_seating_order_and_the_game_length() {
-    let v = json(&[
+    let v = snl_json(&[
         "analyze",
         "--board",
         "milton-bradley",
@@ -67,7 +61,7 @@ fn seats_get_win_probabilities_in_seating_order_and_the_game_length() {
 
 #[test]
 fn finish_all_adds_the_rank_of_every_seat() {
-    let v = json(&[
+    let v = snl_json(&[
         "analyze", "--board", "kids", "--finish", "all", "--player", "A:easy", "--player",
         "B:easy", "--json",
     ]);
@@ -133,7 +127,7 @@ fn a_large_board_prints_a_short_report() {
 #[test]
 fn a_trap_is_reported_as_infinite_with_the_chance_of_being_stuck() {
     // 2d6 never shows a 1: under overshoot stay a token on cell 9 of 10 is stuck for ever.
-    let v = json(&["analyze", "--board", "empty", "--dice", "2d6", "--json"]);
+    let v = snl_json(&["analyze", "--board", "empty", "--dice", "2d6", "--json"]);
     assert!(v["expected_turns"].is_null() && v["expected_rolls"].is_null());
     let never = v["p_never_finish"].as_f64().unwrap();
     assert!(never > 0.0 && never < 1.0, "{never}");
@@ -156,7 +150,7 @@ fn an_unreachable_last_cell_is_said_to_be_unreachable() {
     let run = snl(&["analyze", "--board", path]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("unreachable"), "{}", run.stdout);
-    let v = json(&["analyze", "--board", path, "--json"]);
+    let v = snl_json(&["analyze", "--board", path, "--json"]);
     assert_eq!(v["reachable"], false);
     assert!(v["min_turns"].is_null() && v["median_turns"].is_null());
     assert_eq!(v["p_never_finish"], 1.0);
@@ -183,7 +177,7 @@ fn the_svg_plot_has_a_bar_per_turn_and_a_square_per_cell() {
     let svg = std::fs::read_to_string(&path).unwrap();
     // One bar per turn from 1 to the 99.9% quantile, all in the bar colour, plus the legend's
     // swatch of that colour.
-    let v = json(&["analyze", "--board", "milton-bradley", "--json"]);
+    let v = snl_json(&["analyze", "--board", "milton-bradley", "--json"]);
     let by = v["p_finish_by"].as_array().unwrap();
     let q999 = by.iter().position(|p| p.as_f64().unwrap() >= 0.999 - 1e-12).unwrap();
     let bars = svg.matches("fill=\"#3B6EA8\"").count() - 1;

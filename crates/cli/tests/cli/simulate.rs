@@ -7,9 +7,7 @@ use crate::util::*;
 fn json(args: &[&str]) -> serde_json::Value {
     let mut all = vec!["simulate", "--json"];
     all.extend_from_slice(args);
-    let run = snl(&all);
-    assert_eq!(run.code, 0, "stderr: {}", run.stderr);
-    serde_json::from_str(&run.stdout).expect("one JSON object")
+    snl_json(&all)
 }
 
 /// A file in cargo's scratch directory for integration tests.

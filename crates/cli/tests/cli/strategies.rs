@@ -3,20 +3,14 @@
 
 use crate::util::*;
 
-fn json(args: &[&str]) -> serde_json::Value {
-    let run = snl(args);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
-}
-
 fn events(stdout: &str) -> Vec<serde_json::Value> {
     stdout.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect()
 }
 
 #[test]
 fn analyze_with_a_policy_gives_that_strategys_numbers_and_names_it() {
-    let greedy = json(&["analyze", "--choice", "may-pass", "--policy", "greedy", "--json"]);
-    let hard = json(&["analyze", "--choice", "may-pass", "--policy", "hard", "--json"]);
+    let greedy = snl_json(&["analyze", "--choice", "may-pass", "--policy", "greedy", "--json"]);
+    let hard = snl_json(&["analyze", "--choice", "may-pass", "--policy", "hard", "--json"]);
     assert_eq!(greedy["policy"], "greedy");
     assert_eq!(hard["policy"], "hard");
     let (g, h) =
@@ -24,8 +18,8 @@ fn analyze_with_a_policy_gives_that_strategys_numbers_and_names_it() {
     assert!(h < g, "hard {h} should need fewer turns than greedy {g}");
     assert!(greedy.get("policies").is_none(), "one policy asked, no table");
     // Easy picks a die at random: exactly one 1d6 throw per turn, the plain game.
-    let easy = json(&["analyze", "--choice", "pick-die", "--policy", "easy", "--json"]);
-    let plain = json(&["analyze", "--json"]);
+    let easy = snl_json(&["analyze", "--choice", "pick-die", "--policy", "easy", "--json"]);
+    let plain = snl_json(&["analyze", "--json"]);
     let gap = easy["expected_turns"].as_f64().unwrap() - plain["expected_turns"].as_f64().unwrap();
     assert!(gap.abs() < 1e-9, "{gap}");
     assert!(plain.get("policy").is_none());
@@ -33,7 +27,7 @@ fn analyze_with_a_policy_gives_that_strategys_numbers_and_names_it() {
 
 #[test]
 fn analyze_under_a_choice_rule_compares_the_three_strategies() {
-    let v = json(&["analyze", "--board", "milton-bradley", "--choice", "pick-die", "--json"]);
+    let v = snl_json(&["analyze", "--board", "milton-bradley", "--choice", "pick-die", "--json"]);
     assert_eq!(v["policy"], "hard");
     let turns = |s: &str| v["policies"][s]["expected_turns"].as_f64().unwrap();
     assert!(
@@ -60,7 +54,7 @@ fn analyze_under_a_choice_rule_compares_the_three_strategies() {
 
 #[test]
 fn analyze_seats_play_their_kinds_strategy() {
-    let v = json(&[
+    let v = snl_json(&[
         "analyze", "--choice", "may-pass", "--player", "E:easy", "--player", "H:hard", "--json",
     ]);
     let win: Vec<f64> =

@@ -2,12 +2,6 @@
 
 use crate::util::*;
 
-fn json(args: &[&str]) -> serde_json::Value {
-    let run = snl(args);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
-}
-
 const GAME: [&str; 12] = [
     "tournament",
     "--choice",
@@ -25,7 +19,7 @@ const GAME: [&str; 12] = [
 
 #[test]
 fn json_gives_each_player_its_wins_and_a_95_percent_interval() {
-    let v = json(&[&GAME[..], &["--seed", "11"]].concat());
+    let v = snl_json(&[&GAME[..], &["--seed", "11"]].concat());
     assert_eq!(v["games"], 3000);
     assert_eq!(v["seed"], 11);
     let players = v["players"].as_array().unwrap();
@@ -49,7 +43,7 @@ fn json_gives_each_player_its_wins_and_a_95_percent_interval() {
 #[test]
 fn a_seed_gives_the_same_standings_on_one_thread_or_two() {
     let run = |threads: &str| {
-        let mut v = json(&[&GAME[..], &["--seed", "4", "--threads", threads]].concat());
+        let mut v = snl_json(&[&GAME[..], &["--seed", "4", "--threads", threads]].concat());
         let map = v.as_object_mut().unwrap();
         map.remove("threads");
         map.remove("games_per_second");

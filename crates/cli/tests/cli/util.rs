@@ -74,6 +74,14 @@ pub(crate) fn snl(args: &[&str]) -> Run {
     snl_with_input(args, "")
 }
 
+/// Runs `snl` with `args`, asserts it succeeded, and parses its standard output as one JSON value.
+#[track_caller]
+pub(crate) fn snl_json(args: &[&str]) -> serde_json::Value {
+    let run = snl(args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
+}
+
 /// Asserts a run failed with `code` and one clear message on stderr containing each of `needles`.
 #[track_caller]
 pub(crate) fn assert_fails(run: &Run, code: i32, needles: &[&str]) {
