@@ -29,6 +29,7 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
+mod computers;
 mod hard;
 mod joint;
 #[cfg(test)]
@@ -40,6 +41,7 @@ use snl_engine::{Decider, Decision, Game, MoveOption, SeatKind, SeededDice, spli
 
 use crate::exact::{Policy, Situation};
 
+pub use computers::Computers;
 pub use hard::HardPolicy;
 pub use joint::{JointError, Opponent, WinningPolicy};
 

@@ -5,7 +5,7 @@ use std::{
     io::{self, Write},
 };
 
-use snl_engine::{Board, Event, Game, Observer, Roll, Seat};
+use snl_engine::{Board, Event, Game, Numbered, Observer, Roll, Rules, Seat};
 
 const RED: &str = "\x1b[31m";
 const GREEN: &str = "\x1b[32m";
@@ -136,19 +136,43 @@ fn place(position: u32) -> String {
     if position == 0 { "the start".to_owned() } else { position.to_string() }
 }
 
-/// Tells a game in plain words, one line per thing that happens.
+/// Tells a game in plain words, one line per thing that happens. It knows the table (names,
+/// board size, rules) from the start and follows the tokens from the events alone.
 pub(crate) struct Narrator<'w> {
     out: &'w mut dyn Write,
     color: bool,
+    names: Vec<String>,
+    size: u32,
+    rules: Rules,
+    positions: Vec<u32>,
     rolled: Option<Roll>,
     // A bounce or a win past N is told together with the move it causes.
     overshoot: Option<u32>,
     error: Option<io::Error>,
 }
 
+/// `verb` agreeing with `name`: "You win", "Ann wins".
+fn agree(name: &str, third_person: &str, second_person: &str) -> String {
+    if name.eq_ignore_ascii_case("you") {
+        format!("{name} {second_person}")
+    } else {
+        format!("{name} {third_person}")
+    }
+}
+
 impl<'w> Narrator<'w> {
-    pub(crate) fn new(out: &'w mut dyn Write, color: bool) -> Narrator<'w> {
-        Narrator { out, color, rolled: None, overshoot: None, error: None }
+    pub(crate) fn new(out: &'w mut dyn Write, color: bool, game: &Game) -> Narrator<'w> {
+        Narrator {
+            out,
+            color,
+            names: game.seats().iter().map(|s| s.name.clone()).collect(),
+            size: game.board().size(),
+            rules: *game.rules(),
+            positions: game.positions().to_vec(),
+            rolled: None,
+            overshoot: None,
+            error: None,
+        }
     }
 
     /// The first write error, if any (an observer cannot fail, so it keeps it for the caller).
@@ -170,26 +194,44 @@ impl<'w> Narrator<'w> {
     }
 
     /// The sentence for `event`, if it has one of its own (rolls are told with their move).
-    fn sentence(&mut self, game: &Game, event: &Event) -> Option<String> {
-        let name = |seat: usize| game.seats()[seat].name.clone();
-        let n = game.board().size();
+    fn sentence(&mut self, event: &Event) -> Option<String> {
+        let names = self.names.clone();
+        let name = |seat: usize| names.get(seat).cloned().unwrap_or_else(|| format!("#{seat}"));
+        let n = self.size;
         let rolled = |me: &mut Narrator<'_>| me.rolled.take().map_or_else(String::new, a_roll);
+        match *event {
+            Event::Moved { player, to, .. }
+            | Event::Snake { player, to, .. }
+            | Event::Ladder { player, to, .. }
+            | Event::TurnVoided { player, back_to: to } => self.positions[player] = to,
+            _ => {}
+        }
         Some(match event {
             Event::GameStarted { players, board_size } => {
                 let names: Vec<String> = players.iter().map(|&p| name(p)).collect();
+                let names = &names;
                 format!(
                     "New game on a board of {board_size} cells: {}. Rules: {}.",
                     names.join(", "),
-                    game.rules()
+                    rules_in_words(&self.rules)
                 )
             }
             Event::DiceRolled { dice, .. } => {
                 self.rolled = Some(*dice);
                 return None;
             }
-            Event::Moved { player, from, to } => {
+            Event::Moved { player, from, to, steps } => {
                 let who = name(*player);
-                let what = rolled(self);
+                let picked = self.rolled.is_some_and(|r| r.dice().len() > 1)
+                    && self.rules.choice == snl_engine::Choice::PickDie;
+                let what = match self.rolled.take() {
+                    Some(roll) if picked => {
+                        let faces: Vec<String> = roll.dice().iter().map(u8::to_string).collect();
+                        format!("{}, took the {steps}", faces.join(" and "))
+                    }
+                    Some(roll) => a_roll(roll),
+                    None => String::new(),
+                };
                 match self.overshoot.take() {
                     Some(_) if *to == n => format!(
                         "{who} rolled {what}, more than enough: moved from {} to {n}",
@@ -202,8 +244,8 @@ impl<'w> Narrator<'w> {
                     None => format!("{who} rolled {what} and moved from {} to {to}", place(*from)),
                 }
             }
-            Event::Overshoot { player, position, roll } => {
-                if game.rules().overshoot != snl_engine::Overshoot::Stay {
+            Event::Overshoot { player, position, roll, rule } => {
+                if *rule != snl_engine::Overshoot::Stay {
                     self.overshoot = Some(position + roll - n);
                     return None;
                 }
@@ -221,7 +263,7 @@ impl<'w> Narrator<'w> {
             Event::Ladder { player, from, to } => {
                 format!("Yes! A ladder at {from} took {} up to {to}", name(*player))
             }
-            Event::BonusRoll { player } => format!("{} rolls again", name(*player)),
+            Event::BonusRoll { player } => agree(&name(*player), "rolls again", "roll again"),
             Event::TurnVoided { player, back_to } => format!(
                 "{} rolled {}: too many top faces in a row, the turn is void and the token goes back to {}",
                 name(*player),
@@ -237,18 +279,43 @@ impl<'w> Narrator<'w> {
                 )
             }
             Event::Autopilot { player, on: true } => {
-                format!("{} hands the seat to the computer (autopilot on)", name(*player))
+                agree(&name(*player), "hands", "hand") + " the seat to the computer (autopilot on)"
             }
             Event::Autopilot { player, on: false } => {
-                format!("{} takes the seat back (autopilot off)", name(*player))
+                agree(&name(*player), "takes", "take") + " the seat back (autopilot off)"
             }
             Event::PlayerFinished { player, rank } => {
                 if *rank == 1 {
-                    format!("{} reached {n} and wins!", name(*player))
+                    format!(
+                        "{} reached {n} and {}!",
+                        name(*player),
+                        if name(*player).eq_ignore_ascii_case("you") { "win" } else { "wins" }
+                    )
                 } else {
-                    format!("{} reached {n} and finishes {}", name(*player), ordinal(*rank))
+                    let verb = if name(*player).eq_ignore_ascii_case("you") {
+                        "finish"
+                    } else {
+                        "finishes"
+                    };
+                    format!("{} reached {n} and {verb} {}", name(*player), ordinal(*rank))
                 }
             }
+            Event::Undone { player, turn } => {
+                format!("Undo: back to turn {turn}, {} to roll.", name(*player))
+            }
+            Event::Redone { from_turn, to_turn } if from_turn == to_turn => {
+                format!("Redo: turn {to_turn} again.")
+            }
+            Event::Redone { from_turn, to_turn } => {
+                format!("Redo: turns {from_turn} to {to_turn} again.")
+            }
+            Event::TimedOut { player } => {
+                format!(
+                    "{} ran out of time: the computer plays the rest of the turn",
+                    name(*player)
+                )
+            }
+            Event::TimeUp {} => "Time is up: the game ends with this round.".to_owned(),
             Event::GameEnded { ranking } => {
                 let mut text = String::from("Final ranking:");
                 for (i, &seat) in ranking.iter().enumerate() {
@@ -258,7 +325,7 @@ impl<'w> Narrator<'w> {
   {}. {} (on {})",
                         i + 1,
                         name(seat),
-                        place(game.positions()[seat])
+                        place(self.positions[seat])
                     );
                 }
                 text
@@ -269,8 +336,8 @@ impl<'w> Narrator<'w> {
 }
 
 impl Observer for Narrator<'_> {
-    fn event(&mut self, game: &Game, event: &Event) {
-        if let Some(text) = self.sentence(game, event) {
+    fn event(&mut self, event: &Event) {
+        if let Some(text) = self.sentence(event) {
             let text = match event {
                 Event::Snake { .. } => paint(&text, RED, self.color),
                 Event::Ladder { .. } => paint(&text, GREEN, self.color),
@@ -282,59 +349,47 @@ impl Observer for Narrator<'_> {
     }
 }
 
-/// Writes each event as one JSON object per line, players by name (SPEC §6).
+/// Writes each event as one JSON object per line (SPEC §6): the typed wire form, players by
+/// name, with its sequence number.
 pub(crate) struct JsonLines<'w> {
     out: &'w mut dyn Write,
+    seats: Vec<Seat>,
     error: Option<io::Error>,
 }
 
 impl<'w> JsonLines<'w> {
-    pub(crate) fn new(out: &'w mut dyn Write) -> JsonLines<'w> {
-        JsonLines { out, error: None }
+    pub(crate) fn new(out: &'w mut dyn Write, seats: &[Seat]) -> JsonLines<'w> {
+        JsonLines { out, seats: seats.to_vec(), error: None }
     }
 
     pub(crate) fn take_error(&mut self) -> Option<io::Error> {
         self.error.take()
     }
-}
 
-/// The JSON form of an event: seat indices become names.
-pub(crate) fn event_json(event: &Event, seats: &[Seat]) -> serde_json::Value {
-    let mut value = serde_json::to_value(event).expect("events serialize");
-    let name = |v: &serde_json::Value| {
-        v.as_u64()
-            .and_then(|i| seats.get(i as usize))
-            .map_or(serde_json::Value::Null, |s| serde_json::Value::String(s.name.clone()))
-    };
-    if let Some(map) = value.as_object_mut() {
-        if let Some(p) = map.get_mut("player") {
-            *p = name(p);
-        }
-        for key in ["players", "ranking"] {
-            if let Some(serde_json::Value::Array(list)) = map.get_mut(key) {
-                for p in list.iter_mut() {
-                    *p = name(p);
-                }
-            }
-        }
-    }
-    value
-}
-
-impl Observer for JsonLines<'_> {
-    fn event(&mut self, game: &Game, event: &Event) {
+    /// Writes one numbered event.
+    pub(crate) fn write(&mut self, numbered: &Numbered<usize>) {
         if self.error.is_none() {
-            let value = event_json(event, game.seats());
-            if let Err(e) = writeln!(self.out, "{value}") {
+            let wire = Numbered { seq: numbered.seq, event: numbered.event.named(&self.seats) };
+            let line = serde_json::to_string(&wire).expect("events serialize");
+            if let Err(e) = writeln!(self.out, "{line}") {
                 self.error = Some(e);
             }
         }
     }
 }
 
+/// The rules in words for the narration: the options, and what pick-die throws.
+pub(crate) fn rules_in_words(rules: &Rules) -> String {
+    if rules.choice == snl_engine::Choice::PickDie {
+        format!("{rules} (two dice are thrown and the token moves by either one)")
+    } else {
+        rules.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use snl_engine::{Preset, Rules, SeatKind};
+    use snl_engine::{Preset, SeatKind};
 
     use super::*;
 
@@ -362,31 +417,72 @@ mod tests {
         assert_eq!(token_marks(&seats), vec!['1', '2', 'B']);
     }
 
+    fn wire(event: &Event, seats: &[Seat]) -> String {
+        let mut out = Vec::new();
+        let mut lines = JsonLines::new(&mut out, seats);
+        lines.write(&Numbered { seq: 7, event: event.clone() });
+        drop(lines);
+        String::from_utf8(out).unwrap()
+    }
+
     #[test]
-    fn event_json_names_players() {
+    fn events_are_written_in_the_wire_form_with_names_and_numbers() {
         let seats = vec![Seat::new("Ann", SeatKind::Human), Seat::new("Bob", SeatKind::Easy)];
-        let v = event_json(&Event::Snake { player: 1, from: 52, to: 42 }, &seats);
-        assert_eq!(v.to_string(), r#"{"type":"snake","player":"Bob","from":52,"to":42}"#);
-        let v = event_json(&Event::GameEnded { ranking: vec![1, 0] }, &seats);
-        assert_eq!(v["ranking"], serde_json::json!(["Bob", "Ann"]));
+        let line = wire(&Event::Snake { player: 1, from: 52, to: 42 }, &seats);
+        assert_eq!(
+            line,
+            "{\"seq\":7,\"type\":\"snake\",\"player\":\"Bob\",\"from\":52,\"to\":42}\n"
+        );
+        let line = wire(&Event::GameEnded { ranking: vec![1, 0] }, &seats);
+        let back: Numbered = serde_json::from_str(&line).unwrap();
+        assert_eq!(
+            back.event,
+            Event::GameEnded { ranking: vec!["Bob".to_owned(), "Ann".to_owned()] }
+        );
+        assert_eq!(back.event.indexed(&seats), Some(Event::GameEnded { ranking: vec![1, 0] }));
     }
 
     #[test]
     fn autopilot_is_told_in_words_and_as_json() {
-        let seats = vec![Seat::new("Ann", SeatKind::Human), Seat::new("Bob", SeatKind::Easy)];
-        let v = event_json(&Event::Autopilot { player: 0, on: true }, &seats);
-        assert_eq!(v.to_string(), r#"{"type":"autopilot","player":"Ann","on":true}"#);
+        let seats = vec![Seat::new("Ann", SeatKind::Human), Seat::new("You", SeatKind::Human)];
+        let line = wire(&Event::Autopilot { player: 0, on: true }, &seats);
+        assert_eq!(line, "{\"seq\":7,\"type\":\"autopilot\",\"player\":\"Ann\",\"on\":true}\n");
         let board = Board::new(&Preset::Classic.spec(), &Rules::default()).unwrap();
         let game = Game::new(board, Rules::default(), seats).unwrap();
         let mut out = Vec::new();
-        let mut narrator = Narrator::new(&mut out, false);
-        narrator.event(&game, &Event::Autopilot { player: 0, on: true });
-        narrator.event(&game, &Event::Autopilot { player: 0, on: false });
+        let mut narrator = Narrator::new(&mut out, false, &game);
+        narrator.event(&Event::Autopilot { player: 0, on: true });
+        narrator.event(&Event::Autopilot { player: 0, on: false });
+        narrator.event(&Event::Autopilot { player: 1, on: true });
+        narrator.event(&Event::PlayerFinished { player: 1, rank: 1 });
         drop(narrator);
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "Ann hands the seat to the computer (autopilot on)\n\
-             Ann takes the seat back (autopilot off)\n"
+             Ann takes the seat back (autopilot off)\n\
+             You hand the seat to the computer (autopilot on)\n\
+             You reached 100 and win!\n"
+        );
+    }
+
+    #[test]
+    fn pick_die_says_which_die_moved_and_that_two_are_thrown() {
+        let rules = Rules { choice: snl_engine::Choice::PickDie, ..Rules::default() };
+        let board = Board::new(&Preset::Classic.spec(), &rules).unwrap();
+        let seats = vec![Seat::new("Ann", SeatKind::Human), Seat::new("Bob", SeatKind::Easy)];
+        let game = Game::new(board, rules, seats).unwrap();
+        let mut out = Vec::new();
+        let mut narrator = Narrator::new(&mut out, false, &game);
+        narrator.event(&Event::GameStarted { players: vec![0, 1], board_size: 100 });
+        let roll = Roll::from_faces(&[5, 6]);
+        narrator.event(&Event::DiceRolled { player: 0, roll: 11, dice: roll });
+        narrator.event(&Event::Moved { player: 0, from: 0, to: 5, steps: 5 });
+        drop(narrator);
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("two dice are thrown and the token moves by either one"), "{text}");
+        assert!(
+            text.ends_with("Ann rolled 5 and 6, took the 5 and moved from the start to 5\n"),
+            "{text}"
         );
     }
 

@@ -6,14 +6,18 @@ mod board_cmd;
 mod common;
 mod console;
 mod display;
+mod keyboard;
 mod play;
 mod plot;
+mod prompts;
 mod records;
 mod replay;
 mod resume;
 mod session;
+mod setup;
 mod simulate;
 mod solve;
+mod table;
 mod tournament;
 
 use std::process::ExitCode;

@@ -3,15 +3,16 @@
 use std::{io::Write, path::Path, time::Duration};
 
 use clap::Args;
-use snl_engine::{Board, Event, Game, Observer, SeatKind, Status};
+use snl_engine::{Board, Event, Game, Numbered, Observer, SeatKind, Status};
 use snl_store::{GameId, Save};
 
 use crate::{
     common::{CmdResult, Failure, OrFail},
     console::Console,
-    display::{JsonLines, Narrator, draw_game},
-    play::{COMPUTER_PAUSE, game_json},
+    display::{JsonLines, Narrator, draw_board, draw_game, token_marks},
+    play::COMPUTER_PAUSE,
     session::{DbArgs, db_failure},
+    table::game_json,
 };
 
 /// Options of `snl replay`.
@@ -51,21 +52,31 @@ pub(crate) fn run(args: &ReplayArgs, console: &mut Console) -> CmdResult {
     let pause = (text && console.stdout_tty && args.speed > 0.0)
         .then(|| COMPUTER_PAUSE.div_f64(args.speed));
     let out: &mut dyn Write = console.out.as_mut();
+    // The game before the first turn: a new game on the same board with the same seats.
+    let state = &save.game;
+    let board = Board::new(&state.board, &state.rules).or_other()?;
+    let first = Game::new(board, state.rules, state.seats.clone()).or_other()?;
     if text {
-        // The board before the first turn: a new game on the same board with the same seats.
-        let state = &save.game;
-        let board = Board::new(&state.board, &state.rules).or_other()?;
-        let first = Game::new(board, state.rules, state.seats.clone()).or_other()?;
         writeln!(out, "{}", draw_game(&first, color)).or_other()?;
     }
     let view = if args.events.is_some() {
-        View::Events(JsonLines::new(out))
+        View::Events(JsonLines::new(out, first.seats()))
     } else if args.json {
         View::Quiet
     } else {
-        View::Text(Narrator::new(out, color))
+        View::Text(Narrator::new(out, color, &first))
     };
-    let mut paced = Paced { view, pause, color, turns: 0 };
+    let mut paced = Paced {
+        view,
+        pause,
+        color,
+        turns: 0,
+        seq: 0,
+        marks: token_marks(first.seats()),
+        kinds: first.seats().iter().map(|s| s.kind).collect(),
+        positions: first.positions().to_vec(),
+        board: first.board().clone(),
+    };
     Game::replay(&save.game, &mut paced).or_other()?;
     let error = match &mut paced.view {
         View::Text(n) => n.take_error(),
@@ -150,26 +161,46 @@ struct Paced<'w> {
     pause: Option<Duration>,
     color: bool,
     turns: u32,
+    seq: u64,
+    marks: Vec<char>,
+    kinds: Vec<SeatKind>,
+    /// Where the tokens stand, followed from the events.
+    positions: Vec<u32>,
+    board: Board,
 }
 
 impl Observer for Paced<'_> {
-    fn event(&mut self, game: &Game, event: &Event) {
-        if let Event::TurnStarted { player, .. } = event {
-            self.turns += 1;
-            if self.turns > 1 {
-                if let View::Text(n) = &mut self.view
-                    && game.seats()[*player].kind == SeatKind::Human
-                {
-                    n.raw(&draw_game(game, self.color));
-                }
-                if let Some(pause) = self.pause {
-                    std::thread::sleep(pause);
+    fn event(&mut self, event: &Event) {
+        match *event {
+            Event::TurnStarted { player, .. } => {
+                self.turns += 1;
+                if self.turns > 1 {
+                    if let View::Text(n) = &mut self.view
+                        && self.kinds[player] == SeatKind::Human
+                    {
+                        let tokens: Vec<(u32, char)> = self
+                            .positions
+                            .iter()
+                            .copied()
+                            .zip(self.marks.iter().copied())
+                            .collect();
+                        n.raw(&draw_board(&self.board, &tokens, self.color));
+                    }
+                    if let Some(pause) = self.pause {
+                        std::thread::sleep(pause);
+                    }
                 }
             }
+            Event::Moved { player, to, .. }
+            | Event::Snake { player, to, .. }
+            | Event::Ladder { player, to, .. }
+            | Event::TurnVoided { player, back_to: to } => self.positions[player] = to,
+            _ => {}
         }
+        self.seq += 1;
         match &mut self.view {
-            View::Text(n) => n.event(game, event),
-            View::Events(j) => j.event(game, event),
+            View::Text(n) => n.event(event),
+            View::Events(j) => j.write(&Numbered { seq: self.seq, event: event.clone() }),
             View::Quiet => {}
         }
     }

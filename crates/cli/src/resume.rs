@@ -4,11 +4,14 @@
 use clap::Args;
 use snl_store::{Action, Database, DbError, GameId, GameStatus};
 
+use snl_session::Session;
+
 use crate::{
     common::{CmdResult, Failure},
     console::Console,
-    play::{Start, TableArgs, play_on},
-    session::{Keeper, Origin, db_failure, now_ms},
+    play::TableArgs,
+    session::{db_failure, keep, now_ms, warn_unrecorded},
+    table::{Seated, play_on},
 };
 
 /// Options of `snl resume`.
@@ -64,26 +67,12 @@ pub(crate) fn run(args: &ResumeArgs, console: &mut Console) -> CmdResult {
     if let Some((db, id)) = &mut recorder
         && let Err(e) = db.record(*id, Action::Resume, &save, &[], now_ms())
     {
-        eprintln!(
-            "snl: warning: the game database {} {e}; the rest of this game is not recorded",
-            path.display()
-        );
+        warn_unrecorded(&path, &e, "the rest of this game is not recorded");
         recorder = None;
     }
-    let keeper = Keeper::start(
-        &save.board_name,
-        args.table.save.as_deref(),
-        Origin::Recorded(recorder),
-        &game,
-        &save.dice,
-    )?;
     let intro = format!("Going on with game {id}, after turn {}.", game.turns());
-    let start = Start {
-        game,
-        dice: save.dice,
-        board_name: save.board_name,
-        tell_seed: false,
-        intro: Some(intro),
-    };
-    play_on(start, &args.table, console, keeper)
+    let mut session = Session::new(game, save.dice, &save.board_name);
+    let kept = keep(&mut session, args.table.save.as_deref(), None, recorder)?;
+    let seated = Seated { session, kept, tell_seed: false, intro: Some(intro) };
+    play_on(seated, &args.table, console)
 }

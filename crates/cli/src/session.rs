@@ -1,6 +1,7 @@
-//! Keeping a game as it is played: the save file (`--save`) and the game database, each written
-//! after every turn, undo and redo. Keeping never stops a game: when the database cannot be
-//! written the game goes on with one warning.
+//! Where games are kept: the game database's path (`--db`, `SNL_DB`, the data folder), its
+//! errors as sentences, and the recorders a session is given (the save file of `--save`, the game
+//! database). Keeping never stops a game: when the database cannot be written the game goes on
+//! with one warning.
 
 use std::{
     ffi::OsString,
@@ -9,10 +10,13 @@ use std::{
 };
 
 use clap::Args;
-use snl_engine::{Event, Game};
-use snl_store::{Action, Database, DbError, DiceState, GameId, Save};
+use snl_session::{GameDb, SaveFile, Session};
+use snl_store::{Database, DbError, GameId};
 
-use crate::common::{CmdResult, Failure};
+use crate::{
+    common::{CmdResult, Failure},
+    table::Kept,
+};
 
 /// Where the game database is: `--db`, else `SNL_DB`, else the user's data folder.
 #[derive(Args, Clone, Debug, Default)]
@@ -84,115 +88,59 @@ pub(crate) fn now_ms() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
-/// Writes a game everywhere it is kept, after every turn, undo and redo.
-pub(crate) struct Keeper {
-    board_name: String,
-    save: Option<PathBuf>,
-    save_warned: bool,
-    db: Option<(Database, GameId)>,
-}
-
-/// Where a game comes from, for the database.
-pub(crate) enum Origin {
-    /// Not recorded (`--no-record`, or no database could be found).
-    Unrecorded,
-    /// A game that starts being recorded now (new, or loaded from a file).
-    New(PathBuf),
-    /// A recorded game going on (`snl resume`); `None` when the database cannot be written.
-    Recorded(Option<(Database, GameId)>),
-}
-
-impl Keeper {
-    /// Starts keeping `game`: writes the save file at once (so a path that cannot be written is
-    /// refused before the first turn) and records the game in the database.
-    pub(crate) fn start(
-        board_name: &str,
-        save: Option<&Path>,
-        origin: Origin,
-        game: &Game,
-        dice: &DiceState,
-    ) -> CmdResult<Keeper> {
-        let mut keeper = Keeper {
-            board_name: board_name.to_owned(),
-            save: save.map(Path::to_owned),
-            save_warned: false,
-            db: None,
-        };
-        let state = Save::new(game, dice, board_name);
-        if let Some(path) = &keeper.save {
-            state.write(path).map_err(|e| {
+/// Seats the recorders of `session`: the save file at `save` (written at once, so that a path
+/// that cannot be written is refused before the first turn), and the game database at `db` — a
+/// new record, or `resumed`, the record of a game going on. A database that cannot be written is
+/// one warning and the game is played unrecorded.
+///
+/// # Errors
+///
+/// A save file that cannot be written (exit 2).
+pub(crate) fn keep(
+    session: &mut Session,
+    save: Option<&Path>,
+    db: Option<&Path>,
+    resumed: Option<(Database, GameId)>,
+) -> CmdResult<Kept> {
+    let mut kept = Kept { save: save.map(Path::to_owned), ..Kept::default() };
+    if let Some(path) = save {
+        let file = SaveFile::start(path, session.game(), session.dice(), session.board_name())
+            .map_err(|e| {
                 Failure::bad(anyhow::anyhow!("cannot write the save file {}: {e}", path.display()))
             })?;
+        session.record_with(Box::new(file));
+    }
+    let recorder = match (resumed, db) {
+        (Some((db, id)), _) => {
+            kept.db = Some(db.path().to_owned());
+            Some(GameDb::resume(db, id, now_ms))
         }
-        keeper.db = match origin {
-            Origin::Unrecorded => None,
-            Origin::Recorded(db) => db,
-            Origin::New(path) => {
-                let opened = Database::open(&path)
-                    .and_then(|mut db| db.new_game(&state, now_ms()).map(|id| (db, id)));
-                match opened {
-                    Ok(db) => Some(db),
-                    Err(e) => {
-                        warn_unrecorded(&path, &e, "this game is not recorded");
-                        None
-                    }
+        (None, Some(path)) => {
+            let started = Database::open(path).and_then(|db| {
+                GameDb::start(db, session.game(), session.dice(), session.board_name(), now_ms)
+            });
+            match started {
+                Ok(recorder) => {
+                    kept.db = Some(path.to_owned());
+                    Some(recorder)
+                }
+                Err(e) => {
+                    warn_unrecorded(path, &e, "this game is not recorded");
+                    None
                 }
             }
-        };
-        Ok(keeper)
-    }
-
-    /// The game's number in the database, while it is being recorded.
-    pub(crate) fn game_id(&self) -> Option<GameId> {
-        self.db.as_ref().map(|(_, id)| *id)
-    }
-
-    /// The save file, if there is one.
-    pub(crate) fn save_path(&self) -> Option<&Path> {
-        self.save.as_deref()
-    }
-
-    /// Keeps the game as it stands after `action` (a turn told by `events`, an undo, a redo).
-    pub(crate) fn keep(&mut self, action: Action, game: &Game, dice: &DiceState, events: &[Event]) {
-        let state = Save::new(game, dice, &self.board_name);
-        if let Some(path) = &self.save
-            && let Err(e) = state.write(path)
-            && !self.save_warned
-        {
-            eprintln!("snl: warning: cannot write the save file {}: {e}", path.display());
-            self.save_warned = true;
         }
-        if let Some((db, id)) = &mut self.db
-            && let Err(e) = db.record(*id, action, &state, events, now_ms())
-        {
-            warn_unrecorded(db.path(), &e, "the rest of this game is not recorded");
-            self.db = None;
-        }
+        (None, None) => None,
+    };
+    if let Some(recorder) = recorder {
+        kept.game_id = Some(recorder.id());
+        session.record_with(Box::new(recorder));
     }
-
-    /// Marks the game as stopped on purpose (it stays resumable).
-    pub(crate) fn stopped(&mut self) {
-        if let Some((db, id)) = &mut self.db
-            && let Err(e) = db.mark_stopped(*id, now_ms())
-        {
-            warn_unrecorded(db.path(), &e, "its stop is not recorded");
-        }
-    }
-
-    /// How to go on with a stopped game, for people.
-    pub(crate) fn how_to_go_on(&self) -> Option<String> {
-        let mut ways = Vec::new();
-        if let Some(id) = self.game_id() {
-            ways.push(format!("snl resume {id}"));
-        }
-        if let Some(path) = &self.save {
-            ways.push(format!("snl play --load {}", path.display()));
-        }
-        (!ways.is_empty()).then(|| format!("Go on with: {}", ways.join(", or ")))
-    }
+    Ok(kept)
 }
 
-fn warn_unrecorded(path: &Path, error: &DbError, consequence: &str) {
+/// One warning: the game database failed, and what that means for the game.
+pub(crate) fn warn_unrecorded(path: &Path, error: &DbError, consequence: &str) {
     eprintln!(
         "snl: warning: the game database {} {error}; {consequence} (--no-record plays without it)",
         path.display()

@@ -40,7 +40,7 @@ fn whole_games(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             let mut g = template.clone();
-            let mut t = Transcript::default();
+            let mut t = Transcript::new(template.seats());
             g.play_to_end(&mut SeededDice::new(seed), &mut FirstOption, &mut t).unwrap();
             black_box(t.text().len())
         });

@@ -471,6 +471,12 @@ impl RollSource for ScriptedDice {
 }
 
 impl ScriptedDice {
+    /// Goes back (or forward) to the point where `used` rolls have been used: what undo needs to
+    /// make the same rolls come again, without a copy of the list. Clamped to the list's length.
+    pub fn rewind_to(&mut self, used: usize) {
+        self.next = used.min(self.rolls.len());
+    }
+
     /// The whole list, used or not.
     pub fn rolls(&self) -> &[Scripted] {
         &self.rolls

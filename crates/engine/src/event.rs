@@ -1,35 +1,41 @@
-//! What happens in a game, as a stream of [`Event`]s delivered to [`Observer`]s.
+//! What happens in a game, as a stream of [`Event`]s.
 //!
-//! Displays, recorders, statistics and the network all subscribe to the same stream. Events name
-//! players by seat index; front ends turn indices into names (see SPEC §6 for the JSON form).
+//! Displays, recorders, statistics and the network all consume the same stream. An event stands
+//! alone: it says who (a seat), what the dice showed, where a token went and what the rules did,
+//! so a consumer needs no access to the game. In the engine a player is a seat index
+//! (`Event<usize>`); [`Event::named`] turns it into the wire form of SPEC §6 (`Event<String>`,
+//! players by name), and [`Numbered`] adds the sequence number `seq` under which an event is
+//! stored and sent. That one typed form is what `--events jsonl`, the game database and the
+//! network all use.
 
 use serde::{Deserialize, Serialize};
 
-use crate::{dice::Roll, game::Game};
+use crate::{dice::Roll, rules::Overshoot};
 
-/// One thing that happened. `player` is a seat index (0-based, in seating order).
+/// One thing that happened. `P` names a player: a seat index (0-based, in seating order) in the
+/// engine, the seat's name in the wire form.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
-pub enum Event {
+pub enum Event<P = usize> {
     /// The first turn is about to be played.
     GameStarted {
         /// Every seat, in seating order.
-        players: Vec<usize>,
+        players: Vec<P>,
         /// N.
         board_size: u32,
     },
     /// A player's turn begins.
     TurnStarted {
         /// Who.
-        player: usize,
+        player: P,
         /// Where the player stands.
         position: u32,
     },
     /// Dice were thrown.
     DiceRolled {
         /// Who.
-        player: usize,
+        player: P,
         /// The total.
         roll: u32,
         /// Each die.
@@ -38,25 +44,32 @@ pub enum Event {
     /// A token moved along the board (before any jump).
     Moved {
         /// Who.
-        player: usize,
+        player: P,
         /// From this position.
         from: u32,
         /// To this cell.
         to: u32,
+        /// The cells moved by: the roll's total, or the die chosen under pick-die; a bounce
+        /// moves fewer cells forward than this.
+        #[serde(default)]
+        steps: u32,
     },
-    /// A roll would have passed cell N; the overshoot rule applies.
+    /// A roll would have passed cell N; `rule` says what the overshoot rule did.
     Overshoot {
         /// Who.
-        player: usize,
+        player: P,
         /// Where the player stood.
         position: u32,
-        /// The roll's total.
+        /// The cells the move asked for.
         roll: u32,
+        /// Stay (no move), bounce (back from N) or win (finish on N).
+        #[serde(default)]
+        rule: Overshoot,
     },
     /// A snake took a token down.
     Snake {
         /// Who.
-        player: usize,
+        player: P,
         /// The snake's head.
         from: u32,
         /// Its tail.
@@ -65,7 +78,7 @@ pub enum Event {
     /// A ladder took a token up.
     Ladder {
         /// Who.
-        player: usize,
+        player: P,
         /// The ladder's foot.
         from: u32,
         /// Its top.
@@ -74,48 +87,86 @@ pub enum Event {
     /// The roll earned another roll in the same turn.
     BonusRoll {
         /// Who.
-        player: usize,
+        player: P,
     },
     /// The turn was undone (on-max void).
     TurnVoided {
         /// Who.
-        player: usize,
+        player: P,
         /// Where the token went back to.
         back_to: u32,
     },
     /// A player chose not to move (choice = may-pass).
     Stayed {
         /// Who.
-        player: usize,
+        player: P,
         /// Where the player stays.
         position: u32,
     },
-    /// A person handed their seat to the computer (`on`), or took it back. Front ends report
-    /// it; the engine itself never does, since who decides is not part of the rules.
+    /// A person handed their seat to the computer (`on`), or took it back. Sessions report it;
+    /// the engine itself never does, since who decides is not part of the rules.
     Autopilot {
         /// Whose seat.
-        player: usize,
+        player: P,
         /// True when the computer takes over, false when the person takes the seat back.
         on: bool,
     },
     /// A player reached cell N.
     PlayerFinished {
         /// Who.
-        player: usize,
+        player: P,
         /// 1 for the winner.
         rank: u32,
     },
     /// The game is over.
     GameEnded {
         /// Seats from first to last.
-        ranking: Vec<usize>,
+        ranking: Vec<P>,
+    },
+    /// A player who was away came back, or one who was here dropped (online play). Sessions
+    /// report it, never the engine.
+    Presence {
+        /// Whose seat.
+        player: P,
+        /// True when connected.
+        online: bool,
+    },
+    /// A person's turn clock ran out and the seat's computer played the rest of that turn.
+    TimedOut {
+        /// Whose seat.
+        player: P,
+    },
+    /// The game clock ran out.
+    TimeUp {},
+    /// A line of chat from a seat (online play).
+    Chat {
+        /// Who wrote.
+        player: P,
+        /// What they wrote.
+        text: String,
+    },
+    /// A person took turns back (undo): the game is again at turn `turn`, `player` to roll.
+    #[serde(rename = "undo")]
+    Undone {
+        /// The turn about to be played again.
+        turn: u32,
+        /// Who is to roll now.
+        player: P,
+    },
+    /// Turns taken back were put back (redo); their events follow, told again.
+    #[serde(rename = "redo")]
+    Redone {
+        /// The first turn put back.
+        from_turn: u32,
+        /// The last.
+        to_turn: u32,
     },
 }
 
-impl Event {
+impl<P> Event<P> {
     /// The seat the event is about, if it is about one.
-    pub fn player(&self) -> Option<usize> {
-        match *self {
+    pub fn player(&self) -> Option<&P> {
+        match self {
             Event::TurnStarted { player, .. }
             | Event::DiceRolled { player, .. }
             | Event::Moved { player, .. }
@@ -126,41 +177,133 @@ impl Event {
             | Event::TurnVoided { player, .. }
             | Event::Stayed { player, .. }
             | Event::Autopilot { player, .. }
-            | Event::PlayerFinished { player, .. } => Some(player),
-            Event::GameStarted { .. } | Event::GameEnded { .. } => None,
+            | Event::PlayerFinished { player, .. }
+            | Event::Presence { player, .. }
+            | Event::TimedOut { player }
+            | Event::Chat { player, .. }
+            | Event::Undone { player, .. } => Some(player),
+            Event::GameStarted { .. }
+            | Event::GameEnded { .. }
+            | Event::TimeUp {}
+            | Event::Redone { .. } => None,
+        }
+    }
+
+    /// The same event with every player mapped by `f`.
+    pub fn map_players<Q>(&self, f: impl Fn(&P) -> Q) -> Event<Q> {
+        let all = |list: &[P]| list.iter().map(&f).collect();
+        match self {
+            Event::GameStarted { players, board_size } => {
+                Event::GameStarted { players: all(players), board_size: *board_size }
+            }
+            Event::TurnStarted { player, position } => {
+                Event::TurnStarted { player: f(player), position: *position }
+            }
+            Event::DiceRolled { player, roll, dice } => {
+                Event::DiceRolled { player: f(player), roll: *roll, dice: *dice }
+            }
+            Event::Moved { player, from, to, steps } => {
+                Event::Moved { player: f(player), from: *from, to: *to, steps: *steps }
+            }
+            Event::Overshoot { player, position, roll, rule } => Event::Overshoot {
+                player: f(player),
+                position: *position,
+                roll: *roll,
+                rule: *rule,
+            },
+            Event::Snake { player, from, to } => {
+                Event::Snake { player: f(player), from: *from, to: *to }
+            }
+            Event::Ladder { player, from, to } => {
+                Event::Ladder { player: f(player), from: *from, to: *to }
+            }
+            Event::BonusRoll { player } => Event::BonusRoll { player: f(player) },
+            Event::TurnVoided { player, back_to } => {
+                Event::TurnVoided { player: f(player), back_to: *back_to }
+            }
+            Event::Stayed { player, position } => {
+                Event::Stayed { player: f(player), position: *position }
+            }
+            Event::Autopilot { player, on } => Event::Autopilot { player: f(player), on: *on },
+            Event::PlayerFinished { player, rank } => {
+                Event::PlayerFinished { player: f(player), rank: *rank }
+            }
+            Event::GameEnded { ranking } => Event::GameEnded { ranking: all(ranking) },
+            Event::Presence { player, online } => {
+                Event::Presence { player: f(player), online: *online }
+            }
+            Event::TimedOut { player } => Event::TimedOut { player: f(player) },
+            Event::TimeUp {} => Event::TimeUp {},
+            Event::Chat { player, text } => Event::Chat { player: f(player), text: text.clone() },
+            Event::Undone { turn, player } => Event::Undone { turn: *turn, player: f(player) },
+            Event::Redone { from_turn, to_turn } => {
+                Event::Redone { from_turn: *from_turn, to_turn: *to_turn }
+            }
         }
     }
 }
 
-/// Receives every event of a game, in order. `game` is the state just after the event.
+impl Event<usize> {
+    /// The wire form: players by the names of `seats` (a seat index without a seat becomes
+    /// `#N`, which no valid game produces).
+    pub fn named(&self, seats: &[crate::Seat]) -> Event<String> {
+        self.map_players(|&s| seats.get(s).map_or_else(|| format!("#{s}"), |x| x.name.clone()))
+    }
+}
+
+impl Event<String> {
+    /// The engine form again: names back to seat indices, or `None` when a name is not a seat's.
+    pub fn indexed(&self, seats: &[crate::Seat]) -> Option<Event<usize>> {
+        let index = |name: &String| seats.iter().position(|s| &s.name == name);
+        let all_known = match self {
+            Event::GameStarted { players, .. } => players.iter().all(|p| index(p).is_some()),
+            Event::GameEnded { ranking } => ranking.iter().all(|p| index(p).is_some()),
+            other => other.player().is_none_or(|p| index(p).is_some()),
+        };
+        all_known.then(|| self.map_players(|p| index(p).unwrap_or(usize::MAX)))
+    }
+}
+
+/// An event with its sequence number in the game's stream (1, 2, …): the form in which events
+/// are stored and sent (`{"seq": 3, "type": "moved", …}`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Numbered<P = String> {
+    /// 1 for the game's first event.
+    pub seq: u64,
+    /// What happened.
+    #[serde(flatten)]
+    pub event: Event<P>,
+}
+
+/// Receives every event of a game, in order.
 pub trait Observer {
     /// Called once per event.
-    fn event(&mut self, game: &Game, event: &Event);
+    fn event(&mut self, event: &Event);
 }
 
 /// Ignores every event.
 impl Observer for () {
-    fn event(&mut self, _: &Game, _: &Event) {}
+    fn event(&mut self, _: &Event) {}
 }
 
 /// Collects every event.
 impl Observer for Vec<Event> {
-    fn event(&mut self, _: &Game, event: &Event) {
+    fn event(&mut self, event: &Event) {
         self.push(event.clone());
     }
 }
 
 impl<O: Observer + ?Sized> Observer for &mut O {
-    fn event(&mut self, game: &Game, event: &Event) {
-        (**self).event(game, event);
+    fn event(&mut self, event: &Event) {
+        (**self).event(event);
     }
 }
 
 /// Delivers each event to both, first `A` then `B`.
 impl<A: Observer, B: Observer> Observer for (A, B) {
-    fn event(&mut self, game: &Game, event: &Event) {
-        self.0.event(game, event);
-        self.1.event(game, event);
+    fn event(&mut self, event: &Event) {
+        self.0.event(event);
+        self.1.event(event);
     }
 }
 
@@ -173,17 +316,23 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
 /// let board = Board::new(&Preset::Classic.spec(), &rules)?;
 /// let seats = vec![Seat::new("Ann", SeatKind::Easy), Seat::new("Bob", SeatKind::Easy)];
 /// let mut game = Game::new(board, rules, seats)?;
-/// let mut transcript = Transcript::default();
+/// let mut transcript = Transcript::new(game.seats());
 /// game.play_turn(&mut ScriptedDice::parse("6", Dice::D6)?, &mut FirstOption, &mut transcript)?;
 /// assert_eq!(transcript.text(), "start Ann Bob on 100\nturn Ann at 0\n  roll 6\n  move 0 -> 6\n  ladder 6 -> 25\n");
 /// # Ok::<_, Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Transcript {
+    names: Vec<String>,
     text: String,
 }
 
 impl Transcript {
+    /// An empty transcript that names players after `seats`.
+    pub fn new(seats: &[crate::Seat]) -> Transcript {
+        Transcript { names: seats.iter().map(|s| s.name.clone()).collect(), text: String::new() }
+    }
+
     /// Everything written so far.
     pub fn text(&self) -> &str {
         &self.text
@@ -191,9 +340,10 @@ impl Transcript {
 }
 
 impl Observer for Transcript {
-    fn event(&mut self, game: &Game, event: &Event) {
+    fn event(&mut self, event: &Event) {
         use std::fmt::Write as _;
-        let name = |seat: &usize| game.seats()[*seat].name.as_str();
+        let known = &self.names;
+        let name = |seat: &usize| known.get(*seat).map_or("?", String::as_str);
         let names = |seats: &[usize]| seats.iter().map(name).collect::<Vec<_>>().join(" ");
         let t = &mut self.text;
         let _ = match event {
@@ -224,6 +374,14 @@ impl Observer for Transcript {
                 writeln!(t, "finished {} rank {rank}", name(player))
             }
             Event::GameEnded { ranking } => writeln!(t, "end {}", names(ranking)),
+            Event::Presence { player, online } => {
+                writeln!(t, "{} {}", name(player), if *online { "back" } else { "away" })
+            }
+            Event::TimedOut { player } => writeln!(t, "timed out {}", name(player)),
+            Event::TimeUp {} => writeln!(t, "time up"),
+            Event::Chat { player, text } => writeln!(t, "chat {}: {text}", name(player)),
+            Event::Undone { player, turn } => writeln!(t, "undo to turn {turn}, {}", name(player)),
+            Event::Redone { from_turn, to_turn } => writeln!(t, "redo {from_turn} to {to_turn}"),
         };
     }
 }
@@ -264,9 +422,9 @@ impl std::fmt::Debug for Subscribers<'_> {
 }
 
 impl Observer for Subscribers<'_> {
-    fn event(&mut self, game: &Game, event: &Event) {
+    fn event(&mut self, event: &Event) {
         for o in &mut self.list {
-            o.event(game, event);
+            o.event(event);
         }
     }
 }
@@ -274,7 +432,7 @@ impl Observer for Subscribers<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Board, Dice, FirstOption, Preset, Rules, ScriptedDice, Seat, SeatKind};
+    use crate::{Board, Dice, FirstOption, Game, Preset, Rules, ScriptedDice, Seat, SeatKind};
 
     #[test]
     fn every_subscriber_hears_every_event_in_order() {
@@ -282,7 +440,7 @@ mod tests {
         let board = Board::new(&Preset::Classic.spec(), &rules).unwrap();
         let seats = vec![Seat::new("Ann", SeatKind::Easy), Seat::new("Bob", SeatKind::Easy)];
         let mut game = Game::new(board, rules, seats).unwrap();
-        let (mut a, mut b, mut t) = (Vec::new(), Vec::new(), Transcript::default());
+        let (mut a, mut b, mut t) = (Vec::new(), Vec::new(), Transcript::new(game.seats()));
         let mut subscribers = Subscribers::new();
         subscribers.subscribe(&mut a).subscribe(&mut b).subscribe(&mut t);
         assert_eq!(subscribers.len(), 3);
@@ -294,6 +452,9 @@ mod tests {
         assert_eq!(a.len(), 8); // started, 2 × (turn, roll, move), ladder
         assert_eq!(a[0], Event::GameStarted { players: vec![0, 1], board_size: 100 });
         assert_eq!(t.text().lines().count(), 8);
-        assert_eq!(a.iter().filter_map(Event::player).collect::<Vec<_>>(), [0, 0, 0, 0, 1, 1, 1]);
+        assert_eq!(
+            a.iter().filter_map(Event::player).copied().collect::<Vec<_>>(),
+            [0, 0, 0, 0, 1, 1, 1]
+        );
     }
 }

@@ -1,7 +1,10 @@
 //! The game state machine: seats, turns, ranks, history.
 //!
-//! A turn asks three things of the caller, each through a trait: a [`RollSource`] for the dice, a
-//! [`Decider`] when the rules offer a choice, and an [`Observer`] for the events.
+//! The caller drives: [`Game::pending`] says what the game awaits (a roll from a seat, a choice
+//! among options, nothing once it is over) and [`Game::apply`] takes one [`Input`] and returns the
+//! events it caused. An input the game does not await is refused with an [`ApplyError`] and
+//! changes nothing. [`Game::play_turn`] and [`Game::play_to_end`] are short drivers over that
+//! door for callers that have the dice and the decisions at hand ([`RollSource`], [`Decider`]).
 
 use std::{fmt, str::FromStr};
 
@@ -9,9 +12,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     board::{Board, Jump},
+    dice::Dice,
     dice::{Roll, RollError, RollSource},
     event::{Event, Observer},
-    rules::{Bonus, Choice, Finish, OnMax, Overshoot, Rules},
+    rules::{AfterRoll, Bonus, Choice, Finish, Overshoot, Rules},
 };
 
 /// What drives a seat.
@@ -155,6 +159,121 @@ pub struct Decision {
     pub streak: u32,
 }
 
+/// What the game awaits next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pending {
+    /// A throw of `dice` by `seat`: the first roll of its turn, or a bonus roll.
+    Roll {
+        /// Who rolls.
+        seat: usize,
+        /// What to throw (two dice under pick-die).
+        dice: Dice,
+        /// True for a roll within a turn already begun (a bonus roll).
+        again: bool,
+    },
+    /// A choice among the options of the roll just made: answer with [`Input::Choose`].
+    Choice(Decision),
+    /// Nothing: the game is over.
+    Over,
+}
+
+/// One input to a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "input", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Input {
+    /// The dice the awaited seat threw.
+    Roll {
+        /// Each die.
+        roll: Roll,
+    },
+    /// The index of the chosen option in [`Decision::options`].
+    Choose {
+        /// The option.
+        option: usize,
+    },
+}
+
+/// Why an input was refused; the game is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ApplyError {
+    /// The game has already ended.
+    #[error("the game is over")]
+    GameOver,
+    /// A roll came while the game awaits a choice.
+    #[error("the game awaits a choice among {count} options, not a roll")]
+    ChoiceAwaited {
+        /// How many options there are.
+        count: usize,
+    },
+    /// A choice came while the game awaits a roll.
+    #[error("the game awaits a roll, not a choice")]
+    RollAwaited,
+    /// The roll is not one the dice in play can show.
+    #[error("a roll of {faces:?} cannot be thrown with {dice}")]
+    BadRoll {
+        /// The faces given.
+        faces: Vec<u8>,
+        /// The dice in play.
+        dice: Dice,
+    },
+    /// The option index names no option.
+    #[error("there is no option {option}: the options are numbered 0 to {last}")]
+    NoSuchOption {
+        /// The index given.
+        option: usize,
+        /// The largest valid index.
+        last: usize,
+    },
+}
+
+/// Where a turn stands: whose it is, where it began and the top-face streak so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Turn {
+    seat: usize,
+    begin: u32,
+    streak: u32,
+    /// False until the turn's first roll is applied.
+    begun: bool,
+}
+
+/// The phase of a turn: the state behind [`Game::pending`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Phase {
+    Roll(Turn),
+    Choice { turn: Turn, roll: Roll, options: Vec<MoveOption> },
+    Over,
+}
+
+/// A game's state between inputs in a few numbers per seat (never the history): what undo keeps
+/// per turn. [`Game::rewind`] goes back to it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checkpoint {
+    positions: Vec<u32>,
+    ranks: Vec<Option<u32>>,
+    ranking: Vec<usize>,
+    current: usize,
+    status: Status,
+    turns: u32,
+    turns_by_seat: Vec<u32>,
+    rolls_by_seat: Vec<u32>,
+    history_len: usize,
+    phase: Phase,
+}
+
+impl Checkpoint {
+    /// Rolls in the history at this point.
+    pub fn history_len(&self) -> usize {
+        self.history_len
+    }
+
+    /// Turns played at this point.
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+}
+
 /// Chooses among options when the rules offer a choice.
 pub trait Decider {
     /// Returns the index of the chosen option in `decision.options` (clamped if out of range).
@@ -208,6 +327,9 @@ pub struct MoveRecord {
     pub jumps: Vec<Jump>,
     /// What became of the roll.
     pub kind: MoveKind,
+    /// The option the seat chose, when the roll offered two or more ([`Decision::options`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chosen: Option<usize>,
     /// Milliseconds since the Unix epoch, from the clock given with [`Game::set_clock`].
     pub time_ms: Option<u64>,
 }
@@ -302,6 +424,7 @@ pub struct Game {
     turns_by_seat: Vec<u32>,
     rolls_by_seat: Vec<u32>,
     history: Vec<MoveRecord>,
+    phase: Phase,
     clock: Option<fn() -> u64>,
 }
 
@@ -339,6 +462,12 @@ impl Game {
             turns_by_seat: vec![0; n],
             rolls_by_seat: vec![0; n],
             history: Vec::new(),
+            phase: Phase::Roll(Turn {
+                seat: 0,
+                begin: rules.start_position(),
+                streak: 0,
+                begun: false,
+            }),
             clock: None,
             board,
             rules,
@@ -382,7 +511,7 @@ impl Game {
         &self.ranking
     }
 
-    /// Whose turn is next (meaningless once finished).
+    /// Whose turn it is: the seat the game awaits (meaningless once finished).
     pub fn current(&self) -> usize {
         self.current
     }
@@ -485,94 +614,254 @@ impl Game {
         }
     }
 
-    /// Plays one whole turn of the current seat.
+    /// What the game awaits next.
+    pub fn pending(&self) -> Pending {
+        match &self.phase {
+            Phase::Over => Pending::Over,
+            Phase::Roll(turn) => {
+                Pending::Roll { seat: turn.seat, dice: self.rules.thrown_dice(), again: turn.begun }
+            }
+            Phase::Choice { turn, roll, options } => Pending::Choice(Decision {
+                seat: turn.seat,
+                position: self.positions[turn.seat],
+                roll: *roll,
+                options: options.clone(),
+                turn_start: turn.begin,
+                streak: turn.streak,
+            }),
+        }
+    }
+
+    /// Applies one input and returns the events it caused, in order.
+    ///
+    /// # Errors
+    ///
+    /// [`ApplyError`] when the game does not await this input (a roll while a choice is awaited,
+    /// a choice while a roll is, anything once the game is over), when the roll cannot be thrown
+    /// with the dice in play, or when the option names none; the game is then unchanged.
+    pub fn apply(&mut self, input: Input) -> Result<Vec<Event>, ApplyError> {
+        let mut events = Vec::new();
+        self.apply_to(input, &mut events)?;
+        Ok(events)
+    }
+
+    /// As [`Game::apply`], telling `observer` each event instead of collecting them.
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::apply`]; the observer has heard nothing then.
+    pub fn apply_to(
+        &mut self,
+        input: Input,
+        observer: &mut impl Observer,
+    ) -> Result<(), ApplyError> {
+        match (&self.phase, input) {
+            (Phase::Over, _) => Err(ApplyError::GameOver),
+            (Phase::Choice { options, .. }, Input::Roll { .. }) => {
+                Err(ApplyError::ChoiceAwaited { count: options.len() })
+            }
+            (Phase::Roll(_), Input::Choose { .. }) => Err(ApplyError::RollAwaited),
+            (Phase::Roll(turn), Input::Roll { roll }) => {
+                let dice = self.rules.thrown_dice();
+                if !roll.fits(dice) {
+                    return Err(ApplyError::BadRoll { faces: roll.dice().to_vec(), dice });
+                }
+                let turn = *turn;
+                self.roll(turn, roll, observer);
+                Ok(())
+            }
+            (Phase::Choice { options, .. }, Input::Choose { option }) => {
+                if option >= options.len() {
+                    let last = options.len() - 1;
+                    return Err(ApplyError::NoSuchOption { option, last });
+                }
+                if let Phase::Choice { turn, roll, options } =
+                    std::mem::replace(&mut self.phase, Phase::Over)
+                {
+                    self.resolve(turn, roll, options[option], Some(option), observer);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// A roll the game awaited: begins the turn if it is its first roll, then plays the roll at
+    /// once unless the seat has a real choice to make.
+    fn roll(&mut self, mut turn: Turn, roll: Roll, observer: &mut impl Observer) {
+        let seat = turn.seat;
+        if !turn.begun {
+            if self.status == Status::NotStarted {
+                self.status = Status::Running;
+                let players = (0..self.seats.len()).collect();
+                observer.event(&Event::GameStarted { players, board_size: self.board.size() });
+            }
+            turn.begun = true;
+            turn.begin = self.positions[seat];
+            self.turns += 1;
+            self.turns_by_seat[seat] += 1;
+            observer.event(&Event::TurnStarted { player: seat, position: turn.begin });
+        }
+        self.rolls_by_seat[seat] += 1;
+        observer.event(&Event::DiceRolled { player: seat, roll: roll.total(), dice: roll });
+        let options = self.options(self.positions[seat], &roll);
+        if options.len() > 1 {
+            self.phase = Phase::Choice { turn, roll, options };
+        } else {
+            self.resolve(turn, roll, options[0], None, observer);
+        }
+    }
+
+    /// Plays the chosen option of a roll, then says what comes next: another roll in the same
+    /// turn, the next seat's turn, or the end.
+    fn resolve(
+        &mut self,
+        mut turn: Turn,
+        roll: Roll,
+        option: MoveOption,
+        chosen: Option<usize>,
+        observer: &mut impl Observer,
+    ) {
+        let seat = turn.seat;
+        let position = self.positions[seat];
+        let (after, streak) = self.rules.after_roll(turn.streak, option.top_face);
+        turn.streak = streak;
+        let made = |to, jumps, kind| MoveRecord {
+            turn: 0,
+            seat,
+            roll,
+            from: position,
+            to,
+            jumps,
+            kind,
+            chosen,
+            time_ms: None,
+        };
+        if after == AfterRoll::Void {
+            self.positions[seat] = turn.begin;
+            self.record(made(turn.begin, Vec::new(), MoveKind::Voided));
+            observer.event(&Event::TurnVoided { player: seat, back_to: turn.begin });
+            self.end_turn(seat);
+            return;
+        }
+        if option.steps == 0 {
+            self.record(made(position, Vec::new(), MoveKind::Stayed));
+            observer.event(&Event::Stayed { player: seat, position });
+        } else {
+            let (to, jumps, kind) = self.walk(seat, option.steps, observer);
+            self.record(made(to, jumps, kind));
+        }
+        if self.positions[seat] == self.board.size() {
+            self.finish(seat, observer);
+            self.end_turn(seat);
+            return;
+        }
+        if after == AfterRoll::Again {
+            observer.event(&Event::BonusRoll { player: seat });
+            self.phase = Phase::Roll(turn);
+            return;
+        }
+        self.end_turn(seat);
+    }
+
+    /// Moves `seat` by `steps` under the overshoot rule, then along any jumps; returns where it
+    /// rests, the jumps taken and what became of the move.
+    fn walk(
+        &mut self,
+        seat: usize,
+        steps: u32,
+        observer: &mut impl Observer,
+    ) -> (u32, Vec<Jump>, MoveKind) {
+        let from = self.positions[seat];
+        let step = self.board.advance(&self.rules, from, steps);
+        if step.overshoot {
+            let rule = self.rules.overshoot;
+            let event = Event::Overshoot { player: seat, position: from, roll: steps, rule };
+            observer.event(&event);
+            if rule == Overshoot::Stay {
+                return (from, Vec::new(), MoveKind::Blocked);
+            }
+        }
+        self.positions[seat] = step.landed;
+        observer.event(&Event::Moved { player: seat, from, to: step.landed, steps });
+        let jumps = self.board.jump_path(step.landed, self.rules.jumps);
+        for jump in &jumps {
+            self.positions[seat] = jump.to;
+            let (player, from, to) = (seat, jump.from, jump.to);
+            let event = if jump.is_snake() {
+                Event::Snake { player, from, to }
+            } else {
+                Event::Ladder { player, from, to }
+            };
+            observer.event(&event);
+        }
+        debug_assert_eq!(self.positions[seat], step.end);
+        (step.end, jumps, MoveKind::Moved)
+    }
+
+    /// After `seat`'s turn: the next seat's turn awaits, unless the game is over.
+    fn end_turn(&mut self, seat: usize) {
+        if self.status == Status::Finished {
+            self.phase = Phase::Over;
+            return;
+        }
+        let next = self.next_seat(seat);
+        self.current = next;
+        let begin = self.positions[next];
+        self.phase = Phase::Roll(Turn { seat: next, begin, streak: 0, begun: false });
+    }
+
+    /// Plays the rest of the current seat's turn (all of it, between turns): rolls from `dice`,
+    /// decisions from `decider`, events to `observer`. A short driver over [`Game::apply`].
     ///
     /// # Errors
     ///
     /// [`PlayError::GameOver`] after the game has ended; [`PlayError::Roll`] when `dice` cannot
-    /// roll, in which case the turn stops where it is (moves already made stand).
+    /// roll, in which case the game still awaits that roll (moves already made stand).
     pub fn play_turn(
         &mut self,
         dice: &mut impl RollSource,
         decider: &mut impl Decider,
         observer: &mut impl Observer,
     ) -> Result<TurnReport, PlayError> {
-        if self.status == Status::Finished {
-            return Err(PlayError::GameOver);
-        }
-        if self.status == Status::NotStarted {
-            self.status = Status::Running;
-            let players = (0..self.seats.len()).collect();
-            self.emit(observer, &Event::GameStarted { players, board_size: self.board.size() });
-        }
-        let seat = self.current;
-        let begin = self.positions[seat];
-        self.turns += 1;
-        self.turns_by_seat[seat] += 1;
-        self.emit(observer, &Event::TurnStarted { player: seat, position: begin });
-
-        let mut report =
-            TurnReport { seat, from: begin, to: begin, rolls: 0, finished: false, voided: false };
-        let mut streak = 0; // consecutive top-face rolls in this turn
+        let (seat, turn_begun) = match &self.phase {
+            Phase::Over => return Err(PlayError::GameOver),
+            Phase::Roll(turn) | Phase::Choice { turn, .. } => (turn.seat, turn.begun),
+        };
+        let from = if turn_begun { self.turn_start() } else { self.positions[seat] };
+        let rolls_before = self.rolls_by_seat[seat];
+        let history_before = self.history.len();
+        let mut first = true;
         loop {
-            let roll = dice.roll(seat, self.rules.thrown_dice())?;
-            report.rolls += 1;
-            self.rolls_by_seat[seat] += 1;
-            self.emit(
-                observer,
-                &Event::DiceRolled { player: seat, roll: roll.total(), dice: roll },
-            );
-
-            let position = self.positions[seat];
-            let options = self.options(position, &roll);
-            let chosen = if options.len() > 1 {
-                let decision = Decision {
-                    seat,
-                    position,
-                    roll,
-                    options: options.clone(),
-                    turn_start: begin,
-                    streak,
-                };
-                decider.decide(self, &decision).min(options.len() - 1)
-            } else {
-                0
-            };
-            let option = options[chosen];
-            let top = self.rules.bonus == Bonus::TopFace && option.top_face;
-            if top {
-                streak += 1;
+            match &self.phase {
+                Phase::Over => break,
+                Phase::Roll(turn) if !first && !turn.begun => break,
+                Phase::Roll(turn) => {
+                    let turn = *turn;
+                    let roll = dice.roll(seat, self.rules.thrown_dice())?;
+                    self.roll(turn, roll, observer);
+                }
+                Phase::Choice { .. } => {
+                    let Pending::Choice(decision) = self.pending() else { break };
+                    let option = decider.decide(self, &decision).min(decision.options.len() - 1);
+                    let Phase::Choice { turn, roll, options } =
+                        std::mem::replace(&mut self.phase, Phase::Over)
+                    else {
+                        break;
+                    };
+                    self.resolve(turn, roll, options[option], Some(option), observer);
+                }
             }
-            let capped = top && self.rules.max_bonus.limit() == Some(streak);
-            if capped && self.rules.on_max == OnMax::Void {
-                self.positions[seat] = begin;
-                self.record(seat, roll, position, begin, Vec::new(), MoveKind::Voided);
-                self.emit(observer, &Event::TurnVoided { player: seat, back_to: begin });
-                report.voided = true;
-                break;
-            }
-            if option.steps == 0 {
-                self.record(seat, roll, position, position, Vec::new(), MoveKind::Stayed);
-                self.emit(observer, &Event::Stayed { player: seat, position });
-            } else {
-                self.apply_move(seat, roll, option.steps, observer);
-            }
-            if self.positions[seat] == self.board.size() {
-                report.finished = true;
-                self.finish(seat, observer);
-                break;
-            }
-            if top && !capped {
-                self.emit(observer, &Event::BonusRoll { player: seat });
-                continue;
-            }
-            break;
+            first = false;
         }
-        report.to = self.positions[seat];
-        if self.status != Status::Finished {
-            self.current = self.next_seat(seat);
-        }
-        Ok(report)
+        let voided = self.history[history_before..].iter().any(|m| m.kind == MoveKind::Voided);
+        Ok(TurnReport {
+            seat,
+            from,
+            to: self.positions[seat],
+            rolls: self.rolls_by_seat[seat] - rolls_before,
+            finished: self.ranks[seat].is_some(),
+            voided,
+        })
     }
 
     /// Plays turns until the game ends.
@@ -592,38 +881,66 @@ impl Game {
         Ok(())
     }
 
-    fn apply_move(&mut self, seat: usize, roll: Roll, steps: u32, observer: &mut impl Observer) {
-        let from = self.positions[seat];
-        let step = self.board.advance(&self.rules, from, steps);
-        if step.overshoot {
-            self.emit(observer, &Event::Overshoot { player: seat, position: from, roll: steps });
-            if self.rules.overshoot == Overshoot::Stay {
-                self.record(seat, roll, from, from, Vec::new(), MoveKind::Blocked);
-                return;
-            }
+    /// Where the turn in progress began (the current position between turns).
+    pub fn turn_start(&self) -> u32 {
+        match &self.phase {
+            Phase::Roll(turn) | Phase::Choice { turn, .. } if turn.begun => turn.begin,
+            _ => self.positions[self.current],
         }
-        self.positions[seat] = step.landed;
-        self.emit(observer, &Event::Moved { player: seat, from, to: step.landed });
-        let jumps = self.board.jump_path(step.landed, self.rules.jumps);
-        for jump in &jumps {
-            self.positions[seat] = jump.to;
-            let (player, from, to) = (seat, jump.from, jump.to);
-            let event = if jump.is_snake() {
-                Event::Snake { player, from, to }
-            } else {
-                Event::Ladder { player, from, to }
-            };
-            self.emit(observer, &event);
+    }
+
+    /// True while a turn has begun and not ended: between bonus rolls, or at a choice.
+    pub fn in_turn(&self) -> bool {
+        matches!(&self.phase, Phase::Roll(t) | Phase::Choice { turn: t, .. } if t.begun)
+    }
+
+    /// The game as it stands, in a few numbers per seat, for [`Game::rewind`].
+    pub fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            positions: self.positions.clone(),
+            ranks: self.ranks.clone(),
+            ranking: self.ranking.clone(),
+            current: self.current,
+            status: self.status,
+            turns: self.turns,
+            turns_by_seat: self.turns_by_seat.clone(),
+            rolls_by_seat: self.rolls_by_seat.clone(),
+            history_len: self.history.len(),
+            phase: self.phase.clone(),
         }
-        debug_assert_eq!(self.positions[seat], step.end);
-        self.record(seat, roll, from, step.end, jumps, MoveKind::Moved);
+    }
+
+    /// Goes back to `checkpoint`, dropping the history recorded since. The checkpoint must come
+    /// from this game's line of play (an earlier point of it, taken with [`Game::checkpoint`]).
+    ///
+    /// # Panics
+    ///
+    /// If the checkpoint holds more history than the game, or another number of seats: it then
+    /// belongs to another game.
+    pub fn rewind(&mut self, checkpoint: &Checkpoint) {
+        assert!(
+            checkpoint.history_len <= self.history.len()
+                && checkpoint.positions.len() == self.seats.len(),
+            "a checkpoint from another game"
+        );
+        let c = checkpoint.clone();
+        self.positions = c.positions;
+        self.ranks = c.ranks;
+        self.ranking = c.ranking;
+        self.current = c.current;
+        self.status = c.status;
+        self.turns = c.turns;
+        self.turns_by_seat = c.turns_by_seat;
+        self.rolls_by_seat = c.rolls_by_seat;
+        self.history.truncate(c.history_len);
+        self.phase = c.phase;
     }
 
     fn finish(&mut self, seat: usize, observer: &mut impl Observer) {
         let rank = self.ranking.len() as u32 + 1;
         self.ranks[seat] = Some(rank);
         self.ranking.push(seat);
-        self.emit(observer, &Event::PlayerFinished { player: seat, rank });
+        observer.event(&Event::PlayerFinished { player: seat, rank });
         let left: Vec<usize> = (0..self.seats.len()).filter(|&s| self.ranks[s].is_none()).collect();
         let over = match self.rules.finish {
             Finish::First => true,
@@ -641,7 +958,7 @@ impl Game {
         }
         self.status = Status::Finished;
         let ranking = self.ranking.clone();
-        self.emit(observer, &Event::GameEnded { ranking });
+        observer.event(&Event::GameEnded { ranking });
     }
 
     fn next_seat(&self, seat: usize) -> usize {
@@ -649,22 +966,10 @@ impl Game {
         (1..=n).map(|k| (seat + k) % n).find(|&s| self.ranks[s].is_none()).unwrap_or(seat)
     }
 
-    fn record(
-        &mut self,
-        seat: usize,
-        roll: Roll,
-        from: u32,
-        to: u32,
-        jumps: Vec<Jump>,
-        kind: MoveKind,
-    ) {
-        let time_ms = self.clock.map(|now| now());
-        let turn = self.turns;
-        self.history.push(MoveRecord { turn, seat, roll, from, to, jumps, kind, time_ms });
-    }
-
-    fn emit(&self, observer: &mut impl Observer, event: &Event) {
-        observer.event(self, event);
+    fn record(&mut self, mut record: MoveRecord) {
+        record.turn = self.turns;
+        record.time_ms = self.clock.map(|now| now());
+        self.history.push(record);
     }
 
     /// Sets the time stamp of history record `index` (a restored game keeps its saved times).

@@ -47,15 +47,15 @@ pub use dice::{
     Dice, DiceError, MAX_DICE, MAX_FACES, ParseRollsError, Roll, RollError, RollSource, Scripted,
     ScriptedDice, SeededDice, splitmix64, uniform_below,
 };
-pub use event::{Event, Observer, Subscribers, Transcript};
+pub use event::{Event, Numbered, Observer, Subscribers, Transcript};
 pub use game::{
-    Decider, Decision, FirstOption, Game, MoveKind, MoveOption, MoveRecord, PlayError, Seat,
-    SeatError, SeatKind, SetupError, Status, TurnReport,
+    ApplyError, Checkpoint, Decider, Decision, FirstOption, Game, Input, MoveKind, MoveOption,
+    MoveRecord, Pending, PlayError, Seat, SeatError, SeatKind, SetupError, Status, TurnReport,
 };
 pub use presets::{Preset, RandomBoard, RandomBoardError, UnknownPreset};
 pub use rules::{
-    Bonus, Choice, Finish, JumpMode, MaxBonus, OnMax, Overshoot, RuleSet, RuleSpec, Rules,
-    RulesError, Start,
+    AfterRoll, Bonus, Choice, Finish, JumpMode, MaxBonus, OnMax, Overshoot, RuleSet, RuleSpec,
+    Rules, RulesError, Start,
 };
 pub use save::{GameState, RestoreError};
 

@@ -276,6 +276,19 @@ impl RuleSet {
     }
 }
 
+/// What a roll does to its turn under the bonus rules: see [`Rules::after_roll`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AfterRoll {
+    /// The roll is moved and the turn ends (unless an effect gives another roll).
+    End,
+    /// The roll is moved and earns another roll in the same turn (a player who finishes rolls no
+    /// more).
+    Again,
+    /// The roll is not moved and the whole turn is undone: the token goes back where the turn
+    /// began.
+    Void,
+}
+
 impl Rules {
     /// The rules of a named set.
     ///
@@ -300,6 +313,35 @@ impl Rules {
             Start::OffBoard => 0,
             Start::FirstCell => 1,
         }
+    }
+
+    /// What a roll does to its turn under the bonus rules (bonus, max-bonus, on-max), given the
+    /// top-face rolls already made in the turn (`streak`) and whether this roll, as played, shows
+    /// every top face. Returns the verdict and the streak after the roll.
+    ///
+    /// This is the one place the rule is decided: the game, the exact chains, the solver, the
+    /// simulation kernels and the strategies all ask it.
+    ///
+    /// ```
+    /// use snl_engine::{AfterRoll, Rules};
+    /// let strict = Rules::named("strict-sixes")?; // bonus on a 6, at most 3 in a row, void
+    /// assert_eq!(strict.after_roll(0, false), (AfterRoll::End, 0));
+    /// assert_eq!(strict.after_roll(1, true), (AfterRoll::Again, 2));
+    /// assert_eq!(strict.after_roll(2, true), (AfterRoll::Void, 3));
+    /// # Ok::<_, snl_engine::RulesError>(())
+    /// ```
+    #[inline]
+    pub fn after_roll(&self, streak: u32, top_face: bool) -> (AfterRoll, u32) {
+        if self.bonus != Bonus::TopFace || !top_face {
+            return (AfterRoll::End, streak);
+        }
+        let streak = streak + 1;
+        let verdict = match (self.max_bonus.limit() == Some(streak), self.on_max) {
+            (false, _) => AfterRoll::Again,
+            (true, OnMax::Pass) => AfterRoll::End,
+            (true, OnMax::Void) => AfterRoll::Void,
+        };
+        (verdict, streak)
     }
 
     /// Every distinct number of cells one roll may move a token (before the overshoot rule).

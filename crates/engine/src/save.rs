@@ -29,15 +29,15 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
-use std::cell::Cell;
-
 use serde::{Deserialize, Serialize};
 
 use crate::{
     board::{Board, BoardError, BoardSpec},
-    dice::{Dice, Roll, RollError, RollSource},
+    dice::Roll,
     event::Observer,
-    game::{Decider, Decision, Game, MoveKind, MoveRecord, PlayError, Seat, SetupError, Status},
+    game::{
+        Decision, Game, Input, MoveKind, MoveOption, MoveRecord, Pending, Seat, SetupError, Status,
+    },
     rules::Rules,
 };
 
@@ -64,6 +64,9 @@ pub struct GameState {
     pub ranking: Vec<usize>,
     /// Every roll of the game, in order.
     pub history: Vec<MoveRecord>,
+    /// A roll made but not yet played: the game awaits the seat's choice among its options.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_roll: Option<Roll>,
 }
 
 /// Why a [`GameState`] is not a game that could have been played.
@@ -112,13 +115,13 @@ pub enum RestoreError {
         /// What is wrong with it.
         problem: String,
     },
-    /// The history stops in the middle of a turn.
-    #[error("the history stops in the middle of turn {turn}: {name}'s bonus roll is missing")]
-    Incomplete {
-        /// The turn.
-        turn: u32,
-        /// Whose turn.
-        name: String,
+    /// The roll awaiting a choice cannot be one.
+    #[error("the roll awaiting a choice, {faces:?}, {problem}")]
+    PendingRoll {
+        /// Its faces.
+        faces: Vec<u8>,
+        /// What is wrong with it.
+        problem: String,
     },
     /// A saved field disagrees with what the history gives.
     #[error("the saved {what} is {saved}, but the history gives {replayed}")]
@@ -145,6 +148,10 @@ impl Game {
             positions: self.positions().to_vec(),
             ranking: self.ranking().to_vec(),
             history: self.history().to_vec(),
+            pending_roll: match self.pending() {
+                Pending::Choice(decision) => Some(decision.roll),
+                _ => None,
+            },
         }
     }
 
@@ -173,41 +180,61 @@ impl Game {
         let mut game = Game::new(board, state.rules, state.seats.clone())?;
         check_shape(state, size)?;
 
-        let cursor = Cell::new(0);
         let records = state.history.as_slice();
-        let mut rolls =
-            HistoryRolls { records, cursor: &cursor, seats: &state.seats, problem: None };
-        let mut decider = HistoryDecider { records, cursor: &cursor };
-        while cursor.get() < records.len() {
-            let first = cursor.get();
-            match game.play_turn(&mut rolls, &mut decider, observer) {
-                Ok(_) => {}
-                Err(PlayError::GameOver) => {
-                    return Err(RestoreError::History {
-                        number: first + 1,
-                        problem: "comes after the game had ended".to_owned(),
-                    });
-                }
-                Err(PlayError::Roll(_)) => {
-                    return Err(rolls.problem.take().unwrap_or_else(|| RestoreError::Incomplete {
-                        turn: game.turns(),
-                        name: state.seats[game.current()].name.clone(),
-                    }));
-                }
+        for (index, record) in records.iter().enumerate() {
+            let number = index + 1;
+            let history = |problem: String| RestoreError::History { number, problem };
+            let seat = match game.pending() {
+                Pending::Over => return Err(history("comes after the game had ended".to_owned())),
+                Pending::Roll { seat, .. } | Pending::Choice(Decision { seat, .. }) => seat,
+            };
+            if record.seat != seat {
+                let by = state
+                    .seats
+                    .get(record.seat)
+                    .map_or_else(|| format!("player number {}", record.seat), |s| s.name.clone());
+                let problem = format!("is by {by}, but it was {}'s turn", state.seats[seat].name);
+                return Err(history(problem));
             }
-            for (i, (saved, replayed)) in records.iter().zip(game.history()).enumerate().skip(first)
-            {
-                if !same_move(saved, replayed) {
-                    let names = &state.seats;
-                    return Err(RestoreError::History {
-                        number: i + 1,
-                        problem: format!(
-                            "says {}, but the roll gives {}",
-                            describe(saved, names),
-                            describe(replayed, names)
-                        ),
-                    });
-                }
+            let before = game.history().len();
+            let dice = game.rules().thrown_dice();
+            if !record.roll.fits(dice) {
+                let problem = format!("rolls {:?}, which {dice} cannot throw", record.roll.dice());
+                return Err(history(problem));
+            }
+            game.apply_to(Input::Roll { roll: record.roll }, observer)
+                .map_err(|e| history(e.to_string()))?;
+            if let Pending::Choice(decision) = game.pending() {
+                let option = match record.chosen {
+                    Some(option) => option,
+                    None => legacy_choice(records, index, &decision.options),
+                };
+                game.apply_to(Input::Choose { option }, observer)
+                    .map_err(|e| history(format!("chooses option {option}, but {e}")))?;
+            } else if record.chosen.is_some_and(|c| c != 0) {
+                return Err(history(format!(
+                    "chooses option {}, but the roll offered no choice",
+                    record.chosen.unwrap_or(0)
+                )));
+            }
+            let replayed = &game.history()[before];
+            if !same_move(record, replayed) {
+                let names = &state.seats;
+                return Err(history(format!(
+                    "says {}, but the roll gives {}",
+                    describe(record, names),
+                    describe(replayed, names)
+                )));
+            }
+        }
+        if let Some(roll) = state.pending_roll {
+            let refused = |problem: String| RestoreError::PendingRoll {
+                faces: roll.dice().to_vec(),
+                problem,
+            };
+            game.apply_to(Input::Roll { roll }, observer).map_err(|e| refused(e.to_string()))?;
+            if !matches!(game.pending(), Pending::Choice(_)) {
+                return Err(refused("offers no choice".to_owned()));
             }
         }
         for (i, record) in records.iter().enumerate() {
@@ -280,6 +307,25 @@ fn same_move(a: &MoveRecord, b: &MoveRecord) -> bool {
         == (b.turn, b.seat, b.roll, b.from, b.to, &b.jumps, b.kind)
 }
 
+/// The choice a record made before saves kept it (format 1): the option that lands where the
+/// record says, and that was a top face when a bonus roll followed in the same turn. Saves
+/// written since keep the chosen option itself, so nothing is guessed for them.
+fn legacy_choice(records: &[MoveRecord], index: usize, options: &[MoveOption]) -> usize {
+    let record = &records[index];
+    let bonus_followed = records.get(index + 1).is_some_and(|next| next.turn == record.turn);
+    let fits = |o: &MoveOption| match record.kind {
+        MoveKind::Stayed => o.steps == 0,
+        MoveKind::Voided => o.top_face,
+        MoveKind::Moved | MoveKind::Blocked => o.steps > 0 && o.lands == record.to,
+    };
+    let want_top = bonus_followed || record.kind == MoveKind::Voided;
+    options
+        .iter()
+        .position(|o| fits(o) && o.top_face == want_top)
+        .or_else(|| options.iter().position(fits))
+        .unwrap_or(0)
+}
+
 /// A move in words, for messages: `turn 3, Ann rolls 4: 2 → 6, ladder 6→25`.
 fn describe(m: &MoveRecord, seats: &[Seat]) -> String {
     let who = seats.get(m.seat).map_or_else(|| format!("player {}", m.seat), |s| s.name.clone());
@@ -296,75 +342,11 @@ fn describe(m: &MoveRecord, seats: &[Seat]) -> String {
     format!("turn {}, {who} rolls {}: {what}", m.turn, m.roll.total())
 }
 
-/// Gives the history's rolls back, one by one, checking each against the game's turn order.
-struct HistoryRolls<'a> {
-    records: &'a [MoveRecord],
-    cursor: &'a Cell<usize>,
-    seats: &'a [Seat],
-    problem: Option<RestoreError>,
-}
-
-impl RollSource for HistoryRolls<'_> {
-    fn roll(&mut self, seat: usize, dice: Dice) -> Result<Roll, RollError> {
-        let index = self.cursor.get();
-        let Some(record) = self.records.get(index) else {
-            return Err(RollError::Exhausted { used: index });
-        };
-        let number = index + 1;
-        let problem = if record.seat != seat {
-            let by = self
-                .seats
-                .get(record.seat)
-                .map_or_else(|| format!("player number {}", record.seat), |s| s.name.clone());
-            Some(format!("is by {by}, but it was {}'s turn", self.seats[seat].name))
-        } else if !record.roll.fits(dice) {
-            Some(format!("rolls {:?}, which {dice} cannot throw", record.roll.dice()))
-        } else {
-            None
-        };
-        if let Some(problem) = problem {
-            self.problem = Some(RestoreError::History { number, problem });
-            return Err(RollError::Stopped);
-        }
-        self.cursor.set(number);
-        Ok(record.roll)
-    }
-}
-
-/// Makes the choice the history shows for the roll just given.
-struct HistoryDecider<'a> {
-    records: &'a [MoveRecord],
-    cursor: &'a Cell<usize>,
-}
-
-impl Decider for HistoryDecider<'_> {
-    fn decide(&mut self, _: &Game, decision: &Decision) -> usize {
-        let index = self.cursor.get().saturating_sub(1);
-        let Some(record) = self.records.get(index) else { return 0 };
-        // A roll followed by another in the same turn earned a bonus, so it counted as a top
-        // face; that tells two options landing on the same cell apart (pick-die).
-        let bonus_followed =
-            self.records.get(index + 1).is_some_and(|next| next.turn == record.turn);
-        let fits = |o: &crate::game::MoveOption| match record.kind {
-            MoveKind::Stayed => o.steps == 0,
-            MoveKind::Voided => o.top_face,
-            MoveKind::Moved | MoveKind::Blocked => o.steps > 0 && o.lands == record.to,
-        };
-        let want_top = bonus_followed || record.kind == MoveKind::Voided;
-        let options = &decision.options;
-        options
-            .iter()
-            .position(|o| fits(o) && o.top_face == want_top)
-            .or_else(|| options.iter().position(fits))
-            .unwrap_or(0)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::{
-        BoardSpec, Choice, Dice, Event, FirstOption, JumpMode, Overshoot, Preset, RuleSet,
+        BoardSpec, Choice, Decider, Dice, Event, FirstOption, JumpMode, Overshoot, Preset, RuleSet,
         ScriptedDice, SeatKind, SeededDice,
     };
 
@@ -517,7 +499,7 @@ mod tests {
     }
 
     #[test]
-    fn a_history_cut_inside_a_bonus_turn_is_incomplete() {
+    fn a_history_cut_inside_a_bonus_turn_awaits_the_bonus_roll() {
         // 6 then 2: P0's first turn has a bonus roll; drop it.
         let rules = RuleSet::BonusSix.rules();
         let mut game = new_game(rules, 2);
@@ -527,7 +509,32 @@ mod tests {
         state.history.pop();
         state.positions[0] = 25;
         let e = Game::restore(&state).unwrap_err().to_string();
-        assert_eq!(e, "the history stops in the middle of turn 1: P0's bonus roll is missing");
+        assert_eq!(e, "the saved player to move is P1, but the history gives P0");
+        state.current = 0;
+        let back = Game::restore(&state).unwrap();
+        assert_eq!(back.pending(), Pending::Roll { seat: 0, dice: Dice::D6, again: true });
+        assert!(back.in_turn());
+        assert_eq!(back.turn_start(), 0);
+    }
+
+    #[test]
+    fn a_game_saved_at_a_choice_awaits_the_same_choice() {
+        let rules = Rules { choice: Choice::MayPass, ..Rules::default() };
+        let mut game = new_game(rules, 2);
+        game.apply(Input::Roll { roll: Roll::from_faces(&[4]) }).unwrap();
+        let Pending::Choice(decision) = game.pending() else { panic!("a choice is awaited") };
+        let state = game.state();
+        assert_eq!(state.pending_roll, Some(Roll::from_faces(&[4])));
+        let mut back = Game::restore(&state).unwrap();
+        assert_eq!(back.pending(), Pending::Choice(decision));
+        let events = back.apply(Input::Choose { option: 1 }).unwrap();
+        assert_eq!(events, [Event::Stayed { player: 0, position: 0 }]);
+        assert_eq!(back.history()[0].chosen, Some(1));
+
+        let mut edited = state.clone();
+        edited.pending_roll = Some(Roll::from_faces(&[9]));
+        let e = Game::restore(&edited).unwrap_err().to_string();
+        assert_eq!(e, "the roll awaiting a choice, [9], a roll of [9] cannot be thrown with 1d6");
     }
 
     #[test]

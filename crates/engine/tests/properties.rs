@@ -2,9 +2,9 @@
 
 use proptest::prelude::*;
 use snl_engine::{
-    Board, BoardSpec, Bonus, Choice, Decider, Decision, Dice, Event, Finish, Game, JumpMode,
-    MaxBonus, MoveKind, Observer, OnMax, Overshoot, Rules, Seat, SeatKind, SeededDice, Start,
-    Status,
+    Board, BoardSpec, Bonus, Choice, Decider, Decision, Dice, Event, Finish, Game, Input, JumpMode,
+    MaxBonus, MoveKind, Observer, OnMax, Overshoot, Pending, RollSource, Rules, Seat, SeatKind,
+    SeededDice, Start, Status,
 };
 
 fn rules_strategy() -> impl Strategy<Value = Rules> {
@@ -67,50 +67,109 @@ impl Decider for Rotate {
     }
 }
 
-/// Checks the per-event invariants as the game goes.
-#[derive(Default)]
+/// Checks the per-event invariants as the game goes, from the events alone: an event stands on
+/// its own, so where every token is can be followed without the game.
 struct Checker {
+    rules: Rules,
+    size: u32,
+    positions: Vec<u32>,
     begin: u32,
     rolls_this_turn: u32,
-    bonus_this_turn: u32,
     failures: Vec<String>,
 }
 
-impl Observer for Checker {
-    fn event(&mut self, game: &Game, event: &Event) {
-        let n = game.board().size();
-        if let Some(p) = game.positions().iter().find(|&&p| p > n) {
-            self.failures.push(format!("position {p} is off a board of {n}"));
+impl Checker {
+    fn new(game: &Game) -> Checker {
+        Checker {
+            rules: *game.rules(),
+            size: game.board().size(),
+            positions: game.positions().to_vec(),
+            begin: 0,
+            rolls_this_turn: 0,
+            failures: Vec::new(),
         }
-        match event {
+    }
+
+    /// The game must stand where its events said it went.
+    fn agrees_with(&mut self, game: &Game) {
+        if game.positions() != self.positions.as_slice() {
+            self.failures.push(format!(
+                "events say {:?}, game {:?}",
+                self.positions,
+                game.positions()
+            ));
+        }
+    }
+}
+
+impl Observer for Checker {
+    fn event(&mut self, event: &Event) {
+        let n = self.size;
+        match *event {
             Event::TurnStarted { position, .. } => {
-                self.begin = *position;
+                self.begin = position;
                 self.rolls_this_turn = 0;
-                self.bonus_this_turn = 0;
             }
             Event::DiceRolled { .. } => {
                 self.rolls_this_turn += 1;
-                if let Some(k) = game.rules().max_bonus.limit()
+                if let Some(k) = self.rules.max_bonus.limit()
                     && self.rolls_this_turn > k
                 {
                     self.failures
                         .push(format!("{} rolls in a turn, cap {k}", self.rolls_this_turn));
                 }
             }
-            Event::BonusRoll { .. } => {
-                self.bonus_this_turn += 1;
-                if game.rules().bonus == Bonus::None {
-                    self.failures.push("a bonus roll without the bonus rule".into());
-                }
+            Event::BonusRoll { .. } if self.rules.bonus == Bonus::None => {
+                self.failures.push("a bonus roll without the bonus rule".into());
             }
-            Event::TurnVoided { player, back_to }
-                if *back_to != self.begin || game.positions()[*player] != self.begin =>
-            {
-                self.failures.push(format!("voided to {back_to}, turn began on {}", self.begin));
+            Event::Moved { player, to, .. }
+            | Event::Snake { player, to, .. }
+            | Event::Ladder { player, to, .. } => {
+                if to > n {
+                    self.failures.push(format!("position {to} is off a board of {n}"));
+                }
+                self.positions[player] = to;
+            }
+            Event::TurnVoided { player, back_to } => {
+                if back_to != self.begin {
+                    self.failures
+                        .push(format!("voided to {back_to}, turn began on {}", self.begin));
+                }
+                self.positions[player] = back_to;
             }
             _ => {}
         }
     }
+}
+
+/// Drives `game` input by input through `Game::apply` until it ends or `limit` inputs: rolls
+/// from `dice`, choices from `decider`. Returns the inputs given.
+fn drive(
+    game: &mut Game,
+    dice: &mut SeededDice,
+    decider: &mut Rotate,
+    observer: &mut impl Observer,
+    limit: usize,
+) -> Vec<Input> {
+    let mut inputs = Vec::new();
+    while inputs.len() < limit {
+        let input = match game.pending() {
+            Pending::Over => break,
+            Pending::Roll { seat, dice: thrown, .. } => {
+                Input::Roll { roll: RollSource::roll(dice, seat, thrown).unwrap() }
+            }
+            Pending::Choice(decision) => Input::Choose { option: decider.decide(game, &decision) },
+        };
+        game.apply_to(input, observer).unwrap();
+        inputs.push(input);
+    }
+    inputs
+}
+
+fn new_game(spec: &BoardSpec, rules: Rules, seats: usize) -> Option<Game> {
+    let board = Board::new(spec, &rules).ok()?;
+    let seats = (0..seats).map(|i| Seat::new(format!("P{i}"), SeatKind::Easy)).collect();
+    Game::new(board, rules, seats).ok()
 }
 
 proptest! {
@@ -123,20 +182,17 @@ proptest! {
         seats in 2_usize..5,
         seed in any::<u64>(),
     ) {
-        let board = Board::new(&spec, &rules);
-        prop_assume!(board.is_ok());
-        let seats: Vec<Seat> = (0..seats).map(|i| Seat::new(format!("P{i}"), SeatKind::Easy)).collect();
-        let game = Game::new(board.unwrap(), rules, seats);
-        prop_assume!(game.is_ok());
+        let game = new_game(&spec, rules, seats);
+        prop_assume!(game.is_some());
         let mut game = game.unwrap();
         let mut dice = SeededDice::new(seed);
-        let mut checker = Checker::default();
+        let mut checker = Checker::new(&game);
         let mut decider = Rotate(0);
-        for _ in 0..5_000 {
-            if game.status() == Status::Finished {
+        for _ in 0..20_000 {
+            if drive(&mut game, &mut dice, &mut decider, &mut checker, 1).is_empty() {
                 break;
             }
-            game.play_turn(&mut dice, &mut decider, &mut checker).unwrap();
+            checker.agrees_with(&game);
         }
         prop_assert!(checker.failures.is_empty(), "{:?}", checker.failures);
 
@@ -165,6 +221,31 @@ proptest! {
                 Finish::All => prop_assert!(finishers >= n - 1),
             }
         }
+    }
+
+    #[test]
+    fn driving_input_by_input_plays_exactly_the_games_play_turn_plays(
+        spec in board_strategy(),
+        rules in rules_strategy(),
+        seats in 2_usize..5,
+        seed in any::<u64>(),
+    ) {
+        let game = new_game(&spec, rules, seats);
+        prop_assume!(game.is_some());
+        let mut by_turn = game.unwrap();
+        let mut by_input = by_turn.clone();
+        let (mut dice, mut decider) = (SeededDice::new(seed), Rotate(0));
+        let mut heard = Vec::new();
+        for _ in 0..2_000 {
+            if by_turn.status() == Status::Finished { break; }
+            by_turn.play_turn(&mut dice, &mut decider, &mut heard).unwrap();
+        }
+        let inputs_allowed = by_turn.history().len() * 2;
+        let (mut dice, mut decider) = (SeededDice::new(seed), Rotate(0));
+        let mut applied = Vec::new();
+        drive(&mut by_input, &mut dice, &mut decider, &mut applied, inputs_allowed);
+        prop_assert_eq!(&applied, &heard);
+        prop_assert_eq!(by_input.state(), by_turn.state());
     }
 
     #[test]
@@ -206,5 +287,46 @@ proptest! {
         let _ = snl_engine::ScriptedDice::parse(&text, Dice::D6);
         let _ = BoardSpec::from_toml(&text);
         let _ = Rules::named(&text);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, max_global_rejects: 20_000, ..ProptestConfig::default() })]
+
+    /// Saved at any input point (at a choice, between bonus rolls, between turns), a game restores
+    /// to the same state, awaits the same input, and given the rest of the inputs plays the rest
+    /// of the uninterrupted game event for event.
+    #[test]
+    fn saving_and_loading_at_every_input_point_gives_the_uninterrupted_game(
+        spec in board_strategy(),
+        rules in rules_strategy(),
+        seats in 2_usize..4,
+        seed in any::<u64>(),
+    ) {
+        let game = new_game(&spec, rules, seats);
+        prop_assume!(game.is_some());
+        let start = game.unwrap();
+        let mut whole = start.clone();
+        let (mut dice, mut decider) = (SeededDice::new(seed), Rotate(seed as usize));
+        let mut all_events = Vec::new();
+        let inputs = drive(&mut whole, &mut dice, &mut decider, &mut all_events, 300);
+
+        let mut cut = start;
+        let mut heard = 0;
+        for k in 0..=inputs.len() {
+            let state = cut.state();
+            let mut back = Game::restore(&state).map_err(|e| TestCaseError::fail(format!("input {k}: {e}")))?;
+            prop_assert_eq!(back.state(), state);
+            prop_assert_eq!(back.pending(), cut.pending());
+            let mut rest = Vec::new();
+            for &input in &inputs[k..] {
+                back.apply_to(input, &mut rest).unwrap();
+            }
+            prop_assert_eq!(&rest[..], &all_events[heard..], "cut after input {}", k);
+            prop_assert_eq!(back.state(), whole.state());
+            if let Some(&input) = inputs.get(k) {
+                heard += cut.apply(input).unwrap().len();
+            }
+        }
     }
 }

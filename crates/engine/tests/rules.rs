@@ -52,7 +52,7 @@ fn play_with(
 ) -> (Game, String) {
     let mut game = game(spec, rules, seats);
     let mut dice = ScriptedDice::parse(rolls, rules.thrown_dice()).unwrap();
-    let mut transcript = Transcript::default();
+    let mut transcript = Transcript::new(game.seats());
     for _ in 0..turns {
         if game.status() == Status::Finished {
             break;

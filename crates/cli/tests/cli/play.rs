@@ -100,13 +100,16 @@ fn events_jsonl_is_one_object_per_line_with_names() {
         .collect();
     assert_eq!(
         events[0],
-        serde_json::json!({"type": "game_started", "players": ["Ann", "Bob"], "board_size": 100})
+        serde_json::json!({"seq": 1, "type": "game_started", "players": ["Ann", "Bob"], "board_size": 100})
     );
     assert_eq!(
         events[1],
-        serde_json::json!({"type": "turn_started", "player": "Ann", "position": 0})
+        serde_json::json!({"seq": 2, "type": "turn_started", "player": "Ann", "position": 0})
     );
     assert_eq!(events.last().unwrap()["type"], "game_ended");
+    for (i, e) in events.iter().enumerate() {
+        assert_eq!(e["seq"], i + 1, "every event is numbered in order");
+    }
     let types: std::collections::BTreeSet<&str> =
         events.iter().map(|e| e["type"].as_str().unwrap()).collect();
     for t in ["dice_rolled", "moved", "player_finished"] {
@@ -132,7 +135,8 @@ fn a_human_presses_enter_to_roll_and_can_quit() {
         run.stderr.matches("Me, press Enter to roll (q to quit, a for autopilot): ").count(),
         3
     );
-    assert!(run.stdout.contains("Game stopped after 5 turns."), "{}", run.stdout);
+    // Two rolls of Me's and two of Cpu's: four turns (the prompt at which Me quit began none).
+    assert!(run.stdout.contains("Game stopped after 4 turns."), "{}", run.stdout);
     // The board is shown before each of Me's rolls after the first.
     assert!(run.stdout.matches("Snakes  (v)").count() >= 3);
 }

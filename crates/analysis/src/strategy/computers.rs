@@ -1,0 +1,77 @@
+//! The computer players a session seats: each [`Strategy`] by name, with the optimal policy
+//! computed once, when the first decision needs it.
+
+use snl_engine::{Decider, Decision, Game};
+
+use super::{Easy, HardPolicy, Strategy, greedy_choice};
+
+/// Every computer strategy ready to choose for any seat of one game: `easy` draws from the game's
+/// seed, `greedy` needs nothing, `hard` computes the optimal policy at its first decision (and
+/// falls back to `greedy`, once noted, if the policy cannot be computed on a huge board).
+///
+/// ```
+/// use snl_analysis::strategy::{Computers, Strategy};
+/// use snl_engine::{Board, Choice, Game, Input, Pending, Preset, Roll, Rules, Seat, SeatKind};
+/// let rules = Rules { choice: Choice::MayPass, ..Rules::default() };
+/// let board = Board::new(&Preset::Classic.spec(), &rules)?;
+/// let seats = vec![Seat::new("Ann", SeatKind::Hard), Seat::new("Bob", SeatKind::Greedy)];
+/// let mut game = Game::new(board, rules, seats)?;
+/// game.apply(Input::Roll { roll: Roll::from_faces(&[6]) })?;
+/// let Pending::Choice(decision) = game.pending() else { unreachable!() };
+/// let mut computers = Computers::new(7);
+/// assert_eq!(computers.choose(Strategy::Hard, &game, &decision), 0); // the ladder at 6
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct Computers {
+    easy: Easy,
+    hard: Hard,
+    notes: Vec<String>,
+}
+
+#[derive(Debug, Default)]
+enum Hard {
+    #[default]
+    NotYet,
+    Ready(Box<HardPolicy>),
+    Failed,
+}
+
+impl Computers {
+    /// The strategies of a game whose dice began with `seed` (what `easy` draws from).
+    pub fn new(seed: u64) -> Computers {
+        Computers { easy: Easy { seed }, hard: Hard::NotYet, notes: Vec::new() }
+    }
+
+    /// The option `strategy` takes at `decision` in `game`.
+    pub fn choose(&mut self, strategy: Strategy, game: &Game, decision: &Decision) -> usize {
+        match strategy {
+            Strategy::Easy => self.easy.decide(game, decision),
+            Strategy::Greedy => greedy_choice(&decision.options),
+            Strategy::Hard => self.hard(game, decision),
+        }
+    }
+
+    fn hard(&mut self, game: &Game, decision: &Decision) -> usize {
+        if matches!(self.hard, Hard::NotYet) {
+            self.hard = match HardPolicy::new(game.board(), game.rules()) {
+                Ok(policy) => Hard::Ready(Box::new(policy)),
+                Err(e) => {
+                    self.notes.push(format!(
+                        "the hard strategy cannot be computed ({e}); greedy plays instead"
+                    ));
+                    Hard::Failed
+                }
+            };
+        }
+        match &self.hard {
+            Hard::Ready(policy) => policy.choose_for(decision),
+            Hard::NotYet | Hard::Failed => greedy_choice(&decision.options),
+        }
+    }
+
+    /// Notes for people (a strategy that could not be computed), each given once.
+    pub fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
+    }
+}

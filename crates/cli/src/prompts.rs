@@ -1,0 +1,81 @@
+//! What a person is told at a prompt: the roll in words, and each option with where it lands.
+
+use std::fmt::Write as _;
+
+use snl_engine::{Bonus, Decision, Game, MoveOption, OnMax, Overshoot, Roll};
+
+/// The dice as a person reads them: `4`, or `4+2`.
+pub(crate) fn roll_words(roll: Roll) -> String {
+    let faces: Vec<String> = roll.dice().iter().map(u8::to_string).collect();
+    faces.join("+")
+}
+
+/// One option in words: `move 4 to 23 (ladder to 45)`, `stay on 19`, `move 5: too far, stay on
+/// 98`, with what a top face does under bonus rolls.
+pub(crate) fn describe_option(game: &Game, decision: &Decision, option: &MoveOption) -> String {
+    let (rules, position) = (game.rules(), decision.position);
+    let place = |p: u32| if p == 0 { "the start".to_owned() } else { p.to_string() };
+    let mut text = if option.steps == 0 {
+        format!("stay on {}", place(position))
+    } else {
+        let step = game.board().advance(rules, position, option.steps);
+        let mut text = if step.overshoot && rules.overshoot == Overshoot::Stay {
+            format!("move {}: too far, stay on {}", option.steps, place(position))
+        } else if step.overshoot && rules.overshoot == Overshoot::Bounce {
+            format!("move {}: bounce back to {}", option.steps, step.landed)
+        } else {
+            format!("move {} to {}", option.steps, step.landed)
+        };
+        let blocked = step.overshoot && rules.overshoot == Overshoot::Stay;
+        if step.end > step.landed {
+            let _ = write!(text, " (ladder to {})", step.end);
+        } else if step.end < step.landed && !blocked {
+            let _ = write!(text, " (snake to {})", step.end);
+        }
+        text
+    };
+    if rules.bonus == Bonus::TopFace && option.top_face && option.lands != game.board().size() {
+        let capped = rules.max_bonus.limit() == Some(decision.streak + 1);
+        if !capped {
+            text.push_str(", roll again");
+        } else if rules.on_max == OnMax::Void {
+            text.push_str(", which voids the turn");
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use snl_engine::{Board, Choice, Preset, Rules, Seat, SeatKind};
+
+    use super::*;
+
+    #[test]
+    fn options_say_where_they_land_and_what_a_top_face_does() {
+        let mut rules = Rules { choice: Choice::MayPass, ..Rules::named("strict-sixes").unwrap() };
+        let board = Board::new(&Preset::Classic.spec(), &rules).unwrap();
+        let seats = vec![Seat::new("Ann", SeatKind::Human), Seat::new("Bob", SeatKind::Easy)];
+        let game = Game::new(board.clone(), rules, seats.clone()).unwrap();
+        let say = |game: &Game, position: u32, faces: &[u8], streak: u32| -> Vec<String> {
+            let roll = Roll::from_faces(faces);
+            let options = game.options(position, &roll);
+            let decision =
+                Decision { seat: 0, position, roll, options, turn_start: position, streak };
+            decision.options.iter().map(|o| describe_option(game, &decision, o)).collect()
+        };
+        assert_eq!(say(&game, 3, &[3], 0), ["move 3 to 6 (ladder to 25)", "stay on 3"]);
+        assert_eq!(say(&game, 22, &[3], 0), ["move 3 to 25 (snake to 2)", "stay on 22"]);
+        assert_eq!(
+            say(&game, 0, &[6], 0),
+            ["move 6 to 6 (ladder to 25), roll again", "stay on the start, roll again"]
+        );
+        assert_eq!(say(&game, 7, &[6], 2)[1], "stay on 7, which voids the turn");
+        rules.choice = Choice::PickDie;
+        let game = Game::new(board, rules, seats).unwrap();
+        assert_eq!(
+            say(&game, 97, &[5, 2], 0),
+            ["move 5: too far, stay on 97", "move 2 to 99 (snake to 54)"]
+        );
+    }
+}

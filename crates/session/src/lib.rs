@@ -1,0 +1,435 @@
+//! One door for every front end: a [`Session`] is a game with its dice, its seats (people,
+//! computers, people on autopilot), undo and redo, and the recorders that keep it. Intents go in
+//! ([`Session::act`] for a person, [`Session::play_computer`] for a computer seat), numbered
+//! events come out; nothing inside blocks, reads a clock or a keyboard. The console, the
+//! full-screen terminal game and the server are loops around it, each owning its own keyboard,
+//! clock or socket.
+//!
+//! ```
+//! use snl_engine::{Board, Preset, Rules, Seat, SeatKind};
+//! use snl_session::{Awaiting, Intent, Session};
+//! use snl_store::DiceState;
+//!
+//! let rules = Rules::default();
+//! let board = Board::new(&Preset::Classic.spec(), &rules)?;
+//! let seats = vec![Seat::new("Ann", SeatKind::Human), Seat::new("Robo", SeatKind::Hard)];
+//! let game = snl_engine::Game::new(board, rules, seats)?;
+//! let mut session = Session::new(game, DiceState::seeded(7), "classic");
+//! let mut told = Vec::new();
+//! loop {
+//!     let events = match session.awaiting() {
+//!         Awaiting::Over => break,
+//!         Awaiting::Computer { .. } => session.play_computer()?,
+//!         Awaiting::Roll { seat } => session.act(seat, Intent::Roll)?,
+//!         Awaiting::Choice(decision) => session.act(decision.seat, Intent::Choose { option: 0 })?,
+//!     };
+//!     told.extend(events);
+//! }
+//! assert_eq!(told[0].seq, 1);
+//! assert!(told.windows(2).all(|w| w[1].seq == w[0].seq + 1));
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
+mod keep;
+mod undo;
+
+use snl_analysis::strategy::{Computers, Strategy};
+use snl_engine::{
+    ApplyError, Decision, Event, Game, Input, Numbered, Pending, RollError, RollSource, SeatKind,
+    Status,
+};
+use snl_store::{Action, DiceState};
+
+pub use keep::{GameDb, Kept, Recorder, SaveFile};
+use undo::{DiceMark, Undo};
+
+/// What a person may ask of the session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Intent {
+    /// Throw the dice for the seat's awaited roll.
+    Roll,
+    /// Take option `option` of the awaited choice.
+    Choose {
+        /// Index into [`Decision::options`].
+        option: usize,
+    },
+    /// Take back turns: to the start of the turn in flight, else to just before the last turn a
+    /// person played (the computers' turns after it go with it).
+    Undo,
+    /// Put back what the last undo took back, with the same rolls.
+    Redo,
+    /// Hand the seat to the computer (`on`), or take it back.
+    Autopilot {
+        /// True to hand it over.
+        on: bool,
+    },
+    /// Stop here; the game stays resumable.
+    Quit,
+}
+
+/// What the session waits for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Awaiting {
+    /// A person at `seat` to roll ([`Intent::Roll`]).
+    Roll {
+        /// The seat.
+        seat: usize,
+    },
+    /// A person to choose ([`Intent::Choose`]).
+    Choice(Decision),
+    /// A computer seat, or a person's seat on autopilot: [`Session::play_computer`] plays its
+    /// next input when the front end is ready to show it.
+    Computer {
+        /// The seat.
+        seat: usize,
+    },
+    /// Nothing more: the game is over, or the session was stopped.
+    Over,
+}
+
+/// Why an intent was refused; the session is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SessionError {
+    /// Another seat is awaited.
+    #[error("it is not seat {seat}'s turn")]
+    NotYourTurn {
+        /// The seat that asked.
+        seat: usize,
+    },
+    /// The seat is played by the computer (its kind, or autopilot).
+    #[error("seat {seat} is played by the computer")]
+    NotAPerson {
+        /// The seat.
+        seat: usize,
+    },
+    /// No person's turn to take back.
+    #[error("there is nothing to undo")]
+    NothingToUndo,
+    /// Nothing was taken back.
+    #[error("there is nothing to redo")]
+    NothingToRedo,
+    /// The game is over or the session stopped.
+    #[error("the game is over")]
+    Over,
+    /// The game refused the input.
+    #[error(transparent)]
+    Refused(#[from] ApplyError),
+    /// The dice could not roll (scripted rolls ran out).
+    #[error(transparent)]
+    Dice(#[from] RollError),
+}
+
+/// A game being played: see the crate documentation.
+#[derive(Debug)]
+pub struct Session {
+    game: Game,
+    dice: DiceState,
+    board_name: String,
+    autopilot: Vec<bool>,
+    computers: Computers,
+    /// Only with a person at the table.
+    undo: Option<Undo>,
+    recorders: Vec<Box<dyn Recorder>>,
+    /// The sequence number of the last event told.
+    seq: u64,
+    /// The game's events since the last turn ended, for the recorders.
+    turn: Vec<Event>,
+    notes: Vec<String>,
+    stopped: bool,
+    /// Whether the stream told the game's start.
+    started: bool,
+}
+
+impl Session {
+    /// A session around `game` (new, loaded or resumed) and its dice where they stand. Events
+    /// are numbered after the game's history: a resumed game goes on with the numbers it had.
+    pub fn new(game: Game, dice: DiceState, board_name: &str) -> Session {
+        let people = game.seats().iter().any(|s| s.kind == SeatKind::Human);
+        let seq = if game.history().is_empty() {
+            0
+        } else {
+            let mut count = Count(0);
+            // The history replays to the same game: it was checked when the game was restored.
+            let _ = Game::replay(&game.state(), &mut count);
+            count.0
+        };
+        Session {
+            autopilot: vec![false; game.seats().len()],
+            computers: Computers::new(dice.seed().unwrap_or(0)),
+            undo: people.then(Undo::default),
+            recorders: Vec::new(),
+            seq,
+            turn: Vec::new(),
+            notes: Vec::new(),
+            stopped: false,
+            started: game.status() != Status::NotStarted,
+            board_name: board_name.to_owned(),
+            game,
+            dice,
+        }
+    }
+
+    /// Adds a recorder: it is told after every turn, undo and redo, and when the session stops.
+    /// A recorder that fails is dropped with a note ([`Session::take_notes`]); the game goes on.
+    pub fn record_with(&mut self, recorder: Box<dyn Recorder>) {
+        self.recorders.push(recorder);
+    }
+
+    /// The game as it stands.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The dice where they stand.
+    pub fn dice(&self) -> &DiceState {
+        &self.dice
+    }
+
+    /// What the board is called (for saves and the database).
+    pub fn board_name(&self) -> &str {
+        &self.board_name
+    }
+
+    /// The last event's sequence number (0 before any).
+    pub fn seq(&self) -> u64 {
+        self.seq
+    }
+
+    /// Whether `seat` is handed to the computer.
+    pub fn on_autopilot(&self, seat: usize) -> bool {
+        self.autopilot[seat]
+    }
+
+    /// Whether an undo, and a redo, would be accepted now.
+    pub fn can_undo_redo(&self) -> (bool, bool) {
+        self.undo.as_ref().map_or((false, false), |u| (u.can_undo(&self.game), u.can_redo()))
+    }
+
+    /// Notes for people since the last call: a recorder that stopped working, a strategy that
+    /// could not be computed.
+    pub fn take_notes(&mut self) -> Vec<String> {
+        let mut notes = std::mem::take(&mut self.notes);
+        notes.extend(self.computers.take_notes());
+        notes
+    }
+
+    /// Whether the session was stopped with [`Intent::Quit`] (or [`Session::stop`]).
+    pub fn is_stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// What the session waits for.
+    pub fn awaiting(&self) -> Awaiting {
+        if self.stopped {
+            return Awaiting::Over;
+        }
+        match self.game.pending() {
+            Pending::Over => Awaiting::Over,
+            Pending::Roll { seat, .. } if self.is_computer(seat) => Awaiting::Computer { seat },
+            Pending::Choice(d) if self.is_computer(d.seat) => Awaiting::Computer { seat: d.seat },
+            Pending::Roll { seat, .. } => Awaiting::Roll { seat },
+            Pending::Choice(decision) => Awaiting::Choice(decision),
+        }
+    }
+
+    fn is_computer(&self, seat: usize) -> bool {
+        self.game.seats()[seat].kind.is_computer() || self.autopilot[seat]
+    }
+
+    /// A person at `seat` asks for `intent`; returns the events it caused, numbered.
+    ///
+    /// # Errors
+    ///
+    /// [`SessionError`] when the intent is not the seat's to make now; nothing changes then.
+    pub fn act(
+        &mut self,
+        seat: usize,
+        intent: Intent,
+    ) -> Result<Vec<Numbered<usize>>, SessionError> {
+        if self.stopped || self.game.status() == Status::Finished {
+            return Err(SessionError::Over);
+        }
+        if seat >= self.autopilot.len() || self.game.seats()[seat].kind.is_computer() {
+            return Err(SessionError::NotAPerson { seat });
+        }
+        match intent {
+            Intent::Roll | Intent::Choose { .. } => {
+                if self.autopilot[seat] {
+                    return Err(SessionError::NotAPerson { seat });
+                }
+                let awaited = match self.game.pending() {
+                    Pending::Roll { seat, .. } => seat,
+                    Pending::Choice(d) => d.seat,
+                    Pending::Over => return Err(SessionError::Over),
+                };
+                if awaited != seat {
+                    return Err(SessionError::NotYourTurn { seat });
+                }
+                match intent {
+                    Intent::Choose { option } => self.input(Input::Choose { option }, None),
+                    _ => self.roll(),
+                }
+            }
+            Intent::Autopilot { on } => Ok(self.autopilot(seat, on)),
+            Intent::Undo => self.undo(),
+            Intent::Redo => self.redo(),
+            Intent::Quit => {
+                self.stop();
+                Ok(Vec::new())
+            }
+        }
+    }
+
+    /// Plays the next input of the computer seat the session awaits: a roll, or its strategy's
+    /// choice (`hard` for a person on autopilot).
+    ///
+    /// # Errors
+    ///
+    /// [`SessionError::NotAPerson`] reversed: [`SessionError::NotYourTurn`] when a person is
+    /// awaited; [`SessionError::Over`] when nothing is; [`SessionError::Dice`] when the dice
+    /// cannot roll.
+    pub fn play_computer(&mut self) -> Result<Vec<Numbered<usize>>, SessionError> {
+        let seat = match self.awaiting() {
+            Awaiting::Computer { seat } => seat,
+            Awaiting::Over => return Err(SessionError::Over),
+            Awaiting::Roll { seat } => return Err(SessionError::NotYourTurn { seat }),
+            Awaiting::Choice(d) => return Err(SessionError::NotYourTurn { seat: d.seat }),
+        };
+        match self.game.pending() {
+            Pending::Choice(decision) => {
+                let kind = self.game.seats()[seat].kind;
+                let strategy = Strategy::of_kind(kind).unwrap_or(Strategy::Hard);
+                let option = self.computers.choose(strategy, &self.game, &decision);
+                self.input(Input::Choose { option }, None)
+            }
+            _ => self.roll(),
+        }
+    }
+
+    /// Throws the dice for the awaited roll and plays it. Dice that cannot roll change nothing.
+    fn roll(&mut self) -> Result<Vec<Numbered<usize>>, SessionError> {
+        let before = DiceMark::of(&self.dice);
+        let roll = self.dice.roll(self.game.current(), self.game.rules().thrown_dice())?;
+        let result = self.input(Input::Roll { roll }, Some(before.clone()));
+        if result.is_err() {
+            before.restore(&mut self.dice);
+        }
+        result
+    }
+
+    /// Applies one input to the game; `dice_before` is where the dice stood before a roll.
+    fn input(
+        &mut self,
+        input: Input,
+        dice_before: Option<DiceMark>,
+    ) -> Result<Vec<Numbered<usize>>, SessionError> {
+        let mark = self.undo.as_ref().and_then(|_| {
+            let before = dice_before.unwrap_or_else(|| DiceMark::of(&self.dice));
+            Undo::before_input(&self.game, &before)
+        });
+        let events = self.game.apply(input)?;
+        if let Some(undo) = &mut self.undo {
+            undo.after_input(mark);
+        }
+        self.turn.extend(events.iter().cloned());
+        let told = self.number(events);
+        if !self.game.in_turn() {
+            let events = std::mem::take(&mut self.turn);
+            self.keep(Action::Turn, &events);
+        }
+        Ok(told)
+    }
+
+    fn autopilot(&mut self, seat: usize, on: bool) -> Vec<Numbered<usize>> {
+        if std::mem::replace(&mut self.autopilot[seat], on) == on {
+            return Vec::new();
+        }
+        self.number(vec![Event::Autopilot { player: seat, on }])
+    }
+
+    fn undo(&mut self) -> Result<Vec<Numbered<usize>>, SessionError> {
+        let undo = self.undo.as_mut().ok_or(SessionError::NothingToUndo)?;
+        let dice = undo.undo(&mut self.game, DiceMark::of(&self.dice));
+        dice.ok_or(SessionError::NothingToUndo)?.restore(&mut self.dice);
+        self.turn.clear();
+        self.keep(Action::Undo, &[]);
+        let (player, turn) = (self.game.current(), self.game.turns() + 1);
+        Ok(self.number(vec![Event::Undone { player, turn }]))
+    }
+
+    fn redo(&mut self) -> Result<Vec<Numbered<usize>>, SessionError> {
+        let undo = self.undo.as_mut().ok_or(SessionError::NothingToRedo)?;
+        let first = self.game.turns() + 1;
+        let redone = undo.redo(&mut self.game, DiceMark::of(&self.dice));
+        let (events, dice) = redone.ok_or(SessionError::NothingToRedo)?;
+        dice.restore(&mut self.dice);
+        self.keep(Action::Redo, &events);
+        let mut told = vec![Event::Redone { from_turn: first, to_turn: self.game.turns() }];
+        told.extend(events);
+        Ok(self.number(told))
+    }
+
+    /// Stops the session: recorders mark the game stopped (it stays resumable).
+    pub fn stop(&mut self) {
+        if std::mem::replace(&mut self.stopped, true) || self.game.status() == Status::Finished {
+            return;
+        }
+        let mut failed = Vec::new();
+        for (i, recorder) in self.recorders.iter_mut().enumerate() {
+            if let Err(note) = recorder.stopped() {
+                failed.push(i);
+                self.notes.push(note);
+            }
+        }
+        for i in failed.into_iter().rev() {
+            self.recorders.remove(i);
+        }
+    }
+
+    fn keep(&mut self, action: Action, events: &[Event]) {
+        let kept = Kept {
+            action,
+            game: &self.game,
+            dice: &self.dice,
+            board_name: &self.board_name,
+            events,
+        };
+        let mut failed = Vec::new();
+        for (i, recorder) in self.recorders.iter_mut().enumerate() {
+            if let Err(note) = recorder.keep(&kept) {
+                failed.push(i);
+                self.notes.push(note);
+            }
+        }
+        for i in failed.into_iter().rev() {
+            self.recorders.remove(i);
+        }
+    }
+
+    fn number(&mut self, events: Vec<Event>) -> Vec<Numbered<usize>> {
+        events
+            .into_iter()
+            // After an undo back to before the first turn, the game starts again: the stream
+            // told its start already.
+            .filter(|event| {
+                let start = matches!(event, Event::GameStarted { .. });
+                !(start && std::mem::replace(&mut self.started, true))
+            })
+            .map(|event| {
+                self.seq += 1;
+                Numbered { seq: self.seq, event }
+            })
+            .collect()
+    }
+}
+
+/// Counts events (to number a resumed game's events after its history).
+struct Count(u64);
+
+impl snl_engine::Observer for Count {
+    fn event(&mut self, _: &Event) {
+        self.0 += 1;
+    }
+}
