@@ -36,8 +36,11 @@ mod dice;
 mod event;
 mod game;
 mod presets;
+mod record;
 mod rules;
 mod save;
+mod seat;
+mod turn;
 
 pub use board::{
     Advance, Board, BoardError, BoardProblem, BoardSpec, Jump, LadderSpec, Layout, ParseBoardError,
@@ -48,16 +51,16 @@ pub use dice::{
     ScriptedDice, SeededDice, splitmix64, uniform_below,
 };
 pub use event::{Event, Numbered, Observer, Subscribers, Transcript};
-pub use game::{
-    ApplyError, Checkpoint, Decider, Decision, FirstOption, Game, Input, MoveKind, MoveOption,
-    MoveRecord, Pending, PlayError, Seat, SeatError, SeatKind, SetupError, Status, TurnReport,
-};
+pub use game::{Game, PlayError, SetupError, Status};
 pub use presets::{Preset, RandomBoard, RandomBoardError, UnknownPreset};
+pub use record::{Decider, Decision, FirstOption, MoveKind, MoveOption, MoveRecord, TurnReport};
 pub use rules::{
     AfterRoll, Bonus, Choice, Finish, JumpMode, MaxBonus, OnMax, Overshoot, RuleSet, RuleSpec,
     Rules, RulesError, Start,
 };
 pub use save::{GameState, RestoreError};
+pub use seat::{Seat, SeatError, SeatKind};
+pub use turn::{ApplyError, Checkpoint, Input, Pending};
 
 /// `rand_core`, re-exported so callers can drive [`uniform_below`] with their own generator.
 pub use rand_chacha::rand_core;

@@ -35,10 +35,11 @@ use crate::{
     board::{Board, BoardError, BoardSpec},
     dice::Roll,
     event::Observer,
-    game::{
-        Decision, Game, Input, MoveKind, MoveOption, MoveRecord, Pending, Seat, SetupError, Status,
-    },
+    game::{Game, SetupError, Status},
+    record::{Decision, MoveKind, MoveOption, MoveRecord},
     rules::Rules,
+    seat::Seat,
+    turn::{Input, Pending},
 };
 
 /// A game as plain data. Not necessarily valid: it becomes a [`Game`] only through

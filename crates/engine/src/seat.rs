@@ -1,0 +1,106 @@
+//! Seats: who sits at the table and what plays each one.
+
+use std::{fmt, str::FromStr};
+
+use serde::{Deserialize, Serialize};
+
+/// What drives a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SeatKind {
+    /// A person at the keyboard.
+    Human,
+    /// A computer that decides at random.
+    Easy,
+    /// A computer that takes the best immediate landing.
+    Greedy,
+    /// A computer that plays the optimal policy.
+    Hard,
+}
+
+impl SeatKind {
+    /// Every kind.
+    pub const ALL: &'static [SeatKind] =
+        &[SeatKind::Human, SeatKind::Easy, SeatKind::Greedy, SeatKind::Hard];
+
+    /// The name used in `NAME:KIND`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SeatKind::Human => "human",
+            SeatKind::Easy => "easy",
+            SeatKind::Greedy => "greedy",
+            SeatKind::Hard => "hard",
+        }
+    }
+
+    /// True for every kind but [`SeatKind::Human`].
+    pub fn is_computer(self) -> bool {
+        self != SeatKind::Human
+    }
+}
+
+impl fmt::Display for SeatKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for SeatKind {
+    type Err = SeatError;
+    fn from_str(s: &str) -> Result<SeatKind, SeatError> {
+        SeatKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.as_str() == s.trim().to_ascii_lowercase())
+            .ok_or_else(|| SeatError::UnknownKind { kind: s.to_owned() })
+    }
+}
+
+/// A seat at the table: a name and what plays it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Seat {
+    /// Shown in every message; unique in a game.
+    pub name: String,
+    /// Who decides and rolls.
+    pub kind: SeatKind,
+}
+
+impl Seat {
+    /// A seat.
+    pub fn new(name: impl Into<String>, kind: SeatKind) -> Seat {
+        Seat { name: name.into(), kind }
+    }
+}
+
+impl FromStr for Seat {
+    type Err = SeatError;
+
+    /// Parses `NAME:KIND`, e.g. `Alice:human`.
+    fn from_str(s: &str) -> Result<Seat, SeatError> {
+        let (name, kind) =
+            s.rsplit_once(':').ok_or_else(|| SeatError::Malformed { text: s.to_owned() })?;
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(SeatError::Malformed { text: s.to_owned() });
+        }
+        Ok(Seat { name: name.to_owned(), kind: kind.parse()? })
+    }
+}
+
+/// A seat that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SeatError {
+    /// Not `NAME:KIND`.
+    #[error("player '{text}' is not of the form NAME:KIND (for example Alice:human)")]
+    Malformed {
+        /// The text given.
+        text: String,
+    },
+    /// An unknown KIND.
+    #[error("unknown player kind '{kind}': expected human, easy, greedy or hard")]
+    UnknownKind {
+        /// The kind given.
+        kind: String,
+    },
+}
