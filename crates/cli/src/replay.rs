@@ -11,7 +11,8 @@ use crate::{
     console::Console,
     display::{JsonLines, Narrator, draw_game},
     play::{COMPUTER_PAUSE, game_json},
-    session::{DbArgs, db_failure},
+    records::{db_failure, open_existing},
+    session::DbArgs,
 };
 
 /// Options of `snl replay`.
@@ -131,7 +132,7 @@ fn read(args: &ReplayArgs) -> CmdResult<(Save, From)> {
             "'{name}' is neither a game number (see snl games) nor a save file"
         )));
     };
-    let db = args.db.open_existing()?;
+    let db = open_existing(&args.db)?;
     let save = db.load(GameId(id)).map_err(|e| db_failure(db.path(), &e))?;
     Ok((save, From::Database(GameId(id))))
 }
