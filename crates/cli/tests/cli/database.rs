@@ -60,14 +60,15 @@ fn four_processes_recording_long_games_into_one_database_at_once_lose_nothing() 
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success() && stderr.is_empty(), "seed {seed}: {stderr}");
         let played = output_json(out);
-        let id = played["game_id"].as_i64().expect("recorded").to_string();
+        let number = played["game_id"].as_i64().expect("recorded");
+        let id = number.to_string();
         let mut alone = long_game(seed);
         alone.extend(["--no-record", "--json"]);
         let alone = snl_json(&alone);
         assert!(alone["turns"].as_u64().unwrap() > 300, "a long game: {alone}");
         assert_eq!(game_facts(&played), game_facts(&alone), "seed {seed}");
         // Recorded complete and right: finished, every roll there, and it replays to that game.
-        let listed = games.as_array().unwrap().iter().find(|g| g["id"].to_string() == id).unwrap();
+        let listed = games.as_array().unwrap().iter().find(|g| g["id"] == number).unwrap();
         assert_eq!(listed["status"], "finished", "{listed}");
         assert_eq!(listed["turns"], alone["turns"]);
         let replayed = snl_json(&["replay", &id, "--json", "--db", &db]);
