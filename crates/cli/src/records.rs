@@ -1,14 +1,16 @@
 //! What the game database remembers: `snl games`, `snl history`, `snl stats` and
 //! `snl leaderboard`, as aligned text or `--json`.
 
+use std::path::Path;
+
 use clap::Args;
 use snl_engine::MoveKind;
 use snl_store::{Database, DbError, GameId, MoveRow, PlayerStats};
 
 use crate::{
-    common::{CmdResult, Failure, OrFail},
+    common::{CmdResult, Failure, FailureKind, OrFail},
     console::Console,
-    session::{DbArgs, db_failure},
+    session::{self, DbArgs},
 };
 
 /// Options of `snl games`.
@@ -60,13 +62,32 @@ pub(crate) struct LeaderboardArgs {
     pub(crate) db: DbArgs,
 }
 
-/// The database to read, or `None` when nothing has been recorded yet.
+/// The database to read, or `None` when nothing has been recorded there yet (no file, or an
+/// empty one). It is opened read-only and never written: not even a schema into an empty file.
 fn open(db: &DbArgs) -> CmdResult<Option<Database>> {
-    match db.open_existing() {
+    let path = db.required_path()?;
+    match Database::open_existing(&path) {
         Ok(db) => Ok(Some(db)),
-        Err(_) if db.path().is_some_and(|p| !p.exists()) => Ok(None),
-        Err(e) => Err(e),
+        Err(DbError::Missing | DbError::Empty) => Ok(None),
+        Err(e) => Err(db_failure(&path, &e)),
     }
+}
+
+/// The database to read, which must exist (to read a game from it).
+pub(crate) fn open_existing(db: &DbArgs) -> CmdResult<Database> {
+    let path = db.required_path()?;
+    Database::open_existing(&path).map_err(|e| db_failure(&path, &e))
+}
+
+/// A database error as one sentence naming the file, with its SPEC §7 exit code: 2 when the
+/// fault is in the file or the request (missing, empty, damaged, edited, newer, no such game),
+/// 1 when it is in the machine (locked, a full disk).
+pub(crate) fn db_failure(path: &Path, error: &DbError) -> Failure {
+    let mut failure = session::db_failure(path, error);
+    if error.is_bad_input() {
+        failure.kind = FailureKind::BadInput;
+    }
+    failure
 }
 
 fn read<T>(db: &Database, result: Result<T, DbError>) -> CmdResult<T> {

@@ -11,7 +11,8 @@ use crate::{
     console::Console,
     display::{JsonLines, Narrator, draw_board, draw_game, token_marks},
     play::COMPUTER_PAUSE,
-    session::{DbArgs, db_failure},
+    records::{db_failure, open_existing},
+    session::DbArgs,
     table::game_json,
 };
 
@@ -142,7 +143,7 @@ fn read(args: &ReplayArgs) -> CmdResult<(Save, From)> {
             "'{name}' is neither a game number (see snl games) nor a save file"
         )));
     };
-    let db = args.db.open_existing()?;
+    let db = open_existing(&args.db)?;
     let save = db.load(GameId(id)).map_err(|e| db_failure(db.path(), &e))?;
     Ok((save, From::Database(GameId(id))))
 }

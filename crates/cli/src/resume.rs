@@ -10,7 +10,8 @@ use crate::{
     common::{CmdResult, Failure},
     console::Console,
     play::TableArgs,
-    session::{db_failure, keep, now_ms, warn_unrecorded},
+    records::db_failure,
+    session::{keep, now_ms, warn_unrecorded},
     table::{Seated, play_on},
 };
 
@@ -29,7 +30,11 @@ pub(crate) fn run(args: &ResumeArgs, console: &mut Console) -> CmdResult {
     if !path.exists() {
         return Err(db_failure(&path, &DbError::Missing));
     }
-    // A database that cannot be written can still be read: the game goes on unrecorded.
+    if std::fs::metadata(&path).is_ok_and(|m| m.len() == 0) {
+        return Err(db_failure(&path, &DbError::Empty));
+    }
+    // A database that cannot be written (read-only, in a read-only folder, locked for good) can
+    // still be read: the game goes on unrecorded, with this one warning.
     let (db, writable) = match Database::open(&path) {
         Ok(db) => (db, true),
         Err(e @ (DbError::ReadOnly | DbError::Locked)) => {
@@ -37,7 +42,7 @@ pub(crate) fn run(args: &ResumeArgs, console: &mut Console) -> CmdResult {
                 "snl: warning: the game database {} {e}; the rest of this game is not recorded",
                 path.display()
             );
-            (Database::open_existing(&path).map_err(|e| db_failure(&path, &e))?, false)
+            (args.table.db.open_existing()?, false)
         }
         Err(e) => return Err(db_failure(&path, &e)),
     };
@@ -50,12 +55,23 @@ pub(crate) fn run(args: &ResumeArgs, console: &mut Console) -> CmdResult {
             ))
         })?,
     };
-    if db.status(id).map_err(|e| db_failure(&path, &e))? == GameStatus::Finished {
-        return Err(Failure::bad(anyhow::anyhow!(
-            "game {id} is over, so there is nothing to resume: see it again with snl replay {id}"
-        )));
-    }
+    let status = db.status(id).map_err(|e| db_failure(&path, &e))?;
     let save = db.load(id).map_err(|e| db_failure(&path, &e))?;
+    match status {
+        GameStatus::Finished => {
+            return Err(Failure::bad(anyhow::anyhow!(
+                "game {id} is over, so there is nothing to resume: see it again with snl replay {id}"
+            )));
+        }
+        GameStatus::Incomplete => {
+            return Err(Failure::bad(anyhow::anyhow!(
+                "game {id} cannot be resumed: its recording stopped after turn {} while the game \
+                 went on unrecorded, so its record is incomplete (snl replay {id} shows that part)",
+                save.game.turns
+            )));
+        }
+        GameStatus::Playing | GameStatus::Stopped => {}
+    }
     let mut game = save.restore().map_err(|e| {
         Failure::bad(anyhow::anyhow!(
             "game {id} in the game database {} cannot be resumed: {e}",

@@ -240,7 +240,8 @@ proptest! {
             if by_turn.status() == Status::Finished { break; }
             by_turn.play_turn(&mut dice, &mut decider, &mut heard).unwrap();
         }
-        let inputs_allowed = by_turn.history().len() * 2;
+        // The inputs play_turn gave: every roll, and a choice wherever one was made.
+        let inputs_allowed = by_turn.history().iter().map(|m| 1 + usize::from(m.chosen.is_some())).sum();
         let (mut dice, mut decider) = (SeededDice::new(seed), Rotate(0));
         let mut applied = Vec::new();
         drive(&mut by_input, &mut dice, &mut decider, &mut applied, inputs_allowed);

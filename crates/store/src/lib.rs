@@ -48,7 +48,7 @@ mod timeline;
 
 pub use atomic::write_atomically;
 pub use db::{
-    Action, Database, DbError, GameId, GameStatus, GameSummary, MoveRow, PlayerStats,
+    Action, BUSY_TIMEOUT, Database, DbError, GameId, GameStatus, GameSummary, MoveRow, PlayerStats,
     SCHEMA_VERSION,
 };
 pub use dice::DiceState;

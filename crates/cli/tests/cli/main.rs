@@ -5,6 +5,7 @@ mod util;
 
 mod analyze;
 mod board;
+mod database;
 mod play;
 mod records;
 mod save;

@@ -447,23 +447,26 @@ fn a_read_only_database_warns_and_the_game_is_played() {
 }
 
 #[test]
-fn a_locked_database_warns_and_the_game_is_played() {
+fn a_game_waits_for_a_database_locked_by_another_program_and_is_recorded() {
     let dir = TempDir::new("locked");
     let db = database_with_a_game(&dir);
     let holder = rusqlite::Connection::open(&db).unwrap();
     holder.execute_batch("BEGIN EXCLUSIVE;").unwrap();
-    let run = snl(&["play", "--seed", "2", "--db", &db]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(
-        run.stderr.contains(&format!(
-            "the game database {db} is locked by another program; this game is not recorded"
-        )),
-        "{}",
-        run.stderr
-    );
-    assert!(run.stdout.contains("Final ranking:"));
+    let child = Command::new(env!("CARGO_BIN_EXE_snl"))
+        .args(["play", "--seed", "2", "--db", &db, "--json"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The lock is let go while the game waits for it (or before it asks): either way it queues.
     holder.execute_batch("ROLLBACK;").unwrap();
-    assert_eq!(json(&snl(&["games", "--json", "--db", &db])).as_array().unwrap().len(), 1);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "", "no warning: it waited its turn");
+    let games = json(&snl(&["games", "--json", "--db", &db]));
+    assert_eq!(games.as_array().unwrap().len(), 2);
+    assert_eq!(games[0]["status"], "finished");
 }
 
 #[test]

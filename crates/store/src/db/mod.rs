@@ -1,0 +1,381 @@
+//! The game database: every game recorded turn by turn in SQLite, for resume, replay, history,
+//! statistics and the leaderboard.
+//!
+//! Each turn is one transaction in WAL mode with `synchronous = FULL`, so a game killed at any
+//! moment (kill -9, a power cut) loses at most the turn in flight. The `games` row keeps the whole
+//! game as a save (see [`Save`]) as it stood after its last recorded turn — what `resume` goes on
+//! from — and the `moves`, `seats` and `actions` tables hold the same game in rows that SQL can
+//! count.
+//!
+//! Many processes may record into one database at once: every write is a `BEGIN IMMEDIATE`
+//! transaction, so writers queue for SQLite's one write lock (WAL lets readers go on meanwhile),
+//! and a writer waits up to [`BUSY_TIMEOUT`] for its turn, retrying, before it gives up. A game
+//! whose recording did stop is marked so ([`GameStatus::Incomplete`]) when the database lets that
+//! mark be written, so it is never mistaken for a game cut off by a kill.
+//!
+//! Reading never writes: [`Database::open_existing`] opens the file read-only (or, in a folder
+//! where SQLite cannot make its WAL index, as an immutable file), never creates a schema, and reads
+//! every row strictly — a value it does not know is [`DbError::BadRow`], naming the game and row.
+//!
+//! The module is split by role: `schema` (versions and migrations), `write` (recording),
+//! `query` (reading).
+
+mod query;
+mod schema;
+mod write;
+
+use std::{
+    fmt, fs,
+    path::{Path, PathBuf},
+    time::Duration,
+};
+
+use rusqlite::{Connection, ErrorCode, OpenFlags};
+use serde::Serialize;
+
+pub use query::{GameSummary, MoveRow, PlayerStats};
+pub use schema::SCHEMA_VERSION;
+
+use crate::save::SaveError;
+
+/// How long a write waits, retrying, for other writers (other games being recorded into the same
+/// database) before it gives up. A turn holds the write lock for milliseconds, so only a program
+/// that keeps the lock for good makes a writer wait this long.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A game's number in the database.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct GameId(pub i64);
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// Where a recorded game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameStatus {
+    /// Being played, or cut off (the program was killed): `resume` goes on with it.
+    Playing,
+    /// Stopped on purpose (quit, `--stop-after`, input ended): `resume` goes on with it.
+    Stopped,
+    /// Over.
+    Finished,
+    /// Its recording stopped part way (the database could not be written) while the game went on
+    /// unrecorded: the record ends before the game did, so it cannot be resumed.
+    Incomplete,
+}
+
+impl GameStatus {
+    /// The word stored and shown.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Playing => "playing",
+            GameStatus::Stopped => "stopped",
+            GameStatus::Finished => "finished",
+            GameStatus::Incomplete => "incomplete",
+        }
+    }
+
+    /// The status a stored word names, if any.
+    pub fn parse(text: &str) -> Option<GameStatus> {
+        [GameStatus::Playing, GameStatus::Stopped, GameStatus::Finished, GameStatus::Incomplete]
+            .into_iter()
+            .find(|s| s.as_str() == text)
+    }
+}
+
+impl fmt::Display for GameStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What was done to a game, as the `actions` log records it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// A turn was played.
+    Turn,
+    /// Turns were taken back.
+    Undo,
+    /// Taken-back turns were put back.
+    Redo,
+    /// The game was taken up again after a stop or a crash (`snl resume`).
+    Resume,
+}
+
+impl Action {
+    fn as_str(self) -> &'static str {
+        match self {
+            Action::Turn => "turn",
+            Action::Undo => "undo",
+            Action::Redo => "redo",
+            Action::Resume => "resume",
+        }
+    }
+}
+
+/// Why the database could not be used. Messages complete the sentence "the game database PATH …"
+/// or stand after its name.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DbError {
+    /// The file does not exist (nothing was ever recorded there).
+    #[error("does not exist yet: no game has been recorded there")]
+    Missing,
+    /// The file is there but empty: nothing was ever recorded there.
+    #[error("is empty: no game has been recorded there")]
+    Empty,
+    /// Written by a newer snl.
+    #[error(
+        "was written by a newer snl (schema {found}, this snl knows up to {supported}): \
+         upgrade snl to use it"
+    )]
+    Newer {
+        /// The database's schema version.
+        found: u32,
+        /// [`SCHEMA_VERSION`].
+        supported: u32,
+    },
+    /// An older schema in a database that cannot be written, so it cannot be upgraded.
+    #[error("has the older schema {found} and is read-only, so it cannot be upgraded")]
+    Stale {
+        /// The database's schema version.
+        found: u32,
+    },
+    /// The file is marked read-only, or the disk refuses writes.
+    #[error("is read-only")]
+    ReadOnly,
+    /// Another program held the lock for longer than [`BUSY_TIMEOUT`].
+    #[error("is locked by another program")]
+    Locked,
+    /// No such game.
+    #[error("has no game {0}")]
+    NoSuchGame(GameId),
+    /// A game whose stored save cannot be read back.
+    #[error("holds game {id}, but it cannot be read back: {error}")]
+    BadGame {
+        /// The game.
+        id: GameId,
+        /// Why.
+        error: SaveError,
+    },
+    /// A row holding a value this snl does not know (an unknown status, seat kind or move kind, a
+    /// number out of range): the file was edited or damaged.
+    #[error("holds game {id}, but its {row} {problem} (edited or damaged)")]
+    BadRow {
+        /// The game.
+        id: GameId,
+        /// Which row, in words ("games row", "move 5", "seat 2").
+        row: String,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// Not an SQLite database, or a damaged one.
+    #[error("is damaged or is not a game database ({0})")]
+    Damaged(String),
+    /// The folder for a new database could not be made.
+    #[error("cannot be created: {0}")]
+    Folder(std::io::Error),
+    /// Anything else SQLite reports (a full disk, an I/O error).
+    #[error("cannot be used: {0}")]
+    Sqlite(rusqlite::Error),
+}
+
+impl DbError {
+    /// Whether the fault lies in the file or in what was asked of it — a database that is missing,
+    /// empty, damaged, edited, from a newer snl, or without the game asked for (bad input, exit 2
+    /// in SPEC §7) — rather than in the machine at the moment (locked, read-only, a full disk).
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self,
+            DbError::Missing
+                | DbError::Empty
+                | DbError::Newer { .. }
+                | DbError::Stale { .. }
+                | DbError::NoSuchGame(_)
+                | DbError::BadGame { .. }
+                | DbError::BadRow { .. }
+                | DbError::Damaged(_)
+        )
+    }
+}
+
+impl From<rusqlite::Error> for DbError {
+    fn from(e: rusqlite::Error) -> DbError {
+        match e.sqlite_error_code() {
+            Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => DbError::Locked,
+            Some(ErrorCode::ReadOnly) => DbError::ReadOnly,
+            Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt) => {
+                DbError::Damaged(e.to_string())
+            }
+            _ => DbError::Sqlite(e),
+        }
+    }
+}
+
+/// An open game database.
+///
+/// ```
+/// use snl_engine::{Board, FirstOption, Game, Preset, Rules, Seat, SeatKind};
+/// use snl_store::{Action, Database, DiceState, Save};
+/// # let dir = std::env::temp_dir().join(format!("snl-doc-{}", std::process::id()));
+/// # let path = dir.join("games.db");
+/// let mut db = Database::open(&path)?;
+/// let rules = Rules::default();
+/// let board = Board::new(&Preset::Classic.spec(), &rules)?;
+/// let seats = vec![Seat::new("Ann", SeatKind::Easy), Seat::new("Bob", SeatKind::Easy)];
+/// let (mut game, mut dice) = (Game::new(board, rules, seats)?, DiceState::seeded(5));
+/// let id = db.new_game(&Save::new(&game, &dice, "classic"), 0)?;
+/// while !game.ranking().first().is_some() {
+///     let mut events = Vec::new();
+///     game.play_turn(&mut dice, &mut FirstOption, &mut events)?;
+///     db.record(id, Action::Turn, &Save::new(&game, &dice, "classic"), &events, 0)?;
+/// }
+/// assert_eq!(db.games()?[0].winner.as_deref(), Some(game.seats()[game.ranking()[0]].name.as_str()));
+/// assert_eq!(db.load(id)?.game, game.state());
+/// # drop(db); std::fs::remove_dir_all(dir)?;
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Database {
+    conn: Connection,
+    path: PathBuf,
+    busy_timeout: Duration,
+}
+
+impl Database {
+    /// Opens (creating it and its folder if needed) the database at `path` for recording, and
+    /// upgrades its schema. Waits up to [`BUSY_TIMEOUT`] for other writers.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError::ReadOnly`] for a file marked read-only or that cannot be written,
+    /// [`DbError::Locked`], [`DbError::Newer`], [`DbError::Damaged`], and whatever SQLite
+    /// reports.
+    pub fn open(path: &Path) -> Result<Database, DbError> {
+        if fs::metadata(path).is_ok_and(|m| m.permissions().readonly()) {
+            // Root could write anyway; a file marked read-only is the user's wish all the same.
+            return Err(DbError::ReadOnly);
+        }
+        if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            fs::create_dir_all(folder).map_err(DbError::Folder)?;
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags)?;
+        let mut db = Database { conn, path: path.to_owned(), busy_timeout: BUSY_TIMEOUT };
+        db.conn.busy_timeout(BUSY_TIMEOUT)?;
+        if db.conn.is_readonly("main")? {
+            // SQLite opens a file the system will not let it write read-only, without a word.
+            return Err(DbError::ReadOnly);
+        }
+        db.check_version()?;
+        db.retrying(|conn| {
+            // Asked first: switching needs every other connection gone, staying does not.
+            let mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0))?;
+            if !mode.eq_ignore_ascii_case("wal") {
+                conn.pragma_update(None, "journal_mode", "WAL")?;
+            }
+            Ok(())
+        })?;
+        db.conn.pragma_update(None, "synchronous", "FULL")?;
+        db.conn.pragma_update(None, "foreign_keys", true)?;
+        db.migrate(SCHEMA_VERSION)?;
+        Ok(db)
+    }
+
+    /// Opens an existing database to read it, never writing to it: read-only, or as an immutable
+    /// file when SQLite cannot make its WAL index beside it (a read-only folder). An older schema
+    /// is upgraded first when the file can be written; an empty file is left empty.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError::Missing`] when there is no file, [`DbError::Empty`] for an empty one,
+    /// [`DbError::Damaged`] for one that is not a database, [`DbError::Newer`],
+    /// [`DbError::Stale`], and whatever SQLite reports.
+    pub fn open_existing(path: &Path) -> Result<Database, DbError> {
+        if !path.exists() {
+            return Err(DbError::Missing);
+        }
+        let conn = match connect_read_only(path, false) {
+            Err(e) if cannot_make_wal_index(&e) => connect_read_only(path, true)?,
+            other => other?,
+        };
+        let db = Database { conn, path: path.to_owned(), busy_timeout: BUSY_TIMEOUT };
+        match db.check_version()? {
+            SCHEMA_VERSION => Ok(db),
+            0 if db.is_empty()? => Err(DbError::Empty),
+            0 => Err(DbError::Damaged("it has tables but no snl schema version".into())),
+            found => {
+                drop(db);
+                match Database::open(path) {
+                    Ok(_) => Database::open_existing(path),
+                    Err(DbError::ReadOnly | DbError::Locked) => Err(DbError::Stale { found }),
+                    Err(e) => Err(e),
+                }
+            }
+        }
+    }
+
+    /// Where the database is.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Changes how long a write waits for other writers (default [`BUSY_TIMEOUT`]).
+    ///
+    /// # Errors
+    ///
+    /// Whatever SQLite reports.
+    pub fn set_busy_timeout(&mut self, timeout: Duration) -> Result<(), DbError> {
+        self.conn.busy_timeout(timeout)?;
+        self.busy_timeout = timeout;
+        Ok(())
+    }
+}
+
+/// A read-only connection to `path` that has read the schema once, so that a file that is not a
+/// database, or whose WAL index cannot be made, fails here. `immutable` tells SQLite that no one
+/// changes the file meanwhile, so it needs no WAL index (nor reads a WAL left beside it).
+fn connect_read_only(path: &Path, immutable: bool) -> rusqlite::Result<Connection> {
+    let uri =
+        format!("file:{}?mode=ro{}", uri_path(path), if immutable { "&immutable=1" } else { "" });
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+        | OpenFlags::SQLITE_OPEN_URI
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(uri, flags)?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.query_row("SELECT COUNT(*) FROM sqlite_master", [], |r| r.get::<_, i64>(0))?;
+    Ok(conn)
+}
+
+/// Whether opening read-only failed because SQLite could not make the WAL index (`-shm`) beside
+/// the file: a WAL database in a folder the reader cannot write.
+fn cannot_make_wal_index(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(ErrorCode::CannotOpen | ErrorCode::ReadOnly | ErrorCode::SystemIoFailure)
+    )
+}
+
+/// `path` for an SQLite `file:` URI: every byte but the unreserved ones and `/` percent-encoded.
+fn uri_path(path: &Path) -> String {
+    use std::fmt::Write;
+    let mut text = String::new();
+    for &b in path.as_os_str().as_encoded_bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            text.push(b as char);
+        } else {
+            let _ = write!(text, "%{b:02X}");
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests;

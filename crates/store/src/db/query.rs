@@ -1,0 +1,376 @@
+//! Reading: a game back as a save, its status, its moves, the list of games, and the statistics
+//! behind `snl stats` and `snl leaderboard`. Rows are read strictly: a value this snl does not
+//! know is [`DbError::BadRow`] naming the game and the row, never a guess.
+
+use rusqlite::{OptionalExtension, Row, params, types::FromSql};
+use serde::Serialize;
+use snl_engine::{GameState, Jump, MoveKind, Seat, SeatKind};
+
+use super::{Database, DbError, GameId, GameStatus, write::CUT};
+use crate::save::Save;
+
+/// One line of `snl games`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameSummary {
+    /// The game's number.
+    pub id: GameId,
+    /// When it began, in milliseconds since the Unix epoch.
+    pub started_ms: u64,
+    /// When it was last recorded.
+    pub updated_ms: u64,
+    /// The board's name.
+    pub board: String,
+    /// N.
+    pub board_size: u32,
+    /// The rules, in words.
+    pub rules: String,
+    /// The seats.
+    pub seats: Vec<Seat>,
+    /// Who won, once it is over.
+    pub winner: Option<String>,
+    /// Where it stands.
+    pub status: GameStatus,
+    /// Turns played.
+    pub turns: u32,
+}
+
+/// One roll of a recorded game (`snl history`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveRow {
+    /// 1-based number in the game.
+    pub number: u32,
+    /// The game's turn.
+    pub turn: u32,
+    /// Who rolled.
+    pub player: String,
+    /// The total.
+    pub roll: u32,
+    /// Each die.
+    pub dice: Vec<u8>,
+    /// Position before.
+    pub from: u32,
+    /// Position after.
+    pub to: u32,
+    /// Snakes and ladders taken, in order.
+    pub jumps: Vec<Jump>,
+    /// What became of the roll: `moved`, `blocked`, `stayed` or `voided`.
+    pub kind: MoveKind,
+    /// When, in milliseconds since the Unix epoch.
+    pub time_ms: Option<u64>,
+}
+
+impl MoveRow {
+    /// The rows of a game's history, as the database would give them.
+    pub fn from_history(state: &GameState) -> Vec<MoveRow> {
+        state
+            .history
+            .iter()
+            .enumerate()
+            .map(|(i, m)| MoveRow {
+                number: i as u32 + 1,
+                turn: m.turn,
+                player: state.seats[m.seat].name.clone(),
+                roll: m.roll.total(),
+                dice: m.roll.dice().to_vec(),
+                from: m.from,
+                to: m.to,
+                jumps: m.jumps.clone(),
+                kind: m.kind,
+                time_ms: m.time_ms,
+            })
+            .collect()
+    }
+}
+
+/// One player's record over every finished game (`snl stats`, `snl leaderboard`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayerStats {
+    /// The player's name (players are told apart by name).
+    pub name: String,
+    /// Finished games played.
+    pub games: u32,
+    /// Games won (rank 1).
+    pub wins: u32,
+    /// `wins / games`.
+    pub win_rate: f64,
+    /// Games in which the player reached the last cell.
+    pub finished: u32,
+    /// Mean rolls the player needed to reach the last cell, over those games.
+    pub average_rolls_to_finish: Option<f64>,
+    /// Snakes that took the player down.
+    pub snakes: u64,
+    /// Ladders that took the player up.
+    pub ladders: u64,
+    /// The longest way one snake took the player down, in cells.
+    pub longest_slide: u32,
+}
+
+/// The last action logged for a game, as an SQL expression over `games g`.
+const LAST_ACTION: &str =
+    "(SELECT a.action FROM actions a WHERE a.game_id = g.id ORDER BY a.seq DESC LIMIT 1)";
+
+impl Database {
+    /// Game `id` as it stood after its last recorded turn (not yet checked: see
+    /// [`Save::restore`]).
+    ///
+    /// # Errors
+    ///
+    /// [`DbError::NoSuchGame`], [`DbError::BadGame`] when the stored save cannot be read.
+    pub fn load(&self, id: GameId) -> Result<Save, DbError> {
+        let text: String = self
+            .conn
+            .query_row("SELECT save FROM games WHERE id = ?1", [id.0], |r| r.get(0))
+            .optional()?
+            .ok_or(DbError::NoSuchGame(id))?;
+        Save::from_json(text.as_bytes()).map_err(|error| DbError::BadGame { id, error })
+    }
+
+    /// The status of game `id`.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError::NoSuchGame`], [`DbError::BadRow`] for a status this snl does not know.
+    pub fn status(&self, id: GameId) -> Result<GameStatus, DbError> {
+        let sql = format!("SELECT g.status, {LAST_ACTION} FROM games g WHERE g.id = ?1");
+        let mut stmt = self.conn.prepare(&sql)?;
+        let mut rows = stmt.query([id.0])?;
+        let row = rows.next()?.ok_or(DbError::NoSuchGame(id))?;
+        status_of(row, id, 0)
+    }
+
+    /// The unfinished game recorded last that can be resumed (not [`GameStatus::Incomplete`]),
+    /// if any.
+    ///
+    /// # Errors
+    ///
+    /// Whatever SQLite reports.
+    pub fn latest_unfinished(&self) -> Result<Option<GameId>, DbError> {
+        let sql = format!(
+            "SELECT g.id FROM games g
+             WHERE g.status <> 'finished' AND COALESCE({LAST_ACTION}, '') <> '{CUT}'
+             ORDER BY g.updated_ms DESC, g.id DESC LIMIT 1"
+        );
+        Ok(self.conn.query_row(&sql, [], |r| r.get(0).map(GameId)).optional()?)
+    }
+
+    /// Every game, newest first.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError::BadRow`] for a value this snl does not know, and whatever SQLite reports.
+    pub fn games(&self) -> Result<Vec<GameSummary>, DbError> {
+        let mut seats_of = self
+            .conn
+            .prepare("SELECT seat, name, kind FROM seats WHERE game_id = ?1 ORDER BY seat")?;
+        let sql = format!(
+            "SELECT g.status, {LAST_ACTION}, g.id, g.started_ms, g.updated_ms, g.board,
+                    g.board_size, g.rules, g.winner, g.turns
+             FROM games g ORDER BY g.id DESC"
+        );
+        let mut stmt = self.conn.prepare(&sql)?;
+        let mut rows = stmt.query([])?;
+        let mut games = Vec::new();
+        while let Some(r) = rows.next()? {
+            let id = GameId(r.get(2)?);
+            let row = "games row";
+            let mut seats = Vec::new();
+            let mut seat_rows = seats_of.query([id.0])?;
+            while let Some(s) = seat_rows.next()? {
+                let seat: i64 = s.get(0)?;
+                let row = format!("seat {seat}");
+                let kind: String = field(s, 2, id, &row)?;
+                let Ok(kind) = kind.parse::<SeatKind>() else {
+                    return Err(bad(id, row, format!("has an unknown kind '{kind}'")));
+                };
+                seats.push(Seat::new(field::<String>(s, 1, id, &row)?, kind));
+            }
+            games.push(GameSummary {
+                id,
+                status: status_of(r, id, 0)?,
+                started_ms: millis(r, 3, id, row)?.unwrap_or_default(),
+                updated_ms: millis(r, 4, id, row)?.unwrap_or_default(),
+                board: field(r, 5, id, row)?,
+                board_size: field(r, 6, id, row)?,
+                rules: field(r, 7, id, row)?,
+                seats,
+                winner: field(r, 8, id, row)?,
+                turns: field(r, 9, id, row)?,
+            });
+        }
+        Ok(games)
+    }
+
+    /// The moves of game `id` as it stands (taken-back turns are not in it), all players' or
+    /// one's.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError::NoSuchGame`], [`DbError::BadRow`] for a value this snl does not know, and
+    /// whatever SQLite reports.
+    pub fn moves(&self, id: GameId, player: Option<&str>) -> Result<Vec<MoveRow>, DbError> {
+        self.status(id)?;
+        let mut stmt = self.conn.prepare(
+            "SELECT m.number, m.turn, s.name, m.roll, m.dice, m.from_pos, m.to_pos, m.jumps,
+                    m.kind, m.time_ms
+             FROM moves m JOIN seats s ON s.game_id = m.game_id AND s.seat = m.seat
+             WHERE m.game_id = ?1 AND (?2 IS NULL OR s.name = ?2)
+             ORDER BY m.number",
+        )?;
+        let mut rows = stmt.query(params![id.0, player])?;
+        let mut moves = Vec::new();
+        while let Some(r) = rows.next()? {
+            let number: i64 = r.get(0)?;
+            let row = format!("move {number}");
+            let dice: String = field(r, 4, id, &row)?;
+            let faces: Option<Vec<u8>> = dice
+                .split('+')
+                .map(|d| d.parse::<u8>().ok().filter(|&f| f >= 1))
+                .collect::<Option<_>>()
+                .filter(|f: &Vec<u8>| (1..=4).contains(&f.len()));
+            let Some(faces) = faces else {
+                return Err(bad(id, row, format!("has dice '{dice}', which no throw shows")));
+            };
+            let jumps: String = field(r, 7, id, &row)?;
+            let Ok(jumps) = serde_json::from_str(&jumps) else {
+                return Err(bad(id, row, format!("has jumps '{jumps}' that cannot be read")));
+            };
+            let kind: String = field(r, 8, id, &row)?;
+            let Ok(kind) = serde_json::from_value(serde_json::Value::String(kind.clone())) else {
+                return Err(bad(id, row, format!("has an unknown kind '{kind}'")));
+            };
+            moves.push(MoveRow {
+                number: field(r, 0, id, &row)?,
+                turn: field(r, 1, id, &row)?,
+                player: field(r, 2, id, &row)?,
+                roll: field(r, 3, id, &row)?,
+                dice: faces,
+                from: field(r, 5, id, &row)?,
+                to: field(r, 6, id, &row)?,
+                jumps,
+                kind,
+                time_ms: millis(r, 9, id, &row)?,
+            });
+        }
+        Ok(moves)
+    }
+
+    /// Every player's record over finished games, by name; or one player's (empty when the
+    /// name never finished a game).
+    ///
+    /// # Errors
+    ///
+    /// Whatever SQLite reports.
+    pub fn stats(&self, player: Option<&str>) -> Result<Vec<PlayerStats>, DbError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT s.name, COUNT(*), COALESCE(SUM(s.rank = 1), 0), SUM(s.finished),
+                    AVG(CASE WHEN s.finished = 1 THEN s.rolls END),
+                    TOTAL(m.snakes), TOTAL(m.ladders), MAX(COALESCE(m.slide, 0))
+             FROM seats s
+             JOIN games g ON g.id = s.game_id AND g.status = 'finished'
+             LEFT JOIN (SELECT game_id, seat, SUM(snakes) AS snakes, SUM(ladders) AS ladders,
+                               MAX(longest_slide) AS slide
+                        FROM moves GROUP BY game_id, seat) m
+                    ON m.game_id = s.game_id AND m.seat = s.seat
+             WHERE ?1 IS NULL OR s.name = ?1
+             GROUP BY s.name
+             ORDER BY s.name",
+        )?;
+        let rows = stmt.query_map([player], |r| {
+            let games: u32 = r.get(1)?;
+            let wins: u32 = r.get(2)?;
+            Ok(PlayerStats {
+                name: r.get(0)?,
+                games,
+                wins,
+                win_rate: f64::from(wins) / f64::from(games.max(1)),
+                finished: r.get(3)?,
+                average_rolls_to_finish: r.get(4)?,
+                snakes: r.get::<_, f64>(5)? as u64,
+                ladders: r.get::<_, f64>(6)? as u64,
+                longest_slide: r.get(7)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Every player over finished games, by wins, then win rate, then fewer games, then name.
+    ///
+    /// # Errors
+    ///
+    /// Whatever SQLite reports.
+    pub fn leaderboard(&self) -> Result<Vec<PlayerStats>, DbError> {
+        let mut all = self.stats(None)?;
+        all.sort_by(|a, b| {
+            b.wins
+                .cmp(&a.wins)
+                .then(b.win_rate.total_cmp(&a.win_rate))
+                .then(a.games.cmp(&b.games))
+                .then_with(|| a.name.cmp(&b.name))
+        });
+        Ok(all)
+    }
+
+    /// The log of game `id`: each action (`start`, `turn`, `undo`, `redo`, `stop`, `resume`,
+    /// and `cut` where its recording stopped) and the game's turn count after it.
+    ///
+    /// # Errors
+    ///
+    /// Whatever SQLite reports.
+    pub fn actions(&self, id: GameId) -> Result<Vec<(String, u32)>, DbError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT action, turns FROM actions WHERE game_id = ?1 ORDER BY seq")?;
+        let rows = stmt.query_map([id.0], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+}
+
+/// A row's stored status (column `at`) and last action (column `at + 1`) as a [`GameStatus`].
+fn status_of(r: &Row<'_>, id: GameId, at: usize) -> Result<GameStatus, DbError> {
+    let text: String = field(r, at, id, "games row")?;
+    let last: Option<String> = r.get(at + 1)?;
+    match GameStatus::parse(&text) {
+        Some(GameStatus::Playing | GameStatus::Stopped) if last.as_deref() == Some(CUT) => {
+            Ok(GameStatus::Incomplete)
+        }
+        // Incomplete is never stored: the log tells it.
+        Some(status) if status != GameStatus::Incomplete => Ok(status),
+        _ => Err(bad(id, "games row", format!("has an unknown status '{text}'"))),
+    }
+}
+
+fn bad(id: GameId, row: impl Into<String>, problem: impl Into<String>) -> DbError {
+    DbError::BadRow { id, row: row.into(), problem: problem.into() }
+}
+
+/// A time (column `i`, milliseconds since the Unix epoch, maybe NULL); a negative one is
+/// [`DbError::BadRow`].
+fn millis(r: &Row<'_>, i: usize, id: GameId, row: &str) -> Result<Option<u64>, DbError> {
+    let ms: Option<i64> = field(r, i, id, row)?;
+    ms.map(|ms| {
+        u64::try_from(ms).map_err(|_| {
+            let column = r.as_ref().column_name(i).unwrap_or("?").to_owned();
+            bad(id, row, format!("has {ms} as its {column}, which is out of range"))
+        })
+    })
+    .transpose()
+}
+
+/// Column `i` of `r`, a value of the wrong type or out of range being [`DbError::BadRow`].
+fn field<T: FromSql>(r: &Row<'_>, i: usize, id: GameId, row: &str) -> Result<T, DbError> {
+    r.get(i).map_err(|e| {
+        let column = r.as_ref().column_name(i).unwrap_or("?").to_owned();
+        match e {
+            rusqlite::Error::IntegralValueOutOfRange(_, value) => {
+                bad(id, row, format!("has {value} as its {column}, which is out of range"))
+            }
+            rusqlite::Error::InvalidColumnType(_, _, kind) => {
+                bad(id, row, format!("has a value of type {kind} as its {column}"))
+            }
+            rusqlite::Error::FromSqlConversionFailure(..) => {
+                bad(id, row, format!("has an unreadable {column}"))
+            }
+            other => other.into(),
+        }
+    })
+}

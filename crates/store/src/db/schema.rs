@@ -1,0 +1,113 @@
+//! The database's schema: its version (`PRAGMA user_version`) and the migrations that bring an
+//! older database up to it.
+
+use rusqlite::TransactionBehavior;
+
+use super::{Database, DbError};
+
+/// The schema this build writes; older databases are upgraded to it when opened for writing.
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// Each migration takes the schema from its index to the next version (`MIGRATIONS[0]`: 0 → 1).
+const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
+    // 1: the games, their seats, their moves and the log of what was done to them.
+    "CREATE TABLE games (
+        id          INTEGER PRIMARY KEY,
+        started_ms  INTEGER NOT NULL,
+        updated_ms  INTEGER NOT NULL,
+        board       TEXT    NOT NULL,
+        board_size  INTEGER NOT NULL,
+        rules       TEXT    NOT NULL,
+        seed        INTEGER,
+        status      TEXT    NOT NULL CHECK (status IN ('playing', 'stopped', 'finished')),
+        turns       INTEGER NOT NULL,
+        winner      TEXT,
+        save        TEXT    NOT NULL
+    );
+    CREATE TABLE seats (
+        game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat      INTEGER NOT NULL,
+        name      TEXT    NOT NULL,
+        kind      TEXT    NOT NULL,
+        position  INTEGER NOT NULL,
+        rank      INTEGER,
+        finished  INTEGER NOT NULL,
+        rolls     INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE TABLE moves (
+        game_id        INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        number         INTEGER NOT NULL,
+        turn           INTEGER NOT NULL,
+        seat           INTEGER NOT NULL,
+        roll           INTEGER NOT NULL,
+        dice           TEXT    NOT NULL,
+        from_pos       INTEGER NOT NULL,
+        to_pos         INTEGER NOT NULL,
+        kind           TEXT    NOT NULL,
+        jumps          TEXT    NOT NULL,
+        snakes         INTEGER NOT NULL,
+        ladders        INTEGER NOT NULL,
+        longest_slide  INTEGER NOT NULL,
+        time_ms        INTEGER,
+        PRIMARY KEY (game_id, number)
+    );
+    CREATE TABLE actions (
+        game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seq      INTEGER NOT NULL,
+        action   TEXT    NOT NULL,
+        turns    INTEGER NOT NULL,
+        at_ms    INTEGER NOT NULL,
+        events   TEXT,
+        PRIMARY KEY (game_id, seq)
+    );",
+    // 2: what statistics, the leaderboard and resume look up by.
+    "CREATE INDEX seats_by_name ON seats (name);
+    CREATE INDEX games_by_status ON games (status, updated_ms);",
+];
+
+impl Database {
+    /// The schema version the database has.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError::Damaged`] for a file that is not a database, and whatever SQLite reports.
+    pub fn schema_version(&self) -> Result<u32, DbError> {
+        Ok(self.conn.pragma_query_value(None, "user_version", |row| row.get(0))?)
+    }
+
+    /// The schema version, refused when it is newer than this build knows.
+    pub(super) fn check_version(&self) -> Result<u32, DbError> {
+        let found = self.schema_version()?;
+        if found > SCHEMA_VERSION {
+            return Err(DbError::Newer { found, supported: SCHEMA_VERSION });
+        }
+        Ok(found)
+    }
+
+    /// Whether the file holds nothing at all (no table, no index).
+    pub(super) fn is_empty(&self) -> Result<bool, DbError> {
+        let objects: i64 =
+            self.conn.query_row("SELECT COUNT(*) FROM sqlite_master", [], |r| r.get(0))?;
+        Ok(objects == 0)
+    }
+
+    /// Upgrades the schema to `target`, one migration at a time, in one transaction.
+    pub(super) fn migrate(&mut self, target: u32) -> Result<(), DbError> {
+        if self.check_version()? >= target {
+            return Ok(());
+        }
+        self.retrying(|conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            // Read again under the lock: another snl may have upgraded it meanwhile.
+            let found: u32 = tx.pragma_query_value(None, "user_version", |row| row.get(0))?;
+            for sql in MIGRATIONS.get(found as usize..target as usize).unwrap_or_default() {
+                tx.execute_batch(sql)?;
+            }
+            if found < target {
+                tx.pragma_update(None, "user_version", target)?;
+            }
+            tx.commit()
+        })
+    }
+}

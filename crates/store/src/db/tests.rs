@@ -1,0 +1,405 @@
+//! The database recorded and read back: every game, status, statistic, schema and failure.
+
+use std::fs;
+
+use rusqlite::Connection;
+use snl_engine::{Board, FirstOption, Game, Preset, Rules, ScriptedDice, Seat, SeatKind, Status};
+
+use super::*;
+use crate::{dice::DiceState, save::Save, test_dir::TestDir};
+
+struct Table {
+    game: Game,
+    dice: DiceState,
+}
+
+impl Table {
+    fn new(names: &[&str], dice: DiceState) -> Table {
+        let rules = Rules::default();
+        let board = Board::new(&Preset::Classic.spec(), &rules).unwrap();
+        let seats = names.iter().map(|n| Seat::new(*n, SeatKind::Easy)).collect();
+        Table { game: Game::new(board, rules, seats).unwrap(), dice }
+    }
+
+    fn save(&self) -> Save {
+        Save::new(&self.game, &self.dice, "classic")
+    }
+
+    fn turn(&mut self, db: &mut Database, id: GameId) {
+        let mut events = Vec::new();
+        self.game.play_turn(&mut self.dice, &mut FirstOption, &mut events).unwrap();
+        db.record(id, Action::Turn, &self.save(), &events, 1_000).unwrap();
+    }
+
+    fn play_out(&mut self, db: &mut Database, id: GameId) {
+        while self.game.status() != Status::Finished {
+            self.turn(db, id);
+        }
+    }
+}
+
+/// On the classic board — Ann: 0→6⇒25 (ladder), 31, 37, 43, 46⇒90 (ladder), 94, 99⇒54 (snake,
+/// 45 down), 60⇒85 (ladder), 91, 97, 100 in 11 rolls; Bob: 5, 10, 16, 17⇒69 (ladder), 70⇒55
+/// (snake, 15 down), 56, 57, 58, 59, 60⇒85 (ladder).
+const FIRST_SEAT_WINS: &str = "6,5,6,5,6,6,6,1,3,1,4,1,5,1,6,1,6,1,6,1,3";
+
+fn scripted(rolls: &str) -> DiceState {
+    DiceState::Scripted(ScriptedDice::parse(rolls, snl_engine::Dice::D6).unwrap())
+}
+
+#[test]
+fn a_recorded_game_loads_back_as_it_stood_after_each_turn() {
+    let dir = TestDir::new("db-record");
+    let mut db = Database::open(&dir.path().join("games.db")).unwrap();
+    let mut table = Table::new(&["Ann", "Bob"], DiceState::seeded(9));
+    let id = db.new_game(&table.save(), 0).unwrap();
+    for _ in 0..5 {
+        table.turn(&mut db, id);
+        assert_eq!(db.load(id).unwrap(), table.save());
+    }
+    assert_eq!(db.status(id).unwrap(), GameStatus::Playing);
+    assert_eq!(db.latest_unfinished().unwrap(), Some(id));
+    table.play_out(&mut db, id);
+    assert_eq!(db.status(id).unwrap(), GameStatus::Finished);
+    assert_eq!(db.latest_unfinished().unwrap(), None);
+    let moves = db.moves(id, None).unwrap();
+    assert_eq!(moves, MoveRow::from_history(&table.game.state()));
+    let bob = db.moves(id, Some("Bob")).unwrap();
+    assert!(bob.iter().all(|m| m.player == "Bob") && !bob.is_empty());
+}
+
+#[test]
+fn the_list_shows_seats_winner_and_status_newest_first() {
+    let dir = TestDir::new("db-list");
+    let mut db = Database::open(&dir.path().join("games.db")).unwrap();
+    let mut first = Table::new(&["Ann", "Bob"], scripted("6,1,1,1"));
+    let a = db.new_game(&first.save(), 10).unwrap();
+    first.turn(&mut db, a);
+    db.mark_stopped(a, 20).unwrap();
+    let mut second = Table::new(&["Cy", "Di"], DiceState::seeded(1));
+    let b = db.new_game(&second.save(), 30).unwrap();
+    second.play_out(&mut db, b);
+    let games = db.games().unwrap();
+    assert_eq!(games.iter().map(|g| g.id).collect::<Vec<_>>(), [b, a]);
+    assert_eq!(games[1].status, GameStatus::Stopped);
+    assert_eq!(games[1].turns, 1);
+    assert_eq!(games[1].seats[0], Seat::new("Ann", SeatKind::Easy));
+    assert_eq!(games[0].status, GameStatus::Finished);
+    let winner = &second.game.seats()[second.game.ranking()[0]].name;
+    assert_eq!(games[0].winner.as_ref(), Some(winner));
+    assert_eq!(games[0].board, "classic");
+    assert_eq!(
+        db.actions(a).unwrap(),
+        [("start".into(), 0), ("turn".into(), 1), ("stop".into(), 1)]
+    );
+}
+
+#[test]
+fn an_undo_deletes_the_taken_back_moves_and_a_redo_puts_them_back() {
+    let dir = TestDir::new("db-undo");
+    let mut db = Database::open(&dir.path().join("games.db")).unwrap();
+    let mut table = Table::new(&["Ann", "Bob"], DiceState::seeded(2));
+    let id = db.new_game(&table.save(), 0).unwrap();
+    table.turn(&mut db, id);
+    let back = table.save();
+    table.turn(&mut db, id);
+    table.turn(&mut db, id);
+    let ahead = table.save();
+    db.record(id, Action::Undo, &back, &[], 5).unwrap();
+    assert_eq!(db.moves(id, None).unwrap().len(), 1);
+    assert_eq!(db.load(id).unwrap(), back);
+    db.record(id, Action::Redo, &ahead, &[], 6).unwrap();
+    assert_eq!(db.moves(id, None).unwrap().len(), 3);
+    let log: Vec<String> = db.actions(id).unwrap().into_iter().map(|(a, _)| a).collect();
+    assert_eq!(log, ["start", "turn", "turn", "turn", "undo", "redo"]);
+}
+
+#[test]
+fn stats_count_finished_games_wins_rolls_snakes_ladders_and_the_longest_slide() {
+    let dir = TestDir::new("db-stats");
+    let mut db = Database::open(&dir.path().join("games.db")).unwrap();
+    let mut game = Table::new(&["Ann", "Bob"], scripted(FIRST_SEAT_WINS));
+    let id = db.new_game(&game.save(), 0).unwrap();
+    game.play_out(&mut db, id);
+    assert_eq!(game.game.ranking(), [0, 1], "{:?}", game.game.history());
+    // An unfinished game does not count.
+    let mut cut = Table::new(&["Ann", "Bob"], DiceState::seeded(3));
+    let other = db.new_game(&cut.save(), 0).unwrap();
+    cut.turn(&mut db, other);
+
+    let stats = db.stats(None).unwrap();
+    let ann = &stats[0];
+    assert_eq!((ann.name.as_str(), ann.games, ann.wins, ann.finished), ("Ann", 1, 1, 1));
+    assert_eq!(ann.average_rolls_to_finish, Some(f64::from(game.game.rolls_of(0))));
+    assert_eq!((ann.snakes, ann.ladders, ann.longest_slide), (1, 3, 45));
+    let bob = &stats[1];
+    assert_eq!((bob.wins, bob.finished, bob.average_rolls_to_finish), (0, 0, None));
+    assert_eq!((bob.snakes, bob.ladders, bob.longest_slide), (1, 2, 15));
+    assert_eq!(db.stats(Some("Bob")).unwrap(), std::slice::from_ref(bob));
+    assert!(db.stats(Some("Zed")).unwrap().is_empty());
+}
+
+#[test]
+fn the_leaderboard_ranks_by_wins_then_win_rate() {
+    let dir = TestDir::new("db-board");
+    let mut db = Database::open(&dir.path().join("games.db")).unwrap();
+    let wins_for = |db: &mut Database, names: &[&str]| {
+        let mut t = Table::new(names, scripted(FIRST_SEAT_WINS));
+        let id = db.new_game(&t.save(), 0).unwrap();
+        t.play_out(db, id);
+        assert_eq!(t.game.ranking()[0], 0);
+    };
+    wins_for(&mut db, &["Ann", "Bob"]);
+    wins_for(&mut db, &["Ann", "Cy"]);
+    wins_for(&mut db, &["Bob", "Ann"]);
+    wins_for(&mut db, &["Cy", "Di"]);
+    let board: Vec<(String, u32, u32)> =
+        db.leaderboard().unwrap().into_iter().map(|p| (p.name, p.wins, p.games)).collect();
+    // Ann 2 of 3; Cy 1 of 2 and Bob 1 of 2 (tied: by name); Di 0 of 1.
+    assert_eq!(
+        board,
+        [("Ann".into(), 2, 3), ("Bob".into(), 1, 2), ("Cy".into(), 1, 2), ("Di".into(), 0, 1)]
+    );
+}
+
+#[test]
+fn an_old_schema_is_upgraded_and_keeps_its_games() {
+    let dir = TestDir::new("db-migrate");
+    let path = dir.path().join("games.db");
+    let mut db = Database::open(&path).unwrap();
+    db.conn
+        .execute_batch(
+            "DROP INDEX seats_by_name; DROP INDEX games_by_status; PRAGMA user_version = 1;",
+        )
+        .unwrap();
+    let table = Table::new(&["Ann", "Bob"], DiceState::seeded(1));
+    let id = db.new_game(&table.save(), 0).unwrap();
+    drop(db);
+    let db = Database::open(&path).unwrap();
+    assert_eq!(db.schema_version().unwrap(), SCHEMA_VERSION);
+    let indexes: u32 = db
+        .conn
+        .query_row(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = 'seats_by_name'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(indexes, 1);
+    assert_eq!(db.load(id).unwrap(), table.save());
+}
+
+#[test]
+fn a_database_from_a_newer_snl_is_refused_with_its_version() {
+    let dir = TestDir::new("db-newer");
+    let path = dir.path().join("games.db");
+    Connection::open(&path).unwrap().execute_batch("PRAGMA user_version = 7;").unwrap();
+    let e = Database::open(&path).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "was written by a newer snl (schema 7, this snl knows up to 2): upgrade snl to use it"
+    );
+    assert!(matches!(Database::open_existing(&path), Err(DbError::Newer { found: 7, .. })));
+}
+
+#[test]
+fn a_read_only_file_is_refused_for_writing_but_can_be_read() {
+    let dir = TestDir::new("db-readonly");
+    let path = dir.path().join("games.db");
+    let mut db = Database::open(&path).unwrap();
+    let table = Table::new(&["Ann", "Bob"], DiceState::seeded(1));
+    let id = db.new_game(&table.save(), 0).unwrap();
+    drop(db);
+    let mut perms = fs::metadata(&path).unwrap().permissions();
+    perms.set_readonly(true);
+    fs::set_permissions(&path, perms).unwrap();
+    assert!(matches!(Database::open(&path), Err(DbError::ReadOnly)));
+    let db = Database::open_existing(&path).unwrap();
+    assert_eq!(db.games().unwrap().len(), 1);
+    assert_eq!(db.load(id).unwrap(), table.save());
+}
+
+#[test]
+fn a_locked_database_says_so() {
+    let dir = TestDir::new("db-locked");
+    let path = dir.path().join("games.db");
+    let mut db = Database::open(&path).unwrap();
+    // A program that keeps the lock longer than a writer waits (shortened here from 30 s).
+    db.set_busy_timeout(std::time::Duration::from_millis(100)).unwrap();
+    let holder = Connection::open(&path).unwrap();
+    holder.execute_batch("BEGIN EXCLUSIVE;").unwrap();
+    let table = Table::new(&["Ann", "Bob"], DiceState::seeded(1));
+    let e = db.new_game(&table.save(), 0).unwrap_err();
+    assert!(matches!(e, DbError::Locked), "{e}");
+    assert_eq!(e.to_string(), "is locked by another program");
+    holder.execute_batch("ROLLBACK;").unwrap();
+    assert!(db.new_game(&table.save(), 0).is_ok());
+}
+
+#[test]
+fn a_missing_database_is_not_created_just_to_read_it() {
+    let dir = TestDir::new("db-missing");
+    let path = dir.path().join("games.db");
+    assert!(matches!(Database::open_existing(&path), Err(DbError::Missing)));
+    assert!(!path.exists());
+}
+
+#[test]
+fn a_big_seed_is_kept_bit_for_bit() {
+    let dir = TestDir::new("db-seed");
+    let mut db = Database::open(&dir.path().join("games.db")).unwrap();
+    let table = Table::new(&["Ann", "Bob"], DiceState::seeded(u64::MAX - 1));
+    let id = db.new_game(&table.save(), 0).unwrap();
+    let seed: i64 =
+        db.conn.query_row("SELECT seed FROM games WHERE id = ?1", [id.0], |r| r.get(0)).unwrap();
+    assert_eq!(seed as u64, u64::MAX - 1);
+}
+
+#[test]
+fn writers_on_four_connections_at_once_queue_and_lose_nothing() {
+    let dir = TestDir::new("db-writers");
+    let path = dir.path().join("games.db");
+    let finals: Vec<(GameId, Save)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..4_u64)
+            .map(|seed| {
+                let path = &path;
+                scope.spawn(move || {
+                    let mut db = Database::open(path).unwrap();
+                    let mut table = Table::new(&["Ann", "Bob"], DiceState::seeded(seed));
+                    let id = db.new_game(&table.save(), 0).unwrap();
+                    table.play_out(&mut db, id);
+                    (id, table.save())
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let db = Database::open_existing(&path).unwrap();
+    assert_eq!(db.games().unwrap().len(), 4);
+    for (id, save) in finals {
+        assert_eq!(db.status(id).unwrap(), GameStatus::Finished);
+        assert_eq!(db.load(id).unwrap(), save);
+        assert_eq!(db.moves(id, None).unwrap(), MoveRow::from_history(&save.game));
+    }
+}
+
+#[test]
+fn a_game_whose_recording_stopped_is_marked_incomplete_and_is_not_resumable() {
+    let dir = TestDir::new("db-cut");
+    let mut db = Database::open(&dir.path().join("games.db")).unwrap();
+    let mut table = Table::new(&["Ann", "Bob"], DiceState::seeded(4));
+    let id = db.new_game(&table.save(), 0).unwrap();
+    table.turn(&mut db, id);
+    // The disk refuses new moves from now on (as a full disk would); the log still takes a line.
+    db.conn
+        .execute_batch(
+            "CREATE TEMP TRIGGER refuse BEFORE INSERT ON moves
+             BEGIN SELECT RAISE(ABORT, 'no room'); END;",
+        )
+        .unwrap();
+    let mut events = Vec::new();
+    table.game.play_turn(&mut table.dice, &mut FirstOption, &mut events).unwrap();
+    let e = db.record(id, Action::Turn, &table.save(), &events, 2).unwrap_err();
+    assert!(e.to_string().contains("no room"), "{e}");
+    assert_eq!(db.status(id).unwrap(), GameStatus::Incomplete);
+    assert_eq!(db.games().unwrap()[0].status, GameStatus::Incomplete);
+    assert_eq!(db.latest_unfinished().unwrap(), None, "not offered to resume");
+    assert_eq!(db.actions(id).unwrap().last(), Some(&("cut".to_owned(), 1)));
+    // A record that gets through later makes it whole again.
+    db.conn.execute_batch("DROP TRIGGER refuse").unwrap();
+    db.record(id, Action::Turn, &table.save(), &events, 3).unwrap();
+    assert_eq!(db.status(id).unwrap(), GameStatus::Playing);
+}
+
+/// A database with one game of two turns, whose rows a test then damages with `sql` (check
+/// constraints off, as a hand edit or another program would).
+fn damaged(name: &str, sql: &str) -> (TestDir, Database, GameId) {
+    let dir = TestDir::new(name);
+    let path = dir.path().join("games.db");
+    let mut db = Database::open(&path).unwrap();
+    let mut table = Table::new(&["Ann", "Bob"], DiceState::seeded(8));
+    let id = db.new_game(&table.save(), 0).unwrap();
+    table.turn(&mut db, id);
+    table.turn(&mut db, id);
+    db.conn.execute_batch(&format!("PRAGMA ignore_check_constraints = ON; {sql}")).unwrap();
+    drop(db);
+    let db = Database::open_existing(&path).unwrap();
+    (dir, db, id)
+}
+
+#[test]
+fn an_unknown_status_seat_kind_or_move_kind_is_named_with_its_game_and_row() {
+    let (_d, db, id) = damaged("db-bad-status", "UPDATE games SET status = 'paused'");
+    let e = db.status(id).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "holds game 1, but its games row has an unknown status 'paused' (edited or damaged)"
+    );
+    assert!(e.is_bad_input());
+    assert!(matches!(db.games(), Err(DbError::BadRow { .. })));
+
+    let (_d, db, _) = damaged("db-bad-kind", "UPDATE seats SET kind = 'wizard' WHERE seat = 1");
+    assert_eq!(
+        db.games().unwrap_err().to_string(),
+        "holds game 1, but its seat 1 has an unknown kind 'wizard' (edited or damaged)"
+    );
+
+    let (_d, db, id) = damaged("db-bad-move", "UPDATE moves SET kind = 'flew' WHERE number = 2");
+    assert_eq!(
+        db.moves(id, None).unwrap_err().to_string(),
+        "holds game 1, but its move 2 has an unknown kind 'flew' (edited or damaged)"
+    );
+    let (_d, db, id) = damaged("db-bad-dice", "UPDATE moves SET dice = '0' WHERE number = 1");
+    assert_eq!(
+        db.moves(id, None).unwrap_err().to_string(),
+        "holds game 1, but its move 1 has dice '0', which no throw shows (edited or damaged)"
+    );
+    let (_d, db, id) = damaged("db-bad-time", "UPDATE moves SET time_ms = -5 WHERE number = 1");
+    assert_eq!(
+        db.moves(id, None).unwrap_err().to_string(),
+        "holds game 1, but its move 1 has -5 as its time_ms, which is out of range (edited or damaged)"
+    );
+    let (_d, db, id) = damaged("db-bad-roll", "UPDATE moves SET roll = 'six' WHERE number = 1");
+    assert_eq!(
+        db.moves(id, None).unwrap_err().to_string(),
+        "holds game 1, but its move 1 has a value of type Text as its roll (edited or damaged)"
+    );
+}
+
+#[test]
+fn a_file_that_is_not_a_database_is_damaged_for_reading_and_for_writing() {
+    let dir = TestDir::new("db-garbage");
+    let path = dir.path().join("games.db");
+    let garbage: Vec<u8> = (0..4096_u32).map(|i| (i * 7 + 3) as u8).collect();
+    fs::write(&path, &garbage).unwrap();
+    for e in [Database::open_existing(&path).unwrap_err(), Database::open(&path).unwrap_err()] {
+        assert!(matches!(e, DbError::Damaged(_)), "{e:?}");
+        assert!(e.is_bad_input());
+        assert_eq!(e.to_string(), "is damaged or is not a game database (file is not a database)");
+    }
+    assert_eq!(fs::read(&path).unwrap(), garbage, "left as it was");
+}
+
+#[test]
+fn reading_an_empty_file_leaves_it_empty() {
+    let dir = TestDir::new("db-empty");
+    let path = dir.path().join("games.db");
+    fs::write(&path, b"").unwrap();
+    assert!(matches!(Database::open_existing(&path), Err(DbError::Empty)));
+    assert_eq!(fs::metadata(&path).unwrap().len(), 0, "no schema written");
+    let names: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, ["games.db"]);
+}
+
+#[test]
+fn reading_never_writes_to_the_database() {
+    let dir = TestDir::new("db-read");
+    let path = dir.path().join("games.db");
+    let mut db = Database::open(&path).unwrap();
+    let table = Table::new(&["Ann", "Bob"], DiceState::seeded(1));
+    let id = db.new_game(&table.save(), 0).unwrap();
+    drop(db);
+    let db = Database::open_existing(&path).unwrap();
+    assert!(db.conn.is_readonly("main").unwrap());
+    assert_eq!(db.load(id).unwrap(), table.save());
+}
