@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use snl_engine::{Event, Game};
-use snl_store::{Action, Database, DbError, DiceState, GameId, Save};
+use snl_store::{Action, Database, DbError, DiceState, GameId, Logged, Save};
 
 /// The game as it stands after an action, as a recorder is told it.
 #[derive(Debug)]
@@ -20,6 +20,11 @@ pub struct Kept<'a> {
     pub board_name: &'a str,
     /// The events of the action (a turn's events; none for an undo).
     pub events: &'a [Event],
+    /// Whether someone waits on the game now (a person is to act, or it is over): what a
+    /// recorder holds back must be kept now. Otherwise a computer plays next, and a recorder may
+    /// gather a few turns into one write — turns it loses in a crash are played again the same
+    /// way on resume, since computers and dice are reproducible.
+    pub urgent: bool,
 }
 
 /// Keeps a game somewhere.
@@ -30,6 +35,17 @@ pub trait Recorder: std::fmt::Debug + Send {
     ///
     /// One sentence saying what failed and what it means; the session then drops the recorder.
     fn keep(&mut self, kept: &Kept<'_>) -> Result<(), String>;
+
+    /// Keeps at once whatever the recorder held back, the game being as `kept` says (its
+    /// action and events are not new: nothing is logged for them).
+    ///
+    /// # Errors
+    ///
+    /// As [`Recorder::keep`].
+    fn flush(&mut self, kept: &Kept<'_>) -> Result<(), String> {
+        let _ = kept;
+        Ok(())
+    }
 
     /// The session stopped before the game ended (it stays resumable).
     ///
@@ -83,15 +99,26 @@ impl Recorder for SaveFile {
     }
 }
 
-/// A game recorded in the game database, turn by turn.
+/// A game recorded in the game database, turn by turn: each write holds what changed, never the
+/// whole game, and turns computers play one after another are gathered into one write (at most
+/// [`GameDb::GATHER`] turns or [`GameDb::GATHER_MS`] milliseconds), kept at once whenever a
+/// person is to act or the game ends.
 #[derive(Debug)]
 pub struct GameDb {
     db: Database,
     id: GameId,
     clock: fn() -> u64,
+    /// Log lines not yet written, and when the last write was.
+    held: Vec<Logged>,
+    last_write_ms: u64,
 }
 
 impl GameDb {
+    /// At most this many turns are gathered into one write.
+    pub const GATHER: usize = 256;
+    /// A write happens at least this often while computers play.
+    pub const GATHER_MS: u64 = 200;
+
     /// Records a new game (new, or loaded from a file) in `db`; `clock` gives milliseconds since
     /// the Unix epoch for the records' times.
     ///
@@ -105,13 +132,14 @@ impl GameDb {
         board_name: &str,
         clock: fn() -> u64,
     ) -> Result<GameDb, DbError> {
-        let id = db.new_game(&Save::new(game, dice, board_name), clock())?;
-        Ok(GameDb { db, id, clock })
+        let now = clock();
+        let id = db.new_game(&Save::new(game, dice, board_name), now)?;
+        Ok(GameDb { db, id, clock, held: Vec::new(), last_write_ms: now })
     }
 
     /// Goes on recording game `id` of `db` (a resumed game).
     pub fn resume(db: Database, id: GameId, clock: fn() -> u64) -> GameDb {
-        GameDb { db, id, clock }
+        GameDb { db, id, clock, held: Vec::new(), last_write_ms: clock() }
     }
 
     /// The game's number in the database.
@@ -129,9 +157,30 @@ impl GameDb {
 
 impl Recorder for GameDb {
     fn keep(&mut self, kept: &Kept<'_>) -> Result<(), String> {
-        let save = Save::new(kept.game, kept.dice, kept.board_name);
+        let now = (self.clock)();
+        self.held.push(Logged::new(kept.action, kept.game.turns(), kept.events, now));
+        let due = kept.urgent
+            || self.held.len() >= GameDb::GATHER
+            || now.saturating_sub(self.last_write_ms) >= GameDb::GATHER_MS;
+        if !due {
+            return Ok(());
+        }
+        let held = std::mem::take(&mut self.held);
+        self.last_write_ms = now;
         self.db
-            .record(self.id, kept.action, &save, kept.events, (self.clock)())
+            .record_turns(self.id, kept.game, kept.dice, &held, now)
+            .map_err(|e| self.failed(&e, "the rest of this game is not recorded"))
+    }
+
+    fn flush(&mut self, kept: &Kept<'_>) -> Result<(), String> {
+        if self.held.is_empty() {
+            return Ok(());
+        }
+        let now = (self.clock)();
+        let held = std::mem::take(&mut self.held);
+        self.last_write_ms = now;
+        self.db
+            .record_turns(self.id, kept.game, kept.dice, &held, now)
             .map_err(|e| self.failed(&e, "the rest of this game is not recorded"))
     }
 

@@ -376,9 +376,17 @@ impl Session {
         if std::mem::replace(&mut self.stopped, true) || self.game.status() == Status::Finished {
             return;
         }
+        let kept = Kept {
+            action: Action::Turn,
+            game: &self.game,
+            dice: &self.dice,
+            board_name: &self.board_name,
+            events: &[],
+            urgent: true,
+        };
         let mut failed = Vec::new();
         for (i, recorder) in self.recorders.iter_mut().enumerate() {
-            if let Err(note) = recorder.stopped() {
+            if let Err(note) = recorder.flush(&kept).and_then(|()| recorder.stopped()) {
                 failed.push(i);
                 self.notes.push(note);
             }
@@ -389,12 +397,16 @@ impl Session {
     }
 
     fn keep(&mut self, action: Action, events: &[Event]) {
+        let urgent = action != Action::Turn
+            || self.stopped
+            || !matches!(self.awaiting(), Awaiting::Computer { .. });
         let kept = Kept {
             action,
             game: &self.game,
             dice: &self.dice,
             board_name: &self.board_name,
             events,
+            urgent,
         };
         let mut failed = Vec::new();
         for (i, recorder) in self.recorders.iter_mut().enumerate() {

@@ -48,8 +48,8 @@ mod timeline;
 
 pub use atomic::write_atomically;
 pub use db::{
-    Action, BUSY_TIMEOUT, Database, DbError, GameId, GameStatus, GameSummary, MoveRow, PlayerStats,
-    SCHEMA_VERSION,
+    Action, BUSY_TIMEOUT, Database, DbError, GameId, GameStatus, GameSummary, Logged, MoveRow,
+    PlayerStats, SCHEMA_VERSION,
 };
 pub use dice::DiceState;
 pub use save::{SAVE_FORMAT, SAVE_VERSION, Save, SaveError};

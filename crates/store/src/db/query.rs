@@ -122,7 +122,9 @@ impl Database {
             .query_row("SELECT save FROM games WHERE id = ?1", [id.0], |r| r.get(0))
             .optional()?
             .ok_or(DbError::NoSuchGame(id))?;
-        Save::from_json(text.as_bytes()).map_err(|error| DbError::BadGame { id, error })
+        let base =
+            Save::from_json(text.as_bytes()).map_err(|error| DbError::BadGame { id, error })?;
+        Ok(self.load_progress(id, &base)?.unwrap_or(base))
     }
 
     /// The status of game `id`.
@@ -339,13 +341,13 @@ fn status_of(r: &Row<'_>, id: GameId, at: usize) -> Result<GameStatus, DbError> 
     }
 }
 
-fn bad(id: GameId, row: impl Into<String>, problem: impl Into<String>) -> DbError {
+pub(super) fn bad(id: GameId, row: impl Into<String>, problem: impl Into<String>) -> DbError {
     DbError::BadRow { id, row: row.into(), problem: problem.into() }
 }
 
 /// A time (column `i`, milliseconds since the Unix epoch, maybe NULL); a negative one is
 /// [`DbError::BadRow`].
-fn millis(r: &Row<'_>, i: usize, id: GameId, row: &str) -> Result<Option<u64>, DbError> {
+pub(super) fn millis(r: &Row<'_>, i: usize, id: GameId, row: &str) -> Result<Option<u64>, DbError> {
     let ms: Option<i64> = field(r, i, id, row)?;
     ms.map(|ms| {
         u64::try_from(ms).map_err(|_| {
@@ -357,7 +359,12 @@ fn millis(r: &Row<'_>, i: usize, id: GameId, row: &str) -> Result<Option<u64>, D
 }
 
 /// Column `i` of `r`, a value of the wrong type or out of range being [`DbError::BadRow`].
-fn field<T: FromSql>(r: &Row<'_>, i: usize, id: GameId, row: &str) -> Result<T, DbError> {
+pub(super) fn field<T: FromSql>(
+    r: &Row<'_>,
+    i: usize,
+    id: GameId,
+    row: &str,
+) -> Result<T, DbError> {
     r.get(i).map_err(|e| {
         let column = r.as_ref().column_name(i).unwrap_or("?").to_owned();
         match e {

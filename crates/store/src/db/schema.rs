@@ -6,7 +6,7 @@ use rusqlite::TransactionBehavior;
 use super::{Database, DbError};
 
 /// The schema this build writes; older databases are upgraded to it when opened for writing.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// Each migration takes the schema from its index to the next version (`MIGRATIONS[0]`: 0 → 1).
 const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
@@ -64,6 +64,10 @@ const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
     // 2: what statistics, the leaderboard and resume look up by.
     "CREATE INDEX seats_by_name ON seats (name);
     CREATE INDEX games_by_status ON games (status, updated_ms);",
+    // 3: recording that appends: a game's head beside its history (the `save` column keeps the
+    // game as it began), and the option each move chose.
+    "ALTER TABLE games ADD COLUMN head TEXT;
+    ALTER TABLE moves ADD COLUMN chosen INTEGER;",
 ];
 
 impl Database {

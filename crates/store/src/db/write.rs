@@ -168,7 +168,7 @@ fn is_busy(e: &rusqlite::Error) -> bool {
 }
 
 /// A count or a time as SQLite's integer (saturating: such values never come near the limit).
-fn int<T: TryInto<i64>>(n: T) -> i64 {
+pub(super) fn int<T: TryInto<i64>>(n: T) -> i64 {
     n.try_into().unwrap_or(i64::MAX)
 }
 
@@ -186,7 +186,8 @@ fn write_game(tx: &Transaction<'_>, id: GameId, save: &Save, now_ms: u64) -> rus
         .then(|| game.ranking.first().map(|&s| game.seats[s].name.clone()))
         .flatten();
     let changed = tx.execute(
-        "UPDATE games SET updated_ms = ?2, status = ?3, turns = ?4, winner = ?5, save = ?6
+        "UPDATE games SET updated_ms = ?2, status = ?3, turns = ?4, winner = ?5, save = ?6,
+                          head = NULL
          WHERE id = ?1",
         params![id.0, int(now_ms), status.as_str(), game.turns, winner, save.to_json()],
     )?;
@@ -207,14 +208,27 @@ fn write_game(tx: &Transaction<'_>, id: GameId, save: &Save, now_ms: u64) -> rus
         "DELETE FROM moves WHERE game_id = ?1 AND number > ?2",
         params![id.0, int(game.history.len())],
     )?;
-    let stored: i64 =
-        tx.query_row("SELECT COUNT(*) FROM moves WHERE game_id = ?1", [id.0], |r| r.get(0))?;
+    let stored: i64 = tx.query_row(
+        "SELECT COALESCE(MAX(number), 0) FROM moves WHERE game_id = ?1",
+        [id.0],
+        |r| r.get(0),
+    )?;
+    insert_moves(tx, id, &game.history, stored as usize)
+}
+
+/// Adds `history[from..]` to game `id`'s moves.
+pub(super) fn insert_moves(
+    tx: &Transaction<'_>,
+    id: GameId,
+    history: &[MoveRecord],
+    from: usize,
+) -> rusqlite::Result<()> {
     let mut insert = tx.prepare_cached(
         "INSERT INTO moves (game_id, number, turn, seat, roll, dice, from_pos, to_pos, kind, jumps,
-                            snakes, ladders, longest_slide, time_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                            snakes, ladders, longest_slide, time_ms, chosen)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
     )?;
-    for (i, m) in game.history.iter().enumerate().skip(stored as usize) {
+    for (i, m) in history.iter().enumerate().skip(from) {
         insert.execute(params![
             id.0,
             int(i + 1),
@@ -230,12 +244,13 @@ fn write_game(tx: &Transaction<'_>, id: GameId, save: &Save, now_ms: u64) -> rus
             int(m.jumps.iter().filter(|j| !j.is_snake()).count()),
             m.jumps.iter().filter(|j| j.is_snake()).map(|j| j.from - j.to).max().unwrap_or(0),
             m.time_ms.map(int),
+            m.chosen.map(int),
         ])?;
     }
     Ok(())
 }
 
-fn log(
+pub(super) fn log(
     tx: &Transaction<'_>,
     id: GameId,
     action: &str,
@@ -243,12 +258,12 @@ fn log(
     now_ms: u64,
     events: Option<&str>,
 ) -> rusqlite::Result<()> {
-    tx.execute(
+    tx.prepare_cached(
         "INSERT INTO actions (game_id, seq, action, turns, at_ms, events)
          VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?1),
                  ?2, ?3, ?4, ?5)",
-        params![id.0, action, turns, int(now_ms), events],
-    )?;
+    )?
+    .execute(params![id.0, action, turns, int(now_ms), events])?;
     Ok(())
 }
 

@@ -1,0 +1,291 @@
+//! Recording that costs the same at turn 10,000 as at turn 10: a turn appends its new moves and
+//! its log line, and rewrites only the game's small *head* (positions, ranking, whose turn, the
+//! dice where they stand) — never the history or the whole save. `load` puts the game back
+//! together from the save written when the game began (board, rules, seats, the dice as they
+//! began), the `moves` rows and the head.
+
+use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
+use serde::{Deserialize, Serialize};
+use snl_engine::{Event, Game, GameState, Jump, MoveKind, MoveRecord, Roll, SeededDice, Status};
+
+use super::{
+    Action, Database, DbError, GameId, GameStatus,
+    query::{bad, field, millis},
+    write::{insert_moves, int, log},
+};
+use crate::{dice::DiceState, save::Save};
+
+/// One line of a game's log, ready to be written: what was done, the turns played after it, its
+/// events and when.
+#[derive(Clone, Debug)]
+pub struct Logged {
+    action: Action,
+    turns: u32,
+    events: Option<String>,
+    at_ms: u64,
+}
+
+impl Logged {
+    /// The line for `action`, after which the game had played `turns` turns.
+    ///
+    /// # Panics
+    ///
+    /// Never: events always have a JSON form.
+    pub fn new(action: Action, turns: u32, events: &[Event], at_ms: u64) -> Logged {
+        let events = (!events.is_empty())
+            .then(|| serde_json::to_string(events).expect("events are always JSON"));
+        Logged { action, turns, events, at_ms }
+    }
+}
+
+/// A game's state beside its history: the few numbers a turn changes.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Head {
+    status: Status,
+    turns: u32,
+    current: usize,
+    positions: Vec<u32>,
+    ranking: Vec<usize>,
+    #[serde(default)]
+    pending_roll: Option<Roll>,
+    dice: HeadDice,
+}
+
+/// The dice where they stand, without the list of scripted rolls (kept once, with the game's
+/// start).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[expect(clippy::large_enum_variant, reason = "one per game, written once per record")]
+enum HeadDice {
+    Seeded { generator: SeededDice },
+    Scripted { used: usize },
+}
+
+impl Head {
+    fn of(game: &Game, dice: &DiceState) -> Head {
+        let state_pending = match game.pending() {
+            snl_engine::Pending::Choice(decision) => Some(decision.roll),
+            _ => None,
+        };
+        Head {
+            status: game.status(),
+            turns: game.turns(),
+            current: game.current(),
+            positions: game.positions().to_vec(),
+            ranking: game.ranking().to_vec(),
+            pending_roll: state_pending,
+            dice: match dice {
+                DiceState::Seeded { generator, .. } => {
+                    HeadDice::Seeded { generator: generator.clone() }
+                }
+                DiceState::Scripted(list) => HeadDice::Scripted { used: list.used() },
+            },
+        }
+    }
+}
+
+impl Database {
+    /// Records what was just done to game `id` — a turn played (with its events), an undo, a redo
+    /// — as the game now stands: the moves added since the last record (or, after an undo, the
+    /// moves taken back), the seats, the head and the log line, in one transaction. The cost is
+    /// that of what changed, whatever the game's length.
+    ///
+    /// When this fails the game is marked [`GameStatus::Incomplete`] if the database lets that
+    /// mark be written.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError::Locked`], [`DbError::ReadOnly`], and whatever SQLite reports.
+    pub fn record_turn(
+        &mut self,
+        id: GameId,
+        action: Action,
+        game: &Game,
+        dice: &DiceState,
+        events: &[Event],
+        now_ms: u64,
+    ) -> Result<(), DbError> {
+        let logged = Logged::new(action, game.turns(), events, now_ms);
+        self.record_turns(id, game, dice, std::slice::from_ref(&logged), now_ms)
+    }
+
+    /// As [`Database::record_turn`] for several actions at once (recorded as one transaction):
+    /// `log_lines` holds each action's line, and `game` and `dice` are where they left the game.
+    ///
+    /// # Errors
+    ///
+    /// As [`Database::record_turn`].
+    ///
+    /// # Panics
+    ///
+    /// Never: a head always has a JSON form.
+    pub fn record_turns(
+        &mut self,
+        id: GameId,
+        game: &Game,
+        dice: &DiceState,
+        log_lines: &[Logged],
+        now_ms: u64,
+    ) -> Result<(), DbError> {
+        let head = serde_json::to_string(&Head::of(game, dice)).expect("a head is always JSON");
+        let recorded = self.retrying(|conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            write_progress(&tx, id, game, &head, now_ms)?;
+            for line in log_lines {
+                log(&tx, id, line.action.as_str(), line.turns, line.at_ms, line.events.as_deref())?;
+            }
+            tx.commit()
+        });
+        if recorded.is_err() {
+            let _ = self.mark_incomplete(id, now_ms);
+        }
+        recorded
+    }
+
+    /// Puts game `id` back together from its start, its moves and its head; `None` when the game
+    /// has no head (it was recorded whole, as before this form: its save holds everything).
+    pub(super) fn load_progress(&self, id: GameId, base: &Save) -> Result<Option<Save>, DbError> {
+        let head: Option<String> = self
+            .conn
+            .query_row("SELECT head FROM games WHERE id = ?1", [id.0], |r| r.get(0))
+            .optional()?
+            .flatten();
+        let Some(head) = head else { return Ok(None) };
+        let head: Head = serde_json::from_str(&head)
+            .map_err(|e| bad(id, "games row", format!("has a head that cannot be read ({e})")))?;
+        let dice = match (head.dice, &base.dice) {
+            (HeadDice::Seeded { generator }, DiceState::Seeded { seed, .. }) => {
+                DiceState::Seeded { seed: *seed, generator }
+            }
+            (HeadDice::Scripted { used }, DiceState::Scripted(list)) => {
+                let mut list = list.clone();
+                if used > list.rolls().len() {
+                    return Err(bad(
+                        id,
+                        "games row",
+                        format!(
+                            "says {used} scripted rolls were used, but it has only {}",
+                            list.rolls().len()
+                        ),
+                    ));
+                }
+                list.rewind_to(used);
+                DiceState::Scripted(list)
+            }
+            _ => return Err(bad(id, "games row", "has dice of another kind than its start")),
+        };
+        let game = GameState {
+            history: self.history(id)?,
+            status: head.status,
+            turns: head.turns,
+            current: head.current,
+            positions: head.positions,
+            ranking: head.ranking,
+            pending_roll: head.pending_roll,
+            ..base.game.clone()
+        };
+        Ok(Some(Save { board_name: base.board_name.clone(), game, dice }))
+    }
+
+    /// Every move of game `id`, as the engine's history.
+    fn history(&self, id: GameId) -> Result<Vec<MoveRecord>, DbError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT number, turn, seat, dice, from_pos, to_pos, jumps, kind, time_ms, chosen
+             FROM moves WHERE game_id = ?1 ORDER BY number",
+        )?;
+        let mut rows = stmt.query([id.0])?;
+        let mut history = Vec::new();
+        while let Some(r) = rows.next()? {
+            let number: i64 = r.get(0)?;
+            let row = format!("move {number}");
+            if usize::try_from(number).ok() != Some(history.len() + 1) {
+                return Err(bad(id, row, format!("comes where move {} should", history.len() + 1)));
+            }
+            let dice: String = field(r, 3, id, &row)?;
+            let faces: Option<Vec<u8>> = dice
+                .split('+')
+                .map(|d| d.parse::<u8>().ok().filter(|&f| f >= 1))
+                .collect::<Option<_>>()
+                .filter(|f: &Vec<u8>| (1..=4).contains(&f.len()));
+            let Some(faces) = faces else {
+                return Err(bad(id, row, format!("has dice '{dice}', which no throw shows")));
+            };
+            let jumps: String = field(r, 6, id, &row)?;
+            let Ok(jumps) = serde_json::from_str::<Vec<Jump>>(&jumps) else {
+                return Err(bad(id, row, format!("has jumps '{jumps}' that cannot be read")));
+            };
+            let kind: String = field(r, 7, id, &row)?;
+            let Ok(kind) =
+                serde_json::from_value::<MoveKind>(serde_json::Value::String(kind.clone()))
+            else {
+                return Err(bad(id, row, format!("has an unknown kind '{kind}'")));
+            };
+            let chosen: Option<i64> = r.get(9)?;
+            let chosen = match chosen.map(usize::try_from) {
+                None => None,
+                Some(Ok(c)) => Some(c),
+                Some(Err(_)) => return Err(bad(id, row, "has a negative chosen option")),
+            };
+            history.push(MoveRecord {
+                turn: field(r, 1, id, &row)?,
+                seat: field::<u32>(r, 2, id, &row)? as usize,
+                roll: Roll::from_faces(&faces),
+                from: field(r, 4, id, &row)?,
+                to: field(r, 5, id, &row)?,
+                jumps,
+                kind,
+                chosen,
+                time_ms: millis(r, 8, id, &row)?,
+            });
+        }
+        Ok(history)
+    }
+}
+
+/// Brings game `id`'s rows in line with `game`, touching only what changed: moves past the
+/// history are deleted (taken back), missing ones added; the seats and the games row updated.
+fn write_progress(
+    tx: &Transaction<'_>,
+    id: GameId,
+    game: &Game,
+    head: &str,
+    now_ms: u64,
+) -> rusqlite::Result<()> {
+    let finished = game.status() == Status::Finished;
+    let status = if finished { GameStatus::Finished } else { GameStatus::Playing };
+    let winner =
+        finished.then(|| game.ranking().first().map(|&s| game.seats()[s].name.clone())).flatten();
+    let changed = tx
+        .prepare_cached(
+            "UPDATE games SET updated_ms = ?2, status = ?3, turns = ?4, winner = ?5, head = ?6
+         WHERE id = ?1",
+        )?
+        .execute(params![id.0, int(now_ms), status.as_str(), game.turns(), winner, head])?;
+    if changed == 0 {
+        return Err(rusqlite::Error::QueryReturnedNoRows);
+    }
+    let size = game.board().size();
+    for (seat, &position) in game.positions().iter().enumerate() {
+        let rank = game.ranks()[seat];
+        tx.prepare_cached(
+            "UPDATE seats SET position = ?3, rank = ?4, finished = ?5, rolls = ?6
+             WHERE game_id = ?1 AND seat = ?2",
+        )?
+        .execute(params![
+            id.0,
+            int(seat),
+            position,
+            rank,
+            position == size,
+            game.rolls_of(seat)
+        ])?;
+    }
+    let history = game.history();
+    tx.prepare_cached("DELETE FROM moves WHERE game_id = ?1 AND number > ?2")?
+        .execute(params![id.0, int(history.len())])?;
+    let stored: i64 = tx
+        .prepare_cached("SELECT COALESCE(MAX(number), 0) FROM moves WHERE game_id = ?1")?
+        .query_row([id.0], |r| r.get(0))?;
+    insert_moves(tx, id, history, stored as usize)
+}
