@@ -275,7 +275,7 @@ fn an_unknown_status_kind_or_move_kind_is_named_with_its_game_and_row() {
         "the game database {db} holds game 1, but its games row has an unknown status 'paused' \
          (edited or damaged)"
     );
-    for args in [&["games"][..], &["resume"], &["history", "1"]] {
+    for args in [&["games"][..], &["resume"], &["history", "1"], &["stats"], &["leaderboard"]] {
         let mut args = args.to_vec();
         args.extend(["--db", &db]);
         assert_fails(&snl(&args), 2, &[&sentence]);
