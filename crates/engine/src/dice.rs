@@ -164,7 +164,7 @@ pub enum DiceError {
 
 /// One throw: the face each die shows.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(from = "Vec<u8>", into = "Vec<u8>")]
+#[serde(try_from = "Vec<u8>", into = "Vec<u8>")]
 pub struct Roll {
     faces: [u8; MAX_DICE as usize],
     len: u8,
@@ -212,10 +212,19 @@ impl fmt::Debug for Roll {
     }
 }
 
-impl From<Vec<u8>> for Roll {
-    fn from(v: Vec<u8>) -> Roll {
-        let faces: Vec<u8> = v.into_iter().take(MAX_DICE as usize).map(|f| f.max(1)).collect();
-        if faces.is_empty() { Roll::from_faces(&[1]) } else { Roll::from_faces(&faces) }
+/// A roll read back (from a save, a database) as it was written, never "corrected": one to
+/// four dice, each showing 1 or more, or a sentence naming the list.
+impl TryFrom<Vec<u8>> for Roll {
+    type Error = String;
+
+    fn try_from(faces: Vec<u8>) -> Result<Roll, String> {
+        if faces.is_empty() || faces.len() > MAX_DICE as usize {
+            return Err(format!("a roll of {faces:?} is not a throw: a roll has 1 to 4 dice"));
+        }
+        if faces.contains(&0) {
+            return Err(format!("a roll of {faces:?} is not a throw: a die shows 1 or more"));
+        }
+        Ok(Roll::from_faces(&faces))
     }
 }
 
@@ -537,6 +546,16 @@ mod tests {
             let err = bad.parse::<Dice>().unwrap_err().to_string();
             assert!(err.contains(bad), "{err}");
         }
+    }
+
+    #[test]
+    fn a_roll_is_read_back_as_written_or_refused() {
+        // What serde reads a roll through (`#[serde(try_from = "Vec<u8>")]`).
+        let read = |faces: &[u8]| Roll::try_from(faces.to_vec());
+        assert_eq!(read(&[3, 5]).unwrap().dice(), &[3, 5]);
+        assert!(read(&[]).unwrap_err().starts_with("a roll of [] is not a throw: a roll has 1"));
+        assert!(read(&[0]).unwrap_err().starts_with("a roll of [0] is not a throw: a die shows"));
+        assert!(read(&[1, 2, 3, 4, 5]).unwrap_err().contains("1 to 4 dice"));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 use snl_engine::{
-    Dice, ParseRollsError, Roll, RollError, RollSource, Rules, ScriptedDice, SeededDice,
+    Dice, GameState, ParseRollsError, Roll, RollError, RollSource, Rules, ScriptedDice, SeededDice,
 };
 
 /// Where a game's rolls come from, and how far along they are.
@@ -58,6 +58,95 @@ impl DiceState {
         match self {
             DiceState::Seeded { .. } => Ok(()),
             DiceState::Scripted(list) => list.check(rules.thrown_dice()),
+        }
+    }
+}
+
+impl DiceState {
+    /// Checks that these dice are where the game's history leaves them, so a saved game goes on
+    /// with exactly the rolls it would have had: seeded dice must be the seed's generator (key and
+    /// stream), give every roll of the history in turn, and stand where those draws leave it;
+    /// scripted dice must have given the history's rolls, and as many as it has.
+    ///
+    /// # Errors
+    ///
+    /// A sentence naming the first thing that disagrees.
+    pub(crate) fn agrees_with(&self, state: &GameState) -> Result<(), String> {
+        let dice = state.rules.thrown_dice();
+        let rolls = state.history.len();
+        match self {
+            DiceState::Seeded { seed, generator } => {
+                let mut fresh = SeededDice::new(*seed);
+                let (saved, derived) = (Parts::of(generator), Parts::of(&fresh));
+                if saved.key != derived.key {
+                    return Err(format!("its generator's key is not the one seed {seed} gives"));
+                }
+                if saved.stream != derived.stream {
+                    return Err(format!(
+                        "its generator's stream is {}, but seed {seed} gives stream {}",
+                        saved.stream, derived.stream
+                    ));
+                }
+                for (i, m) in state.history.iter().enumerate() {
+                    let roll = fresh.roll(m.seat, dice).map_err(|e| e.to_string())?;
+                    if roll != m.roll {
+                        return Err(format!(
+                            "seed {seed} gives {roll:?} for move {} of the history, which has {:?}",
+                            i + 1,
+                            m.roll
+                        ));
+                    }
+                }
+                if fresh != *generator {
+                    return Err(format!(
+                        "its generator stands at word {}, but seed {seed} after the history's \
+                         {rolls} rolls stands at word {}",
+                        saved.position,
+                        Parts::of(&fresh).position
+                    ));
+                }
+            }
+            DiceState::Scripted(list) => {
+                if list.used() != rolls {
+                    return Err(format!(
+                        "{} scripted rolls are marked used, but the history has {rolls} rolls",
+                        list.used()
+                    ));
+                }
+                let mut fresh = ScriptedDice::new(list.rolls().to_vec());
+                for (i, m) in state.history.iter().enumerate() {
+                    let roll = fresh.roll(m.seat, dice).map_err(|e| e.to_string())?;
+                    if roll != m.roll {
+                        return Err(format!(
+                            "scripted roll {} is {roll:?}, but move {} of the history has {:?}",
+                            i + 1,
+                            i + 1,
+                            m.roll
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A seeded generator's key, stream and position (in 32-bit words drawn), as its serde form
+/// shows them (`rand_chacha` keeps them private otherwise).
+struct Parts {
+    key: serde_json::Value,
+    stream: serde_json::Value,
+    position: serde_json::Value,
+}
+
+impl Parts {
+    fn of(generator: &SeededDice) -> Parts {
+        let value = serde_json::to_value(generator).unwrap_or_default();
+        let rng = &value["rng"];
+        Parts {
+            key: rng["seed"].clone(),
+            stream: rng["stream"].clone(),
+            position: rng["word_pos"].clone(),
         }
     }
 }

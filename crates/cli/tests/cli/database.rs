@@ -275,7 +275,7 @@ fn an_unknown_status_kind_or_move_kind_is_named_with_its_game_and_row() {
         "the game database {db} holds game 1, but its games row has an unknown status 'paused' \
          (edited or damaged)"
     );
-    for args in [&["games"][..], &["resume"], &["history", "1"]] {
+    for args in [&["games"][..], &["resume"], &["history", "1"], &["stats"], &["leaderboard"]] {
         let mut args = args.to_vec();
         args.extend(["--db", &db]);
         assert_fails(&snl(&args), 2, &[&sentence]);
@@ -295,21 +295,45 @@ fn an_unknown_status_kind_or_move_kind_is_named_with_its_game_and_row() {
 }
 
 #[test]
-fn a_game_whose_recording_stopped_is_shown_incomplete_and_not_resumed() {
+fn a_game_whose_recording_stopped_is_marked_incomplete_and_not_resumed() {
     let dir = TempDir::new("incomplete");
-    // What a failed write leaves when the mark could be written: the log's last line is a cut.
-    let db = edited(
-        &dir,
-        "INSERT INTO actions (game_id, seq, action, turns, at_ms)
-         SELECT 1, MAX(seq) + 1, 'cut', 4, 0 FROM actions",
+    let db = dir.file("games.db");
+    assert_eq!(snl(&["play", "--seed", "5", "--stop-after", "1", "--db", &db]).code, 0);
+    // From its sixth roll on, the database refuses game 2 new moves (as a full disk would); the log
+    // still takes a line.
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute_batch(
+            "CREATE TRIGGER refuse BEFORE INSERT ON moves WHEN NEW.game_id = 2 AND NEW.number > 5
+             BEGIN SELECT RAISE(ABORT, 'no room left'); END;",
+        )
+        .unwrap();
+    let run = snl(&["play", "--seed", "6", "--db", &db, "--json"]);
+    assert_eq!(run.code, 0, "the game goes on: {}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "snl: warning: the game database {db} cannot be used: no room left; the rest of this \
+             game is not recorded (--no-record plays without it)\n"
+        )
     );
+    let played: Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(played["finished"], true);
     let games = snl_json(&["games", "--json", "--db", &db]);
-    assert_eq!(games[0]["status"], "incomplete", "{games}");
+    assert_eq!(games[0]["id"], 2);
+    assert_eq!(games[0]["status"], "incomplete", "never left playing: {games}");
+    let turns = games[0]["turns"].as_u64().unwrap();
+    assert!(turns < played["turns"].as_u64().unwrap());
     assert_fails(
-        &snl(&["resume", "1", "--db", &db]),
+        &snl(&["resume", "2", "--db", &db]),
         2,
-        &["game 1 cannot be resumed: its recording stopped after turn 4 while the game went on \
-           unrecorded, so its record is incomplete (snl replay 1 shows that part)"],
+        &[&format!(
+            "game 2 cannot be resumed: its recording stopped after turn {turns} while the game \
+             went on unrecorded, so its record is incomplete (snl replay 2 shows that part)"
+        )],
     );
-    assert_fails(&snl(&["resume", "--db", &db]), 2, &["there is no unfinished game to resume"]);
+    // The default is the game that can be resumed: game 1, stopped on purpose.
+    let run = snl(&["resume", "--db", &db, "--json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("\"game_id\":1"), "{}", run.stdout);
 }

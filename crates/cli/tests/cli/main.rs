@@ -9,6 +9,7 @@ mod database;
 mod play;
 mod records;
 mod save;
+mod save_edits;
 mod simulate;
 mod solve;
 mod strategies;

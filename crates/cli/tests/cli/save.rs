@@ -135,7 +135,8 @@ fn the_save_is_versioned_json_with_board_rules_seats_history_and_the_dice_state(
     assert_fails(&run, 3, &["input ended while waiting for Ann to roll"]);
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    assert_eq!((v["format"].as_str(), v["version"].as_u64()), (Some("snl-save"), Some(1)));
+    assert_eq!((v["format"].as_str(), v["version"].as_u64()), (Some("snl-save"), Some(2)));
+    assert!(v["digest"].as_str().is_some_and(|d| d.starts_with("fnv1a64:")), "{v}");
     assert_eq!(v["board_name"], "classic");
     assert_eq!(v["game"]["rules"]["bonus"], "top-face");
     assert_eq!(v["game"]["seats"][0], serde_json::json!({"name": "Ann", "kind": "human"}));
@@ -223,8 +224,8 @@ fn a_save_from_a_newer_snl_is_refused() {
     let (_, text) = saved_game(&dir);
     refused(
         &dir,
-        &text.replace("\"version\": 1", "\"version\": 2"),
-        &["written by a newer snl (save format 2, this snl reads up to 1): upgrade snl"],
+        &text.replace("\"version\": 2", "\"version\": 3"),
+        &["written by a newer snl (save format 3, this snl reads up to 2): upgrade snl"],
     );
 }
 
@@ -261,4 +262,21 @@ fn a_save_path_that_cannot_be_written_is_refused_before_the_first_turn() {
     let run = snl(&["play", "--seed", "1", "--save", &file, "--no-record"]);
     assert_fails(&run, 2, &[&format!("cannot write the save file {file}")]);
     assert!(!run.stdout.contains("rolled"), "{}", run.stdout);
+}
+
+#[test]
+fn a_save_removes_the_temporary_file_a_killed_save_left() {
+    let dir = TempDir::new("stale");
+    // A process that has ended, as a save killed between writing and renaming would have.
+    let mut ended = std::process::Command::new("true").spawn().unwrap();
+    let pid = ended.id();
+    ended.wait().unwrap();
+    std::fs::write(dir.path().join(format!(".game.json.{pid}.tmp")), "{\"format\": \"snl-sa")
+        .unwrap();
+    let file = dir.file("game.json");
+    let run = snl(&["play", "--seed", "1", "--save", &file, "--stop-after", "2", "--no-record"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let names: Vec<_> =
+        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, ["game.json"]);
 }

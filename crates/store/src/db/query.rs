@@ -261,8 +261,22 @@ impl Database {
     ///
     /// # Errors
     ///
-    /// Whatever SQLite reports.
+    /// [`DbError::BadRow`] for a game whose status this snl does not know, and whatever SQLite
+    /// reports.
     pub fn stats(&self, player: Option<&str>) -> Result<Vec<PlayerStats>, DbError> {
+        // Counted over finished games: a status this snl does not know cannot be left out quietly.
+        let unknown: Option<(i64, String)> = self
+            .conn
+            .query_row(
+                "SELECT id, status FROM games
+                 WHERE status NOT IN ('playing', 'stopped', 'finished') ORDER BY id LIMIT 1",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        if let Some((id, status)) = unknown {
+            return Err(bad(GameId(id), "games row", format!("has an unknown status '{status}'")));
+        }
         let mut stmt = self.conn.prepare(
             "SELECT s.name, COUNT(*), COALESCE(SUM(s.rank = 1), 0), SUM(s.finished),
                     AVG(CASE WHEN s.finished = 1 THEN s.rolls END),

@@ -1,5 +1,12 @@
 //! Save files: one game as versioned JSON — board, rules, seats, positions, history and the dice
 //! generator's exact state — written atomically and read back through one checked door.
+//!
+//! A save replays exactly or is refused with a sentence naming what disagrees: the history must
+//! give the saved positions, ranking and turn ([`Game::restore`]), the dice must be where that
+//! history leaves them (the seeded generator derived again from the seed and the history's rolls;
+//! scripted rolls already used equal to the history's), and a digest over the whole content
+//! (FNV-1a, 64 bits: against accidental edits and damage, not against forgery) turns any other
+//! edit — a rule, a jump or a name that the replay does not reach — into "edited or damaged".
 
 use std::{fs, io, path::Path};
 
@@ -11,8 +18,9 @@ use crate::{atomic::write_atomically, dice::DiceState};
 /// What the `format` field of every save file says.
 pub const SAVE_FORMAT: &str = "snl-save";
 
-/// The save format this build writes, and the newest it reads.
-pub const SAVE_VERSION: u32 = 1;
+/// The save format this build writes, and the newest it reads. Version 2 added the `digest`;
+/// version 1 files (without one) are still read, with every other check.
+pub const SAVE_VERSION: u32 = 2;
 
 /// One game as plain data, ready to be written or just read. Not necessarily valid:
 /// [`Save::restore`] is the door to a playable [`Game`].
@@ -45,7 +53,7 @@ pub struct Save {
 }
 
 /// The file's JSON shape: [`Save`] with the format name and version first.
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Wire {
     format: String,
@@ -53,6 +61,9 @@ struct Wire {
     board_name: String,
     game: GameState,
     dice: DiceState,
+    /// [`digest`] of everything above, written last.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    digest: Option<String>,
 }
 
 /// Why a save file could not be read or used. Messages complete the sentence "cannot load the
@@ -89,6 +100,13 @@ pub enum SaveError {
     /// Scripted dice that the game's rules cannot throw.
     #[error("its scripted rolls do not fit the rules: {0}")]
     Dice(#[from] ParseRollsError),
+    /// Dice that are not where the game's history leaves them (see [`DiceState`]).
+    #[error("its dice do not agree with its history: {0}")]
+    DiceHistory(String),
+    /// The content does not match its digest, though it replays: an edit the checks of the game
+    /// cannot see, or damage.
+    #[error("it was edited or damaged: its content does not match its digest")]
+    Edited,
 }
 
 impl Save {
@@ -103,25 +121,30 @@ impl Save {
     ///
     /// Never: every save has a JSON form.
     pub fn to_json(&self) -> String {
-        let wire = Wire {
+        let mut wire = Wire {
             format: SAVE_FORMAT.to_owned(),
             version: SAVE_VERSION,
             board_name: self.board_name.clone(),
             game: self.game.clone(),
             dice: self.dice.clone(),
+            digest: None,
         };
+        wire.digest = Some(digest(&wire));
         let mut text = serde_json::to_string_pretty(&wire).expect("a save is always JSON");
         text.push('\n');
         text
     }
 
     /// Reads a file's text, checking its format and version before its shape, so that a file
-    /// from a newer snl is refused as such. The game is not checked yet: see [`Save::restore`].
+    /// from a newer snl is refused as such, and then its digest: content that does not match it
+    /// is refused with the first thing [`Save::restore`] finds wrong, else as
+    /// [`SaveError::Edited`]. The game is not checked further yet: see [`Save::restore`].
     ///
     /// # Errors
     ///
-    /// [`SaveError::Corrupt`], [`SaveError::NotASave`], [`SaveError::Newer`] or
-    /// [`SaveError::Shape`].
+    /// [`SaveError::Corrupt`], [`SaveError::NotASave`], [`SaveError::Newer`],
+    /// [`SaveError::Shape`] (a version 2 file without a digest), or for content that does not
+    /// match its digest, [`SaveError::Edited`] or what [`Save::restore`] says.
     pub fn from_json(bytes: &[u8]) -> Result<Save, SaveError> {
         let value: serde_json::Value =
             serde_json::from_slice(bytes).map_err(|e| SaveError::Corrupt(e.to_string()))?;
@@ -135,9 +158,23 @@ impl Save {
             Some(1..) => {}
             _ => return Err(SaveError::Shape("its \"version\" is not a format number".into())),
         }
-        let wire: Wire =
+        let mut wire: Wire =
             serde_json::from_value(value).map_err(|e| SaveError::Shape(e.to_string()))?;
-        Ok(Save { board_name: wire.board_name, game: wire.game, dice: wire.dice })
+        let written = wire.digest.take();
+        let save = Save {
+            board_name: wire.board_name.clone(),
+            game: wire.game.clone(),
+            dice: wire.dice.clone(),
+        };
+        match written {
+            None if wire.version >= 2 => Err(SaveError::Shape(
+                "it has no \"digest\" (every save since version 2 has one)".into(),
+            )),
+            Some(written) if written != digest(&wire) => {
+                Err(save.restore().err().unwrap_or(SaveError::Edited))
+            }
+            _ => Ok(save),
+        }
     }
 
     /// Reads the save file at `path` (see [`Save::from_json`]).
@@ -159,118 +196,36 @@ impl Save {
     }
 
     /// The game, checked: board, rules and seats as a new game would be, the history replayed to
-    /// give exactly the saved positions, ranking and turn (see [`Game::restore`]), and scripted
-    /// dice that the rules can throw.
+    /// give exactly the saved positions, ranking and turn (see [`Game::restore`]), scripted
+    /// dice that the rules can throw, and dice where the history leaves them.
     ///
     /// # Errors
     ///
-    /// [`SaveError::Invalid`] or [`SaveError::Dice`] naming the first problem.
+    /// [`SaveError::Invalid`], [`SaveError::Dice`] or [`SaveError::DiceHistory`] naming the first
+    /// problem.
     pub fn restore(&self) -> Result<Game, SaveError> {
         let game = Game::restore(&self.game)?;
         self.dice.check(game.rules())?;
+        self.dice.agrees_with(&self.game).map_err(SaveError::DiceHistory)?;
         Ok(game)
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use snl_engine::{Board, FirstOption, Preset, Rules, ScriptedDice, Seat, SeatKind};
-
-    use super::*;
-
-    fn played(turns: usize) -> (Game, DiceState) {
-        let rules = Rules::named("bonus-six").unwrap();
-        let board = Board::new(&Preset::Classic.spec(), &rules).unwrap();
-        let seats = vec![Seat::new("Ann", SeatKind::Human), Seat::new("Bob", SeatKind::Hard)];
-        let mut game = Game::new(board, rules, seats).unwrap();
-        let mut dice = DiceState::seeded(21);
-        for _ in 0..turns {
-            game.play_turn(&mut dice, &mut FirstOption, &mut ()).unwrap();
-        }
-        (game, dice)
-    }
-
-    fn save_text(turns: usize) -> String {
-        let (game, dice) = played(turns);
-        Save::new(&game, &dice, "classic").to_json()
-    }
-
-    fn refused(text: &str) -> String {
-        match Save::from_json(text.as_bytes()).and_then(|s| s.restore().map(|_| s)) {
-            Ok(_) => panic!("accepted: {text}"),
-            Err(e) => e.to_string(),
-        }
-    }
-
-    #[test]
-    fn a_save_goes_on_with_the_same_rolls_as_the_game_would() {
-        let (mut game, mut dice) = played(7);
-        let back =
-            Save::from_json(Save::new(&game, &dice, "classic").to_json().as_bytes()).unwrap();
-        let (mut restored, mut restored_dice) = (back.restore().unwrap(), back.dice.clone());
-        let (mut a, mut b) = (Vec::new(), Vec::new());
-        game.play_to_end(&mut dice, &mut FirstOption, &mut a).unwrap();
-        restored.play_to_end(&mut restored_dice, &mut FirstOption, &mut b).unwrap();
-        assert_eq!(a, b);
-        assert_eq!(restored.state(), game.state());
-    }
-
-    #[test]
-    fn the_file_names_its_format_and_version_first() {
-        let text = save_text(2);
-        assert!(text.starts_with("{\n  \"format\": \"snl-save\",\n  \"version\": 1,\n"), "{text}");
-        assert!(text.contains("\"generator\""), "{text}");
-    }
-
-    #[test]
-    fn a_truncated_file_is_cut_short() {
-        let text = save_text(3);
-        let e = refused(&text[..text.len() / 2]);
-        assert!(e.starts_with("it is cut short or damaged (EOF while parsing"), "{e}");
-    }
-
-    #[test]
-    fn a_newer_format_is_refused_by_version_before_anything_else() {
-        let text = save_text(1).replace("\"version\": 1", "\"version\": 9");
-        let text = text.replace("\"board_name\"", "\"something_new\": true,\n  \"board_name\"");
-        assert_eq!(
-            refused(&text),
-            "it was written by a newer snl (save format 9, this snl reads up to 1): upgrade snl to load it"
-        );
-    }
-
-    #[test]
-    fn other_json_is_not_a_save() {
-        assert!(refused("{\"size\": 100}").starts_with("it is not an snl save file"));
-        assert!(refused("[1, 2]").starts_with("it is not an snl save file"));
-    }
-
-    #[test]
-    fn an_unknown_rule_is_named() {
-        let text = save_text(2).replace("\"overshoot\": \"stay\"", "\"overshoot\": \"sideways\"");
-        assert_eq!(
-            refused(&text),
-            "unknown overshoot 'sideways': expected one of stay, bounce, win"
-        );
-    }
-
-    #[test]
-    fn an_inconsistent_position_is_named() {
-        let (game, dice) = played(4);
-        let mut save = Save::new(&game, &dice, "classic");
-        save.game.positions[1] = 99;
-        let e = refused(&save.to_json());
-        assert!(
-            e.starts_with("the game in it does not add up: the saved position of Bob is 99"),
-            "{e}"
-        );
-    }
-
-    #[test]
-    fn scripted_rolls_the_rules_cannot_throw_are_refused() {
-        let (game, _) = played(0);
-        let dice = DiceState::Scripted(ScriptedDice::new(vec![snl_engine::Scripted::Total(9)]));
-        let e = refused(&Save::new(&game, &dice, "classic").to_json());
-        assert!(e.starts_with("its scripted rolls do not fit the rules: roll '9'"), "{e}");
-    }
+/// `fnv1a64:` and the 64-bit FNV-1a hash, in hex, of the compact JSON of `wire` without its
+/// digest. FNV-1a is a few lines, needs no dependency and catches any accidental change of the
+/// content; it is no defence against someone who edits the file and the digest together (the
+/// checks of [`Save::restore`] are what catch edits that change the game).
+fn digest(wire: &Wire) -> String {
+    let content = Wire { digest: None, ..wire.clone() };
+    let bytes = serde_json::to_vec(&content).expect("a save is always JSON");
+    format!("fnv1a64:{:016x}", fnv1a64(&bytes))
 }
+
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests;
