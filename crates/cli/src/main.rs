@@ -6,6 +6,7 @@ mod board_cmd;
 mod common;
 mod console;
 mod display;
+mod format;
 mod play;
 mod plot;
 mod records;

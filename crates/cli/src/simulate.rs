@@ -24,6 +24,7 @@ use crate::{
         parse_seats, progress_bar, thread_count, worker_pool,
     },
     console::Console,
+    format::{Align, Table, percent, percent_intervals},
 };
 
 /// Options of `snl simulate`.
@@ -201,20 +202,31 @@ fn write_text(out: &mut dyn Write, report: &Report, plot: Option<&Path>) -> std:
         tally.std_dev_rolls(),
         tally.mean_turns_per_player()
     )?;
-    let width = report.seats.iter().map(|s| s.name.chars().count()).max().unwrap_or(0);
     if seats > 1 {
         writeln!(out, "\nWins (first to finish), with 95% intervals:")?;
-    }
-    for (i, seat) in report.seats.iter().enumerate().filter(|_| seats > 1) {
-        let ci = tally.win_interval(i, Z95);
-        writeln!(
-            out,
-            "  {:<width$}  {:>6.2}%  ({:.2}% to {:.2}%)",
-            seat.name,
-            100.0 * tally.win_rate(i),
-            100.0 * ci.lo,
-            100.0 * ci.hi
-        )?;
+        let mut table = Table::new(&[
+            ("seat", Align::Left),
+            ("wins", Align::Right),
+            ("win rate", Align::Right),
+            ("95% interval", Align::Right),
+        ]);
+        let intervals: Vec<(f64, f64)> = (0..seats)
+            .map(|i| {
+                let ci = tally.win_interval(i, Z95);
+                (ci.lo, ci.hi)
+            })
+            .collect();
+        for ((i, seat), interval) in
+            report.seats.iter().enumerate().zip(percent_intervals(&intervals))
+        {
+            table.row([
+                seat.name.clone(),
+                tally.wins()[i].to_string(),
+                percent(tally.win_rate(i)),
+                interval,
+            ]);
+        }
+        table.write(out)?;
     }
     writeln!(
         out,

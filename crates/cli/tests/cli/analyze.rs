@@ -106,6 +106,56 @@ fn text_shows_tables_of_the_length_seats_and_landings() {
 }
 
 #[test]
+fn percentages_are_plain_decimals_in_tables_that_line_up() {
+    let run = snl(&[
+        "analyze",
+        "--board",
+        "milton-bradley",
+        "--player",
+        "Ann:easy",
+        "--player",
+        "Bartholomew:easy",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = &run.stdout;
+    assert_no_scientific_notation(out);
+    let chance = table(out, "turns k");
+    assert_eq!(chance[0], "  turns k   on turn k   within k turns");
+    // P(finish on turn 120) = 5.71e-4: once printed as 5.71e-2%.
+    assert!(chance.contains(&"      120     0.0571%           98.64%"), "{out}");
+    assert_right_edge_lines_up(&chance);
+    let seats = table(out, "seat ");
+    assert_eq!(
+        seats[..3],
+        ["  seat          win chance", "  Ann               50.79%", "  Bartholomew       49.21%"]
+    );
+    let landings = table(out, "cell ");
+    assert_eq!(landings[1], "    47     0.6734   snake to 26");
+    assert!(landings[2].ends_with("0.6384"), "{out}");
+}
+
+#[test]
+fn the_tiniest_chances_are_written_as_less_than_a_ten_thousandth_of_a_percent() {
+    let run = snl(&["analyze", "--board", "random", "--size", "400", "--seed", "1"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let chance = table(&run.stdout, "turns k");
+    // Fewest turns: 24 sixes in a row and more, (1/6)^24 ≈ 1e-19.
+    assert_eq!(chance[1], "       24   < 0.0001%        < 0.0001%");
+    assert_right_edge_lines_up(&chance);
+    assert_no_scientific_notation(&run.stdout);
+}
+
+#[test]
+fn the_strategy_table_lines_up() {
+    let run = snl(&["analyze", "--board", "kids", "--choice", "may-pass"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let strategies = table(&run.stdout, "strategy");
+    // Heading, easy, greedy, hard, and the note under the table.
+    assert!(strategies[3].starts_with("  hard "), "{}", run.stdout);
+    assert_right_edge_lines_up(&strategies[..4]);
+}
+
+#[test]
 fn a_large_board_prints_a_short_report() {
     let run = snl(&[
         "analyze",

@@ -106,8 +106,13 @@ fn text_lists_every_seat_with_a_95_percent_interval() {
     );
     for name in ["Ann", "Bob", "Cyrus"] {
         let line = out.lines().find(|l| l.trim_start().starts_with(name)).expect(name);
-        assert!(line.contains("% to ") && line.ends_with("%)"), "{line}");
+        assert!(line.contains("% to ") && line.ends_with('%'), "{line}");
     }
+    let wins = table(out, "seat ");
+    assert_eq!(wins.len(), 4, "{out}");
+    assert!(wins[0].starts_with("  seat    wins   win rate"), "{out}");
+    assert_right_edge_lines_up(&wins);
+    assert_no_scientific_notation(out);
     assert!(out.contains("million rolls per second"), "{out}");
     // No terminal on stderr in tests, so no progress bar either.
     assert_eq!(run.stderr, "");
