@@ -3,7 +3,10 @@
 //!
 //! The numbers come from [`snl_analysis::exact`]; this module reads the options and prints.
 
-use std::{io::Write, path::PathBuf};
+use std::{
+    io::Write,
+    path::{Path, PathBuf},
+};
 
 use clap::Args;
 use serde_json::Value;
@@ -17,7 +20,7 @@ use crate::{
     common::{CmdResult, Failure, GameArgs, OrFail, parse_seats},
     console::Console,
     format::{Align, Table, percent},
-    plot::{self, PlotFormat, PlotSummary},
+    plot::{self, AnalysisSeats, PlotSummary, PlotTarget},
 };
 
 /// Options of `snl analyze`.
@@ -97,18 +100,7 @@ pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
             )));
         }
     }
-    let plot_to = match &args.plot {
-        None => None,
-        Some(path) => {
-            let format = PlotFormat::of(path).ok_or_else(|| {
-                Failure::bad(anyhow::anyhow!(
-                    "cannot plot to '{}': the file name must end in .svg or .png",
-                    path.display()
-                ))
-            })?;
-            Some((path, format))
-        }
-    };
+    let plot_to = args.plot.as_deref().map(PlotTarget::check).transpose()?;
     let choosing = setup.rules.choice != Choice::None;
     let mut analyses = Analyses {
         board: &setup.board,
@@ -142,15 +134,30 @@ pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
         let per_seat: Vec<&Analysis> = strategies.iter().map(|&s| find(s)).collect();
         exact::seat_outcomes(&per_seat, setup.rules.finish)
     });
-    let plotted = match plot_to {
+    let plotted = match &plot_to {
         None => None,
-        Some((path, format)) => {
+        Some(target) => {
             let title =
                 format!("{} ({} cells): {}", setup.board_name, setup.board.size(), setup.rules);
-            let summary = plot::draw(path, format, &setup.board, &title, one).map_err(|e| {
-                Failure::other(anyhow::anyhow!("cannot draw the plot '{}': {e}", path.display()))
-            })?;
-            Some((path, summary))
+            let seat_plot = outcomes.as_ref().filter(|o| o.is_exact()).map(|o| {
+                let per_seat: Vec<&Analysis> = strategies.iter().map(|&s| find(s)).collect();
+                let rounds = per_seat.iter().map(|a| a.distribution.turns()).max().unwrap_or(0);
+                AnalysisSeats {
+                    names: seats.iter().map(|s| s.name.as_str()).collect(),
+                    win_probability: &o.win_probability,
+                    by_round: exact::win_by_round(&per_seat, rounds),
+                    finish: setup.rules.finish,
+                }
+            });
+            let summary =
+                plot::draw_analysis(target, &setup.board, &title, one, seat_plot.as_ref())
+                    .map_err(|e| {
+                        Failure::other(anyhow::anyhow!(
+                            "cannot draw the plot '{}': {e}",
+                            target.path().display()
+                        ))
+                    })?;
+            Some((target.path(), summary))
         }
     };
     let report = Report {
@@ -272,7 +279,7 @@ impl Report<'_> {
     fn text(
         &self,
         out: &mut dyn Write,
-        plotted: Option<(&PathBuf, PlotSummary)>,
+        plotted: Option<(&Path, PlotSummary)>,
     ) -> std::io::Result<()> {
         let a = self.analysis;
         let n = a.size;
@@ -476,7 +483,7 @@ impl Report<'_> {
 
 fn write_plot_note(
     out: &mut dyn Write,
-    plotted: Option<(&PathBuf, PlotSummary)>,
+    plotted: Option<(&Path, PlotSummary)>,
 ) -> std::io::Result<()> {
     if let Some((path, summary)) = plotted {
         let bars = if summary.turns_per_bar == 1 {

@@ -156,7 +156,7 @@ pub fn win_by_round(seats: &[&Analysis], rounds: usize) -> Vec<Vec<f64>> {
 }
 
 /// The chance that every other seat is still playing when seat i takes its turn k:
-/// `before[i]` = Π_{j<i} P(T_j > k) and `after[i]` = Π_{j>i} P(T_j > k − 1).
+/// `before[i]` = Π over j < i of P(`T_j` > k), and `after[i]` = Π over j > i of P(`T_j` > k − 1).
 fn still_on_at(
     dists: &[&super::TurnDistribution],
     k: usize,
@@ -233,7 +233,7 @@ mod tests {
         let rows = win_by_round(&seats, one.distribution.turns());
         let outcomes = seat_outcomes(&seats, rules.finish);
         for (row, &win) in rows.iter().zip(&outcomes.win_probability) {
-            assert_eq!(row[0], 0.0);
+            assert!(row[0] == 0.0, "no one finishes before the first round");
             assert!((row.iter().sum::<f64>() - win).abs() < 1e-12, "{win}");
         }
         // The first seat moves first: on the fewest turns it alone can have won.
