@@ -46,6 +46,8 @@ where
     let bar_w = w - x0 - 120;
     let (top, bottom) = (64, 80);
     let row = ((h - top - bottom) / px(shown.len().max(1))).min(64);
+    // A few bars sit in the middle of the panel rather than under its caption.
+    let top = top.max((h - bottom - row * px(shown.len())) / 2);
     let top_value = shown
         .iter()
         .map(|s| s.interval.map_or(s.chance, |(_, hi)| hi))
@@ -129,6 +131,11 @@ where
         .fold(0.0, f64::max)
         .max(1e-9)
         * 1.1;
+    let caption = if names.len() > MAX_SEAT_LINES {
+        format!("{caption} (first {MAX_SEAT_LINES} of {} seats)", names.len())
+    } else {
+        caption.to_owned()
+    };
     let mut chart = ChartBuilder::on(area)
         .caption(caption, font(CAPTION_SIZE))
         .margin(14)
@@ -165,11 +172,5 @@ where
         .border_style(BLACK)
         .label_font(font(TEXT_SIZE))
         .draw()?;
-    if names.len() > MAX_SEAT_LINES {
-        let note = format!("first {MAX_SEAT_LINES} of {} seats drawn", names.len());
-        let (_, h) = area.dim_in_pixel();
-        let style = font(TEXT_SIZE).color(&QUIET);
-        area.draw(&Text::new(note, (90, h.cast_signed() - 22), style))?;
-    }
     Ok(())
 }
