@@ -34,7 +34,7 @@ use crate::{
 };
 use lengths::Lengths;
 use seats::SeatChance;
-use style::{FONT, TITLE_SIZE, font};
+use style::{CAPTION_SIZE, FONT, TITLE_SIZE, font};
 
 /// Writes the figure of `$size` pixels that `$draw` (an expression of `$root`, the drawing
 /// area) draws into `$target`, in its format; evaluates to what `$draw` returns.
@@ -194,17 +194,25 @@ where
         } else {
             "Turns for one player to finish".to_owned()
         };
-        let (bars, turns_per_bar) = lengths::draw(
-            &left,
-            &Lengths {
-                caption,
-                unit: "turn",
-                x_desc: "turns k",
-                probability: (0..=last).map(|k| dist.probability(k)).collect(),
-                cumulative: (0..=last).map(|k| dist.cdf(k)).collect(),
-                mean: analysis.is_finite().then_some(analysis.expected_turns),
-            },
-        )?;
+        let (bars, turns_per_bar) = if analysis.never_finish_probability >= 1.0 {
+            let note = format!("No one ever finishes: cell {} cannot be reached", board.size());
+            let style = font(CAPTION_SIZE).pos(Pos::new(HPos::Center, VPos::Center));
+            let (w, h) = left.dim_in_pixel();
+            left.draw(&Text::new(note, ((w / 2).cast_signed(), (h / 2).cast_signed()), style))?;
+            (0, 1)
+        } else {
+            lengths::draw(
+                &left,
+                &Lengths {
+                    caption,
+                    unit: "turn",
+                    x_desc: "turns k",
+                    probability: (0..=last).map(|k| dist.probability(k)).collect(),
+                    cumulative: (0..=last).map(|k| dist.cdf(k)).collect(),
+                    mean: analysis.is_finite().then_some(analysis.expected_turns),
+                },
+            )?
+        };
         let (squares, block) =
             board_map::draw(&right, board, analysis.expected_landings.as_deref())?;
         if let Some(s) = seats {

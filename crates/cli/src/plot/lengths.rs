@@ -5,7 +5,7 @@ use plotters::{coord::Shift, element::DashedPathElement, prelude::*};
 
 use super::{
     DrawError,
-    style::{BAR, CUMULATIVE, LABEL_SIZE, MEAN, TEXT_SIZE, font},
+    style::{BAR, CUMULATIVE, LABEL_SIZE, MEAN, TEXT_SIZE, font, percent_decimals},
 };
 
 /// Bars drawn at most: longer distributions are grouped, several lengths to a bar.
@@ -59,13 +59,14 @@ where
     chart
         .configure_mesh()
         .disable_x_mesh()
+        .x_labels(((last + per_bar) / per_bar).clamp(2, 10))
         .y_max_light_lines(1)
         .label_style(font(LABEL_SIZE))
         .axis_desc_style(font(TEXT_SIZE))
         .x_desc(lengths.x_desc)
         .y_desc(what)
         .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| format!("{:.1}%", 100.0 * y))
+        .y_label_formatter(&|y| format!("{:.*}%", percent_decimals(top), 100.0 * y))
         .draw()?;
     chart
         .configure_secondary_axes()

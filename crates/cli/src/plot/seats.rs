@@ -12,7 +12,10 @@ use plotters::{
 
 use super::{
     DrawError,
-    style::{CAPTION_SIZE, LABEL_SIZE, MAX_SEAT_LINES, QUIET, TEXT_SIZE, font, px, seat_color},
+    style::{
+        CAPTION_SIZE, LABEL_SIZE, MAX_SEAT_LINES, QUIET, TEXT_SIZE, font, percent_decimals, px,
+        round_up, seat_color,
+    },
 };
 use crate::format::percent;
 
@@ -53,11 +56,17 @@ where
         .map(|s| s.interval.map_or(s.chance, |(_, hi)| hi))
         .fold(0.0, f64::max)
         .max(1e-9);
-    // Round the scale up to a tenth, so that the bars compare at a glance.
-    let scale = ((top_value * 10.0).ceil() / 10.0).min(1.0);
+    // The scale ends on a round number, so that the bars compare at a glance.
+    let scale = round_up(top_value).min(1.0);
     let x = |p: f64| x0 + (p / scale * f64::from(bar_w)).round() as i32;
     let name_style = font(TEXT_SIZE).pos(Pos::new(HPos::Right, VPos::Center));
     let value_style = font(TEXT_SIZE).pos(Pos::new(HPos::Left, VPos::Center));
+    // The even share under the bars and their labels.
+    let even = 1.0 / seats.len() as f64;
+    let axis_y = top + row * px(shown.len()) + 4;
+    if even <= scale * (1.0 + 1e-12) {
+        area.draw(&DashedPathElement::new([(x(even), top - 4), (x(even), axis_y)], 4, 4, QUIET))?;
+    }
     for (i, seat) in shown.iter().enumerate() {
         let y = top + row * px(i);
         let (y1, y2) = (y + row / 6, y + row - row / 6);
@@ -74,26 +83,45 @@ where
             }
             end = end.max(x(hi));
         }
-        area.draw(&Text::new(percent(seat.chance), (end + 8, mid), value_style.clone()))?;
+        // On white, so that the even-share line does not cross the figure.
+        let label = percent(seat.chance);
+        let width = (TEXT_SIZE * 0.62 * label.len() as f64).ceil() as i32;
+        let half = (TEXT_SIZE * 0.6) as i32;
+        area.draw(&Rectangle::new(
+            [(end + 5, mid - half), (end + 11 + width, mid + half)],
+            WHITE.filled(),
+        ))?;
+        area.draw(&Text::new(label, (end + 8, mid), value_style.clone()))?;
     }
     // The axis: 0, the even share and the scale's end.
-    let axis_y = top + row * px(shown.len()) + 4;
     area.draw(&PathElement::new([(x0, top - 4), (x0, axis_y)], QUIET))?;
     area.draw(&PathElement::new([(x0, axis_y), (x0 + bar_w, axis_y)], QUIET))?;
     let tick = font(LABEL_SIZE).pos(Pos::new(HPos::Center, VPos::Top));
-    let even = 1.0 / seats.len() as f64;
-    let mut ticks = vec![0.0, scale];
-    if even < scale * 0.9 && even > scale * 0.1 {
+    // The even share is drawn wherever it falls; the scale's end is labelled unless too close.
+    let mut ticks = vec![0.0];
+    if even <= scale * (1.0 + 1e-12) {
         ticks.push(even);
-        area.draw(&DashedPathElement::new([(x(even), top - 4), (x(even), axis_y)], 4, 4, QUIET))?;
+    }
+    if (x(scale) - x(even)).abs() > 60 {
+        ticks.push(scale);
     }
     for p in ticks {
+        let x100 = 100.0 * p;
+        let label = if (x100 - x100.round()).abs() < 1e-9 {
+            format!("{x100:.0}%")
+        } else {
+            format!("{x100:.1}%")
+        };
         area.draw(&PathElement::new([(x(p), axis_y), (x(p), axis_y + 5)], QUIET))?;
-        area.draw(&Text::new(format!("{:.0}%", 100.0 * p), (x(p), axis_y + 8), tick.clone()))?;
+        area.draw(&Text::new(label, (x(p), axis_y + 8), tick.clone()))?;
     }
     let mut note = format!("dashed: an even share, {}", percent(even));
     if seats.iter().any(|s| s.interval.is_some()) {
         note.push_str("; whiskers: 95% intervals");
+    }
+    let no_winner = 1.0 - seats.iter().map(|s| s.chance).sum::<f64>();
+    if no_winner > 1e-9 {
+        let _ = write!(note, "; no winner ever: {}", percent(no_winner));
     }
     if seats.len() > shown.len() {
         let _ = write!(note, "; first {} of {} seats shown", shown.len(), seats.len());
@@ -145,13 +173,14 @@ where
     chart
         .configure_mesh()
         .disable_x_mesh()
+        .x_labels((last + 1).clamp(2, 10))
         .y_max_light_lines(1)
         .label_style(font(LABEL_SIZE))
         .axis_desc_style(font(TEXT_SIZE))
         .x_desc("round k (each seat's k-th turn)")
         .y_desc("P(first to finish, on round k)")
         .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| format!("{:.1}%", 100.0 * y))
+        .y_label_formatter(&|y| format!("{:.*}%", percent_decimals(top), 100.0 * y))
         .draw()?;
     for (i, (name, row)) in names.iter().zip(by_round).enumerate().take(MAX_SEAT_LINES) {
         let color = seat_color(i);

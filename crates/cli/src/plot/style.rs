@@ -170,6 +170,29 @@ where
     Ok(())
 }
 
+/// The decimals an axis of percentages up to `top` (a probability) needs for its ticks to differ.
+pub(super) fn percent_decimals(top: f64) -> usize {
+    match 100.0 * top {
+        x if x < 0.1 => 3,
+        x if x < 1.0 => 2,
+        _ => 1,
+    }
+}
+
+/// The smallest round number (1, 1.5, 2, 3, 4, 5, 6 or 8 times a power of ten) at or above `x`,
+/// where a scale can end.
+pub(super) fn round_up(x: f64) -> f64 {
+    if x <= 0.0 || !x.is_finite() {
+        return 1.0;
+    }
+    let power = 10_f64.powi(x.log10().floor() as i32);
+    [1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0]
+        .iter()
+        .map(|m| m * power)
+        .find(|&v| v >= x * (1.0 - 1e-12))
+        .unwrap_or(10.0 * power)
+}
+
 /// A number of landings or a probability with three significant digits, for scales.
 pub(super) fn short(x: f64) -> String {
     if x == 0.0 {
@@ -198,6 +221,18 @@ mod tests {
             let (a, b) = (heat(f64::from(i) / 100.0), heat(f64::from(i + 1) / 100.0));
             assert!(darkness(a) <= darkness(b), "{i}: {a:?} {b:?}");
         }
+    }
+
+    #[test]
+    fn scales_end_on_round_numbers() {
+        assert!((round_up(0.0295) - 0.03).abs() < 1e-12);
+        assert!((round_up(0.343) - 0.4).abs() < 1e-12);
+        assert!((round_up(0.5079) - 0.6).abs() < 1e-12);
+        assert!((round_up(0.3) - 0.3).abs() < 1e-12);
+        assert!((round_up(0.9) - 1.0).abs() < 1e-12);
+        assert_eq!(percent_decimals(0.005), 2);
+        assert_eq!(percent_decimals(0.016), 1);
+        assert_eq!(percent_decimals(0.0005), 3);
     }
 
     #[test]
