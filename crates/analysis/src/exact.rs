@@ -74,7 +74,7 @@ use snl_engine::{Board, Rules};
 pub(crate) use chain::{BONUS_TAIL, RollClass, roll_classes};
 pub use chain::{FnPolicy, Policy, Situation, TurnChain};
 pub use distribution::TurnDistribution;
-pub use seats::{MAX_RANKED_SEATS, SeatOutcomes, seat_outcomes};
+pub use seats::{MAX_RANKED_SEATS, SeatOutcomes, seat_outcomes, win_by_round};
 pub use solver::MAX_BACK_CELLS;
 
 use chain::{Scratch, TurnModel};

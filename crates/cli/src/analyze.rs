@@ -3,7 +3,10 @@
 //!
 //! The numbers come from [`snl_analysis::exact`]; this module reads the options and prints.
 
-use std::{io::Write, path::PathBuf};
+use std::{
+    io::Write,
+    path::{Path, PathBuf},
+};
 
 use clap::Args;
 use serde_json::Value;
@@ -16,7 +19,8 @@ use snl_engine::{Board, Choice, Finish, Rules, Seat};
 use crate::{
     common::{CmdResult, Failure, GameArgs, OrFail, parse_seats},
     console::Console,
-    plot::{self, PlotFormat, PlotSummary},
+    format::{Align, Table, percent},
+    plot::{self, AnalysisSeats, PlotSummary, PlotTarget},
 };
 
 /// Options of `snl analyze`.
@@ -96,18 +100,7 @@ pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
             )));
         }
     }
-    let plot_to = match &args.plot {
-        None => None,
-        Some(path) => {
-            let format = PlotFormat::of(path).ok_or_else(|| {
-                Failure::bad(anyhow::anyhow!(
-                    "cannot plot to '{}': the file name must end in .svg or .png",
-                    path.display()
-                ))
-            })?;
-            Some((path, format))
-        }
-    };
+    let plot_to = args.plot.as_deref().map(PlotTarget::check).transpose()?;
     let choosing = setup.rules.choice != Choice::None;
     let mut analyses = Analyses {
         board: &setup.board,
@@ -141,15 +134,30 @@ pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
         let per_seat: Vec<&Analysis> = strategies.iter().map(|&s| find(s)).collect();
         exact::seat_outcomes(&per_seat, setup.rules.finish)
     });
-    let plotted = match plot_to {
+    let plotted = match &plot_to {
         None => None,
-        Some((path, format)) => {
+        Some(target) => {
             let title =
                 format!("{} ({} cells): {}", setup.board_name, setup.board.size(), setup.rules);
-            let summary = plot::draw(path, format, &setup.board, &title, one).map_err(|e| {
-                Failure::other(anyhow::anyhow!("cannot draw the plot '{}': {e}", path.display()))
-            })?;
-            Some((path, summary))
+            let seat_plot = outcomes.as_ref().filter(|o| o.is_exact()).map(|o| {
+                let per_seat: Vec<&Analysis> = strategies.iter().map(|&s| find(s)).collect();
+                let rounds = per_seat.iter().map(|a| a.distribution.turns()).max().unwrap_or(0);
+                AnalysisSeats {
+                    names: seats.iter().map(|s| s.name.as_str()).collect(),
+                    win_probability: &o.win_probability,
+                    by_round: exact::win_by_round(&per_seat, rounds),
+                    finish: setup.rules.finish,
+                }
+            });
+            let summary =
+                plot::draw_analysis(target, &setup.board, &title, one, seat_plot.as_ref())
+                    .map_err(|e| {
+                        Failure::other(anyhow::anyhow!(
+                            "cannot draw the plot '{}': {e}",
+                            target.path().display()
+                        ))
+                    })?;
+            Some((target.path(), summary))
         }
     };
     let report = Report {
@@ -271,30 +279,33 @@ impl Report<'_> {
     fn text(
         &self,
         out: &mut dyn Write,
-        plotted: Option<(&PathBuf, PlotSummary)>,
+        plotted: Option<(&Path, PlotSummary)>,
     ) -> std::io::Result<()> {
         let a = self.analysis;
         let n = a.size;
         writeln!(out, "Board {} ({n} cells). Rules: {}.", self.board_name, a.rules)?;
         if let Some(rows) = self.comparison {
             writeln!(out, "\nStrategies (one player)")?;
-            writeln!(
-                out,
-                "  strategy   expected turns   std deviation   expected rolls   fewest   median"
-            )?;
+            let mut table = Table::new(&[
+                ("strategy", Align::Left),
+                ("expected turns", Align::Right),
+                ("std deviation", Align::Right),
+                ("expected rolls", Align::Right),
+                ("fewest", Align::Right),
+                ("median", Align::Right),
+            ]);
             let count = |t: Option<u32>| t.map_or_else(|| "-".to_owned(), |t| t.to_string());
             for (strategy, s) in rows {
-                writeln!(
-                    out,
-                    "  {:<8}   {:>14.4}   {:>13.4}   {:>14.4}   {:>6}   {:>6}",
-                    strategy.as_str(),
-                    s.expected_turns,
-                    s.std_dev_turns,
-                    s.expected_rolls,
+                table.row([
+                    strategy.as_str().to_owned(),
+                    format!("{:.4}", s.expected_turns),
+                    format!("{:.4}", s.std_dev_turns),
+                    format!("{:.4}", s.expected_rolls),
                     count(s.min_turns),
-                    count(s.median_turns)
-                )?;
+                    count(s.median_turns),
+                ]);
             }
+            table.write(out)?;
             writeln!(
                 out,
                 "  (easy: at random; greedy: highest landing; hard: least expected turns)"
@@ -381,17 +392,16 @@ impl Report<'_> {
             return Ok(());
         };
         writeln!(out, "\nChance to finish")?;
-        writeln!(out, "  turns k   on turn k   within k turns")?;
+        let mut table = Table::new(&[
+            ("turns k", Align::Right),
+            ("on turn k", Align::Right),
+            ("within k turns", Align::Right),
+        ]);
         for k in table_rows(first, last.max(first)) {
             let k = k as usize;
-            writeln!(
-                out,
-                "  {k:>7}   {:>9}   {:>14}",
-                percent(d.probability(k)),
-                percent(d.cdf(k))
-            )?;
+            table.row([k.to_string(), percent(d.probability(k)), percent(d.cdf(k))]);
         }
-        Ok(())
+        table.write(out)
     }
 
     fn write_seats(&self, out: &mut dyn Write, o: &SeatOutcomes) -> std::io::Result<()> {
@@ -410,24 +420,22 @@ impl Report<'_> {
             )?;
             return Ok(());
         }
-        let width = self.seats.iter().map(|s| s.name.chars().count()).max().unwrap_or(0).max(4);
         if let Some(ranks) = &o.rank_probability {
-            write!(out, "  {:<width$}", "")?;
-            for r in 1..=self.seats.len() {
-                write!(out, "  {:>8}", format!("rank {r}"))?;
-            }
-            writeln!(out)?;
+            let headings: Vec<String> =
+                (1..=self.seats.len()).map(|r| format!("rank {r}")).collect();
+            let mut columns = vec![("seat", Align::Left)];
+            columns.extend(headings.iter().map(|h| (h.as_str(), Align::Right)));
+            let mut table = Table::new(&columns);
             for (seat, row) in self.seats.iter().zip(ranks) {
-                write!(out, "  {:<width$}", seat.name)?;
-                for &p in row {
-                    write!(out, "  {:>8}", percent(p))?;
-                }
-                writeln!(out)?;
+                table.row([seat.name.clone()].into_iter().chain(row.iter().map(|&p| percent(p))));
             }
+            table.write(out)?;
         } else {
+            let mut table = Table::new(&[("seat", Align::Left), ("win chance", Align::Right)]);
             for (seat, &p) in self.seats.iter().zip(&o.win_probability) {
-                writeln!(out, "  {:<width$}  {:>8}", seat.name, percent(p))?;
+                table.row([seat.name.clone(), percent(p)]);
             }
+            table.write(out)?;
         }
         if o.expected_game_rolls.is_finite() {
             writeln!(
@@ -456,21 +464,26 @@ impl Report<'_> {
         cells.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
         cells.truncate(TOP_CELLS);
         writeln!(out, "\nMost landed-on cells (expected landings per game, before any jump)")?;
+        let mut table = Table::new(&[
+            ("cell", Align::Right),
+            ("landings", Align::Right),
+            ("jump", Align::Left),
+        ]);
         for (cell, v) in cells {
-            let note = match self.board.jump_at(cell as u32) {
-                Some(to) if to < cell as u32 => format!("   snake to {to}"),
-                Some(to) => format!("   ladder to {to}"),
+            let jump = match self.board.jump_at(cell as u32) {
+                Some(to) if to < cell as u32 => format!("snake to {to}"),
+                Some(to) => format!("ladder to {to}"),
                 None => String::new(),
             };
-            writeln!(out, "  {cell:>7}   {v:>8.4}{note}")?;
+            table.row([cell.to_string(), format!("{v:.4}"), jump]);
         }
-        Ok(())
+        table.write(out)
     }
 }
 
 fn write_plot_note(
     out: &mut dyn Write,
-    plotted: Option<(&PathBuf, PlotSummary)>,
+    plotted: Option<(&Path, PlotSummary)>,
 ) -> std::io::Result<()> {
     if let Some((path, summary)) = plotted {
         let bars = if summary.turns_per_bar == 1 {
@@ -511,17 +524,6 @@ fn table_rows(first: u32, last: u32) -> Vec<u32> {
     rows
 }
 
-/// A probability as a percentage with sensible precision, down to the tiny tails.
-fn percent(p: f64) -> String {
-    if p == 0.0 {
-        "0%".to_owned()
-    } else if p >= 0.001 {
-        format!("{:.2}%", 100.0 * p)
-    } else {
-        format!("{:.2e}%", 100.0 * p)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -531,12 +533,5 @@ mod tests {
         assert_eq!(table_rows(7, 128), [7, 20, 40, 60, 80, 100, 120, 128]);
         assert_eq!(table_rows(1, 4), [1, 2, 3, 4]);
         assert_eq!(table_rows(3, 3), [3]);
-    }
-
-    #[test]
-    fn percentages_keep_small_tails_readable() {
-        assert_eq!(percent(0.5), "50.00%");
-        assert_eq!(percent(0.0), "0%");
-        assert_eq!(percent(1.5e-6), "1.50e-4%");
     }
 }

@@ -6,6 +6,7 @@ mod board_cmd;
 mod common;
 mod console;
 mod display;
+mod format;
 mod keyboard;
 mod play;
 mod plot;

@@ -1,20 +1,67 @@
-//! `snl analyze --plot FILE.svg|png`: the distribution of the game length and a heat map of the
-//! landings, drawn on the board grid, with plotters.
+//! `--plot FILE.svg|png` of `snl analyze` and `snl simulate`: one look for both. The length of
+//! the game as a distribution, the landings as a heat map on the board grid, and the seats'
+//! chances, drawn with plotters.
 //!
 //! Text is laid out with a font compiled into the binary (Hack, a `DejaVu` descendant, from
 //! `epaint_default_fonts`, drawn by plotters' pure-Rust `ab_glyph` renderer), so a PNG renders
 //! the same on any machine without fontconfig, `FreeType` or system fonts. The font is registered
 //! under its own family name, so it does not change other plots of the process.
 
-use std::path::Path;
+mod board_map;
+mod lengths;
+mod seats;
+mod style;
+
+use std::path::{Path, PathBuf};
 
 use plotters::{
     coord::Shift,
     prelude::*,
-    style::{FontStyle, register_font},
+    style::{
+        FontStyle, register_font,
+        text_anchor::{HPos, Pos, VPos},
+    },
 };
-use snl_analysis::exact::Analysis;
-use snl_engine::Board;
+use snl_analysis::{
+    exact::Analysis,
+    simulate::{Tally, Z95},
+};
+use snl_engine::{Board, Finish};
+
+use crate::{
+    common::{CmdResult, Failure},
+    format::percent,
+};
+use lengths::Lengths;
+use seats::SeatChance;
+use style::{CAPTION_SIZE, FONT, TITLE_SIZE, font};
+
+/// Writes the figure of `$size` pixels that `$draw` (an expression of `$root`, the drawing
+/// area) draws into `$target`, in its format; evaluates to what `$draw` returns.
+macro_rules! render {
+    ($target:expr, $size:expr, |$root:ident| $draw:expr) => {{
+        let target: &PlotTarget = $target;
+        register_font(FONT, FontStyle::Normal, epaint_default_fonts::HACK_REGULAR)
+            .map_err(|_| "the built-in font could not be loaded")?;
+        match target.format {
+            PlotFormat::Svg => {
+                let $root = SVGBackend::new(&target.path, $size).into_drawing_area();
+                let out = $draw?;
+                $root.present()?;
+                Ok(out)
+            }
+            PlotFormat::Png => {
+                let $root = BitMapBackend::new(&target.path, $size).into_drawing_area();
+                let out = $draw?;
+                $root.present()?;
+                Ok(out)
+            }
+        }
+    }};
+}
+
+/// Why a plot could not be drawn.
+pub(crate) type DrawError = Box<dyn std::error::Error>;
 
 /// The image formats `--plot` writes, chosen by the file's extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +82,45 @@ impl PlotFormat {
     }
 }
 
-/// What a plot holds, for messages and tests.
+/// A file a plot can be written to: its extension names a format and its folder exists. Checked
+/// before any work, so that a long analysis never ends in a plot that cannot be written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PlotTarget {
+    path: PathBuf,
+    format: PlotFormat,
+}
+
+impl PlotTarget {
+    /// Checks `path`.
+    ///
+    /// # Errors
+    ///
+    /// Bad input (exit 2) when the extension is neither .svg nor .png, the folder does not
+    /// exist, or the path is a folder.
+    pub(crate) fn check(path: &Path) -> CmdResult<PlotTarget> {
+        let bad = |why: String| {
+            Failure::bad(anyhow::anyhow!("cannot plot to '{}': {why}", path.display()))
+        };
+        let format = PlotFormat::of(path)
+            .ok_or_else(|| bad("the file name must end in .svg or .png".to_owned()))?;
+        if path.is_dir() {
+            return Err(bad("it is a folder".to_owned()));
+        }
+        if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty())
+            && !folder.is_dir()
+        {
+            return Err(bad(format!("the folder '{}' does not exist", folder.display())));
+        }
+        Ok(PlotTarget { path: path.to_owned(), format })
+    }
+
+    /// The file.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// What an analysis plot holds, for messages and tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct PlotSummary {
     /// Bars of the length distribution.
@@ -48,275 +133,192 @@ pub(crate) struct PlotSummary {
     pub(crate) block: u32,
 }
 
-/// Bars drawn at most: longer distributions are grouped, several turns to a bar.
-const MAX_BARS: usize = 300;
-/// Jumps drawn as lines at most: more would hide the map.
-const MAX_JUMP_LINES: usize = 40;
-/// Heat-map squares per side at most: larger boards are shown in blocks of cells.
-const MAX_SIDE: u32 = 100;
-
-/// The family name the built-in font is registered under.
-const FONT: &str = "snl-hack";
 const WIDTH: u32 = 1400;
-const HEIGHT: u32 = 640;
-const BAR: RGBColor = RGBColor(0x3b, 0x6e, 0xa8);
-const CUMULATIVE: RGBColor = RGBColor(0xd6, 0x5f, 0x00);
-const LADDER: RGBColor = RGBColor(0x1b, 0x8a, 0x3c);
-const SNAKE: RGBColor = RGBColor(0xb3, 0x1b, 0x1b);
+/// The height of a row of panels.
+const ROW: u32 = 640;
+/// The height of the row of seats under an analysis.
+const SEAT_ROW: u32 = 480;
+/// The height of the title over the rows.
+const TITLE: u32 = 40;
+/// The left panel's share of the width, in twentieths.
+const LEFT: u32 = 11;
 
-/// Draws the plot of `analysis` for `board` into `path` in `format`.
-pub(crate) fn draw(
-    path: &Path,
-    format: PlotFormat,
+/// The seats of an exact analysis.
+pub(crate) struct AnalysisSeats<'a> {
+    pub(crate) names: Vec<&'a str>,
+    pub(crate) win_probability: &'a [f64],
+    /// `by_round[seat][k]`: the chance to finish first on round k.
+    pub(crate) by_round: Vec<Vec<f64>>,
+    pub(crate) finish: Finish,
+}
+
+/// Draws the plot of `analysis` for `board`: the length and the heat map, and with seats a second
+/// row of their chances.
+pub(crate) fn draw_analysis(
+    target: &PlotTarget,
     board: &Board,
     title: &str,
     analysis: &Analysis,
-) -> Result<PlotSummary, Box<dyn std::error::Error>> {
-    register_font(FONT, FontStyle::Normal, epaint_default_fonts::HACK_REGULAR)
-        .map_err(|_| "the built-in font could not be loaded")?;
-    match format {
-        PlotFormat::Svg => {
-            let root = SVGBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
-            let summary = draw_on(&root, board, title, analysis)?;
-            root.present()?;
-            Ok(summary)
-        }
-        PlotFormat::Png => {
-            let root = BitMapBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
-            let summary = draw_on(&root, board, title, analysis)?;
-            root.present()?;
-            Ok(summary)
-        }
-    }
+    seats: Option<&AnalysisSeats>,
+) -> Result<PlotSummary, DrawError> {
+    let height = TITLE + ROW + if seats.is_some() { SEAT_ROW } else { 0 };
+    render!(target, (WIDTH, height), |root| analysis_figure(&root, board, title, analysis, seats))
 }
 
-type Failure = Box<dyn std::error::Error>;
-
-fn draw_on<DB: DrawingBackend>(
+fn analysis_figure<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     board: &Board,
     title: &str,
     analysis: &Analysis,
-) -> Result<PlotSummary, Failure>
+    seats: Option<&AnalysisSeats>,
+) -> Result<PlotSummary, DrawError>
+where
+    DB::ErrorType: 'static,
+{
+    {
+        let root = titled(root, title)?;
+        let (top, bottom) = root.split_vertically(ROW);
+        let (left, right) = top.split_horizontally(WIDTH * LEFT / 20);
+        let dist = &analysis.distribution;
+        // Up to the turn by which 99.9% of the games that finish have finished.
+        let finishing = 1.0 - analysis.never_finish_probability;
+        let last = (1..=dist.turns())
+            .find(|&k| dist.cdf(k) >= 0.999 * finishing)
+            .unwrap_or(dist.turns())
+            .max(1);
+        let caption = if !dist.is_complete() {
+            format!("Turns to finish, first {} turns only (work limit)", dist.turns())
+        } else if analysis.never_finish_probability > 0.0 {
+            let never = percent(analysis.never_finish_probability);
+            format!("Turns for one player to finish ({never} never do)")
+        } else {
+            "Turns for one player to finish".to_owned()
+        };
+        let (bars, turns_per_bar) = if analysis.never_finish_probability >= 1.0 {
+            let note = format!("No one ever finishes: cell {} cannot be reached", board.size());
+            let style = font(CAPTION_SIZE).pos(Pos::new(HPos::Center, VPos::Center));
+            let (w, h) = left.dim_in_pixel();
+            left.draw(&Text::new(note, ((w / 2).cast_signed(), (h / 2).cast_signed()), style))?;
+            (0, 1)
+        } else {
+            lengths::draw(
+                &left,
+                &Lengths {
+                    caption,
+                    unit: "turn",
+                    x_desc: "turns k",
+                    probability: (0..=last).map(|k| dist.probability(k)).collect(),
+                    cumulative: (0..=last).map(|k| dist.cdf(k)).collect(),
+                    mean: analysis.is_finite().then_some(analysis.expected_turns),
+                },
+            )?
+        };
+        let (squares, block) =
+            board_map::draw(&right, board, analysis.expected_landings.as_deref())?;
+        if let Some(s) = seats {
+            let (left, right) = bottom.split_horizontally(WIDTH * LEFT / 20);
+            let first = match s.finish {
+                Finish::First => "Who wins",
+                Finish::All => "Who finishes first",
+            };
+            seats::draw_rounds(
+                &left,
+                &format!("{first}, and on which round"),
+                &s.names,
+                &s.by_round,
+            )?;
+            let chances: Vec<SeatChance> = s
+                .names
+                .iter()
+                .zip(s.win_probability)
+                .map(|(&name, &chance)| SeatChance { name, chance, interval: None })
+                .collect();
+            seats::draw_chances(&right, &format!("{first}: each seat's chance"), &chances)?;
+        }
+        Ok(PlotSummary { bars, turns_per_bar, squares, block })
+    }
+}
+
+/// Draws the plot of a simulation: the game length in rolls, and each seat's share of wins with
+/// its 95% interval.
+pub(crate) fn draw_simulation(
+    target: &PlotTarget,
+    title: &str,
+    tally: &Tally,
+    names: &[&str],
+) -> Result<(), DrawError> {
+    render!(target, (WIDTH, TITLE + ROW), |root| simulation_figure(&root, title, tally, names))
+}
+
+fn simulation_figure<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    tally: &Tally,
+    names: &[&str],
+) -> Result<(), DrawError>
+where
+    DB::ErrorType: 'static,
+{
+    {
+        let root = titled(root, title)?;
+        let (left, right) = root.split_horizontally(WIDTH * LEFT / 20);
+        let counts = tally.length_counts();
+        let games = tally.games() as f64;
+        // The longest 0.1% of games are left out so the shape stays readable.
+        let mut seen = 0;
+        let last = counts
+            .iter()
+            .position(|&c| {
+                seen += c;
+                seen as f64 >= games * 0.999
+            })
+            .unwrap_or(counts.len().saturating_sub(1));
+        let mut running = 0;
+        let cumulative = counts[..=last]
+            .iter()
+            .map(|&c| {
+                running += c;
+                running as f64 / games
+            })
+            .collect();
+        lengths::draw(
+            &left,
+            &Lengths {
+                caption: format!("Rolls in a game, {} games", tally.games()),
+                unit: "roll",
+                x_desc: "rolls in the game (all seats together)",
+                probability: counts[..=last].iter().map(|&c| c as f64 / games).collect(),
+                cumulative,
+                mean: Some(tally.mean_rolls()),
+            },
+        )?;
+        let chances: Vec<SeatChance> = names
+            .iter()
+            .enumerate()
+            .map(|(i, &name)| {
+                let ci = tally.win_interval(i, Z95);
+                SeatChance { name, chance: tally.win_rate(i), interval: Some((ci.lo, ci.hi)) }
+            })
+            .collect();
+        seats::draw_chances(&right, "Who wins: each seat's share of the games", &chances)?;
+        Ok(())
+    }
+}
+
+/// The figure's title, over everything.
+fn titled<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+) -> Result<DrawingArea<DB, Shift>, DrawError>
 where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE)?;
-    let root = root.titled(title, (FONT, 16))?;
-    let (left, right) = root.split_horizontally(WIDTH * 11 / 20);
-    let (bars, turns_per_bar) = draw_lengths(&left, analysis)?;
-    let (squares, block) = draw_heat_map(&right, board, analysis)?;
-    Ok(PlotSummary { bars, turns_per_bar, squares, block })
-}
-
-/// Bars of P(T = k) (grouped when long) and the line of P(T ≤ k) on a second axis.
-fn draw_lengths<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    analysis: &Analysis,
-) -> Result<(usize, usize), Failure>
-where
-    DB::ErrorType: 'static,
-{
-    let dist = &analysis.distribution;
-    let last = dist.quantile(0.999).map_or(dist.turns(), |k| k as usize).max(1);
-    let per_bar = last.div_ceil(MAX_BARS);
-    let bars: Vec<(usize, f64)> = (1..=last)
-        .step_by(per_bar)
-        .map(|k| (k, (k..k + per_bar).map(|j| dist.probability(j)).sum()))
-        .collect();
-    let top = bars.iter().map(|&(_, p)| p).fold(0.0, f64::max).max(1e-9) * 1.1;
-    let x_end = (last + per_bar) as f64;
-    let what = if per_bar == 1 {
-        "P(finish on turn k)".to_owned()
-    } else {
-        format!("P(finish within a bar of {per_bar} turns)")
-    };
-    let caption = if dist.is_complete() {
-        "Turns for one player to finish".to_owned()
-    } else {
-        format!("Turns to finish, first {} turns only (work limit)", dist.turns())
-    };
-    let mut chart = ChartBuilder::on(area)
-        .caption(caption, (FONT, 20))
-        .margin(14)
-        .x_label_area_size(40)
-        .y_label_area_size(64)
-        .right_y_label_area_size(56)
-        .build_cartesian_2d(0_f64..x_end, 0_f64..top)?
-        .set_secondary_coord(0_f64..x_end, 0_f64..1.0);
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .label_style((FONT, 13))
-        .axis_desc_style((FONT, 14))
-        .x_desc("turns k")
-        .y_desc(what)
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| format!("{:.1}%", 100.0 * y))
-        .draw()?;
-    chart
-        .configure_secondary_axes()
-        .label_style((FONT, 13))
-        .axis_desc_style((FONT, 14))
-        .y_desc("P(finished within k turns)")
-        .y_label_formatter(&|y| format!("{:.0}%", 100.0 * y))
-        .draw()?;
-    chart
-        .draw_series(bars.iter().map(|&(k, p)| {
-            let x = k as f64;
-            Rectangle::new([(x - 0.5, 0.0), (x - 0.5 + per_bar as f64, p)], BAR.filled())
-        }))?
-        .label("probability")
-        .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 16, y + 5)], BAR.filled()));
-    chart
-        .draw_secondary_series(LineSeries::new(
-            (0..=last).map(|k| (k as f64 + 0.5, dist.cdf(k))),
-            CUMULATIVE.stroke_width(2),
-        ))?
-        .label("cumulative")
-        .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], CUMULATIVE.stroke_width(2)));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::MiddleRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font((FONT, 15))
-        .draw()?;
-    Ok((bars.len(), per_bar))
-}
-
-/// Expected landings per cell on the board grid (cell 1 bottom-left, boustrophedon).
-fn draw_heat_map<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    board: &Board,
-    analysis: &Analysis,
-) -> Result<(usize, u32), Failure>
-where
-    DB::ErrorType: 'static,
-{
-    let layout = board.layout();
-    let (width, rows) = (layout.width(), layout.rows());
-    let block = width.max(rows).div_ceil(MAX_SIDE);
-    let (cols_b, rows_b) = (width.div_ceil(block), rows.div_ceil(block));
-    let caption = if block == 1 {
-        "Expected landings per game".to_owned()
-    } else {
-        format!("Expected landings per game, {block}×{block} cells to a square")
-    };
-    let mut chart = ChartBuilder::on(area)
-        .caption(caption, (FONT, 20))
-        .margin(14)
-        .x_label_area_size(30)
-        .build_cartesian_2d(0_f64..f64::from(cols_b), 0_f64..f64::from(rows_b))?;
-    let Some(landings) = &analysis.expected_landings else {
-        let note = "infinite: a token can be stuck for ever";
-        chart.draw_series([Text::new(
-            note,
-            (0.05 * f64::from(cols_b), 0.5 * f64::from(rows_b)),
-            (FONT, 18),
-        )])?;
-        return Ok((0, block));
-    };
-    // Mean landings per cell of each square.
-    let mut sum = vec![0.0; (cols_b * rows_b) as usize];
-    let mut count = vec![0_u32; sum.len()];
-    for cell in 1..=board.size() {
-        let (row, col) = layout.position(cell);
-        let i = ((row / block) * cols_b + col / block) as usize;
-        sum[i] += landings[cell as usize];
-        count[i] += 1;
-    }
-    let mean: Vec<f64> = sum
-        .iter()
-        .zip(&count)
-        .map(|(&s, &c)| if c == 0 { 0.0 } else { s / f64::from(c) })
-        .collect();
-    // Every game lands on N exactly once at the end; scale the colours on the other squares.
-    let last = layout.position(board.size());
-    let last = ((last.0 / block) * cols_b + last.1 / block) as usize;
-    let top = mean
-        .iter()
-        .enumerate()
-        .filter(|&(i, _)| i != last || block > 1)
-        .map(|(_, &v)| v)
-        .fold(0.0, f64::max)
-        .max(f64::MIN_POSITIVE);
-    let squares: Vec<(u32, u32, f64)> = (0..rows_b)
-        .flat_map(|r| (0..cols_b).map(move |c| (r, c)))
-        .filter(|&(r, c)| count[(r * cols_b + c) as usize] > 0)
-        .map(|(r, c)| (r, c, mean[(r * cols_b + c) as usize]))
-        .collect();
-    chart.draw_series(squares.iter().map(|&(r, c, v)| {
-        let (x, y) = (f64::from(c), f64::from(r));
-        Rectangle::new([(x, y), (x + 1.0, y + 1.0)], heat(v / top).filled())
-    }))?;
-    let center = |cell: u32| {
-        let (row, col) = layout.position(cell);
-        (f64::from(col / block) + 0.5, f64::from(row / block) + 0.5)
-    };
-    if block == 1 && width <= 16 && rows <= 16 {
-        let size = if width <= 10 { 13 } else { 10 };
-        chart.draw_series((1..=board.size()).map(|cell| {
-            let (row, col) = layout.position(cell);
-            let at = (f64::from(col) + 0.06, f64::from(row) + 0.94);
-            Text::new(cell.to_string(), at, (FONT, size).into_font().color(&BLACK.mix(0.7)))
-        }))?;
-    }
-    if block == 1 && board.jumps().len() <= MAX_JUMP_LINES {
-        chart.draw_series(board.jumps().iter().map(|j| {
-            let color = if j.is_snake() { SNAKE } else { LADDER };
-            PathElement::new([center(j.from), center(j.to)], color.mix(0.8).stroke_width(2))
-        }))?;
-        chart.draw_series(board.jumps().iter().map(|j| {
-            let color = if j.is_snake() { SNAKE } else { LADDER };
-            Circle::new(center(j.from), 3, color.filled())
-        }))?;
-    }
-    let (hot_cell, hot) = landings[..board.size() as usize]
-        .iter()
-        .enumerate()
-        .skip(1)
-        .fold((0, 0.0), |best, (c, &v)| if v > best.1 { (c, v) } else { best });
-    area.draw(&Text::new(
-        format!("darkest: cell {hot_cell}, {hot:.3} landings per game; white: none"),
-        (16, area.dim_in_pixel().1.cast_signed() - 26),
-        (FONT, 15),
+    let style = font(TITLE_SIZE).pos(Pos::new(HPos::Center, VPos::Center));
+    root.draw(&Text::new(
+        title.to_owned(),
+        ((WIDTH / 2).cast_signed(), (TITLE / 2).cast_signed()),
+        style,
     ))?;
-    Ok((squares.len(), block))
-}
-
-/// White (0) through yellow and orange to dark red (1).
-fn heat(t: f64) -> RGBColor {
-    const STOPS: [(f64, [f64; 3]); 4] = [
-        (0.0, [255.0, 255.0, 255.0]),
-        (0.35, [255.0, 221.0, 87.0]),
-        (0.7, [240.0, 120.0, 32.0]),
-        (1.0, [150.0, 0.0, 24.0]),
-    ];
-    let t = t.clamp(0.0, 1.0);
-    let stop = STOPS.windows(2).position(|w| t <= w[1].0).unwrap_or(STOPS.len() - 2);
-    let ((from, low), (to, high)) = (STOPS[stop], STOPS[stop + 1]);
-    let along = if to > from { (t - from) / (to - from) } else { 0.0 };
-    let mix = |k: usize| (low[k] + (high[k] - low[k]) * along).round() as u8;
-    RGBColor(mix(0), mix(1), mix(2))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_format_follows_the_extension() {
-        assert_eq!(PlotFormat::of(Path::new("a/b.SVG")), Some(PlotFormat::Svg));
-        assert_eq!(PlotFormat::of(Path::new("b.png")), Some(PlotFormat::Png));
-        assert_eq!(PlotFormat::of(Path::new("b.jpg")), None);
-        assert_eq!(PlotFormat::of(Path::new("b")), None);
-    }
-
-    #[test]
-    fn heat_runs_from_white_to_dark_red() {
-        assert_eq!(heat(0.0), RGBColor(255, 255, 255));
-        assert_eq!(heat(1.0), RGBColor(150, 0, 24));
-        assert_eq!(heat(0.35), RGBColor(255, 221, 87));
-    }
+    Ok(root.margin(TITLE, 0, 0, 0))
 }

@@ -2,7 +2,7 @@
 //!
 //! The games are played by [`snl_analysis::simulate`], whose results for a seed do not depend on
 //! the number of threads; this module reads the options, shows progress on a terminal, and prints
-//! the tally as text, JSON (SPEC §7) or an SVG histogram.
+//! the tally as text, JSON (SPEC §7) and, with `--plot`, a picture (see [`crate::plot`]).
 
 use std::{
     io::Write,
@@ -24,6 +24,8 @@ use crate::{
         parse_seats, progress_bar, thread_count, worker_pool,
     },
     console::Console,
+    format::{Align, Table, percent, percent_intervals},
+    plot::{self, PlotTarget},
 };
 
 /// Options of `snl simulate`.
@@ -46,8 +48,9 @@ pub(crate) struct SimulateArgs {
     /// Print one JSON object with the results instead of text.
     #[arg(long, help_heading = "Simulation")]
     pub(crate) json: bool,
-    /// Also draw a histogram of the game length (in rolls) into this SVG file.
-    #[arg(long, value_name = "FILE.svg", help_heading = "Simulation")]
+    /// Also draw the distribution of the game length (in rolls) and each seat's share of wins
+    /// into this file (.svg or .png).
+    #[arg(long, value_name = "FILE.svg|png", help_heading = "Simulation")]
     pub(crate) plot: Option<PathBuf>,
 }
 
@@ -86,6 +89,7 @@ pub(crate) fn run(args: &SimulateArgs, console: &mut Console) -> CmdResult {
             )));
         }
     }
+    let plot_to = args.plot.as_deref().map(PlotTarget::check).transpose()?;
     let sim = Simulator::new(&setup.board, &setup.rules, seats.len()).map_err(|e| {
         Failure::stuck(anyhow::anyhow!("board '{}' cannot be simulated: {e}", setup.board_name))
     })?;
@@ -126,15 +130,27 @@ pub(crate) fn run(args: &SimulateArgs, console: &mut Console) -> CmdResult {
         tally,
         seconds,
     };
-    if let Some(path) = &args.plot {
-        plot_lengths(path, &report).map_err(|e| {
-            Failure::other(anyhow::anyhow!("cannot draw the histogram '{}': {e}", path.display()))
+    if let Some(target) = &plot_to {
+        let names: Vec<&str> = seats.iter().map(|s| s.name.as_str()).collect();
+        let title = format!(
+            "{} ({} cells), {} seats: {}",
+            setup.board_name,
+            setup.board.size(),
+            seats.len(),
+            report.rules
+        );
+        plot::draw_simulation(target, &title, &report.tally, &names).map_err(|e| {
+            Failure::other(anyhow::anyhow!(
+                "cannot draw the plot '{}': {e}",
+                target.path().display()
+            ))
         })?;
     }
     if args.json {
         writeln!(console.out, "{}", report_json(&report)).or_other()?;
     } else {
-        write_text(console.out.as_mut(), &report, args.plot.as_deref()).or_other()?;
+        write_text(console.out.as_mut(), &report, plot_to.as_ref().map(PlotTarget::path))
+            .or_other()?;
     }
     Ok(())
 }
@@ -201,20 +217,31 @@ fn write_text(out: &mut dyn Write, report: &Report, plot: Option<&Path>) -> std:
         tally.std_dev_rolls(),
         tally.mean_turns_per_player()
     )?;
-    let width = report.seats.iter().map(|s| s.name.chars().count()).max().unwrap_or(0);
     if seats > 1 {
         writeln!(out, "\nWins (first to finish), with 95% intervals:")?;
-    }
-    for (i, seat) in report.seats.iter().enumerate().filter(|_| seats > 1) {
-        let ci = tally.win_interval(i, Z95);
-        writeln!(
-            out,
-            "  {:<width$}  {:>6.2}%  ({:.2}% to {:.2}%)",
-            seat.name,
-            100.0 * tally.win_rate(i),
-            100.0 * ci.lo,
-            100.0 * ci.hi
-        )?;
+        let mut table = Table::new(&[
+            ("seat", Align::Left),
+            ("wins", Align::Right),
+            ("win rate", Align::Right),
+            ("95% interval", Align::Right),
+        ]);
+        let intervals: Vec<(f64, f64)> = (0..seats)
+            .map(|i| {
+                let ci = tally.win_interval(i, Z95);
+                (ci.lo, ci.hi)
+            })
+            .collect();
+        for ((i, seat), interval) in
+            report.seats.iter().enumerate().zip(percent_intervals(&intervals))
+        {
+            table.row([
+                seat.name.clone(),
+                tally.wins()[i].to_string(),
+                percent(tally.win_rate(i)),
+                interval,
+            ]);
+        }
+        table.write(out)?;
     }
     writeln!(
         out,
@@ -225,72 +252,8 @@ fn write_text(out: &mut dyn Write, report: &Report, plot: Option<&Path>) -> std:
         plural(report.threads, "thread")
     )?;
     if let Some(path) = plot {
-        writeln!(out, "Histogram of the game length written to {}.", path.display())?;
+        writeln!(out, "Plot of the game length and the wins written to {}.", path.display())?;
     }
-    Ok(())
-}
-
-/// Draws the distribution of game lengths (share of games per number of rolls) as an SVG file,
-/// with the mean marked. The longest 0.1% of games are left out so the shape stays readable.
-fn plot_lengths(path: &Path, report: &Report) -> Result<(), Box<dyn std::error::Error>> {
-    use plotters::prelude::*;
-
-    // plotters lays text out with a font of its own: register one that is compiled in.
-    plotters::style::register_font(
-        "sans-serif",
-        FontStyle::Normal,
-        epaint_default_fonts::UBUNTU_LIGHT,
-    )
-    .map_err(|_| "the built-in font could not be loaded")?;
-    let tally = &report.tally;
-    let counts = tally.length_counts();
-    let games = tally.games() as f64;
-    let keep = (games * 0.999).ceil() as u64;
-    let mut seen = 0;
-    let last = counts
-        .iter()
-        .position(|&c| {
-            seen += c;
-            seen >= keep
-        })
-        .unwrap_or(counts.len().saturating_sub(1));
-    let share = |k: usize| counts[k] as f64 / games;
-    let top = (0..=last).map(share).fold(0.0, f64::max) * 1.1;
-
-    let root = SVGBackend::new(path, (900, 520)).into_drawing_area();
-    root.fill(&WHITE)?;
-    let seats = report.seats.len();
-    let caption = format!(
-        "Game length on {}: {} games, {seats} seat{}",
-        report.board_name,
-        tally.games(),
-        if seats == 1 { "" } else { "s" }
-    );
-    let mut chart = ChartBuilder::on(&root)
-        .caption(caption, ("sans-serif", 22))
-        .margin(16)
-        .x_label_area_size(44)
-        .y_label_area_size(64)
-        .build_cartesian_2d(0_f64..(last + 1) as f64, 0_f64..top.max(f64::MIN_POSITIVE))?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_desc("rolls in the game")
-        .y_desc("share of games")
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| format!("{:.1}%", 100.0 * y))
-        .draw()?;
-    chart.draw_series((0..=last).filter(|&k| counts[k] > 0).map(|k| {
-        let x = k as f64;
-        Rectangle::new([(x, 0.0), (x + 1.0, share(k))], BLUE.mix(0.6).filled())
-    }))?;
-    let mean = tally.mean_rolls() + 0.5; // bar k spans k..k+1
-    chart
-        .draw_series(LineSeries::new([(mean, 0.0), (mean, top)], RED.stroke_width(2)))?
-        .label(format!("mean {:.2} rolls", tally.mean_rolls()))
-        .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], RED.stroke_width(2)));
-    chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw()?;
-    root.present()?;
     Ok(())
 }
 

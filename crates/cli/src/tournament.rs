@@ -20,6 +20,7 @@ use crate::{
         thread_count, worker_pool,
     },
     console::Console,
+    format::{Align, Table, percent, percent_intervals},
 };
 
 /// Options of `snl tournament`.
@@ -218,42 +219,59 @@ fn write_text(out: &mut dyn Write, report: &Report) -> std::io::Result<()> {
              --choice pick-die."
         )?;
     }
-    let width = report.players.iter().map(|p| p.name.chars().count()).max().unwrap_or(0).max(6);
-    writeln!(
-        out,
-        "\n  {:<width$}  strategy    wins   win rate   95% interval       mean rank   turns",
-        "player"
-    )?;
-    for (p, e) in report.players.iter().enumerate() {
-        let ci = s.win_interval(p, Z95);
-        writeln!(
-            out,
-            "  {:<width$}  {:<8}  {:>6}   {:>7.2}%   {:>6.2}% to {:>6.2}%   {:>9.2}   {:>5.1}",
-            e.name,
-            e.strategy.as_str(),
-            s.wins()[p],
-            100.0 * s.win_rate(p),
-            100.0 * ci.lo,
-            100.0 * ci.hi,
-            s.mean_rank(p),
-            s.mean_turns(p)
-        )?;
+    let mut table = Table::new(&[
+        ("player", Align::Left),
+        ("strategy", Align::Left),
+        ("wins", Align::Right),
+        ("win rate", Align::Right),
+        ("95% interval", Align::Right),
+        ("mean rank", Align::Right),
+        ("turns", Align::Right),
+    ]);
+    let intervals: Vec<(f64, f64)> = (0..report.players.len())
+        .map(|p| {
+            let ci = s.win_interval(p, Z95);
+            (ci.lo, ci.hi)
+        })
+        .collect();
+    for ((p, e), interval) in report.players.iter().enumerate().zip(percent_intervals(&intervals)) {
+        table.row([
+            e.name.clone(),
+            e.strategy.as_str().to_owned(),
+            s.wins()[p].to_string(),
+            percent(s.win_rate(p)),
+            interval,
+            format!("{:.2}", s.mean_rank(p)),
+            format!("{:.1}", s.mean_turns(p)),
+        ]);
     }
+    writeln!(out)?;
+    table.write(out)?;
     let shared: Vec<(Strategy, u64, usize)> =
         by_strategy(report).into_iter().filter(|&(_, _, count)| count > 1).collect();
     if !shared.is_empty() {
         writeln!(out, "\nBy strategy (its players together):")?;
-        for (strategy, wins, count) in shared {
-            let (lo, hi) = wilson(wins, s.games());
-            writeln!(
-                out,
-                "  {:<8}  {count} players  {:>6.2}%  ({:.2}% to {:.2}%)",
-                strategy.as_str(),
-                100.0 * wins as f64 / s.games() as f64,
-                100.0 * lo,
-                100.0 * hi
-            )?;
+        let mut table = Table::new(&[
+            ("strategy", Align::Left),
+            ("players", Align::Right),
+            ("wins", Align::Right),
+            ("win rate", Align::Right),
+            ("95% interval", Align::Right),
+        ]);
+        let intervals: Vec<(f64, f64)> =
+            shared.iter().map(|&(_, wins, _)| wilson(wins, s.games())).collect();
+        for ((strategy, wins, count), interval) in
+            shared.into_iter().zip(percent_intervals(&intervals))
+        {
+            table.row([
+                strategy.as_str().to_owned(),
+                count.to_string(),
+                wins.to_string(),
+                percent(wins as f64 / s.games() as f64),
+                interval,
+            ]);
         }
+        table.write(out)?;
     }
     let ci = s.mean_rolls_interval(Z95);
     writeln!(

@@ -66,17 +66,7 @@ pub fn seat_outcomes(seats: &[&Analysis], finish: Finish) -> SeatOutcomes {
     let mut game_turns = 0.0;
     let mut game_rolls = 0.0;
     for k in 1..=turns {
-        // before[i] = Π_{j<i} P(T_j > k); after[i] = Π_{j>i} P(T_j > k−1).
-        let mut acc = 1.0;
-        for i in 0..n {
-            before[i] = acc;
-            acc *= dists[i].survival(k);
-        }
-        acc = 1.0;
-        for i in (0..n).rev() {
-            after[i] = acc;
-            acc *= dists[i].survival(k - 1);
-        }
+        still_on_at(&dists, k, &mut before, &mut after);
         for i in 0..n {
             win[i] += dists[i].probability(k) * before[i] * after[i];
         }
@@ -143,6 +133,48 @@ pub fn seat_outcomes(seats: &[&Analysis], finish: Finish) -> SeatOutcomes {
     }
 }
 
+/// Per seat `i`, index `k`: the probability that seat i finishes first on round k (its k-th
+/// turn), for rounds 1 to `rounds` (index 0 is 0). Over every round the distributions reach, a
+/// row adds up to the seat's [`SeatOutcomes::win_probability`].
+///
+/// # Panics
+///
+/// Panics if `seats` is empty.
+pub fn win_by_round(seats: &[&Analysis], rounds: usize) -> Vec<Vec<f64>> {
+    assert!(!seats.is_empty(), "a game has at least one seat");
+    let n = seats.len();
+    let dists: Vec<_> = seats.iter().map(|a| &a.distribution).collect();
+    let (mut before, mut after) = (vec![0.0; n], vec![0.0; n]);
+    let mut rows = vec![vec![0.0; rounds + 1]; n];
+    for k in 1..=rounds {
+        still_on_at(&dists, k, &mut before, &mut after);
+        for (i, row) in rows.iter_mut().enumerate() {
+            row[k] = dists[i].probability(k) * before[i] * after[i];
+        }
+    }
+    rows
+}
+
+/// The chance that every other seat is still playing when seat i takes its turn k:
+/// `before[i]` = Π over j < i of P(`T_j` > k), and `after[i]` = Π over j > i of P(`T_j` > k − 1).
+fn still_on_at(
+    dists: &[&super::TurnDistribution],
+    k: usize,
+    before: &mut [f64],
+    after: &mut [f64],
+) {
+    let mut acc = 1.0;
+    for (i, d) in dists.iter().enumerate() {
+        before[i] = acc;
+        acc *= d.survival(k);
+    }
+    acc = 1.0;
+    for (i, d) in dists.iter().enumerate().rev() {
+        after[i] = acc;
+        acc *= d.survival(k - 1);
+    }
+}
+
 /// P(every seat but `j` has finished before seat j's turn k): seats before j within round k,
 /// seats after j by round k − 1.
 fn everyone_else_done(dists: &[&super::TurnDistribution], j: usize, k: usize) -> f64 {
@@ -184,4 +216,29 @@ fn ranks(dists: &[&super::TurnDistribution], never: &[f64], i: usize, turns: usi
     // A seat that never finishes while all the others do is left last.
     rank[n - 1] += never[i] * (0..n).filter(|&j| j != i).map(|j| 1.0 - never[j]).product::<f64>();
     rank
+}
+
+#[cfg(test)]
+mod tests {
+    use snl_engine::{Board, Preset, Rules};
+
+    use super::*;
+
+    #[test]
+    fn each_seats_wins_by_round_add_up_to_its_win_probability() {
+        let rules = Rules::default();
+        let board = Board::new(&Preset::Classic.spec(), &rules).unwrap();
+        let one = super::super::analyze(&board, &rules).unwrap();
+        let seats = [&one, &one, &one];
+        let rows = win_by_round(&seats, one.distribution.turns());
+        let outcomes = seat_outcomes(&seats, rules.finish);
+        for (row, &win) in rows.iter().zip(&outcomes.win_probability) {
+            assert!(row[0] == 0.0, "no one finishes before the first round");
+            assert!((row.iter().sum::<f64>() - win).abs() < 1e-12, "{win}");
+        }
+        // The first seat moves first: on the fewest turns it alone can have won.
+        let first = one.min_turns().unwrap() as usize;
+        assert!(rows[0][first] > rows[1][first] && rows[1][first] > rows[2][first]);
+        assert_eq!(win_by_round(&seats, 3)[0].len(), 4);
+    }
 }

@@ -1,5 +1,7 @@
 //! `snl analyze`: exact numbers as tables and JSON (SPEC §7), plots, and the honest answers for
 //! boards that never end.
+//!
+//! Long because the plot checks read the SVG (rectangles, texts) with small helpers of their own.
 
 use crate::util::*;
 
@@ -106,6 +108,56 @@ fn text_shows_tables_of_the_length_seats_and_landings() {
 }
 
 #[test]
+fn percentages_are_plain_decimals_in_tables_that_line_up() {
+    let run = snl(&[
+        "analyze",
+        "--board",
+        "milton-bradley",
+        "--player",
+        "Ann:easy",
+        "--player",
+        "Bartholomew:easy",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = &run.stdout;
+    assert_no_scientific_notation(out);
+    let chance = table(out, "turns k");
+    assert_eq!(chance[0], "  turns k   on turn k   within k turns");
+    // P(finish on turn 120) = 5.71e-4: once printed as 5.71e-2%.
+    assert!(chance.contains(&"      120     0.0571%           98.64%"), "{out}");
+    assert_right_edge_lines_up(&chance);
+    let seats = table(out, "seat ");
+    assert_eq!(
+        seats[..3],
+        ["  seat          win chance", "  Ann               50.79%", "  Bartholomew       49.21%"]
+    );
+    let landings = table(out, "cell ");
+    assert_eq!(landings[1], "    47     0.6734   snake to 26");
+    assert!(landings[2].ends_with("0.6384"), "{out}");
+}
+
+#[test]
+fn the_tiniest_chances_are_written_as_less_than_a_ten_thousandth_of_a_percent() {
+    let run = snl(&["analyze", "--board", "random", "--size", "400", "--seed", "1"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let chance = table(&run.stdout, "turns k");
+    // Fewest turns: 24 sixes in a row and more, (1/6)^24 ≈ 1e-19.
+    assert_eq!(chance[1], "       24   < 0.0001%        < 0.0001%");
+    assert_right_edge_lines_up(&chance);
+    assert_no_scientific_notation(&run.stdout);
+}
+
+#[test]
+fn the_strategy_table_lines_up() {
+    let run = snl(&["analyze", "--board", "kids", "--choice", "may-pass"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let strategies = table(&run.stdout, "strategy");
+    // Heading, easy, greedy, hard, and the note under the table.
+    assert!(strategies[3].starts_with("  hard "), "{}", run.stdout);
+    assert_right_edge_lines_up(&strategies[..4]);
+}
+
+#[test]
 fn a_large_board_prints_a_short_report() {
     let run = snl(&[
         "analyze",
@@ -168,6 +220,50 @@ fn bad_input_is_refused_with_exit_code_2() {
     assert_fails(&run, 2, &["9d6"]);
 }
 
+/// The value of attribute `name` of an SVG element's line.
+fn attr<'a>(element: &'a str, name: &str) -> &'a str {
+    let start =
+        element.find(&format!(" {name}=\"")).unwrap_or_else(|| panic!("{name} in {element}"))
+            + name.len()
+            + 3;
+    let len = element[start..].find('"').unwrap();
+    &element[start..start + len]
+}
+
+/// The rectangles of an SVG drawn by plotters: x, y, width, height and fill.
+fn rects(svg: &str) -> Vec<(f64, f64, f64, f64, String)> {
+    let num = |e: &str, n: &str| attr(e, n).parse::<f64>().unwrap();
+    svg.lines()
+        .filter(|l| l.starts_with("<rect"))
+        .map(|e| {
+            (
+                num(e, "x"),
+                num(e, "y"),
+                num(e, "width"),
+                num(e, "height"),
+                attr(e, "fill").to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// The heat-map squares: the only large filled squares of the picture.
+fn squares(svg: &str) -> Vec<(f64, f64, f64, f64, String)> {
+    rects(svg)
+        .into_iter()
+        .filter(|r| (r.2 - r.3).abs() < 0.5 && r.2 >= 20.0 && r.4 != "none")
+        .collect()
+}
+
+/// Where the cell number `content` (grey text) is written: its x and y.
+fn number_at(svg: &str, content: &str) -> (f64, f64) {
+    let lines: Vec<&str> = svg.lines().collect();
+    let i = (1..lines.len())
+        .find(|&i| lines[i] == content && lines[i - 1].contains("fill=\"#444444\""))
+        .unwrap_or_else(|| panic!("cell number {content:?} not drawn"));
+    (attr(lines[i - 1], "x").parse().unwrap(), attr(lines[i - 1], "y").parse().unwrap())
+}
+
 #[test]
 fn the_svg_plot_has_a_bar_per_turn_and_a_square_per_cell() {
     let path = temp("mb.svg");
@@ -175,21 +271,136 @@ fn the_svg_plot_has_a_bar_per_turn_and_a_square_per_cell() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("written to"), "{}", run.stdout);
     let svg = std::fs::read_to_string(&path).unwrap();
-    // One bar per turn from 1 to the 99.9% quantile, all in the bar colour, plus the legend's
-    // swatch of that colour.
+    // One bar per turn from the fewest (7) to the 99.9% quantile, all in the bar colour, plus
+    // the legend's swatch of that colour.
     let v = snl_json(&["analyze", "--board", "milton-bradley", "--json"]);
     let by = v["p_finish_by"].as_array().unwrap();
     let q999 = by.iter().position(|p| p.as_f64().unwrap() >= 0.999 - 1e-12).unwrap();
     let bars = svg.matches("fill=\"#3B6EA8\"").count() - 1;
-    assert_eq!(bars, q999);
-    // Every other rectangle but the background and the legend's box (fill and frame) is a
-    // square of the heat map: one per cell.
-    let rects = svg.matches("<rect").count();
-    assert_eq!(rects - bars - 1 - 3, 100, "{rects} rectangles, {bars} bars");
-    // Cell numbers are written in their squares.
+    assert_eq!(bars, q999 - 7 + 1);
+    // One square per cell, the finish in grey.
+    let squares = squares(&svg);
+    assert_eq!(squares.len(), 100);
+    assert_eq!(squares.iter().filter(|s| s.4 == "#C8C8C8").count(), 1);
+    // Cell numbers are written in their squares, over the arrows of the jumps.
     for cell in ["\n100\n</text>", "\n47\n</text>", "\n1\n</text>"] {
         assert!(svg.contains(cell), "{cell:?} missing");
     }
+    // The 19 jumps' arrowheads come before the first number; the key's two after.
+    let first_number = svg.find("\n1\n</text>").unwrap();
+    assert_eq!(svg[..first_number].matches("<polygon").count(), 19);
+    assert_eq!(svg.matches("<polygon").count(), 19 + 2);
+    // A key and a colour scale.
+    for text in ["ladder: foot to top", "snake: head to tail", "cell 100: the finish", "0.673"] {
+        assert!(svg.contains(text), "{text:?} missing");
+    }
+}
+
+#[test]
+fn the_darkest_square_is_the_cell_the_caption_names() {
+    for board in ["milton-bradley", "kids", "classic"] {
+        let path = temp(&format!("{board}-dark.svg"));
+        let run = snl(&["analyze", "--board", board, "--plot", path.to_str().unwrap()]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let svg = std::fs::read_to_string(&path).unwrap();
+        let caption = svg.lines().find(|l| l.starts_with("darkest: cell ")).expect("a caption");
+        let cell = caption["darkest: cell ".len()..].split(',').next().unwrap();
+        // The darkest square by its colour: the least red, green and blue together.
+        let darkness = |fill: &str| {
+            let rgb = u32::from_str_radix(&fill[1..], 16).unwrap();
+            765 - ((rgb >> 16) + ((rgb >> 8) & 0xff) + (rgb & 0xff))
+        };
+        let squares = squares(&svg);
+        let darkest = squares.iter().max_by_key(|s| darkness(&s.4)).unwrap();
+        let (x, y) = number_at(&svg, cell);
+        assert!(
+            darkest.0 <= x
+                && x < darkest.0 + darkest.2
+                && darkest.1 <= y
+                && y < darkest.1 + darkest.3,
+            "{board}: the caption names cell {cell} at ({x}, {y}); the darkest square is {darkest:?}"
+        );
+        // And the text agrees with the JSON: the most landed-on cell but the last.
+        let v = snl_json(&["analyze", "--board", board, "--json"]);
+        let landings: Vec<f64> = v["expected_landings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        let most = (1..landings.len() - 1)
+            .max_by(|&a, &b| landings[a].total_cmp(&landings[b]).then(b.cmp(&a)))
+            .unwrap();
+        assert_eq!(cell, most.to_string(), "{board}");
+    }
+}
+
+#[test]
+fn with_seats_the_plot_shows_each_seats_chance_and_round() {
+    let path = temp("seats.svg");
+    let run = snl(&[
+        "analyze",
+        "--board",
+        "milton-bradley",
+        "--player",
+        "Ann:easy",
+        "--player",
+        "Bob:easy",
+        "--plot",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let svg = std::fs::read_to_string(&path).unwrap();
+    // The same chances as the text, in the key of the rounds and beside the bars.
+    let ann = |l: &str| l.starts_with("  Ann ") && l.ends_with(" 50.79%");
+    assert!(run.stdout.lines().any(ann), "{}", run.stdout);
+    for text in ["\nAnn: 50.79%\n", "\nBob: 49.21%\n", "\n50.79%\n", "\n49.21%\n", "round k"] {
+        assert!(svg.contains(text), "{text:?} missing");
+    }
+    // One line per seat, in the seats' colours.
+    for color in ["#0072B2", "#E69F00"] {
+        assert!(
+            svg.contains(&format!(
+                "<polyline fill=\"none\" opacity=\"1\" stroke=\"{color}\" stroke-width=\"3\""
+            )),
+            "{color}"
+        );
+    }
+    let png = temp("seats.png");
+    let run = snl(&[
+        "analyze",
+        "--board",
+        "kids",
+        "--player",
+        "A:easy",
+        "--player",
+        "B:easy",
+        "--plot",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let bytes = std::fs::read(&png).unwrap();
+    let height = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+    assert_eq!(height, 1160, "a second row for the seats");
+}
+
+#[test]
+fn a_plot_that_cannot_be_written_is_refused_before_any_work() {
+    // A board this large would take minutes to analyse: the answer comes at once.
+    for plot in ["/no/such/folder/p.png", "lengths.jpg"] {
+        let run = snl(&["analyze", "--board", "random", "--size", "1000000", "--plot", plot]);
+        assert_fails(&run, 2, &[plot]);
+    }
+    let run = snl(&["analyze", "--plot", "/no/such/folder/p.svg"]);
+    assert_fails(
+        &run,
+        2,
+        &["cannot plot to '/no/such/folder/p.svg'", "folder '/no/such/folder' does not exist"],
+    );
+    let folder = temp("a-folder.svg");
+    std::fs::create_dir_all(&folder).unwrap();
+    let run = snl(&["analyze", "--plot", folder.to_str().unwrap()]);
+    assert_fails(&run, 2, &["a-folder.svg", "is a folder"]);
 }
 
 #[test]
@@ -202,6 +413,6 @@ fn the_png_plot_is_a_real_image() {
     // Width and height from the IHDR chunk.
     let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
     let height = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
-    assert_eq!((width, height), (1400, 640));
+    assert_eq!((width, height), (1400, 680));
     assert!(bytes.len() > 20_000, "a drawn picture, not a blank one: {} bytes", bytes.len());
 }

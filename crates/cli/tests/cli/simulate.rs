@@ -106,8 +106,13 @@ fn text_lists_every_seat_with_a_95_percent_interval() {
     );
     for name in ["Ann", "Bob", "Cyrus"] {
         let line = out.lines().find(|l| l.trim_start().starts_with(name)).expect(name);
-        assert!(line.contains("% to ") && line.ends_with("%)"), "{line}");
+        assert!(line.contains("% to ") && line.ends_with('%'), "{line}");
     }
+    let wins = table(out, "seat ");
+    assert_eq!(wins.len(), 4, "{out}");
+    assert!(wins[0].starts_with("  seat    wins   win rate"), "{out}");
+    assert_right_edge_lines_up(&wins);
+    assert_no_scientific_notation(out);
     assert!(out.contains("million rolls per second"), "{out}");
     // No terminal on stderr in tests, so no progress bar either.
     assert_eq!(run.stderr, "");
@@ -168,7 +173,7 @@ fn one_seat_measures_a_single_players_game() {
 }
 
 #[test]
-fn plot_writes_an_svg_histogram_of_game_lengths() {
+fn plot_writes_an_svg_of_game_lengths_and_wins() {
     let path = scratch("histogram.svg");
     let _ = std::fs::remove_file(&path);
     let run = snl(&[
@@ -179,23 +184,64 @@ fn plot_writes_an_svg_histogram_of_game_lengths() {
         "2000",
         "--rules",
         "bonus-six",
+        "--player",
+        "Ann:easy",
+        "--player",
+        "Bob:easy",
         "--plot",
         path.to_str().unwrap(),
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stdout.contains("Histogram of the game length written to"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("Plot of the game length and the wins written to"),
+        "{}",
+        run.stdout
+    );
     let svg = std::fs::read_to_string(&path).expect("the plot was written");
     assert!(svg.starts_with("<svg"), "{}", &svg[..100.min(svg.len())]);
-    for text in ["rolls in the game", "share of games", "mean ", "2000 games"] {
+    for text in ["rolls in the game", "mean ", "2000 games", "Who wins", "95% intervals"] {
         assert!(svg.contains(text), "{text:?} not in the plot");
     }
-    assert!(svg.matches("<rect").count() > 20, "bars are drawn");
+    // The same style as analyze: bars in its colour, the seats in theirs.
+    assert!(svg.matches("fill=\"#3B6EA8\"").count() > 20, "bars are drawn");
+    for color in ["#0072B2", "#E69F00"] {
+        assert!(svg.contains(&format!("fill=\"{color}\"")), "seat bar {color}");
+    }
+    // Each seat's share as the text prints it.
+    let share = |name: &str| {
+        let line = run.stdout.lines().find(|l| l.starts_with(&format!("  {name} "))).unwrap();
+        line.split_whitespace().nth(2).unwrap().to_owned()
+    };
+    for name in ["Ann", "Bob"] {
+        assert!(svg.contains(&format!("\n{}\n", share(name))), "{name}: {}", share(name));
+    }
 }
 
 #[test]
-fn plot_into_a_missing_directory_fails_with_the_path() {
-    let run = snl(&["simulate", "--games", "100", "--plot", "/no/such/dir/h.svg"]);
-    assert_fails(&run, 1, &["/no/such/dir/h.svg"]);
+fn plot_to_a_png_file_writes_a_png() {
+    let path = scratch("plot.png");
+    let _ = std::fs::remove_file(&path);
+    let run =
+        snl(&["simulate", "--seed", "1", "--games", "3000", "--plot", path.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "PNG magic bytes");
+    let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+    let height = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+    assert_eq!((width, height), (1400, 680));
+}
+
+#[test]
+fn a_plot_that_cannot_be_written_is_refused_before_any_game() {
+    // A trillion games would take hours: the refusal comes at once.
+    let run = snl(&["simulate", "--games", "1000000000000", "--plot", "/no/such/dir/h.svg"]);
+    assert_fails(
+        &run,
+        2,
+        &["cannot plot to '/no/such/dir/h.svg'", "'/no/such/dir' does not exist"],
+    );
+    let run = snl(&["simulate", "--games", "1000000000000", "--plot", "h.jpg"]);
+    assert_fails(&run, 2, &["'h.jpg'", ".svg or .png"]);
 }
 
 #[test]

@@ -86,7 +86,14 @@ fn players_who_share_a_strategy_are_also_counted_together() {
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("By strategy (its players together):"), "{}", run.stdout);
-    assert!(run.stdout.contains("hard      2 players"), "{}", run.stdout);
+    let by_strategy = table(&run.stdout, "strategy   players");
+    assert_eq!(by_strategy.len(), 2, "{}", run.stdout);
+    assert!(by_strategy[1].starts_with("  hard             2   "), "{}", run.stdout);
+    assert_right_edge_lines_up(&by_strategy);
+    let players = table(&run.stdout, "player ");
+    assert_eq!(players.len(), 4, "{}", run.stdout);
+    assert_right_edge_lines_up(&players);
+    assert_no_scientific_notation(&run.stdout);
 }
 
 #[test]

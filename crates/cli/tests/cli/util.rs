@@ -95,6 +95,40 @@ pub(crate) fn assert_fails(run: &Run, code: i32, needles: &[&str]) {
     }
 }
 
+/// The lines of the table whose heading line starts (after its indent) with `heading`: the
+/// heading and the indented lines after it, up to a blank or unindented line.
+#[track_caller]
+pub(crate) fn table<'a>(text: &'a str, heading: &str) -> Vec<&'a str> {
+    let mut lines = text.lines().skip_while(|l| !l.trim_start().starts_with(heading));
+    let first = lines.next().unwrap_or_else(|| panic!("no table {heading:?} in:\n{text}"));
+    std::iter::once(first).chain(lines.take_while(|l| l.starts_with("  "))).collect()
+}
+
+/// Asserts that every line of a table ends in the same column: its last column is right-aligned
+/// and each row fills it.
+#[track_caller]
+pub(crate) fn assert_right_edge_lines_up(lines: &[&str]) {
+    let width = lines[0].chars().count();
+    for line in lines {
+        assert_eq!(
+            line.chars().count(),
+            width,
+            "{line:?} is not aligned in:\n{}",
+            lines.join("\n")
+        );
+    }
+}
+
+/// Asserts that no number in `text` is in scientific notation (`2.57e-2`).
+#[track_caller]
+pub(crate) fn assert_no_scientific_notation(text: &str) {
+    let bytes = text.as_bytes();
+    for i in 1..bytes.len().saturating_sub(2) {
+        let exponent = bytes[i] == b'e' && (bytes[i + 1] == b'-' || bytes[i + 1].is_ascii_digit());
+        assert!(!(exponent && bytes[i - 1].is_ascii_digit()), "scientific notation in:\n{text}");
+    }
+}
+
 /// Compares two texts and, when they differ, shows both in full.
 macro_rules! eqnice {
     ($expected:expr, $got:expr) => {{
