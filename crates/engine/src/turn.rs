@@ -156,7 +156,8 @@ impl Game {
     /// a choice while a roll is, anything once the game is over), when the roll cannot be thrown
     /// with the dice in play, or when the option names none; the game is then unchanged.
     pub fn apply(&mut self, input: Input) -> Result<Vec<Event>, ApplyError> {
-        let mut events = Vec::new();
+        // A turn's first roll tells about three events; a jump or a bonus one or two more.
+        let mut events = Vec::with_capacity(6);
         self.apply_to(input, &mut events)?;
         Ok(events)
     }

@@ -268,7 +268,7 @@ impl Session {
                     return Err(SessionError::NotYourTurn { seat });
                 }
                 match intent {
-                    Intent::Choose { option } => self.input(Input::Choose { option }, None),
+                    Intent::Choose { option } => self.input(Input::Choose { option }),
                     _ => self.roll(),
                 }
             }
@@ -302,7 +302,7 @@ impl Session {
                 let kind = self.game.seats()[seat].kind;
                 let strategy = Strategy::of_kind(kind).unwrap_or(Strategy::Hard);
                 let option = self.computers.choose(strategy, &self.game, &decision);
-                self.input(Input::Choose { option }, None)
+                self.input(Input::Choose { option })
             }
             _ => self.roll(),
         }
@@ -310,36 +310,37 @@ impl Session {
 
     /// Throws the dice for the awaited roll and plays it. Dice that cannot roll change nothing.
     fn roll(&mut self) -> Result<Vec<Numbered<usize>>, SessionError> {
-        let before = DiceMark::of(&self.dice);
+        // Taken before the dice move: undo brings back the dice as they were before this roll.
+        let mark = self.undo.as_ref().and_then(|_| Undo::before_input(&self.game, &self.dice));
         let roll = self.dice.roll(self.game.current(), self.game.rules().thrown_dice())?;
-        let result = self.input(Input::Roll { roll }, Some(before.clone()));
-        if result.is_err() {
-            before.restore(&mut self.dice);
-        }
-        result
+        // The dice threw what they can throw, for the seat the game awaits: the game takes it.
+        self.apply(Input::Roll { roll }, mark)
     }
 
-    /// Applies one input to the game; `dice_before` is where the dice stood before a roll.
-    fn input(
+    /// Applies a choice.
+    fn input(&mut self, input: Input) -> Result<Vec<Numbered<usize>>, SessionError> {
+        let mark = self.undo.as_ref().and_then(|_| Undo::before_input(&self.game, &self.dice));
+        self.apply(input, mark)
+    }
+
+    /// Applies one input to the game; `mark` is what undo keeps if the input is taken.
+    fn apply(
         &mut self,
         input: Input,
-        dice_before: Option<DiceMark>,
+        mark: Option<undo::Mark>,
     ) -> Result<Vec<Numbered<usize>>, SessionError> {
-        let mark = self.undo.as_ref().and_then(|_| {
-            let before = dice_before.unwrap_or_else(|| DiceMark::of(&self.dice));
-            Undo::before_input(&self.game, &before)
-        });
         let events = self.game.apply(input)?;
         if let Some(undo) = &mut self.undo {
             undo.after_input(mark);
         }
-        self.turn.extend(events.iter().cloned());
-        let told = self.number(events);
-        if !self.game.in_turn() {
-            let events = std::mem::take(&mut self.turn);
-            self.keep(Action::Turn, &events);
+        if !self.recorders.is_empty() {
+            self.turn.extend(events.iter().cloned());
+            if !self.game.in_turn() {
+                let events = std::mem::take(&mut self.turn);
+                self.keep(Action::Turn, &events);
+            }
         }
-        Ok(told)
+        Ok(self.number(events))
     }
 
     fn autopilot(&mut self, seat: usize, on: bool) -> Vec<Numbered<usize>> {
@@ -421,19 +422,18 @@ impl Session {
     }
 
     fn number(&mut self, events: Vec<Event>) -> Vec<Numbered<usize>> {
-        events
-            .into_iter()
+        let mut told = Vec::with_capacity(events.len());
+        for event in events {
             // After an undo back to before the first turn, the game starts again: the stream
             // told its start already.
-            .filter(|event| {
-                let start = matches!(event, Event::GameStarted { .. });
-                !(start && std::mem::replace(&mut self.started, true))
-            })
-            .map(|event| {
-                self.seq += 1;
-                Numbered { seq: self.seq, event }
-            })
-            .collect()
+            let start = matches!(event, Event::GameStarted { .. });
+            if start && std::mem::replace(&mut self.started, true) {
+                continue;
+            }
+            self.seq += 1;
+            told.push(Numbered { seq: self.seq, event });
+        }
+        told
     }
 }
 

@@ -52,12 +52,12 @@ impl Undo {
     /// Called before every input the session applies (with the dice before it): the mark to
     /// keep if the input starts a person's turn. Give it to [`Undo::after_input`] once the game
     /// took the input.
-    pub(crate) fn before_input(game: &Game, dice: &DiceMark) -> Option<Mark> {
+    pub(crate) fn before_input(game: &Game, dice: &DiceState) -> Option<Mark> {
         match game.pending() {
             Pending::Roll { seat, again: false, .. }
                 if game.seats()[seat].kind == SeatKind::Human =>
             {
-                Some(Mark { checkpoint: game.checkpoint(), dice: dice.clone() })
+                Some(Mark { checkpoint: game.checkpoint(), dice: DiceMark::of(dice) })
             }
             _ => None,
         }
