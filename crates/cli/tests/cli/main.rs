@@ -13,4 +13,5 @@ mod save_edits;
 mod simulate;
 mod solve;
 mod strategies;
+mod table;
 mod tournament;
