@@ -104,6 +104,10 @@ pub struct Options {
     /// from the tail are charged to `max_work` as if propagated, so where the distribution stops
     /// does not depend on this.
     pub geometric_tail: bool,
+    /// When to stop following the turn distribution early (a cancel flag, a deadline): it then
+    /// stops as at `max_work`, incomplete and marked so. Unlimited by default. Expectations are
+    /// exact whatever this is.
+    pub budget: crate::Budget,
 }
 
 impl Default for Options {
@@ -114,6 +118,7 @@ impl Default for Options {
             landings: true,
             max_dense_back_cells: MAX_BACK_CELLS,
             geometric_tail: true,
+            budget: crate::Budget::unlimited(),
         }
     }
 }
@@ -236,6 +241,7 @@ pub fn analyze_with(
         options.tail,
         options.max_work,
         options.geometric_tail,
+        &options.budget,
     );
 
     let mut analysis = Analysis {
