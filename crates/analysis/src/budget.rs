@@ -140,8 +140,10 @@ mod tests {
     #[test]
     fn a_distribution_out_of_time_stops_incomplete_with_exact_expectations() {
         let (board, rules) = classic();
-        let mut options = crate::exact::Options::default();
-        options.budget = Budget::unlimited().with_deadline(Instant::now());
+        let options = crate::exact::Options {
+            budget: Budget::unlimited().with_deadline(Instant::now()),
+            ..Default::default()
+        };
         let policy = snl_engine::FirstOption;
         let cut = crate::exact::analyze_with(&board, &rules, &policy, &options).unwrap();
         let full = crate::exact::analyze(&board, &rules).unwrap();
