@@ -25,7 +25,7 @@
 //! # Ok::<_, snl_analysis::design::DesignError>(())
 //! ```
 
-use snl_engine::{Board, BoardSpec, FirstOption, Rules, splitmix64};
+use snl_engine::{Board, BoardSpec, FirstOption, RandomBoard, Rules, splitmix64};
 
 use crate::{
     Budget,
@@ -138,8 +138,9 @@ pub fn design(
 ) -> Result<Design, DesignError> {
     check(goal)?;
     let mut search = Search::new(goal, rules);
-    // The search starts from a board with no jumps.
-    let mut current = Vec::new();
+    // The search starts from the seed's random board with a jump per 12 cells of each kind
+    // (`--board random`), so that what it finds looks like a board to play on.
+    let mut current = search.first_board();
     let mut current_cost = search.judge(&current).map_or(f64::INFINITY, |j| j.cost);
     let mut best: Option<(Vec<(u32, u32)>, Judged)> =
         search.judge(&current).map(|j| (current.clone(), j));
@@ -272,6 +273,26 @@ impl<'a> Search<'a> {
         (self.next() >> 11) as f64 / (1_u64 << 53) as f64
     }
 
+    /// The random board of the engine for the goal's size and seed.
+    fn first_board(&self) -> Vec<(u32, u32)> {
+        let each = self.goal.size / 12;
+        let random =
+            RandomBoard { size: self.goal.size, snakes: each, ladders: each, seed: self.goal.seed };
+        let spec = random.spec(self.rules);
+        let snakes = spec.snakes.iter().map(|s| (s.head, s.tail));
+        let jumps: Vec<(u32, u32)> =
+            snakes.chain(spec.ladders.iter().map(|l| (l.foot, l.top))).collect();
+        // Without the jumps the designer would not place itself.
+        let starts: Vec<u32> = jumps.iter().map(|j| j.0).collect();
+        jumps.iter().copied().filter(|&j| self.allows(j, &starts)).collect()
+    }
+
+    /// Whether the designer places `jump` among jumps starting on `starts`: at least
+    /// `min_length` cells long, not ending on a jump's start.
+    fn allows(&self, (from, to): (u32, u32), starts: &[u32]) -> bool {
+        from.abs_diff(to) >= self.min_length && !starts.contains(&to)
+    }
+
     /// One step away from `jumps`: a jump moved (one end far or near), added or removed.
     fn mutate(&mut self, jumps: &[(u32, u32)]) -> Vec<(u32, u32)> {
         let mut next = jumps.to_vec();
@@ -308,9 +329,7 @@ impl<'a> Search<'a> {
     /// could be stuck for ever.
     fn judge(&self, jumps: &[(u32, u32)]) -> Option<Judged> {
         let starts: Vec<u32> = jumps.iter().map(|j| j.0).collect();
-        let fine = jumps
-            .iter()
-            .all(|&(from, to)| from.abs_diff(to) >= self.min_length && !starts.contains(&to));
+        let fine = jumps.iter().all(|&j| self.allows(j, &starts));
         if !fine {
             return None;
         }
@@ -326,10 +345,10 @@ impl<'a> Search<'a> {
         let spread = win.iter().copied().fold(f64::NEG_INFINITY, f64::max)
             - win.iter().copied().fold(f64::INFINITY, f64::min);
         let distance = (analysis.expected_turns - self.goal.target_turns).abs();
-        // Off target, each turn away costs ten points; on target (with a margin inside the
-        // tolerance), a percentage point of spread costs one.
+        // Past 60% of the tolerance, each turn away costs twenty points; a percentage point of
+        // spread costs one.
         let cost = if self.goal.fair {
-            10.0 * (distance - 0.8 * TOLERANCE).max(0.0) + 100.0 * spread
+            20.0 * (distance - 0.6 * TOLERANCE).max(0.0) + 100.0 * spread
         } else {
             distance
         };
@@ -404,6 +423,8 @@ mod tests {
     fn a_spent_budget_returns_the_start_marked_incomplete() {
         let budget = Budget::unlimited().with_deadline(std::time::Instant::now());
         let d = design(&goal(30.0, true, 0), &Rules::default(), &|_| {}, &budget).unwrap();
-        assert!(!d.complete && d.steps == 0 && d.spec.snakes.is_empty());
+        assert!(!d.complete && d.steps == 0);
+        let first = Search::new(&goal(30.0, true, 0), &Rules::default()).first_board();
+        assert_eq!(d.spec, BoardSpec::with_jumps(100, first));
     }
 }

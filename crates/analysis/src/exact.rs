@@ -123,6 +123,15 @@ impl Default for Options {
     }
 }
 
+impl Options {
+    /// These options with `budget` (see [`Options::budget`]).
+    #[must_use]
+    pub fn with_budget(mut self, budget: crate::Budget) -> Options {
+        self.budget = budget;
+        self
+    }
+}
+
 /// Why a board could not be analysed exactly.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]

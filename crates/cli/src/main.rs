@@ -3,9 +3,11 @@
 mod analyze;
 mod app;
 mod board_cmd;
+mod board_design;
 mod common;
 mod console;
 mod display;
+mod long_run;
 mod play;
 mod plot;
 mod records;
