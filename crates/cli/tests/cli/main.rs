@@ -5,6 +5,8 @@ mod util;
 
 mod analyze;
 mod board;
+mod design;
+mod long_run;
 mod play;
 mod records;
 mod save;
