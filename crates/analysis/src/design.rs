@@ -3,7 +3,7 @@
 //!
 //! The search is simulated annealing over jump placements. A board is a set of snakes and
 //! ladders; a step moves one end of a jump (far, or by a few cells), adds one or removes one, and
-//! the new board is judged by the exact analysis ([`exact`](crate::exact): tens of microseconds
+//! the new board is judged by the exact analysis ([`exact`]: tens of microseconds
 //! on 100 cells), so every number the search sees is exact, not sampled. Worse boards are kept
 //! with a probability that falls as the search cools, which lets it leave local optima.
 //!

@@ -2,7 +2,7 @@
 //!
 //! The library stops on a [`Budget`] it is handed; this module makes one from the options and
 //! from Ctrl-C, and shows progress on standard error. Ctrl-C ends a command with exit code 130
-//! ([`Failure::interrupted`]) and one line saying so: work that checks the budget (simulations,
+//! ([`Failure::interrupted`](crate::common::Failure::interrupted)) and one line saying so: work that checks the budget (simulations,
 //! tournaments, the designer) stops at its next chunk and the command says how far it got; other
 //! work (an exact solve) is ended at once by the handler, which prints the same line. A second
 //! Ctrl-C always ends the process at once.
