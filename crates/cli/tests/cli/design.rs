@@ -71,3 +71,12 @@ fn a_design_out_of_time_gives_its_best_board_so_far_marked() {
         run.stdout
     );
 }
+
+#[test]
+fn the_search_shows_its_progress_and_says_when_it_missed_the_target() {
+    let run =
+        snl(&["board", "design", "--target-turns", "1.5", "--steps", "300", "--progress", "lines"]);
+    assert!(run.stderr.starts_with("progress: 64 of 300 steps (21%)"), "{}", run.stderr);
+    assert_fails(&run, 1, &["no board within 0.5 turns of 1.5 was found in 300 steps", "closest"]);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+}
