@@ -78,6 +78,8 @@ impl Report<'_> {
 }
 
 pub(crate) fn run(args: &SimulateArgs, console: &mut Console) -> CmdResult {
+    // From here Ctrl-C stops the games (and the time limit counts).
+    let budget = args.long.start(OnCtrlC::Stop, console.stderr_tty);
     let setup = args.game.resolve()?;
     let seats = if args.players.is_empty() {
         default_computer_seats()
@@ -113,7 +115,6 @@ pub(crate) fn run(args: &SimulateArgs, console: &mut Console) -> CmdResult {
         None
     };
     let bar = args.long.progress(args.games, "games", console.stderr_tty, true);
-    let budget = args.long.start(OnCtrlC::Stop, console.stderr_tty);
     let started = Instant::now();
     let tally = match &strategies {
         Some(t) => pool.install(|| t.simulate_within(seed, args.games, &|n| bar.inc(n), &budget)),

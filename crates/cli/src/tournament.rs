@@ -89,6 +89,8 @@ struct Report<'a> {
 }
 
 pub(crate) fn run(args: &TournamentArgs, console: &mut Console) -> CmdResult {
+    // From here Ctrl-C stops the games (and the time limit counts).
+    let budget = args.long.start(OnCtrlC::Stop, console.stderr_tty);
     let setup = args.game.resolve()?;
     let players = entrants(&args.players)?;
     let tournament =
@@ -105,7 +107,6 @@ pub(crate) fn run(args: &TournamentArgs, console: &mut Console) -> CmdResult {
     let seed = args.game.seed.unwrap_or_else(fresh_seed);
     let pool = worker_pool(args.threads)?;
     let bar = args.long.progress(args.games, "games", console.stderr_tty, !args.json);
-    let budget = args.long.start(OnCtrlC::Stop, console.stderr_tty);
     let started = Instant::now();
     let standings =
         pool.install(|| tournament.run_within(seed, args.games, &|n| bar.inc(n), &budget));
