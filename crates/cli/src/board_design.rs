@@ -30,6 +30,8 @@ Example: a 100-cell board of about 30 turns, fair between 2 seats, written to a 
 #[command(mut_arg("board", |a| a.hide(true)))]
 #[command(mut_arg("snakes", |a| a.hide(true)))]
 #[command(mut_arg("ladders", |a| a.hide(true)))]
+#[command(mut_arg("size", |a| a.help("Cells of the designed board (10 to 1000)")))]
+#[command(mut_arg("seed", |a| a.help("Seed of the search: the same seed gives the same board [default: 0]")))]
 pub(crate) struct DesignArgs {
     /// Expected turns for one player to finish (the board found is within 0.5 of it).
     #[arg(long, value_name = "T", help_heading = "Design")]
