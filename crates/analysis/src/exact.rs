@@ -104,6 +104,10 @@ pub struct Options {
     /// from the tail are charged to `max_work` as if propagated, so where the distribution stops
     /// does not depend on this.
     pub geometric_tail: bool,
+    /// When to stop following the turn distribution early (a cancel flag, a deadline): it then
+    /// stops as at `max_work`, incomplete and marked so. Unlimited by default. Expectations are
+    /// exact whatever this is.
+    pub budget: crate::Budget,
 }
 
 impl Default for Options {
@@ -114,7 +118,17 @@ impl Default for Options {
             landings: true,
             max_dense_back_cells: MAX_BACK_CELLS,
             geometric_tail: true,
+            budget: crate::Budget::unlimited(),
         }
+    }
+}
+
+impl Options {
+    /// These options with `budget` (see [`Options::budget`]).
+    #[must_use]
+    pub fn with_budget(mut self, budget: crate::Budget) -> Options {
+        self.budget = budget;
+        self
     }
 }
 
@@ -236,6 +250,7 @@ pub fn analyze_with(
         options.tail,
         options.max_work,
         options.geometric_tail,
+        &options.budget,
     );
 
     let mut analysis = Analysis {

@@ -31,9 +31,15 @@
 //!   length, landings per cell, each seat's chance to win.
 //! - [`strategy`]: easy, greedy and hard (optimal) decisions under the choice rules.
 //! - [`simulate`] and [`tournament`]: parallel Monte Carlo, deterministic for a seed.
+//! - [`design`]: boards searched for a game length and fairness asked for.
+//! - [`Budget`]: the caller's cancel flag and deadline, which long work checks to stop early.
 
 pub use snl_engine;
 
+mod budget;
+pub use budget::Budget;
+
+pub mod design;
 pub mod exact;
 
 pub mod generate;

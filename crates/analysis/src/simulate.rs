@@ -37,6 +37,7 @@ mod tally;
 use rayon::prelude::*;
 use snl_engine::{Board, Bonus, Choice, Finish, OnMax, Overshoot, Rules, splitmix64};
 
+use crate::Budget;
 use dice::Cursor;
 pub use dice::{DiceStream, Xoshiro256PlusPlus};
 pub use tally::{GameOutcome, Interval, MAX_LENGTH_BIN, Tally, Z95, Z999};
@@ -237,10 +238,24 @@ impl Simulator {
         games: u64,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Tally {
+        self.run_within(seed, games, progress, &Budget::unlimited())
+    }
+
+    /// As [`Simulator::run_with_progress`], stopping early once `budget` is spent: the tally
+    /// then holds the games of the first chunks only (at least the first chunk's, unless
+    /// cancelled), exactly those a run of [`Tally::games`] games with this seed plays.
+    pub fn run_within(
+        &self,
+        seed: u64,
+        games: u64,
+        progress: &(dyn Fn(u64) + Sync),
+        budget: &Budget,
+    ) -> Tally {
         in_chunks(
             games,
             CHUNK_GAMES,
             progress,
+            budget,
             || Tally::new(self.seats),
             |chunk, count| self.play_chunk(seed, chunk, count),
         )
@@ -460,20 +475,35 @@ impl Iterator for Games<'_> {
 /// chunk `chunk` (its seed comes from the chunk's index, never from the thread), `progress(count)`
 /// reports it, and the results are added up. Which thread plays a chunk cannot change the sum,
 /// because results that merge with `+` hold counts, not running floating-point sums.
+///
+/// Once `budget` is spent no chunk starts (but the first is always played, unless cancelled), and
+/// the result adds up the chunks before the first one that did not run: the same as a run of
+/// that many games, whichever chunks were in flight when the budget ran out.
 pub(crate) fn in_chunks<T: std::ops::Add<Output = T> + Send>(
     games: u64,
     chunk_games: u64,
     progress: &(dyn Fn(u64) + Sync),
+    budget: &Budget,
     empty: impl Fn() -> T + Sync + Send,
     play: impl Fn(u64, u64) -> T + Sync + Send,
 ) -> T {
+    // The longest run of played chunks from the first: `(sum, whether every chunk was played)`.
+    // Joining a prefix with what follows it is associative, and rayon joins neighbours in order.
+    let join = |(a, a_full): (T, bool), (b, b_full): (T, bool)| {
+        if a_full { (a + b, b_full) } else { (a, false) }
+    };
     (0..games.div_ceil(chunk_games))
         .into_par_iter()
         .map(|chunk| {
+            let stop = if chunk == 0 { budget.is_cancelled() } else { budget.is_spent() };
+            if stop {
+                return (empty(), false);
+            }
             let count = chunk_games.min(games - chunk * chunk_games);
             let result = play(chunk, count);
             progress(count);
-            result
+            (result, true)
         })
-        .reduce(empty, |a, b| a + b)
+        .reduce(|| (empty(), true), join)
+        .0
 }

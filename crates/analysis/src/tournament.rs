@@ -33,10 +33,10 @@
 
 use std::ops::{Add, AddAssign};
 
-use rayon::prelude::*;
 use snl_engine::{Board, Game, PlayError, RollSource, Rules, Seat, SeatKind, SetupError, Status};
 
 use crate::{
+    Budget,
     exact::AnalysisError,
     simulate::{DiceStream, GameOutcome, Interval, Tally, chunk_seed, in_chunks},
     strategy::{HardPolicy, Strategies, Strategy},
@@ -149,8 +149,21 @@ impl Tournament {
         games: u64,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Standings {
+        self.run_within(seed, games, progress, &Budget::unlimited())
+    }
+
+    /// As [`Tournament::run_with_progress`], stopping early once `budget` is spent: the
+    /// standings then count the games of the first chunks only (at least the first chunk's,
+    /// unless cancelled), exactly those a tournament of [`Standings::games`] games plays.
+    pub fn run_within(
+        &self,
+        seed: u64,
+        games: u64,
+        progress: &(dyn Fn(u64) + Sync),
+        budget: &Budget,
+    ) -> Standings {
         let empty = || Standings::new(self.players.len());
-        in_chunks(games, CHUNK_GAMES, progress, empty, |chunk, count| {
+        in_chunks(games, CHUNK_GAMES, progress, budget, empty, |chunk, count| {
             self.play_chunk(seed, chunk, count)
         })
     }
@@ -180,12 +193,27 @@ impl Tournament {
         games: u64,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Tally {
+        self.simulate_within(seed, games, progress, &Budget::unlimited())
+    }
+
+    /// As [`Tournament::simulate_with_progress`], stopping early once `budget` is spent, as
+    /// [`Simulator::run_within`](crate::simulate::Simulator::run_within) does.
+    pub fn simulate_within(
+        &self,
+        seed: u64,
+        games: u64,
+        progress: &(dyn Fn(u64) + Sync),
+        budget: &Budget,
+    ) -> Tally {
         let n = self.players.len();
         let faces = self.rules.thrown_dice().faces();
-        (0..games.div_ceil(CHUNK_GAMES))
-            .into_par_iter()
-            .map(|chunk| {
-                let count = CHUNK_GAMES.min(games - chunk * CHUNK_GAMES);
+        in_chunks(
+            games,
+            CHUNK_GAMES,
+            progress,
+            budget,
+            || Tally::new(n),
+            |chunk, count| {
                 let mut dice = DiceStream::new(chunk_seed(seed, chunk), faces);
                 let mut tally = Tally::new(n);
                 for i in 0..count {
@@ -197,10 +225,9 @@ impl Tournament {
                         turns: u64::from(game.turns()),
                     });
                 }
-                progress(count);
                 tally
-            })
-            .reduce(|| Tally::new(n), |a, b| a + b)
+            },
+        )
     }
 
     /// Plays game number `index` (which fixes the seating) to the end with `dice`, easy players

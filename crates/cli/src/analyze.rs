@@ -14,12 +14,13 @@ use snl_analysis::{
     exact::{self, Analysis, QUANTILES, SeatOutcomes},
     strategy::{HardPolicy, Strategy},
 };
-use snl_engine::{Board, Choice, Finish, Rules, Seat};
+use snl_engine::{Board, Choice, Finish, FirstOption, Rules, Seat};
 
 use crate::{
     common::{CmdResult, Failure, GameArgs, OrFail, parse_seats},
     console::Console,
     format::{Align, Table, percent},
+    long_run::{LongRunArgs, OnCtrlC},
     plot::{self, AnalysisSeats, PlotSummary, PlotTarget},
 };
 
@@ -44,6 +45,9 @@ pub(crate) struct AnalyzeArgs {
     /// (.svg or .png).
     #[arg(long, value_name = "FILE.svg|png", help_heading = "Analysis")]
     pub(crate) plot: Option<PathBuf>,
+    /// `--max-seconds` stops following the distribution (the expectations are always exact).
+    #[command(flatten)]
+    pub(crate) long: LongRunArgs,
 }
 
 /// Cells listed in the "most landed on" table.
@@ -61,6 +65,8 @@ struct Analyses<'a> {
     board_name: &'a str,
     hard: Option<HardPolicy>,
     done: Vec<(Option<Strategy>, Analysis)>,
+    /// How far to compute (the budget of `--max-seconds`).
+    options: exact::Options,
 }
 
 impl Analyses<'_> {
@@ -74,14 +80,14 @@ impl Analyses<'_> {
             Failure::other(anyhow::anyhow!("board '{}' cannot be analysed: {e}", self.board_name))
         };
         let analysis = match key {
-            None => exact::analyze(self.board, self.rules).map_err(fail)?,
+            None => exact::analyze_with(self.board, self.rules, &FirstOption, &self.options)
+                .map_err(fail)?,
             Some(strategy) => {
                 if self.hard.is_none() {
                     self.hard = Some(HardPolicy::new(self.board, self.rules).map_err(fail)?);
                 }
                 let policy = strategy.policy(self.hard.as_ref().expect("computed above"));
-                exact::analyze_with(self.board, self.rules, policy, &exact::Options::default())
-                    .map_err(fail)?
+                exact::analyze_with(self.board, self.rules, policy, &self.options).map_err(fail)?
             }
         };
         self.done.push((key, analysis));
@@ -108,7 +114,10 @@ pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
         board_name: &setup.board_name,
         hard: None,
         done: Vec::new(),
+        options: exact::Options::default()
+            .with_budget(args.long.start(OnCtrlC::Exit, console.stderr_tty)),
     };
+    let spinner = args.long.spinner("analysing exactly", console.stderr_tty, true);
     // One player under --policy, or hard after a table of all three.
     let main = args.policy.unwrap_or(Strategy::Hard);
     let comparison = if choosing && args.policy.is_none() {
@@ -130,6 +139,7 @@ pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
         &analyses.done.iter().find(|(k, _)| *k == key).expect("analysed above").1
     };
     let one = find(main);
+    spinner.finish_and_clear();
     let outcomes = (!seats.is_empty()).then(|| {
         let per_seat: Vec<&Analysis> = strategies.iter().map(|&s| find(s)).collect();
         exact::seat_outcomes(&per_seat, setup.rules.finish)
@@ -250,6 +260,7 @@ impl Report<'_> {
             "quantiles": quantiles,
             "p_finish_by": a.p_finish_by(),
             "distribution_complete": a.distribution.is_complete(),
+            "complete": a.distribution.is_complete(),
             "expected_landings": a.expected_landings,
         });
         if let Some(policy) = self.policy {
@@ -355,8 +366,8 @@ impl Report<'_> {
         if !d.is_complete() {
             writeln!(
                 out,
-                "  (the distribution was followed for {} turns, the work limit: {} of the games \
-                 were still on)",
+                "  (partial: the distribution was followed for {} turns, the work or time limit \
+                 (--max-seconds); {} of the games were still on; the expectations are exact)",
                 d.turns(),
                 percent(d.residual())
             )?;

@@ -18,7 +18,8 @@ use crate::{records, replay, resume};
 #[derive(Debug, Parser)]
 #[command(name = "snl", version, args_conflicts_with_subcommands = true, max_term_width = 100)]
 #[command(
-    after_help = "Exit codes: 0 success, 1 other failure, 2 bad input, 3 the game could not go on."
+    after_help = "Exit codes: 0 success, 1 other failure, 2 bad input, 3 the game could not go on, \
+                  130 stopped by Ctrl-C."
 )]
 pub(crate) struct Cli {
     #[command(subcommand)]
@@ -39,7 +40,7 @@ enum Command {
     Simulate(simulate::SimulateArgs),
     /// Computer strategies against each other: many games, seats rotated, win rates.
     Tournament(tournament::TournamentArgs),
-    /// Show, validate, generate and convert boards.
+    /// Show, validate, generate, convert and design boards.
     Board(board_cmd::BoardArgs),
     /// Go on with a recorded game: one cut off or stopped (default: the last unfinished one).
     Resume(resume::ResumeArgs),

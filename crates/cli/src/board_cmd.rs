@@ -1,4 +1,4 @@
-//! `snl board`: show, validate, generate and convert boards.
+//! `snl board`: show, validate, generate, convert and design boards.
 
 use std::io::Write;
 
@@ -27,6 +27,8 @@ enum BoardAction {
     Generate(GenerateArgs),
     /// Convert a board between a board file (TOML) and a LeetCode 909 matrix.
     Convert(ConvertArgs),
+    /// Search for a board with the expected game length you ask for, and fair seats if asked.
+    Design(crate::board_design::DesignArgs),
 }
 
 #[derive(Args, Clone, Debug)]
@@ -77,6 +79,7 @@ pub(crate) fn run(args: &BoardArgs, console: &mut Console) -> CmdResult {
     match &args.action {
         BoardAction::Generate(generate) => generate_board(generate, console),
         BoardAction::Convert(convert) => convert_board(convert, console),
+        BoardAction::Design(design) => crate::board_design::run(design, console),
         BoardAction::Show(show) => {
             let setup = show.game().resolve()?;
             let board = &setup.board;

@@ -21,6 +21,8 @@ pub(crate) enum FailureKind {
     Stuck,
     /// Exit 1: anything else.
     Other,
+    /// Exit 130: stopped by Ctrl-C.
+    Interrupted,
 }
 
 impl Failure {
@@ -36,11 +38,17 @@ impl Failure {
         Failure { kind: FailureKind::Other, error: error.into() }
     }
 
+    /// Ctrl-C stopped the work; `error` says how far it got.
+    pub(crate) fn interrupted(error: impl Into<anyhow::Error>) -> Failure {
+        Failure { kind: FailureKind::Interrupted, error: error.into() }
+    }
+
     pub(crate) fn exit_code(&self) -> u8 {
         match self.kind {
             FailureKind::BadInput => 2,
             FailureKind::Stuck => 3,
             FailureKind::Other => 1,
+            FailureKind::Interrupted => crate::long_run::INTERRUPTED_EXIT,
         }
     }
 }

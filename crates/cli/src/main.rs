@@ -3,11 +3,13 @@
 mod analyze;
 mod app;
 mod board_cmd;
+mod board_design;
 mod common;
 mod console;
 mod display;
 mod format;
 mod keyboard;
+mod long_run;
 mod play;
 mod plot;
 mod prompts;

@@ -21,10 +21,11 @@ use snl_engine::{Choice, Seat};
 use crate::{
     common::{
         CmdResult, Failure, GameArgs, OrFail, at_least_one, default_computer_seats, fresh_seed,
-        parse_seats, progress_bar, thread_count, worker_pool,
+        parse_seats, thread_count, worker_pool,
     },
     console::Console,
     format::{Align, Table, percent, percent_intervals},
+    long_run::{LongRunArgs, OnCtrlC},
     plot::{self, PlotTarget},
 };
 
@@ -52,6 +53,8 @@ pub(crate) struct SimulateArgs {
     /// into this file (.svg or .png).
     #[arg(long, value_name = "FILE.svg|png", help_heading = "Simulation")]
     pub(crate) plot: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) long: LongRunArgs,
 }
 
 /// What was simulated and how it went: everything the outputs print.
@@ -66,6 +69,9 @@ struct Report<'a> {
     threads: usize,
     tally: Tally,
     seconds: f64,
+    /// Games asked for: more than the tally's when `--max-seconds` stopped the run.
+    requested: u64,
+    max_seconds: Option<f64>,
 }
 
 impl Report<'_> {
@@ -75,6 +81,8 @@ impl Report<'_> {
 }
 
 pub(crate) fn run(args: &SimulateArgs, console: &mut Console) -> CmdResult {
+    // From here Ctrl-C stops the games (and the time limit counts).
+    let budget = args.long.start(OnCtrlC::Stop, console.stderr_tty);
     let setup = args.game.resolve()?;
     let seats = if args.players.is_empty() {
         default_computer_seats()
@@ -110,14 +118,21 @@ pub(crate) fn run(args: &SimulateArgs, console: &mut Console) -> CmdResult {
     } else {
         None
     };
-    let bar = progress_bar(args.games, console.stderr_tty);
+    let bar = args.long.progress(args.games, "games", console.stderr_tty, true);
     let started = Instant::now();
     let tally = match &strategies {
-        Some(t) => pool.install(|| t.simulate_with_progress(seed, args.games, &|n| bar.inc(n))),
-        None => pool.install(|| sim.run_with_progress(seed, args.games, &|n| bar.inc(n))),
+        Some(t) => pool.install(|| t.simulate_within(seed, args.games, &|n| bar.inc(n), &budget)),
+        None => pool.install(|| sim.run_within(seed, args.games, &|n| bar.inc(n), &budget)),
     };
     let seconds = started.elapsed().as_secs_f64();
-    bar.finish_and_clear();
+    bar.finish();
+    if budget.is_cancelled() {
+        return Err(Failure::interrupted(anyhow::anyhow!(
+            "interrupted by Ctrl-C after {} of {} games",
+            tally.games(),
+            args.games
+        )));
+    }
 
     let report = Report {
         board_name: &setup.board_name,
@@ -129,6 +144,8 @@ pub(crate) fn run(args: &SimulateArgs, console: &mut Console) -> CmdResult {
         threads: pool.current_num_threads(),
         tally,
         seconds,
+        requested: args.games,
+        max_seconds: args.long.max_seconds,
     };
     if let Some(target) = &plot_to {
         let names: Vec<&str> = seats.iter().map(|s| s.name.as_str()).collect();
@@ -177,6 +194,8 @@ fn report_json(report: &Report) -> serde_json::Value {
         "ci95_win_rate": win_ci,
         "mean_turns_per_player": tally.mean_turns_per_player(),
         "rolls_per_second": report.rolls_per_second().round(),
+        "complete": tally.games() == report.requested,
+        "games_requested": report.requested,
     })
 }
 
@@ -193,6 +212,17 @@ fn write_text(out: &mut dyn Write, report: &Report, plot: Option<&Path>) -> std:
         report.seed
     )?;
     writeln!(out, "Rules: {}.", report.rules)?;
+    if tally.games() < report.requested {
+        writeln!(
+            out,
+            "Partial: --max-seconds {} stopped the run after {} of {} games; the numbers are \
+             exactly those of --games {} with this seed.",
+            report.max_seconds.unwrap_or(0.0),
+            tally.games(),
+            report.requested,
+            tally.games()
+        )?;
+    }
     if report.strategies {
         writeln!(
             out,
@@ -281,6 +311,8 @@ mod tests {
             threads: 2,
             tally,
             seconds: 0.5,
+            requested: 2000,
+            max_seconds: None,
         }
     }
 
@@ -295,7 +327,7 @@ mod tests {
 
     #[test]
     fn the_progress_bar_is_hidden_when_stderr_is_not_a_terminal() {
-        assert!(progress_bar(100, false).is_hidden());
+        assert!(crate::common::progress_bar(100, false).is_hidden());
     }
 
     #[test]

@@ -17,6 +17,7 @@ use snl_engine::{Bonus, RandomBoard, RuleSpec};
 use crate::{
     common::{CmdResult, Failure, GameArgs, OrFail},
     console::Console,
+    long_run::{LongRunArgs, OnCtrlC},
 };
 
 /// Board and rule options a puzzle format fixes by itself, so giving one with a puzzle is a
@@ -88,6 +89,9 @@ pub(crate) struct SolveArgs {
 }
 
 pub(crate) fn run(args: &SolveArgs, console: &mut Console) -> CmdResult {
+    // The search takes under a second at its largest (10^8 cells), so it has no time budget;
+    // Ctrl-C ends it at once with one line.
+    let _ = LongRunArgs::default().start(OnCtrlC::Exit, console.stderr_tty);
     if let Some(source) = &args.leetcode {
         return leetcode(source, args.json, console);
     }

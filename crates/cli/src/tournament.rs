@@ -16,11 +16,12 @@ use snl_engine::{Choice, SetupError};
 
 use crate::{
     common::{
-        CmdResult, Failure, GameArgs, OrFail, at_least_one, fresh_seed, parse_seats, progress_bar,
-        thread_count, worker_pool,
+        CmdResult, Failure, GameArgs, OrFail, at_least_one, fresh_seed, parse_seats, thread_count,
+        worker_pool,
     },
     console::Console,
     format::{Align, Table, percent, percent_intervals},
+    long_run::{LongRunArgs, OnCtrlC},
 };
 
 /// Options of `snl tournament`.
@@ -42,6 +43,8 @@ pub(crate) struct TournamentArgs {
     /// Print one JSON object with the results instead of text.
     #[arg(long, help_heading = "Tournament")]
     pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) long: LongRunArgs,
 }
 
 /// The players: `--player` seats, each a computer, or one of each strategy.
@@ -81,9 +84,14 @@ struct Report<'a> {
     threads: usize,
     standings: Standings,
     seconds: f64,
+    /// Games asked for: more than were played when `--max-seconds` stopped the tournament.
+    requested: u64,
+    max_seconds: Option<f64>,
 }
 
 pub(crate) fn run(args: &TournamentArgs, console: &mut Console) -> CmdResult {
+    // From here Ctrl-C stops the games (and the time limit counts).
+    let budget = args.long.start(OnCtrlC::Stop, console.stderr_tty);
     let setup = args.game.resolve()?;
     let players = entrants(&args.players)?;
     let tournament =
@@ -99,12 +107,19 @@ pub(crate) fn run(args: &TournamentArgs, console: &mut Console) -> CmdResult {
         })?;
     let seed = args.game.seed.unwrap_or_else(fresh_seed);
     let pool = worker_pool(args.threads)?;
-    let bar = progress_bar(args.games, console.stderr_tty && !args.json);
+    let bar = args.long.progress(args.games, "games", console.stderr_tty, !args.json);
     let started = Instant::now();
     let standings =
-        pool.install(|| tournament.run_with_progress(seed, args.games, &|n| bar.inc(n)));
+        pool.install(|| tournament.run_within(seed, args.games, &|n| bar.inc(n), &budget));
     let seconds = started.elapsed().as_secs_f64();
-    bar.finish_and_clear();
+    bar.finish();
+    if budget.is_cancelled() {
+        return Err(Failure::interrupted(anyhow::anyhow!(
+            "interrupted by Ctrl-C after {} of {} games",
+            standings.games(),
+            args.games
+        )));
+    }
     let report = Report {
         board_name: &setup.board_name,
         rules: setup.rules.to_string(),
@@ -114,6 +129,8 @@ pub(crate) fn run(args: &TournamentArgs, console: &mut Console) -> CmdResult {
         threads: pool.current_num_threads(),
         standings,
         seconds,
+        requested: args.games,
+        max_seconds: args.long.max_seconds,
     };
     if args.json {
         writeln!(console.out, "{}", report_json(&report)).or_other()?;
@@ -185,6 +202,8 @@ fn report_json(report: &Report) -> serde_json::Value {
         "mean_game_rolls": s.mean_rolls(),
         "ci95_game_rolls": [ci.lo, ci.hi],
         "games_per_second": if report.seconds > 0.0 { (games as f64 / report.seconds).round() } else { 0.0 },
+        "complete": games == report.requested,
+        "games_requested": report.requested,
     })
 }
 
@@ -211,6 +230,17 @@ fn write_text(out: &mut dyn Write, report: &Report) -> std::io::Result<()> {
         report.seed
     )?;
     writeln!(out, "Rules: {}.", report.rules)?;
+    if s.games() < report.requested {
+        writeln!(
+            out,
+            "Partial: --max-seconds {} stopped the tournament after {} of {} games; the numbers \
+             are exactly those of --games {} with this seed.",
+            report.max_seconds.unwrap_or(0.0),
+            s.games(),
+            report.requested,
+            s.games()
+        )?;
+    }
     writeln!(out, "Seats rotate every game, so each player moves first in 1 game of {n}.")?;
     if report.choice == Choice::None {
         writeln!(

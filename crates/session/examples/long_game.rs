@@ -29,7 +29,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         snakes: snakes.parse()?,
         ladders: ladders.parse()?,
         seed,
-        ..RandomBoard::default()
     }
     .spec(&rules);
     let board = Board::new(&spec, &rules)?;

@@ -3,11 +3,16 @@
 
 use std::ops::Neg;
 
+use crate::Budget;
+
 use super::{
     chain::TurnChain,
     solver::Class,
     tail::{self, Schedule, Tail, Traps, Turn, dot},
 };
+
+/// Multiply-adds of propagation between two looks at the budget (well under a millisecond).
+const BUDGET_WORK: u64 = 1 << 18;
 
 /// How many turns one token takes to finish: `P(T ≤ k)` for `k = 0, 1, …` until less than the
 /// tail (1e-12 by default) of the mass that can still finish is left.
@@ -77,7 +82,8 @@ impl TurnDistribution {
     }
 
     /// Whether the distribution was followed until less than the tail was left. It is not when
-    /// the work budget ran out first (huge boards with very long games).
+    /// the work budget ran out first (huge boards with very long games), or the caller's
+    /// [`Budget`] did ([`Options::budget`](super::Options::budget)).
     pub fn is_complete(&self) -> bool {
         self.complete
     }
@@ -137,13 +143,15 @@ impl TurnDistribution {
 /// still finish is left, or `max_work` transitions have been followed. With `extrapolate`, the
 /// turns past the point where the distribution keeps its shape follow from the geometric tail
 /// ([`super::tail`]) at O(1) each; they are charged to `max_work` as if propagated, so that
-/// where the distribution stops does not depend on it.
+/// where the distribution stops does not depend on it. Once `budget` is spent it stops as at
+/// `max_work` (the clock is read about every [`BUDGET_WORK`] multiply-adds).
 pub(crate) fn propagate(
     chain: &TurnChain,
     class: &[Class],
     tail: f64,
     max_work: u64,
     extrapolate: bool,
+    budget: &Budget,
 ) -> TurnDistribution {
     let n = chain.size() as usize;
     let start = chain.start() as usize;
@@ -170,10 +178,20 @@ pub(crate) fn propagate(
     let mut turn_rolls = Vec::new();
     let per_turn = step.work();
     let mut work = 0_u64;
+    // The work at which the budget is next looked at, and whether it ran out.
+    let mut next_check = 0_u64;
+    let mut spent = false;
+    let mut over_budget = |work: u64| {
+        if budget.is_limited() && work >= next_check {
+            next_check = work + BUDGET_WORK;
+            spent = spent || budget.is_spent();
+        }
+        spent
+    };
     let mut ratio = f64::NAN;
     let mut schedule = Schedule::new();
     let mut geometric = None;
-    while live >= tail && work < max_work {
+    while live >= tail && work < max_work && !over_budget(work) {
         work += per_turn;
         let left = survival[survival.len() - 1];
         turn_rolls.push(if one_roll { left } else { dot(&now[..n], &rolls) });
@@ -217,7 +235,7 @@ pub(crate) fn propagate(
     if let Some(mut geometric) = geometric {
         bound = geometric.bound();
         live = geometric.live();
-        while live >= tail && work < max_work {
+        while live >= tail && work < max_work && !over_budget(work) {
             work += per_turn;
             turn_rolls.push(geometric.turn_rolls());
             let (gained, left) = geometric.advance();

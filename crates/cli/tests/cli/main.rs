@@ -6,6 +6,8 @@ mod util;
 mod analyze;
 mod board;
 mod database;
+mod design;
+mod long_run;
 mod play;
 mod records;
 mod save;

@@ -1,0 +1,111 @@
+//! Long runs: `--max-seconds` gives a marked partial result, Ctrl-C ends with one line and 130.
+
+use std::{
+    io::{BufRead, BufReader, Read},
+    process::{Command, Stdio},
+};
+
+use crate::util::{snl, snl_json};
+
+#[test]
+fn a_simulation_out_of_time_is_a_marked_exact_prefix_with_exit_0() {
+    let cut = snl_json(&[
+        "simulate",
+        "--games",
+        "100000000",
+        "--seed",
+        "5",
+        "--max-seconds",
+        "0",
+        "--json",
+    ]);
+    assert_eq!(cut["complete"], false);
+    assert_eq!(cut["games_requested"], 100_000_000);
+    let played = cut["games"].as_u64().unwrap();
+    assert!((1000..100_000_000).contains(&played), "{played}");
+    // Exactly the games a run of that many plays with the same seed.
+    let same = snl_json(&["simulate", "--games", &played.to_string(), "--seed", "5", "--json"]);
+    assert_eq!(same["complete"], true);
+    assert_eq!(cut["mean_game_rolls"], same["mean_game_rolls"]);
+    assert_eq!(cut["win_rate"], same["win_rate"]);
+}
+
+#[test]
+fn a_simulation_out_of_time_says_so_in_its_text() {
+    let run = snl(&["simulate", "--games", "100000000", "--seed", "5", "--max-seconds", "0"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("Partial: --max-seconds 0 stopped the run after"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_tournament_out_of_time_is_marked_partial() {
+    let v = snl_json(&[
+        "tournament",
+        "--games",
+        "10000000",
+        "--seed",
+        "2",
+        "--max-seconds",
+        "0",
+        "--json",
+    ]);
+    assert_eq!(v["complete"], false);
+    assert!(v["games"].as_u64().unwrap() < 10_000_000);
+}
+
+#[test]
+fn an_analysis_out_of_time_has_exact_expectations_and_a_marked_distribution() {
+    let large = ["analyze", "--board", "random", "--size", "20000", "--snakes", "500"];
+    let args: Vec<&str> = large.iter().copied().chain(["--ladders", "500", "--json"]).collect();
+    let full = snl_json(&args);
+    let cut = snl_json(&[&args[..], &["--max-seconds", "0"]].concat());
+    assert_eq!(
+        (cut["complete"].clone(), cut["distribution_complete"].clone()),
+        (false.into(), false.into())
+    );
+    assert_eq!(full["complete"], true);
+    assert_eq!(cut["expected_turns"], full["expected_turns"]);
+    let text = snl(&[&args[..args.len() - 1], &["--max-seconds", "0"]].concat());
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(text.stdout.contains("(partial: the distribution was followed for"), "{}", text.stdout);
+}
+
+#[test]
+fn max_seconds_must_be_a_number_of_seconds() {
+    let run = snl(&["simulate", "--max-seconds=-1"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("'-1' is not a number of seconds"), "{}", run.stderr);
+}
+
+#[test]
+fn ctrl_c_ends_a_simulation_with_one_line_and_exit_130() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_snl"))
+        .args(["simulate", "--games", "1000000000", "--seed", "1", "--progress", "lines"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("snl starts");
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+    // The first progress line: the games are under way, and Ctrl-C is taken.
+    let mut first = String::new();
+    stderr.read_line(&mut first).expect("a progress line");
+    assert!(first.starts_with("progress: "), "{first}");
+    let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
+    assert!(sent.expect("kill runs").success());
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).expect("stderr to the end");
+    let status = child.wait().expect("snl ends");
+    let mut out = String::new();
+    child.stdout.take().expect("stdout").read_to_string(&mut out).expect("stdout");
+    assert_eq!(status.code(), Some(130), "stderr: {rest}");
+    let last = rest.lines().last().unwrap_or_default();
+    assert!(last.starts_with("snl: interrupted by Ctrl-C after "), "{rest}");
+    assert!(last.ends_with(" of 1000000000 games"), "{last}");
+    assert_eq!(rest.lines().filter(|l| l.starts_with("snl: ")).count(), 1, "{rest}");
+    assert!(out.is_empty(), "{out}");
+}
