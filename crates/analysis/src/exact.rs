@@ -17,7 +17,9 @@
 //!   less than 1e-12 of the mass can still finish. That costs the turns propagated times the
 //!   cells holding mass: tens of microseconds for printed boards, about 15 ms for 10^4 cells
 //!   with 500 jumps (1,126 of its 28,651 turns propagated), and beyond [`Options::max_work`] it
-//!   stops and says so ([`TurnDistribution::is_complete`]);
+//!   stops and says so ([`TurnDistribution::is_complete`]); on boards of at most a few hundred
+//!   cells, where big dice make games of millions of turns, it stops after 65,536 turns and the
+//!   quantiles past them come from powers of the chain (`far`);
 //! - seats are independent tokens taking one turn per round, so their chances
 //!   ([`seat_outcomes`]) are sums over rounds of products of that distribution.
 //!
@@ -65,6 +67,7 @@
 
 mod chain;
 mod distribution;
+mod far;
 mod seats;
 mod solver;
 mod tail;
