@@ -192,7 +192,9 @@ pub(crate) fn propagate(
         let left = survival[survival.len() - 1];
         turn_rolls.push(if one_roll { left } else { dot(&now[..n], &rolls) });
         let left = step.apply(&now, &mut next);
-        flush_tiny(&mut next);
+        if cdf.len() % FLUSH_EVERY == 0 {
+            flush_tiny(&mut next);
+        }
         // Cell N only collects: what reached it this turn has finished.
         let gained = std::mem::take(&mut next[n]);
         finished += gained;
@@ -511,13 +513,17 @@ fn uniform(
     Some(Weights::Uniform { coef, mask })
 }
 
-/// Masses below this are set to 0 after every turn. Far below anything reported (1e-12 of a
+/// Masses below this are set to 0 every [`FLUSH_EVERY`] turns. Far below anything reported (1e-12 of a
 /// probability), it keeps the masses out of the subnormal numbers, on which every arithmetic
 /// operation is some hundred times slower: a long game on dice that mostly overshoot (4d50 on
 /// 100 cells, where a token waits on the last cells for millions of turns) leaves the cells it
 /// has left with masses that shrink for ever. What is dropped over a whole distribution, at most
 /// 10^-250 per cell and turn, moves no figure.
 const TINY: f64 = 1e-250;
+
+/// Turns between two flushes: a pass over the board each time, an eighth of a pass per turn
+/// (a mass would have to shrink by 10^58 in that many turns to become subnormal in between).
+const FLUSH_EVERY: usize = 8;
 
 /// Sets every mass below [`TINY`] to 0 (branch-free, vectorised).
 fn flush_tiny(masses: &mut [f64]) {
