@@ -9,7 +9,7 @@
 //! - expected turns, rolls, the variance of the turn count and the expected landings per cell come
 //!   from exact linear solves that exploit how the chain moves: mostly forward, so one backward
 //!   sweep leaves a small dense system on the cells that backward moves reach, factored without
-//!   cancellation (GTH elimination), or solved by GMRES when there are thousands of them; time
+//!   cancellation (GTH elimination), or solved by GMRES where that is faster (past about a thousand of them); time
 //!   and memory stay close to linear in the number of cells (10^6 cells with 1,000 jumps:
 //!   about 0.6 s);
 //! - the distribution of the turn count comes from propagating the position's distribution turn
@@ -17,7 +17,9 @@
 //!   less than 1e-12 of the mass can still finish. That costs the turns propagated times the
 //!   cells holding mass: tens of microseconds for printed boards, about 15 ms for 10^4 cells
 //!   with 500 jumps (1,126 of its 28,651 turns propagated), and beyond [`Options::max_work`] it
-//!   stops and says so ([`TurnDistribution::is_complete`]);
+//!   stops and says so ([`TurnDistribution::is_complete`]); on boards of at most a few hundred
+//!   cells, where big dice make games of millions of turns, it stops after 65,536 turns and the
+//!   quantiles past them come from powers of the chain (`far`);
 //! - seats are independent tokens taking one turn per round, so their chances
 //!   ([`seat_outcomes`]) are sums over rounds of products of that distribution.
 //!
@@ -65,6 +67,7 @@
 
 mod chain;
 mod distribution;
+mod far;
 mod seats;
 mod solver;
 mod tail;
@@ -75,7 +78,7 @@ pub(crate) use chain::{BONUS_TAIL, RollClass, roll_classes};
 pub use chain::{FnPolicy, Policy, Situation, TurnChain};
 pub use distribution::TurnDistribution;
 pub use seats::{MAX_RANKED_SEATS, SeatOutcomes, seat_outcomes, win_by_round};
-pub use solver::MAX_BACK_CELLS;
+pub use solver::{MAX_BACK_CELLS, Method};
 
 use chain::{Scratch, TurnModel};
 use solver::{Class, Solver};
@@ -95,9 +98,11 @@ pub struct Options {
     pub max_work: u64,
     /// Whether to compute the expected landings per cell.
     pub landings: bool,
-    /// Up to this many back cells (cells reached by a backward move) their system is factored
-    /// densely; beyond, it is solved by GMRES. Both are exact to far below 1e-9.
+    /// Up to this many back cells (cells reached by a backward move) their system may be
+    /// factored densely; beyond, it is solved by GMRES. Both are exact to far below 1e-9.
     pub max_dense_back_cells: usize,
+    /// How the back cells' system is solved: by default whichever is faster.
+    pub method: Method,
     /// Whether the turn distribution may switch to its geometric tail once the position's
     /// distribution keeps its shape (exact to 1e-12 relative by an a posteriori bound, see
     /// [`TurnDistribution::tail_bound`]); false propagates every turn. True by default. Turns
@@ -117,6 +122,7 @@ impl Default for Options {
             max_work: 10_000_000_000,
             landings: true,
             max_dense_back_cells: MAX_BACK_CELLS,
+            method: Method::Auto,
             geometric_tail: true,
             budget: crate::Budget::unlimited(),
         }
@@ -136,7 +142,7 @@ impl Options {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum AnalysisError {
-    /// On a board with more than [`MAX_BACK_CELLS`] cells reached by backward moves, the
+    /// On a board with many cells reached by backward moves (see [`Method`]), the
     /// iterative solver did not reach the required accuracy.
     #[error(
         "the exact solver did not converge ({iterations} iterations, relative residual \
@@ -223,7 +229,7 @@ impl Analysis {
 /// # Errors
 ///
 /// [`AnalysisError::NoConvergence`] in the unlikely case that the iterative solver used for
-/// boards with more than [`MAX_BACK_CELLS`] back cells cannot reach the required accuracy.
+/// boards with many back cells (see [`Method`]) cannot reach the required accuracy.
 pub fn analyze(board: &Board, rules: &Rules) -> Result<Analysis, AnalysisError> {
     analyze_with(board, rules, &snl_engine::FirstOption, &Options::default())
 }
@@ -241,7 +247,7 @@ pub fn analyze_with(
 ) -> Result<Analysis, AnalysisError> {
     let model = TurnModel::new(board, rules, policy);
     let chain = TurnChain::from_model(&model, rules);
-    let solver = Solver::with_dense_limit(&chain, options.max_dense_back_cells);
+    let solver = Solver::new(&chain, options.method, options.max_dense_back_cells);
     let n = board.size() as usize;
     let class = solver.classes();
     let distribution = distribution::propagate(

@@ -6,7 +6,9 @@ use std::ops::Neg;
 use crate::Budget;
 
 use super::{
+    QUANTILES,
     chain::TurnChain,
+    far,
     solver::Class,
     tail::{self, Schedule, Tail, Traps, Turn, dot},
 };
@@ -35,6 +37,9 @@ pub struct TurnDistribution {
     propagated: usize,
     /// Bound on the absolute error of every mass past `propagated` (0 without a tail).
     bound: f64,
+    /// When the distribution stopped before its tail on a small chain: the [`QUANTILES`] past
+    /// the computed turns, by squaring the chain ([`far`]), as (level, turns).
+    far: Vec<(f64, u32)>,
 }
 
 impl TurnDistribution {
@@ -109,9 +114,16 @@ impl TurnDistribution {
     ///
     /// Computed values are compared with a margin of 1e-12, the resolution of the
     /// distribution, so that a quantile that is exactly reached is not missed by rounding.
+    ///
+    /// When the distribution stopped before its tail on a chain of at most a few hundred
+    /// positions, the levels of [`QUANTILES`](super::QUANTILES) past the computed turns are
+    /// known too (from powers of the chain, exact as the rest).
     pub fn quantile(&self, q: f64) -> Option<u32> {
         let k = self.cdf.partition_point(|&p| p < q - 1e-12);
-        (k < self.cdf.len()).then_some(k as u32)
+        if k < self.cdf.len() {
+            return Some(k as u32);
+        }
+        self.far.iter().find(|&&(level, _)| level.to_bits() == q.to_bits()).map(|&(_, k)| k)
     }
 
     /// The median: the smallest k with `P(T ≤ k) ≥ ½`.
@@ -191,11 +203,20 @@ pub(crate) fn propagate(
     let mut ratio = f64::NAN;
     let mut schedule = Schedule::new();
     let mut geometric = None;
-    while live >= tail && work < max_work && !over_budget(work) {
+    // A chain small enough to square gives its far quantiles without propagating every turn.
+    let squarable = n < far::MAX_POSITIONS;
+    while live >= tail
+        && work < max_work
+        && !over_budget(work)
+        && !(squarable && cdf.len() > MAX_SQUARABLE_TURNS)
+    {
         work += per_turn;
         let left = survival[survival.len() - 1];
         turn_rolls.push(if one_roll { left } else { dot(&now[..n], &rolls) });
         let left = step.apply(&now, &mut next);
+        if cdf.len() % FLUSH_EVERY == 0 {
+            flush_tiny(&mut next);
+        }
         // Cell N only collects: what reached it this turn has finished.
         let gained = std::mem::take(&mut next[n]);
         finished += gained;
@@ -245,16 +266,29 @@ pub(crate) fn propagate(
             survival.push(left);
         }
     }
+    let complete = live < tail;
+    let far = if complete {
+        Vec::new()
+    } else {
+        let known = far::quantiles(chain, class, &QUANTILES).unwrap_or_default();
+        QUANTILES.iter().zip(known).filter_map(|(&q, k)| Some((q, k?))).collect()
+    };
     TurnDistribution {
         cdf,
         survival,
         rolls: turn_rolls,
         residual: live,
-        complete: live < tail,
+        complete,
         propagated,
         bound,
+        far,
     }
 }
+
+/// Turns propagated at most on a chain small enough to square ([`far`]): games on it that last
+/// longer (big dice on a small board: millions of turns) show `P(T ≤ k)` this far, and their
+/// quantiles come from powers of the chain. Under half a second on 100 cells.
+const MAX_SQUARABLE_TURNS: usize = 1 << 16;
 
 /// One turn of the chain as an operator on distributions, `next = now · K`, split for speed:
 /// most moves go a fixed number of cells (the dice), so the transitions that share an offset
@@ -501,6 +535,25 @@ fn uniform(
     Some(Weights::Uniform { coef, mask })
 }
 
+/// Masses below this are set to 0 every [`FLUSH_EVERY`] turns. Far below anything reported (1e-12 of a
+/// probability), it keeps the masses out of the subnormal numbers, on which every arithmetic
+/// operation is some hundred times slower: a long game on dice that mostly overshoot (4d50 on
+/// 100 cells, where a token waits on the last cells for millions of turns) leaves the cells it
+/// has left with masses that shrink for ever. What is dropped over a whole distribution, at most
+/// 10^-250 per cell and turn, moves no figure.
+const TINY: f64 = 1e-250;
+
+/// Turns between two flushes: a pass over the board each time, an eighth of a pass per turn
+/// (a mass would have to shrink by 10^58 in that many turns to become subnormal in between).
+const FLUSH_EVERY: usize = 8;
+
+/// Sets every mass below [`TINY`] to 0 (branch-free, vectorised).
+fn flush_tiny(masses: &mut [f64]) {
+    for m in masses {
+        *m = if *m < TINY { 0.0 } else { *m };
+    }
+}
+
 /// The sum of a block's lanes, pairwise.
 fn pairwise(lanes: &[f64; BLOCK]) -> f64 {
     let mut half = *lanes;
@@ -583,6 +636,7 @@ mod tests {
             complete: true,
             propagated: cdf.len() - 1,
             bound: 0.0,
+            far: Vec::new(),
         }
     }
 

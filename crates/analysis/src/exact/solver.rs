@@ -17,9 +17,10 @@
 //! Cost: the sweep does `O(nnz · |S| / 2)` work and keeps only the forms still needed (the dice
 //! window and jump ends), so memory is `O(N + |S| · (window + jumps) + |S|²)`; the elimination is
 //! `O(|S|³ / 3)`. Boards have as many back cells as snakes pointing backward, a few more with
-//! bounce: tens for printed boards, hundreds for large generated ones. Past
-//! [`MAX_BACK_CELLS`] the back cells' system is instead solved by restarted GMRES, whose
-//! products `B v` are one scalar sweep each, so memory stays linear in the cells.
+//! bounce: tens for printed boards, hundreds for large generated ones. The back cells' system
+//! can instead be solved by restarted GMRES, whose products `B v` are one scalar sweep each, so
+//! memory stays linear in the cells. [`Method::Auto`] picks whichever costs less by
+//! [`direct_is_cheaper`], a cost model fitted to measurements (`benches/solver.rs`).
 
 use super::{AnalysisError, chain::TurnChain};
 
@@ -38,10 +39,41 @@ pub(crate) enum Class {
 
 const NONE: u32 = u32::MAX;
 
-/// The most back cells whose system is factored densely (64 MiB, about 10^10 operations at the
-/// limit). Beyond it the back cells' system is solved by restarted GMRES, each product costing
-/// one sweep over the chain, so memory stays linear in the cells however many snakes there are.
+/// The most back cells whose system is ever factored densely (72 MiB, about 10^10 operations at
+/// the limit). Beyond it the back cells' system is solved by restarted GMRES, each product
+/// costing one sweep over the chain, so memory stays linear in the cells however many snakes
+/// there are. Below it, [`Method::Auto`] still takes GMRES where that is faster.
 pub const MAX_BACK_CELLS: usize = 3000;
+
+/// How the exact analysis solves the back cells' system (see [`Options`](super::Options)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Method {
+    /// Whichever is faster by a measured cost model: the direct solve for up to about 500 back
+    /// cells on 10^4 cells, 1,000 on 10^5 and 1,900 on 10^6; GMRES beyond.
+    #[default]
+    Auto,
+    /// GTH elimination whenever there are at most `max_dense_back_cells` back cells.
+    Direct,
+    /// Restarted GMRES, one sweep over the chain per product.
+    Iterative,
+}
+
+/// Multiply-adds per transition that GMRES spends, over the four solves of an analysis
+/// (expected turns, rolls, variance, visits): a few hundred sweeps of the chain in all, each
+/// about two multiply-adds per transition. Fitted to where the two solvers cost the same on
+/// random boards of 10^4, 10^5 and 10^6 cells (about 500, 1,050 and 1,900 back cells; it
+/// grows slowly with the cells as GMRES needs more iterations: 950, 1,170 and 1,330).
+const ITERATIVE_COST_PER_TRANSITION: f64 = 1200.0;
+
+/// Whether factoring the system of `back` back cells costs less than GMRES on a chain of
+/// `transitions` transitions. The direct solve's backward sweep costs about `transitions ·
+/// back / 2` multiply-adds (each form holds the back cells seen so far) and the elimination
+/// `back³ / 3`; GMRES about [`ITERATIVE_COST_PER_TRANSITION`] per transition.
+pub(crate) fn direct_is_cheaper(back: usize, transitions: usize) -> bool {
+    let (m, t) = (back as f64, transitions as f64);
+    t * m / 2.0 + m * m * m / 3.0 <= ITERATIVE_COST_PER_TRANSITION * t
+}
 
 /// A factored turn chain, ready to give exact expectations for any per-turn cost.
 #[derive(Debug)]
@@ -68,19 +100,31 @@ enum Reduced {
 
 impl<'c> Solver<'c> {
     /// Classifies the positions and prepares the back cells' system: factored when there are
-    /// at most `limit` back cells, else left to GMRES.
+    /// at most `limit` back cells and `method` says so, else left to GMRES.
+    pub(crate) fn new(chain: &'c TurnChain, method: Method, limit: usize) -> Solver<'c> {
+        Solver::with_classes(chain, method, limit, classify(chain))
+    }
+
+    /// [`Solver::new`] with [`Method::Direct`]: factored when there are at most `limit` back
+    /// cells.
+    #[cfg(test)]
     pub(crate) fn with_dense_limit(chain: &'c TurnChain, limit: usize) -> Solver<'c> {
-        Solver::with_classes(chain, limit, classify(chain))
+        Solver::new(chain, Method::Direct, limit)
     }
 
     /// As [`Solver::with_dense_limit`], every position counting as reached: then
     /// [`Solver::everywhere`] gives the value from every position that can still finish, not only
     /// from those the start leads to (what a policy needs, since a game may stand anywhere).
     pub(crate) fn from_every_position(chain: &'c TurnChain, limit: usize) -> Solver<'c> {
-        Solver::with_classes(chain, limit, classify_from(chain, true))
+        Solver::with_classes(chain, Method::Direct, limit, classify_from(chain, true))
     }
 
-    fn with_classes(chain: &'c TurnChain, limit: usize, class: Vec<Class>) -> Solver<'c> {
+    fn with_classes(
+        chain: &'c TurnChain,
+        method: Method,
+        limit: usize,
+        class: Vec<Class>,
+    ) -> Solver<'c> {
         let n = chain.size() as usize;
         let mut leave = vec![0.0; n];
         let mut back_src = vec![NONE; n + 1]; // highest live source of a backward move into a cell
@@ -113,7 +157,14 @@ impl<'c> Solver<'c> {
         for (j, &c) in back_cells.iter().enumerate() {
             back[c as usize] = j as u32;
         }
-        let reduced = if back_cells.len() <= limit {
+        let m = back_cells.len();
+        let direct = m <= limit
+            && match method {
+                Method::Auto => direct_is_cheaper(m, chain.transitions()),
+                Method::Direct => true,
+                Method::Iterative => false,
+            };
+        let reduced = if direct {
             factor(chain, &class, &leave, &back, &back_cells, &back_src, &min_src)
         } else {
             Reduced::Iterative
@@ -657,6 +708,32 @@ mod tests {
             assert!(close(x, y), "{x} {y}");
             let (x, y) = (dense.visits().unwrap(), iterative.visits().unwrap());
             assert!(x.iter().zip(&y).all(|(a, b)| (a - b).abs() <= 1e-11 * b.abs().max(1e-12)));
+        }
+    }
+
+    #[test]
+    fn the_cost_model_switches_where_the_solvers_were_measured_to_cost_the_same() {
+        // (transitions of a random board with a jump per 20 to 1,000 cells, back cells where
+        // GMRES was measured faster, back cells where the direct solve was).
+        for (transitions, slower, faster) in
+            [(60_000, 676, 352), (600_000, 1_238, 993), (6_000_000, 2_490, 1_662)]
+        {
+            assert!(direct_is_cheaper(faster, transitions), "{transitions} {faster}");
+            assert!(!direct_is_cheaper(slower, transitions), "{transitions} {slower}");
+        }
+        // Printed boards: always direct.
+        assert!(direct_is_cheaper(20, 600));
+    }
+
+    #[test]
+    fn auto_takes_gmres_on_many_back_cells_and_the_direct_solve_on_few() {
+        let rules = Rules::default();
+        for (size, jumps, direct) in [(10_000, 2_000, false), (10_000, 500, true)] {
+            let spec =
+                RandomBoard { size, snakes: jumps / 2, ladders: jumps / 2, seed: 0 }.spec(&rules);
+            let chain = TurnChain::new(&Board::new(&spec, &rules).unwrap(), &rules);
+            let solver = Solver::new(&chain, Method::Auto, MAX_BACK_CELLS);
+            assert_eq!(matches!(solver.reduced, Reduced::Dense { .. }), direct, "{jumps}");
         }
     }
 
