@@ -56,6 +56,7 @@ pub(crate) struct PlayArgs {
 /// How a game is shown and kept: the options `play` and `resume` share.
 #[derive(Args, Clone, Debug, Default)]
 #[command(next_help_heading = "Display")]
+#[allow(clippy::struct_excessive_bools)] // independent command-line switches
 pub(crate) struct TableArgs {
     /// Print every event as one JSON object per line (SPEC §6) instead of the display.
     #[arg(long, value_name = "FORMAT", value_parser = ["jsonl"])]
@@ -63,9 +64,15 @@ pub(crate) struct TableArgs {
     /// Print one JSON object with the result (ranking, positions, rolls, turns) at the end.
     #[arg(long)]
     pub(crate) json: bool,
-    /// Do not pause between computer turns.
+    /// Do not pause between computer turns (and do not animate moves).
     #[arg(long)]
     pub(crate) fast: bool,
+    /// The line-by-line console even in a terminal, instead of the full-screen game.
+    #[arg(long)]
+    pub(crate) plain: bool,
+    /// No bell on snakes, ladders and the win in the full-screen game.
+    #[arg(long)]
+    pub(crate) quiet: bool,
     /// Save the game to FILE after every turn (atomically), to go on later with --load FILE.
     #[arg(long, value_name = "FILE", help_heading = "Saving")]
     pub(crate) save: Option<PathBuf>,

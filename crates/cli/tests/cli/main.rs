@@ -12,3 +12,4 @@ mod simulate;
 mod solve;
 mod strategies;
 mod tournament;
+mod tui;
