@@ -92,7 +92,11 @@ pub(crate) const COMPUTER_PAUSE: Duration = Duration::from_millis(700);
 pub(crate) fn run(args: &PlayArgs, console: &mut Console, bare: bool) -> CmdResult {
     let start = match &args.load {
         Some(path) => Start::load(path)?,
-        None => Start::new_game(args, console, bare)?,
+        None => match Start::new_game(args, console, bare)? {
+            Some(start) => start,
+            // The setup form was left without starting.
+            None => return Ok(()),
+        },
     };
     let save = args.table.save.as_deref().or(args.load.as_deref());
     let db = match args.table.db.path() {
@@ -124,12 +128,19 @@ struct Start {
 }
 
 impl Start {
-    /// A new game from the command line (and the setup questions).
-    fn new_game(args: &PlayArgs, console: &mut Console, bare: bool) -> CmdResult<Start> {
+    /// A new game from the command line (and the setup questions, or the setup form in a
+    /// terminal); `None` when the form was left without starting.
+    fn new_game(args: &PlayArgs, console: &mut Console, bare: bool) -> CmdResult<Option<Start>> {
         let interactive = console.stdin_tty && console.stdout_tty;
         let mut args = args.clone();
         if args.setup || (bare && interactive) {
-            setup_questions(&mut args, console)?;
+            if crate::tui::wanted(&args.table, console) {
+                if !crate::tui::setup_form(&mut args)? {
+                    return Ok(None);
+                }
+            } else {
+                setup_questions(&mut args, console)?;
+            }
         }
         let setup = args.game.resolve()?;
         let seats = if !args.players.is_empty() {
@@ -158,7 +169,7 @@ impl Start {
             None => DiceState::seeded(args.game.seed.unwrap_or_else(fresh_seed)),
         };
         let tell_seed = args.rolls.is_none() && args.game.seed.is_none();
-        Ok(Start { game, dice, board_name: setup.board_name, tell_seed, intro: None })
+        Ok(Some(Start { game, dice, board_name: setup.board_name, tell_seed, intro: None }))
     }
 
     /// The game saved in `path`, checked; a file that does not hold a playable game is refused

@@ -9,6 +9,7 @@
 mod action;
 mod app;
 mod odds;
+mod setup;
 mod terminal;
 mod ui;
 mod update;
@@ -32,7 +33,7 @@ use self::{
 use crate::{
     common::{CmdResult, Failure, OrFail},
     console::Console,
-    play::TableArgs,
+    play::{PlayArgs, TableArgs},
     table::Seated,
 };
 
@@ -99,6 +100,34 @@ pub(crate) fn play(seated: Seated, opts: &TableArgs, console: &mut Console) -> C
             Ok(())
         }
     }
+}
+
+/// The setup form of a bare `snl` in a terminal; it fills `args`' board, rules and players.
+/// False when the player left without starting.
+pub(crate) fn setup_form(args: &mut PlayArgs) -> CmdResult<bool> {
+    let mut form = setup::Form::new(&args.game.board, args.game.rules.as_deref());
+    let mut run = || -> io::Result<()> {
+        let mut screen = Screen::enter()?;
+        while form.done.is_none() {
+            screen.terminal.draw(|frame| ui::setup::render(frame, &form))?;
+            if let event::Event::Key(key) = event::read()?
+                && key.kind != event::KeyEventKind::Release
+            {
+                form.key(key);
+            }
+        }
+        Ok(())
+    };
+    run().map_err(|e| {
+        Failure::other(anyhow::anyhow!("the terminal was lost during the setup: {e}"))
+    })?;
+    if form.done != Some(true) {
+        return Ok(false);
+    }
+    form.board_name().clone_into(&mut args.game.board);
+    args.game.rules = Some(form.rules_name().to_owned());
+    args.players = form.players();
+    Ok(true)
 }
 
 /// The loop: draw, ring, wait for a key or the next tick, update. The screen is restored when it

@@ -11,6 +11,7 @@ use snl_store::DiceState;
 use super::{
     action::{Action, from_key},
     app::{App, Beat, Options, Overlay, Stop, marks},
+    setup::Form,
     ui,
     update::update,
 };
@@ -147,6 +148,20 @@ layouts! {
     layout_help: { let mut app = classic(&TWO, "1"); press(&mut app, KeyCode::Char('?')); app };
     layout_quit_question: { let mut app = classic(&TWO, "1"); press(&mut app, KeyCode::Char('q')); app };
     layout_end: ended();
+}
+
+#[test]
+fn layout_setup_form() {
+    let mut form = Form::new("classic", None);
+    for code in [KeyCode::Down, KeyCode::Down, KeyCode::Right, KeyCode::Down] {
+        form.key(key(code));
+    }
+    for size in [(80, 24), (120, 40)] {
+        let mut terminal = Terminal::new(TestBackend::new(size.0, size.1)).unwrap();
+        terminal.draw(|frame| ui::setup::render(frame, &form)).unwrap();
+        let name = format!("layout_setup_{}x{}", size.0, size.1);
+        insta::assert_snapshot!(name, format!("{:?}", terminal.backend().buffer()));
+    }
 }
 
 #[test]

@@ -11,17 +11,21 @@ use std::{
 /// code and whether the terminal is back in cooked mode.
 struct Pane {
     socket: String,
+    /// The pane's own game database.
+    db: std::path::PathBuf,
 }
 
 impl Pane {
     fn start(name: &str, args: &str) -> Pane {
         let socket = format!("snl-e2e-{name}-{}", std::process::id());
+        let db = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{socket}.db"));
+        let _ = std::fs::remove_file(&db);
         let bin = env!("CARGO_BIN_EXE_snl");
         let script = format!(
             "{bin} {args}; code=$?; \
              echo \"SNL-EXIT=$code MODE=$(stty -a | tr ' ' '\\n' | grep -x -- '-\\?icanon')\"; sleep 600"
         );
-        let pane = Pane { socket };
+        let pane = Pane { socket, db };
         let started = pane.tmux(&["new-session", "-d", "-x", "80", "-y", "24", "-s", "g", &script]);
         assert!(started.status.success(), "tmux did not start: {started:?}");
         pane
@@ -32,7 +36,7 @@ impl Pane {
             .args(["-L", &self.socket, "-f", "/dev/null"])
             .args(args)
             .env_remove("NO_COLOR")
-            .env("SNL_DB", "/nonexistent-dir/never-written.db")
+            .env("SNL_DB", &self.db)
             .output()
             .expect("tmux runs (.ci/run installs it: apt-get install -y tmux)")
     }
@@ -65,6 +69,7 @@ impl Pane {
 impl Drop for Pane {
     fn drop(&mut self) {
         let _ = self.tmux(&["kill-server"]);
+        let _ = std::fs::remove_file(&self.db);
     }
 }
 
@@ -98,6 +103,24 @@ fn a_game_played_with_keys_reaches_its_end_and_gives_the_terminal_back() {
 }
 
 #[test]
+fn bare_snl_in_a_terminal_starts_with_the_setup_form_and_enter_takes_the_defaults() {
+    let pane = Pane::start("setup", "");
+    pane.wait_for("New game");
+    pane.keys(&["Enter"]);
+    let game = pane.wait_for("You to roll");
+    assert!(game.contains("▶Y You") && game.contains("C Computer"), "{game}");
+    pane.keys(&["q"]);
+    pane.wait_for("Leave the game?");
+    pane.keys(&["y"]);
+    let after = pane.wait_for("MODE=");
+    assert!(
+        after.contains("Game stopped after 0 turns.") && after.contains("snl resume"),
+        "{after}"
+    );
+    assert!(after.contains("MODE=icanon"), "{after}");
+}
+
+#[test]
 fn q_asks_first_and_ctrl_c_leaves_at_once_giving_the_terminal_back() {
     let pane = Pane::start("quit", "play --no-record --seed 5 --player Ann:human --player Bo:easy");
     pane.wait_for("Ann to roll");
@@ -105,6 +128,12 @@ fn q_asks_first_and_ctrl_c_leaves_at_once_giving_the_terminal_back() {
     pane.wait_for("Leave the game?");
     pane.keys(&["n"]);
     pane.wait_for("Ann to roll");
+    // A resize at any moment draws again: too small says so, large enough plays on.
+    pane.tmux(&["resize-window", "-t", "g", "-x", "50", "-y", "12"]);
+    let small = pane.wait_for("50×12");
+    assert!(small.contains("needs at least") && !small.contains("Players"), "{small}");
+    pane.tmux(&["resize-window", "-t", "g", "-x", "100", "-y", "30"]);
+    pane.wait_for("100 cells");
     pane.keys(&["C-c"]);
     let after = pane.wait_for("MODE=");
     assert!(

@@ -12,6 +12,8 @@ use ratatui::{
 };
 use snl_engine::Board;
 
+use unicode_width::UnicodeWidthStr;
+
 use super::{fit, player_style, tint};
 use crate::tui::app::App;
 
@@ -137,16 +139,19 @@ pub(super) fn render(frame: &mut Frame<'_>, area: Rect, app: &App) {
             };
             let here: Vec<usize> = (0..app.shown.len()).filter(|&s| app.shown[s] == cell).collect();
             let token_line = y + ch - 1;
-            // The second line from the cell's second column: where a jump goes, the tokens.
+            // Under the number, right-aligned: where a jump goes, the tokens.
             let room = usize::from(cw - 1);
             if let Some(goes) = &goes
                 && (ch == 3 || here.is_empty())
             {
-                buf.set_string(x + 1, y + 1, fit(goes, room), style.add_modifier(Modifier::DIM));
+                let text = fit(goes, room);
+                let at = x + cw - text.width() as u16;
+                buf.set_string(at, y + 1, text, style.add_modifier(Modifier::DIM));
             }
             if here.len() > room {
                 let text = fit(&format!("×{}", here.len()), room);
-                buf.set_string(x + 1, token_line, text, Style::new().add_modifier(Modifier::BOLD));
+                let at = x + cw - text.width() as u16;
+                buf.set_string(at, token_line, text, Style::new().add_modifier(Modifier::BOLD));
             } else {
                 for (k, &seat) in here.iter().enumerate() {
                     let mut style = player_style(app, seat).add_modifier(Modifier::BOLD);
@@ -154,7 +159,8 @@ pub(super) fn render(frame: &mut Frame<'_>, area: Rect, app: &App) {
                         style = style.add_modifier(Modifier::REVERSED);
                     }
                     let letter = app.marks[seat].to_string();
-                    buf.set_string(x + 1 + k as u16, token_line, letter, style);
+                    let at = x + cw - (here.len() - k) as u16;
+                    buf.set_string(at, token_line, letter, style);
                 }
             }
         }

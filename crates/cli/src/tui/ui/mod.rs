@@ -5,6 +5,7 @@
 mod board;
 mod footer;
 mod overlay;
+pub(crate) mod setup;
 mod side;
 
 use ratatui::{
