@@ -78,6 +78,7 @@ pub(crate) fn from_key(key: KeyEvent, app: &App) -> Option<Action> {
         KeyCode::Char('s') => Some(Action::Save),
         KeyCode::Char('?' | 'h') | KeyCode::F(1) => Some(Action::Help),
         KeyCode::Char('q') | KeyCode::Esc => Some(Action::Quit),
+        KeyCode::Char('f') => Some(Action::Follow),
         KeyCode::Char(c) => Some(Action::Unknown(c)),
         code => scroll(code),
     }
@@ -89,7 +90,7 @@ fn scroll(code: KeyCode) -> Option<Action> {
         KeyCode::Down => Some(Action::Scroll(1)),
         KeyCode::PageUp => Some(Action::Scroll(-5)),
         KeyCode::PageDown => Some(Action::Scroll(5)),
-        KeyCode::Home | KeyCode::Char('f') => Some(Action::Follow),
+        KeyCode::Home => Some(Action::Follow),
         _ => None,
     }
 }

@@ -84,3 +84,17 @@ fn install_panic_hook() {
         }));
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_restores_the_terminal_before_its_message() {
+        install_panic_hook();
+        ACTIVE.store(true, Ordering::SeqCst);
+        let outcome = std::panic::catch_unwind(|| panic!("on purpose"));
+        assert!(outcome.is_err());
+        assert!(!ACTIVE.load(Ordering::SeqCst), "the hook gave the terminal back");
+    }
+}

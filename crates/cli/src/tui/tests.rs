@@ -351,3 +351,18 @@ fn unknown_keys_say_so_and_scripted_rolls_running_out_stop() {
     settle(&mut app);
     assert_eq!(app.stop, Some(Stop::RollsRanOut(1)));
 }
+
+#[test]
+fn a_large_board_follows_the_current_player_and_scrolls() {
+    let spec = BoardSpec::with_jumps(400, [(390, 12), (30, 395)]);
+    let mut app = table(&spec, Rules::default(), &TWO, "1", true);
+    let bottom = text(&app, 80, 24);
+    assert!(bottom.contains("scroll, f follows"), "{bottom}");
+    assert!(!bottom.contains("400 399"), "{bottom}");
+    update(&mut app, Action::Scroll(-100));
+    let top = text(&app, 80, 24);
+    assert!(top.contains("400 399"), "{top}");
+    press(&mut app, KeyCode::Char('f'));
+    assert_eq!(text(&app, 80, 24), bottom);
+    insta::assert_snapshot!("layout_large_board_80x24", screen(&app, 80, 24));
+}

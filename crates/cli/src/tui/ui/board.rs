@@ -134,7 +134,11 @@ pub(super) fn render(frame: &mut Frame<'_>, area: Rect, app: &App) {
             buf.set_string(x, y, number, number_style);
             buf.set_string(x + cw - 1, y, glyph, style);
             let goes = match mark {
-                Mark::Head(to) | Mark::Foot(to) => Some(format!("→{to}")),
+                // Where the jump goes; the arrow only when there is room for it.
+                Mark::Head(to) | Mark::Foot(to) if to.to_string().len() < usize::from(cw - 1) => {
+                    Some(format!("→{to}"))
+                }
+                Mark::Head(to) | Mark::Foot(to) => Some(to.to_string()),
                 _ => None,
             };
             let here: Vec<usize> = (0..app.shown.len()).filter(|&s| app.shown[s] == cell).collect();
