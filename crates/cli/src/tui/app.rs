@@ -60,7 +60,7 @@ pub(crate) enum Beat {
     Say(Said),
     /// The terminal bell.
     Bell,
-    /// The screen catches up with the game: tokens where the game has them, chances again.
+    /// The screen catches up with the game: tokens where the game has them.
     Settle,
 }
 
@@ -113,6 +113,8 @@ pub(crate) struct App {
     pub(crate) fewest: Vec<Option<u32>>,
     /// Each seat's chance to win from where the tokens stand, when it could be worked out.
     pub(crate) chances: Option<Vec<f64>>,
+    /// The position the chances were worked out for: tokens, current seat, start of its turn.
+    chances_at: Option<(Vec<u32>, usize, u32)>,
     chain: TurnChain,
     pub(crate) sentences: Sentences,
     /// Bells rung since the front end last looked.
@@ -147,6 +149,7 @@ impl App {
             shown: game.positions().to_vec(),
             sentences: Sentences::new(game),
             chances: None,
+            chances_at: None,
             chain,
             fewest,
             die: None,
@@ -170,6 +173,7 @@ impl App {
             app.note(&intro);
         }
         app.settle();
+        app.refresh_chances();
         app
     }
 
@@ -347,11 +351,20 @@ impl App {
         }
     }
 
-    /// Tokens where the game has them; chances from there.
+    /// Tokens where the game has them.
     pub(crate) fn settle(&mut self) {
+        self.shown = self.session.game().positions().to_vec();
+    }
+
+    /// Works the chances out again if the position changed since (once per action, however many
+    /// computer moves it played).
+    pub(crate) fn refresh_chances(&mut self) {
         let game = self.session.game();
-        self.shown = game.positions().to_vec();
-        self.chances = win_chances(&self.chain, game);
+        let at = (game.positions().to_vec(), game.current(), game.turn_start());
+        if self.chances_at.as_ref() != Some(&at) {
+            self.chances = win_chances(&self.chain, game);
+            self.chances_at = Some(at);
+        }
     }
 }
 

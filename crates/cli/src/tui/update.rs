@@ -14,6 +14,11 @@ pub(crate) const TURN_PAUSE_TICKS: u32 = 8;
 
 /// Applies `action` to `app`.
 pub(crate) fn update(app: &mut App, action: Action) {
+    apply(app, action);
+    app.refresh_chances();
+}
+
+fn apply(app: &mut App, action: Action) {
     match action {
         Action::Tick => tick(app),
         Action::Resize => {}
