@@ -99,9 +99,12 @@ fn header_line(frame: &mut Frame<'_>, area: Rect, app: &App) {
         Awaiting::Over => "game over".to_owned(),
     };
     let focus = app.focus();
+    // The turn being played; once the game is over, the last one played.
+    let over = matches!(app.session.awaiting(), Awaiting::Over);
+    let turn = if over || game.in_turn() { game.turns().max(1) } else { game.turns() + 1 };
     let left = Line::from(vec![
         Span::styled(" snl ", app_style(app).add_modifier(Modifier::REVERSED | Modifier::BOLD)),
-        Span::raw(format!(" {} · turn {} · ", app.session.board_name(), game.turns() + 1)),
+        Span::raw(format!(" {} · turn {} · ", app.session.board_name(), turn)),
         Span::styled(doing, player_style(app, focus).add_modifier(Modifier::BOLD)),
     ]);
     let die = match &app.die {
