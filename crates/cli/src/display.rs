@@ -136,11 +136,19 @@ fn place(position: u32) -> String {
     if position == 0 { "the start".to_owned() } else { position.to_string() }
 }
 
-/// Tells a game in plain words, one line per thing that happens. It knows the table (names,
-/// board size, rules) from the start and follows the tokens from the events alone.
+/// Tells a game in plain words, one line per thing that happens, written to `out`.
 pub(crate) struct Narrator<'w> {
     out: &'w mut dyn Write,
     color: bool,
+    sentences: Sentences,
+    error: Option<io::Error>,
+}
+
+/// The plain-words sentence of each event, without writing it anywhere (the console writes them,
+/// the full-screen game keeps them in its log). It knows the table (names, board size, rules)
+/// from the start and follows the tokens from the events alone.
+#[derive(Clone, Debug)]
+pub(crate) struct Sentences {
     names: Vec<String>,
     size: u32,
     rules: Rules,
@@ -148,7 +156,6 @@ pub(crate) struct Narrator<'w> {
     rolled: Option<Roll>,
     // A bounce or a win past N is told together with the move it causes.
     overshoot: Option<u32>,
-    error: Option<io::Error>,
 }
 
 /// `verb` agreeing with `name`: "You win", "Ann wins".
@@ -162,17 +169,7 @@ fn agree(name: &str, third_person: &str, second_person: &str) -> String {
 
 impl<'w> Narrator<'w> {
     pub(crate) fn new(out: &'w mut dyn Write, color: bool, game: &Game) -> Narrator<'w> {
-        Narrator {
-            out,
-            color,
-            names: game.seats().iter().map(|s| s.name.clone()).collect(),
-            size: game.board().size(),
-            rules: *game.rules(),
-            positions: game.positions().to_vec(),
-            rolled: None,
-            overshoot: None,
-            error: None,
-        }
+        Narrator { out, color, sentences: Sentences::new(game), error: None }
     }
 
     /// The first write error, if any (an observer cannot fail, so it keeps it for the caller).
@@ -192,13 +189,34 @@ impl<'w> Narrator<'w> {
             self.error = Some(e);
         }
     }
+}
+
+impl Sentences {
+    /// Sentences for `game`'s table, its tokens where they stand.
+    pub(crate) fn new(game: &Game) -> Sentences {
+        Sentences {
+            names: game.seats().iter().map(|s| s.name.clone()).collect(),
+            size: game.board().size(),
+            rules: *game.rules(),
+            positions: game.positions().to_vec(),
+            rolled: None,
+            overshoot: None,
+        }
+    }
+
+    /// Puts the tokens where `game` has them (after an undo or a redo).
+    pub(crate) fn follow(&mut self, game: &Game) {
+        self.positions = game.positions().to_vec();
+        self.rolled = None;
+        self.overshoot = None;
+    }
 
     /// The sentence for `event`, if it has one of its own (rolls are told with their move).
-    fn sentence(&mut self, event: &Event) -> Option<String> {
+    pub(crate) fn sentence(&mut self, event: &Event) -> Option<String> {
         let names = self.names.clone();
         let name = |seat: usize| names.get(seat).cloned().unwrap_or_else(|| format!("#{seat}"));
         let n = self.size;
-        let rolled = |me: &mut Narrator<'_>| me.rolled.take().map_or_else(String::new, a_roll);
+        let rolled = |me: &mut Sentences| me.rolled.take().map_or_else(String::new, a_roll);
         match *event {
             Event::Moved { player, to, .. }
             | Event::Snake { player, to, .. }
@@ -337,7 +355,7 @@ impl<'w> Narrator<'w> {
 
 impl Observer for Narrator<'_> {
     fn event(&mut self, event: &Event) {
-        if let Some(text) = self.sentence(event) {
+        if let Some(text) = self.sentences.sentence(event) {
             let text = match event {
                 Event::Snake { .. } => paint(&text, RED, self.color),
                 Event::Ladder { .. } => paint(&text, GREEN, self.color),

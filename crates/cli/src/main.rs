@@ -22,6 +22,7 @@ mod simulate;
 mod solve;
 mod table;
 mod tournament;
+mod tui;
 
 use std::process::ExitCode;
 

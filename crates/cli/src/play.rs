@@ -56,6 +56,7 @@ pub(crate) struct PlayArgs {
 /// How a game is shown and kept: the options `play` and `resume` share.
 #[derive(Args, Clone, Debug, Default)]
 #[command(next_help_heading = "Display")]
+#[allow(clippy::struct_excessive_bools)] // independent command-line switches
 pub(crate) struct TableArgs {
     /// Print every event as one JSON object per line (SPEC §6) instead of the display.
     #[arg(long, value_name = "FORMAT", value_parser = ["jsonl"])]
@@ -63,9 +64,15 @@ pub(crate) struct TableArgs {
     /// Print one JSON object with the result (ranking, positions, rolls, turns) at the end.
     #[arg(long)]
     pub(crate) json: bool,
-    /// Do not pause between computer turns.
+    /// Do not pause between computer turns (and do not animate moves).
     #[arg(long)]
     pub(crate) fast: bool,
+    /// The line-by-line console even in a terminal, instead of the full-screen game.
+    #[arg(long)]
+    pub(crate) plain: bool,
+    /// No bell on snakes, ladders and the win in the full-screen game.
+    #[arg(long)]
+    pub(crate) quiet: bool,
     /// Save the game to FILE after every turn (atomically), to go on later with --load FILE.
     #[arg(long, value_name = "FILE", help_heading = "Saving")]
     pub(crate) save: Option<PathBuf>,
@@ -85,7 +92,11 @@ pub(crate) const COMPUTER_PAUSE: Duration = Duration::from_millis(700);
 pub(crate) fn run(args: &PlayArgs, console: &mut Console, bare: bool) -> CmdResult {
     let start = match &args.load {
         Some(path) => Start::load(path)?,
-        None => Start::new_game(args, console, bare)?,
+        None => match Start::new_game(args, console, bare)? {
+            Some(start) => start,
+            // The setup form was left without starting.
+            None => return Ok(()),
+        },
     };
     let save = args.table.save.as_deref().or(args.load.as_deref());
     let db = match args.table.db.path() {
@@ -117,12 +128,19 @@ struct Start {
 }
 
 impl Start {
-    /// A new game from the command line (and the setup questions).
-    fn new_game(args: &PlayArgs, console: &mut Console, bare: bool) -> CmdResult<Start> {
+    /// A new game from the command line (and the setup questions, or the setup form in a
+    /// terminal); `None` when the form was left without starting.
+    fn new_game(args: &PlayArgs, console: &mut Console, bare: bool) -> CmdResult<Option<Start>> {
         let interactive = console.stdin_tty && console.stdout_tty;
         let mut args = args.clone();
         if args.setup || (bare && interactive) {
-            setup_questions(&mut args, console)?;
+            if crate::tui::wanted(&args.table, console) {
+                if !crate::tui::setup_form(&mut args)? {
+                    return Ok(None);
+                }
+            } else {
+                setup_questions(&mut args, console)?;
+            }
         }
         let setup = args.game.resolve()?;
         let seats = if !args.players.is_empty() {
@@ -151,7 +169,7 @@ impl Start {
             None => DiceState::seeded(args.game.seed.unwrap_or_else(fresh_seed)),
         };
         let tell_seed = args.rolls.is_none() && args.game.seed.is_none();
-        Ok(Start { game, dice, board_name: setup.board_name, tell_seed, intro: None })
+        Ok(Some(Start { game, dice, board_name: setup.board_name, tell_seed, intro: None }))
     }
 
     /// The game saved in `path`, checked; a file that does not hold a playable game is refused

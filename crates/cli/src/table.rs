@@ -68,6 +68,9 @@ enum Stop {
 
 /// Plays `seated` until the game ends or stops, showing it as `opts` asks.
 pub(crate) fn play_on(seated: Seated, opts: &TableArgs, console: &mut Console) -> CmdResult {
+    if crate::tui::wanted(opts, console) {
+        return crate::tui::play(seated, opts, console);
+    }
     let Seated { mut session, kept, tell_seed, intro } = seated;
     let text = !opts.json && opts.events.is_none();
     let pause = text && console.stdout_tty && !opts.fast;

@@ -17,3 +17,4 @@ mod solve;
 mod strategies;
 mod table;
 mod tournament;
+mod tui;

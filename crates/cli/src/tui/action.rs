@@ -1,0 +1,96 @@
+//! What a key means: terminal events become [`Action`]s, depending on what the screen shows (an
+//! overlay, a choice, the end). Keys are read nowhere else.
+
+use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use super::app::{App, Overlay};
+
+/// Everything that can happen to the screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Action {
+    /// Time passes (~60 ms): the animation steps, computers play.
+    Tick,
+    /// The terminal changed size: draw again.
+    Resize,
+    Roll,
+    /// Take option `0`-based.
+    Choose(usize),
+    Undo,
+    Redo,
+    /// Hand the seat to the computer, or take it back.
+    Autopilot,
+    Save,
+    /// Show or hide the help.
+    Help,
+    /// Ask to leave (`q`).
+    Quit,
+    /// Leave now, keeping the game (Ctrl-C, or `y` at the question).
+    Leave,
+    /// Stay (`n` at the question, Esc).
+    Stay,
+    /// Scroll the board by rows (negative: up).
+    Scroll(i32),
+    /// Follow the current player again.
+    Follow,
+    /// A key that means nothing here.
+    Unknown(char),
+}
+
+/// The action of one terminal event, if any.
+pub(crate) fn from_event(event: &TermEvent, app: &App) -> Option<Action> {
+    match event {
+        TermEvent::Key(key) if key.kind != KeyEventKind::Release => from_key(*key, app),
+        TermEvent::Resize(..) => Some(Action::Resize),
+        _ => None,
+    }
+}
+
+/// The action of one key press.
+pub(crate) fn from_key(key: KeyEvent, app: &App) -> Option<Action> {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    if ctrl && matches!(key.code, KeyCode::Char('c' | 'd')) {
+        return Some(Action::Leave);
+    }
+    match app.overlay {
+        Overlay::ConfirmQuit => {
+            return Some(match key.code {
+                KeyCode::Char('y' | 'Y' | 'q') | KeyCode::Enter => Action::Leave,
+                _ => Action::Stay,
+            });
+        }
+        Overlay::Help => return Some(Action::Help),
+        Overlay::None => {}
+    }
+    if app.stop.is_none() && matches!(app.session.awaiting(), snl_session::Awaiting::Over) {
+        // The end: any of these leaves; nothing else is left to do.
+        return match key.code {
+            KeyCode::Char('q' | ' ') | KeyCode::Enter | KeyCode::Esc => Some(Action::Leave),
+            KeyCode::Char('?') => Some(Action::Help),
+            _ => scroll(key.code),
+        };
+    }
+    match key.code {
+        KeyCode::Char(' ') | KeyCode::Enter => Some(Action::Roll),
+        KeyCode::Char(c @ '1'..='9') => Some(Action::Choose(c as usize - '1' as usize)),
+        KeyCode::Char('u') => Some(Action::Undo),
+        KeyCode::Char('r') => Some(Action::Redo),
+        KeyCode::Char('a') => Some(Action::Autopilot),
+        KeyCode::Char('s') => Some(Action::Save),
+        KeyCode::Char('?' | 'h') | KeyCode::F(1) => Some(Action::Help),
+        KeyCode::Char('q') | KeyCode::Esc => Some(Action::Quit),
+        KeyCode::Char('f') => Some(Action::Follow),
+        KeyCode::Char(c) => Some(Action::Unknown(c)),
+        code => scroll(code),
+    }
+}
+
+fn scroll(code: KeyCode) -> Option<Action> {
+    match code {
+        KeyCode::Up => Some(Action::Scroll(-1)),
+        KeyCode::Down => Some(Action::Scroll(1)),
+        KeyCode::PageUp => Some(Action::Scroll(-5)),
+        KeyCode::PageDown => Some(Action::Scroll(5)),
+        KeyCode::Home => Some(Action::Follow),
+        _ => None,
+    }
+}

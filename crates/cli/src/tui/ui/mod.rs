@@ -1,0 +1,187 @@
+//! Drawing the [`App`]: a header line, the board on the left, the players and the log on the
+//! right, the keys at the bottom, and an overlay (help, the quit question, the end) on top. It
+//! reads the state and never changes it.
+
+mod board;
+mod footer;
+mod overlay;
+pub(crate) mod setup;
+mod side;
+
+use ratatui::{
+    Frame,
+    layout::{Alignment, Constraint, Layout, Rect},
+    style::{Color, Modifier, Style},
+    text::{Line, Span},
+    widgets::{Paragraph, Wrap},
+};
+use snl_session::Awaiting;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+use super::app::{App, Overlay};
+
+/// The smallest screen drawn; smaller ones are told so.
+pub(crate) const MIN_WIDTH: u16 = 64;
+pub(crate) const MIN_HEIGHT: u16 = 16;
+
+/// The players' colours, in seating order (then again).
+const PALETTE: [Color; 8] = [
+    Color::Yellow,
+    Color::Cyan,
+    Color::Magenta,
+    Color::LightBlue,
+    Color::White,
+    Color::LightRed,
+    Color::LightGreen,
+    Color::Blue,
+];
+
+/// Draws the whole screen.
+pub(crate) fn render(frame: &mut Frame<'_>, app: &App) {
+    let area = frame.area();
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        too_small(frame, area);
+        return;
+    }
+    let [header, middle, footer_area] =
+        Layout::vertical([Constraint::Length(1), Constraint::Min(0), Constraint::Length(1)])
+            .areas(area);
+    let game = app.session.game();
+    let layout = game.board().layout();
+    let wanted = layout.width() as u16 * 8 + 2;
+    let side_width = area.width.saturating_sub(wanted).clamp(28, 48);
+    let [board_area, side_area] =
+        Layout::horizontal([Constraint::Min(0), Constraint::Length(side_width)]).areas(middle);
+    header_line(frame, header, app);
+    board::render(frame, board_area, app);
+    side::render(frame, side_area, app);
+    footer::render(frame, footer_area, app);
+    match app.overlay {
+        Overlay::Help => overlay::help(frame, area, app),
+        Overlay::ConfirmQuit => overlay::confirm_quit(frame, board_area, app),
+        Overlay::None if app.stop.is_none() && !app.animating() => {
+            if matches!(app.session.awaiting(), Awaiting::Over) {
+                overlay::the_end(frame, board_area, app);
+            }
+        }
+        Overlay::None => {}
+    }
+}
+
+fn too_small(frame: &mut Frame<'_>, area: Rect) {
+    let text = format!(
+        "This terminal is {}×{}; the game needs at least {MIN_WIDTH}×{MIN_HEIGHT}. \
+         Make the window larger (q leaves, the game is kept), or play with --plain.",
+        area.width, area.height
+    );
+    let top = area.height / 2;
+    let rect = Rect { y: area.y + top.saturating_sub(1), height: area.height - top + 1, ..area };
+    frame.render_widget(
+        Paragraph::new(text).alignment(Alignment::Center).wrap(Wrap { trim: true }),
+        rect,
+    );
+}
+
+/// "Turn 12 · Ann to roll" on the left, the die on the right.
+fn header_line(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let game = app.session.game();
+    let seats = game.seats();
+    let who = |seat: usize| seats[seat].name.as_str();
+    let doing = match app.session.awaiting() {
+        _ if app.animating() => format!("{} is moving", who(game.current())),
+        Awaiting::Roll { seat } => format!("{} to roll", who(seat)),
+        Awaiting::Choice(d) => format!("{} to choose", who(d.seat)),
+        Awaiting::Computer { seat } if app.session.on_autopilot(seat) => {
+            format!("{} on autopilot", who(seat))
+        }
+        Awaiting::Computer { seat } => format!("{} is playing", who(seat)),
+        Awaiting::Over if app.session.is_stopped() => "stopped".to_owned(),
+        Awaiting::Over => "game over".to_owned(),
+    };
+    let focus = app.focus();
+    // The turn being played; once the game is over, the last one played.
+    let over = matches!(app.session.awaiting(), Awaiting::Over);
+    let turn = if over || game.in_turn() { game.turns().max(1) } else { game.turns() + 1 };
+    let left = Line::from(vec![
+        Span::styled(" snl ", app_style(app).add_modifier(Modifier::REVERSED | Modifier::BOLD)),
+        Span::raw(format!(" {} · turn {} · ", app.session.board_name(), turn)),
+        Span::styled(doing, player_style(app, focus).add_modifier(Modifier::BOLD)),
+    ]);
+    let die = match &app.die {
+        Some(faces) => {
+            let faces: Vec<String> = faces.iter().map(u8::to_string).collect();
+            format!("die [ {} ] ", faces.join(" + "))
+        }
+        None => "die [ · ] ".to_owned(),
+    };
+    let die_width = die.width() as u16;
+    frame.render_widget(Paragraph::new(left), area);
+    if area.width > die_width + 40 {
+        let rect = Rect { x: area.right() - die_width, width: die_width, ..area };
+        frame.render_widget(Paragraph::new(Span::styled(die, Style::new().bold())), rect);
+    }
+}
+
+fn app_style(app: &App) -> Style {
+    if app.opts.color { Style::new().fg(Color::Green) } else { Style::new() }
+}
+
+/// A seat's colour (none without colour).
+pub(crate) fn player_style(app: &App, seat: usize) -> Style {
+    if app.opts.color { Style::new().fg(PALETTE[seat % PALETTE.len()]) } else { Style::new() }
+}
+
+/// `fg` when colours are on.
+pub(crate) fn tint(app: &App, fg: Color) -> Style {
+    if app.opts.color { Style::new().fg(fg) } else { Style::new() }
+}
+
+/// `text` cut to `width` columns (wide characters count two), with `…` when cut.
+pub(crate) fn fit(text: &str, width: usize) -> String {
+    if text.width() <= width {
+        return text.to_owned();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w + 1 > width {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    out.push('…');
+    out
+}
+
+/// `text` broken into lines of at most `width` columns, at spaces where it can.
+pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let sep = usize::from(!line.is_empty());
+        if line.width() + sep + word.width() <= width {
+            if sep == 1 {
+                line.push(' ');
+            }
+            line.push_str(word);
+            continue;
+        }
+        if !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        // A word longer than a line is cut.
+        for c in word.chars() {
+            if line.width() + c.width().unwrap_or(0) > width {
+                lines.push(std::mem::take(&mut line));
+            }
+            line.push(c);
+        }
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
