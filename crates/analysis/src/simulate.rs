@@ -35,7 +35,7 @@ mod dice;
 mod tally;
 
 use rayon::prelude::*;
-use snl_engine::{Board, Bonus, Choice, Finish, OnMax, Overshoot, Rules, splitmix64};
+use snl_engine::{AfterRoll, Board, Bonus, Choice, Finish, Overshoot, Rules, splitmix64};
 
 use crate::Budget;
 use dice::Cursor;
@@ -113,9 +113,10 @@ pub struct Simulator {
     dice: u32,
     pick_die: bool,
     bonus: bool,
-    /// The cap on consecutive top-face rolls; 0 when unlimited.
-    cap: u32,
-    void: bool,
+    /// What a top-face roll does after `k` top faces in the turn: `after_top[k]`, the last entry
+    /// for any longer streak — [`Rules::after_roll`] tabled once, so the kernel asks the one rule
+    /// with a load.
+    after_top: Vec<AfterRoll>,
     finish_first: bool,
     /// `settle[c]`: where a token landing on `c` rests after its jumps.
     settle: Vec<u32>,
@@ -158,8 +159,7 @@ impl Simulator {
             dice: thrown.count(),
             pick_die: rules.choice == Choice::PickDie,
             bonus: rules.bonus == Bonus::TopFace,
-            cap: rules.max_bonus.limit().unwrap_or(0),
-            void: rules.on_max == OnMax::Void,
+            after_top: after_top(rules),
             finish_first: rules.finish == Finish::First || seats <= 2,
             settle: board.settle_table(rules.jumps).to_vec(),
             table: Vec::new(),
@@ -397,22 +397,23 @@ impl Simulator {
             turns += 1;
             let begin = positions[seat];
             let mut at = begin;
-            let mut streak = 0;
+            let mut streak = 0_usize;
             loop {
                 let (steps, top) = self.throw(&mut dice);
                 rolls += 1;
-                let top = self.bonus && top;
-                if top {
-                    streak += 1;
-                }
-                let capped = top && streak == self.cap;
-                if capped && self.void {
+                let after = if top {
+                    self.after_top[streak.min(self.after_top.len() - 1)]
+                } else {
+                    AfterRoll::End
+                };
+                streak += 1;
+                if after == AfterRoll::Void {
                     at = begin;
                     break;
                 }
                 at =
                     if TABLE { self.table[(at + steps) as usize] } else { self.advance(at, steps) };
-                if at == goal || !top || capped {
+                if at == goal || after == AfterRoll::End {
                     break;
                 }
             }
@@ -506,4 +507,11 @@ pub(crate) fn in_chunks<T: std::ops::Add<Output = T> + Send>(
         })
         .reduce(|| (empty(), true), join)
         .0
+}
+
+/// [`Rules::after_roll`] for a top-face roll after each streak that can occur in a turn: one
+/// entry when there is no cap (the streak never changes the answer), `K` under a cap of `K`.
+pub(crate) fn after_top(rules: &Rules) -> Vec<AfterRoll> {
+    let len = rules.max_bonus.limit().map_or(1, |k| k as usize);
+    (0..len as u32).map(|k| rules.after_roll(k, true).0).collect()
 }

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use snl_engine::{Bonus, Decision, Game, MoveOption, OnMax, Overshoot, Roll};
+use snl_engine::{AfterRoll, Bonus, Decision, Game, MoveOption, Overshoot, Roll};
 
 /// The dice as a person reads them: `4`, or `4+2`.
 pub(crate) fn roll_words(roll: Roll) -> String {
@@ -35,11 +35,10 @@ pub(crate) fn describe_option(game: &Game, decision: &Decision, option: &MoveOpt
         text
     };
     if rules.bonus == Bonus::TopFace && option.top_face && option.lands != game.board().size() {
-        let capped = rules.max_bonus.limit() == Some(decision.streak + 1);
-        if !capped {
-            text.push_str(", roll again");
-        } else if rules.on_max == OnMax::Void {
-            text.push_str(", which voids the turn");
+        match rules.after_roll(decision.streak, option.top_face).0 {
+            AfterRoll::Again => text.push_str(", roll again"),
+            AfterRoll::Void => text.push_str(", which voids the turn"),
+            AfterRoll::End => {}
         }
     }
     text

@@ -7,7 +7,7 @@
 //! `s` = `s` top-face rolls so far), exactly as [`Game::play_turn`](snl_engine::Game::play_turn)
 //! plays it.
 
-use snl_engine::{Board, Bonus, Choice, MoveOption, OnMax, Overshoot, Rules};
+use snl_engine::{AfterRoll, Board, Bonus, Choice, MoveOption, Overshoot, Rules};
 
 /// Mass below which an unlimited run of bonus rolls is cut off. Each further bonus level holds
 /// at most 3/4 of the one before (a double 1 is never a top face), so the cut is reached after a
@@ -186,8 +186,6 @@ pub(crate) struct TurnModel<'a> {
     classes: Vec<RollClass>,
     size: u32,
     bonus: bool,
-    cap: Option<u32>,
-    void: bool,
 }
 
 impl std::fmt::Debug for TurnModel<'_> {
@@ -205,8 +203,6 @@ impl<'a> TurnModel<'a> {
             classes: roll_classes(rules, policy.always_first()),
             size: board.size(),
             bonus: rules.bonus == Bonus::TopFace,
-            cap: rules.max_bonus.limit(),
-            void: rules.on_max == OnMax::Void,
         }
     }
 
@@ -240,9 +236,8 @@ impl<'a> TurnModel<'a> {
                     let picked = self.pick(at, class, options);
                     for &(step, share) in picked.as_slice() {
                         let p = m * class.weight * share;
-                        let top = self.bonus && step.top_face;
-                        let capped = top && self.cap == Some(streak + 1);
-                        if capped && self.void {
+                        let (after, _) = self.rules.after_roll(streak, step.top_face);
+                        if after == AfterRoll::Void {
                             ends.push((begin, p));
                             continue;
                         }
@@ -259,7 +254,7 @@ impl<'a> TurnModel<'a> {
                                 a.end
                             }
                         };
-                        if top && !capped && y != self.size {
+                        if after == AfterRoll::Again && y != self.size {
                             next.push((y, p));
                         } else {
                             ends.push((y, p));

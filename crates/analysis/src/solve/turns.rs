@@ -13,7 +13,7 @@
 
 use std::collections::VecDeque;
 
-use snl_engine::{Bonus, Choice, OnMax};
+use snl_engine::{AfterRoll, Bonus, Choice};
 
 use super::track::Track;
 
@@ -76,23 +76,15 @@ pub(crate) fn fewest_turns(track: &Track, from: u32) -> Result<Option<u32>, Turn
             // Declining (may-pass) is one more way to play the same roll.
             let choices = [Some(moved), may_pass.then_some(p)];
             for dest in choices.into_iter().flatten() {
-                let (next, cost) = if top {
-                    let streak = streak + 1;
-                    let capped = cap == Some(streak);
-                    if capped && rules.on_max == OnMax::Void {
-                        continue;
-                    }
-                    if dest == n {
-                        (finish, 0)
-                    } else if capped {
-                        (id(dest, 0), 1) // moved, and the turn ends
-                    } else {
+                let (next, cost) = match rules.after_roll(streak, top) {
+                    // The turn is undone: back where it began, which costs a turn and gains
+                    // nothing, so the search never takes it.
+                    (AfterRoll::Void, _) => continue,
+                    _ if dest == n => (finish, 0),
+                    (AfterRoll::Again, streak) => {
                         (id(dest, if cap.is_some() { streak } else { 0 }), 0)
                     }
-                } else if dest == n {
-                    (finish, 0)
-                } else {
-                    (id(dest, 0), 1)
+                    (AfterRoll::End, _) => (id(dest, 0), 1), // moved, and the turn ends
                 };
                 if t + cost < turns[next] {
                     turns[next] = t + cost;

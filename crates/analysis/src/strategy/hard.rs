@@ -29,7 +29,9 @@
 
 use std::collections::HashMap;
 
-use snl_engine::{Board, Bonus, Choice, Decider, Decision, Game, MoveOption, OnMax, Rules};
+use snl_engine::{
+    AfterRoll, Board, Bonus, Choice, Decider, Decision, Game, MoveOption, OnMax, Rules,
+};
 
 use crate::exact::{self, AnalysisError, BONUS_TAIL, Policy, RollClass, Situation, roll_classes};
 
@@ -287,17 +289,13 @@ impl HardPolicy {
         option: &MoveOption,
         within: &mut impl FnMut(u32, u32) -> f64,
     ) -> f64 {
-        if !(self.bonus && option.top_face) {
-            return self.v(option.lands);
+        match self.rules.after_roll(at.streak, option.top_face) {
+            (AfterRoll::End, _) => self.v(option.lands),
+            (AfterRoll::Void, _) => self.v(at.turn_start),
+            // A player who finishes rolls no more.
+            (AfterRoll::Again, _) if option.lands == self.size => 0.0,
+            (AfterRoll::Again, streak) => within(option.lands, streak),
         }
-        let streak = at.streak + 1;
-        if self.cap == Some(streak) {
-            return if self.void { self.v(at.turn_start) } else { self.v(option.lands) };
-        }
-        if option.lands == self.size {
-            return 0.0; // a player who finishes rolls no more
-        }
-        within(option.lands, streak)
     }
 
     /// The distinct options of a roll of `class` from `x`, as the engine offers them.
