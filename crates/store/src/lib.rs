@@ -1,6 +1,7 @@
 //! Keeping Snakes and Ladders games: save files (versioned JSON, written atomically, read back
 //! through one checked door), the game database (SQLite: every game turn by turn, for resume,
-//! replay, history, statistics and the leaderboard), and the timeline behind undo and redo.
+//! replay, history, statistics and the leaderboard). Undo lives with the session (`snl-session`),
+//! in a few numbers per turn.
 //!
 //! No terminal, no environment, no clock: callers pass paths and times in.
 //!
@@ -37,14 +38,12 @@
 //! - [`DiceState`]: seeded or scripted dice where they stand — part of every save.
 //! - [`Database`]: the SQLite game database, its schema migrations ([`SCHEMA_VERSION`]), and
 //!   the queries behind `snl games`, `history`, `stats` and `leaderboard`.
-//! - [`Timeline`] of [`Snapshot`]s: undo and redo.
 //! - [`write_atomically`]: temporary file, fsync, rename, fsync of the folder.
 
 mod atomic;
 mod db;
 mod dice;
 mod save;
-mod timeline;
 
 pub use atomic::write_atomically;
 pub use db::{
@@ -53,7 +52,6 @@ pub use db::{
 };
 pub use dice::DiceState;
 pub use save::{SAVE_FORMAT, SAVE_VERSION, Save, SaveError};
-pub use timeline::{Snapshot, Timeline};
 
 #[cfg(test)]
 mod test_dir {
