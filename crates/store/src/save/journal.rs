@@ -20,8 +20,9 @@
 //! # Durability
 //!
 //! Appending a line is one `write` of the whole line with its newline; it is flushed to the disk
-//! (`fdatasync`) when someone waits on the game (a person is to act, or the game is over), not
-//! between computers' turns, which a resume plays again the same way. A process killed (`kill -9`)
+//! (`fdatasync`) when someone waits on the game (a person is to act, or the game is over) and when
+//! the session stops ([`SaveJournal::sync`]), not between computers' turns, which a load plays
+//! again the same way. A process killed (`kill -9`)
 //! at any moment leaves every line it wrote, and at most one line cut short: the turn in flight.
 //! A last line without its newline is exactly that, and is dropped on load without a word: the
 //! game goes on from the line before. A complete line that does not match its digest is not a
