@@ -2,10 +2,10 @@
 //! session tells each one after every turn, undo and redo, and when it stops; a recorder that
 //! fails says why in one sentence and is dropped, and the game goes on.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use snl_engine::{Event, Game};
-use snl_store::{Action, Database, DbError, DiceState, GameId, Logged, Save};
+use snl_store::{Action, Database, DbError, DiceState, GameId, Logged, Save, SaveJournal};
 
 /// The game as it stands after an action, as a recorder is told it.
 #[derive(Debug)]
@@ -55,15 +55,16 @@ pub trait Recorder: std::fmt::Debug + Send {
     fn stopped(&mut self) -> Result<(), String>;
 }
 
-/// The save file of `--save`, written whole and atomically after every action.
+/// The save file of `--save`, kept as a journal ([`SaveJournal`]): written whole when the session
+/// begins, then one line appended per action, flushed to the disk when someone waits on the game.
 #[derive(Debug)]
 pub struct SaveFile {
-    path: PathBuf,
+    journal: SaveJournal,
 }
 
 impl SaveFile {
-    /// Writes the game to `path` at once, so that a path that cannot be written is refused before
-    /// the first turn.
+    /// Writes the game to `path` at once (atomically), so that a path that cannot be written is
+    /// refused before the first turn.
     ///
     /// # Errors
     ///
@@ -74,28 +75,30 @@ impl SaveFile {
         dice: &DiceState,
         board_name: &str,
     ) -> std::io::Result<SaveFile> {
-        Save::new(game, dice, board_name).write(path)?;
-        Ok(SaveFile { path: path.to_owned() })
+        let journal = SaveJournal::create(path, &Save::new(game, dice, board_name))?;
+        Ok(SaveFile { journal })
     }
 
     /// Where the game is saved.
     pub fn path(&self) -> &Path {
-        &self.path
+        self.journal.path()
     }
 }
 
 impl Recorder for SaveFile {
     fn keep(&mut self, kept: &Kept<'_>) -> Result<(), String> {
-        Save::new(kept.game, kept.dice, kept.board_name).write(&self.path).map_err(|e| {
+        self.journal.append(kept.game, kept.dice, kept.urgent).map_err(|e| {
             format!(
                 "cannot write the save file {}: {e}; it is not kept any more",
-                self.path.display()
+                self.journal.path().display()
             )
         })
     }
 
     fn stopped(&mut self) -> Result<(), String> {
-        Ok(())
+        self.journal.sync().map_err(|e| {
+            format!("cannot write the save file {}: {e}", self.journal.path().display())
+        })
     }
 }
 

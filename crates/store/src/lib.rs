@@ -33,7 +33,7 @@
 //!
 //! # Where things are
 //!
-//! - [`Save`]: one game as a file; [`Save::restore`] checks it (see
+//! - [`Save`]: one game as a file, whole or as a [`SaveJournal`] that `--save` appends to; [`Save::restore`] checks it (see
 //!   [`snl_engine::Game::restore`]) and [`SaveError`] says what is wrong.
 //! - [`DiceState`]: seeded or scripted dice where they stand — part of every save.
 //! - [`Database`]: the SQLite game database, its schema migrations ([`SCHEMA_VERSION`]), and
@@ -51,7 +51,7 @@ pub use db::{
     PlayerStats, SCHEMA_VERSION,
 };
 pub use dice::DiceState;
-pub use save::{SAVE_FORMAT, SAVE_VERSION, Save, SaveError};
+pub use save::{SAVE_FORMAT, SAVE_VERSION, Save, SaveError, SaveJournal};
 
 #[cfg(test)]
 mod test_dir {

@@ -104,9 +104,12 @@ fn stop_after_keeps_the_game_and_says_how_to_go_on() {
         "{}",
         run.stdout
     );
-    let saved: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    assert_eq!(saved["game"]["turns"], 4);
+    // The journal: the game as it began, then one line per turn, the last one with turn 4.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<serde_json::Value> =
+        text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!((lines.len(), &lines[0]["game"]["turns"]), (5, &serde_json::json!(0)));
+    assert_eq!(lines[4]["head"]["turns"], 4);
     let json = snl(&["play", "--load", &file, "--stop-after", "3", "--json", "--no-record"]);
     let v: serde_json::Value = serde_json::from_str(json.stdout.trim()).unwrap();
     assert_eq!((v["turns"].as_u64(), v["finished"].as_bool()), (Some(7), Some(false)));
@@ -133,9 +136,11 @@ fn the_save_is_versioned_json_with_board_rules_seats_history_and_the_dice_state(
     ]);
     // Input ends at Ann's first roll: the save holds the game before it.
     assert_fails(&run, 3, &["input ended while waiting for Ann to roll"]);
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    assert_eq!((v["format"].as_str(), v["version"].as_u64()), (Some("snl-save"), Some(2)));
+    // No turn was played: the journal is its first line, the whole save on one line.
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!((v["format"].as_str(), v["version"].as_u64()), (Some("snl-save"), Some(3)));
     assert!(v["digest"].as_str().is_some_and(|d| d.starts_with("fnv1a64:")), "{v}");
     assert_eq!(v["board_name"], "classic");
     assert_eq!(v["game"]["rules"]["bonus"], "top-face");
@@ -150,12 +155,18 @@ fn the_save_is_versioned_json_with_board_rules_seats_history_and_the_dice_state(
     assert_eq!(names, ["game.json"]);
 }
 
-/// A save of a game in progress, and its text.
+/// A save of a game in progress, whole on one line (the journal of a session loaded from the
+/// save after 6 turns and stopped before playing any), and its text.
 fn saved_game(dir: &TempDir) -> (String, String) {
+    let journal = dir.file("journal.json");
+    let run = snl(&["play", "--seed", "4", "--save", &journal, "--stop-after", "6", "--no-record"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
     let file = dir.file("game.json");
-    let run = snl(&["play", "--seed", "4", "--save", &file, "--stop-after", "6", "--no-record"]);
+    let run =
+        snl(&["play", "--load", &journal, "--save", &file, "--stop-after", "0", "--no-record"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
     (file, text)
 }
 
@@ -214,7 +225,8 @@ fn hand_edited_positions_that_the_history_does_not_give_are_named() {
 fn an_unknown_rule_in_a_save_is_named() {
     let dir = TempDir::new("rule");
     let (_, text) = saved_game(&dir);
-    let edited = text.replace("\"finish\": \"first\"", "\"finish\": \"never\"");
+    let edited = text.replace("\"finish\":\"first\"", "\"finish\":\"never\"");
+    assert_ne!(edited, text);
     refused(&dir, &edited, &["unknown finish 'never': expected one of first, all"]);
 }
 
@@ -224,8 +236,8 @@ fn a_save_from_a_newer_snl_is_refused() {
     let (_, text) = saved_game(&dir);
     refused(
         &dir,
-        &text.replace("\"version\": 2", "\"version\": 3"),
-        &["written by a newer snl (save format 3, this snl reads up to 2): upgrade snl"],
+        &text.replace("\"version\":3", "\"version\":4"),
+        &["written by a newer snl (save format 4, this snl reads up to 3): upgrade snl"],
     );
 }
 
@@ -279,4 +291,33 @@ fn a_save_removes_the_temporary_file_a_killed_save_left() {
     let names: Vec<_> =
         std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(names, ["game.json"]);
+}
+
+#[test]
+fn a_last_line_cut_short_by_a_kill_is_dropped_and_the_game_goes_on_from_the_line_before() {
+    let dir = TempDir::new("torn");
+    let game = ["play", "--seed", "7", "--player", "A:easy", "--player", "B:hard", "--no-record"];
+    let save = |file: &str, turns: &str| {
+        let run = snl(&[&game[..], &["--save", file, "--stop-after", turns]].concat());
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        std::fs::read(file).unwrap()
+    };
+    let five = save(&dir.file("five.json"), "5");
+    let six = save(&dir.file("six.json"), "6");
+    let lines = String::from_utf8(six.clone()).unwrap().lines().count();
+    assert_eq!(lines, 7, "line 1 and a line per turn");
+    // Cut in the middle of the last line: a turn in flight when the process was killed.
+    let last = six[..six.len() - 1].iter().rposition(|&b| b == b'\n').unwrap() + 1;
+    let torn = &six[..usize::midpoint(last, six.len())];
+    assert!(!torn.ends_with(b"\n"));
+    let loaded = dir.file("game.json");
+    let go_on = |bytes: &[u8]| {
+        std::fs::write(&loaded, bytes).unwrap();
+        let run = snl(&["play", "--load", &loaded, "--no-record", "--events", "jsonl"]);
+        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{}", run.stdout);
+        run.stdout
+    };
+    let from_torn = go_on(torn);
+    assert_eq!(from_torn, go_on(&five), "the game goes on from turn 5, as if cut there");
+    assert_ne!(from_torn, go_on(&six), "not from turn 6");
 }

@@ -1,5 +1,5 @@
-//! Every single edit of a real save file is refused with one sentence (exit 2): nothing edited or
-//! damaged is played as if it were the saved game.
+//! Every single edit of a real save file — of any line of its journal — is refused with one
+//! sentence (exit 2): nothing edited or damaged is played as if it were the saved game.
 
 use crate::util::*;
 
@@ -106,21 +106,33 @@ fn every_single_edit_of_a_real_save_is_refused_with_a_sentence() {
     let (mut tried, mut accepted) = (0, Vec::new());
     for file in [&seeded, &scripted] {
         let text = std::fs::read_to_string(file).unwrap();
-        let original: serde_json::Value = serde_json::from_str(&text).unwrap();
-        for (pointer, edit) in single_edits(&original) {
-            std::fs::write(&edited, serde_json::to_string_pretty(&edit).unwrap()).unwrap();
-            let run = snl(&["play", "--load", &edited, "--no-record", "--stop-after", "1"]);
-            tried += 1;
-            let sentence = format!("snl: cannot load the save file {edited}: ");
-            if run.code != 2
-                || !run.stderr.starts_with(&sentence)
-                || run.stderr.lines().count() != 1
-            {
-                accepted.push(format!("{file} {pointer}: exit {}, {}", run.code, run.stderr));
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines.len() > 5, "a line per turn: {text}");
+        for (n, line) in lines.iter().enumerate() {
+            let original: serde_json::Value = serde_json::from_str(line).unwrap();
+            for (pointer, edit) in single_edits(&original) {
+                let mut edited_lines = lines.clone();
+                let edit = serde_json::to_string(&edit).unwrap();
+                edited_lines[n] = &edit;
+                std::fs::write(&edited, edited_lines.join("\n") + "\n").unwrap();
+                let run = snl(&["play", "--load", &edited, "--no-record", "--stop-after", "1"]);
+                tried += 1;
+                let sentence = format!("snl: cannot load the save file {edited}: ");
+                if run.code != 2
+                    || !run.stderr.starts_with(&sentence)
+                    || run.stderr.lines().count() != 1
+                {
+                    accepted.push(format!(
+                        "{file} line {} {pointer}: exit {}, {}",
+                        n + 1,
+                        run.code,
+                        run.stderr
+                    ));
+                }
             }
         }
     }
-    assert!(tried > 400, "{tried} edits");
+    assert!(tried > 1000, "{tried} edits");
     assert!(
         accepted.is_empty(),
         "{} of {tried} edits not refused:\n{}",

@@ -1,6 +1,11 @@
 //! Save files: one game as versioned JSON — board, rules, seats, positions, history and the dice
 //! generator's exact state — written atomically and read back through one checked door.
 //!
+//! Two forms are written: a whole save (version 2, pretty JSON: [`Save::to_json`],
+//! [`Save::write`]), and the journal that `--save` keeps turn by turn (version 3, see
+//! [`SaveJournal`]): the save as recording began on line 1, then one line per action with what
+//! it changed. [`Save::from_json`] reads both, and version 1.
+//!
 //! A save replays exactly or is refused with a sentence naming what disagrees: the history must
 //! give the saved positions, ranking and turn ([`Game::restore`]), the dice must be where that
 //! history leaves them (the seeded generator derived again from the seed and the history's rolls;
@@ -15,12 +20,19 @@ use snl_engine::{Game, GameState, ParseRollsError, RestoreError};
 
 use crate::{atomic::write_atomically, dice::DiceState};
 
+mod journal;
+pub use journal::SaveJournal;
+
 /// What the `format` field of every save file says.
 pub const SAVE_FORMAT: &str = "snl-save";
 
-/// The save format this build writes, and the newest it reads. Version 2 added the `digest`;
-/// version 1 files (without one) are still read, with every other check.
-pub const SAVE_VERSION: u32 = 2;
+/// The newest save format this build writes and reads: 3, the journal ([`SaveJournal`]).
+/// Version 2 (a whole save, still what [`Save::to_json`] writes) added the `digest`; version 1
+/// files (without one) are still read, with every other check.
+pub const SAVE_VERSION: u32 = 3;
+
+/// The version of a whole save ([`Save::to_json`]).
+const WHOLE_VERSION: u32 = 2;
 
 /// One game as plain data, ready to be written or just read. Not necessarily valid:
 /// [`Save::restore`] is the door to a playable [`Game`].
@@ -115,7 +127,7 @@ impl Save {
         Save { board_name: board_name.to_owned(), game: game.state(), dice: dice.clone() }
     }
 
-    /// The file's text: pretty JSON, format and version first.
+    /// The text of a whole save (version 2): pretty JSON, format and version first.
     ///
     /// # Panics
     ///
@@ -123,7 +135,7 @@ impl Save {
     pub fn to_json(&self) -> String {
         let mut wire = Wire {
             format: SAVE_FORMAT.to_owned(),
-            version: SAVE_VERSION,
+            version: WHOLE_VERSION,
             board_name: self.board_name.clone(),
             game: self.game.clone(),
             dice: self.dice.clone(),
@@ -135,8 +147,10 @@ impl Save {
         text
     }
 
-    /// Reads a file's text, checking its format and version before its shape, so that a file
-    /// from a newer snl is refused as such, and then its digest: content that does not match it
+    /// Reads a file's text — a journal (version 3: see [`SaveJournal`]; a last line cut short is
+    /// dropped) or a whole save (versions 1 and 2) — checking its format and version before its
+    /// shape, so that a file from a newer snl is refused as such, and then its digest (each
+    /// line's, in a journal): content that does not match it
     /// is refused with the first thing [`Save::restore`] finds wrong, else as
     /// [`SaveError::Edited`]. The game is not checked further yet: see [`Save::restore`].
     ///
@@ -146,6 +160,25 @@ impl Save {
     /// [`SaveError::Shape`] (a version 2 file without a digest), or for content that does not
     /// match its digest, [`SaveError::Edited`] or what [`Save::restore`] says.
     pub fn from_json(bytes: &[u8]) -> Result<Save, SaveError> {
+        // A journal's line 1 is a save on its own; a whole save's first line is not (pretty).
+        let (first, rest) = match bytes.iter().position(|&b| b == b'\n') {
+            Some(end) => (&bytes[..end], &bytes[end + 1..]),
+            None => (bytes, &[][..]),
+        };
+        if let Ok(value @ serde_json::Value::Object(_)) = serde_json::from_slice(first) {
+            if value.get("format").and_then(serde_json::Value::as_str) != Some(SAVE_FORMAT) {
+                return Err(SaveError::NotASave);
+            }
+            match value.get("version").and_then(serde_json::Value::as_u64) {
+                Some(found) if found > u64::from(SAVE_VERSION) => {
+                    return Err(SaveError::Newer { found, supported: SAVE_VERSION });
+                }
+                Some(found) if found == u64::from(journal::JOURNAL_VERSION) => {
+                    return journal::read(value, rest);
+                }
+                _ => {}
+            }
+        }
         let value: serde_json::Value =
             serde_json::from_slice(bytes).map_err(|e| SaveError::Corrupt(e.to_string()))?;
         if value.get("format").and_then(serde_json::Value::as_str) != Some(SAVE_FORMAT) {
@@ -186,7 +219,8 @@ impl Save {
         Save::from_json(&fs::read(path)?)
     }
 
-    /// Writes the save to `path` atomically: a crash leaves the old file or the new one.
+    /// Writes the save to `path` atomically, whole (see [`Save::to_json`]): a crash leaves the
+    /// old file or the new one.
     ///
     /// # Errors
     ///

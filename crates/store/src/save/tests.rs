@@ -61,7 +61,7 @@ fn a_newer_format_is_refused_by_version_before_anything_else() {
     let text = text.replace("\"board_name\"", "\"something_new\": true,\n  \"board_name\"");
     assert_eq!(
         refused(&text),
-        "it was written by a newer snl (save format 9, this snl reads up to 2): upgrade snl to load it"
+        "it was written by a newer snl (save format 9, this snl reads up to 3): upgrade snl to load it"
     );
 }
 

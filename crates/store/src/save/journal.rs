@@ -1,0 +1,342 @@
+//! Save files as journals (format version 3): recording a turn costs the same at turn 10,000 as
+//! at turn 10, because a turn appends one line holding only what changed and never rewrites the
+//! save.
+//!
+//! # The file
+//!
+//! - Line 1 is the save as recording began: the [`Save`] JSON shape on one line, `"version": 3`,
+//!   with its digest (as a version 2 file has, over the same content).
+//! - Every action recorded after it (a turn, an undo, a redo) appends one line: the history
+//!   records added since the line before (`"records"`), or after an undo the number of records
+//!   kept (`"kept"`), then the game's *head* — status, turns, whose turn, positions, ranking, a
+//!   pending roll, and the dice where they stand (a seeded generator's state; for scripted dice
+//!   only how many are used: the list itself is on line 1) — and last a digest chained over the
+//!   line before: FNV-1a 64 of the previous line's digest followed by this line's content.
+//!
+//! Loading replays the lines onto line 1 and gives the [`Save`] to the same checks as any other
+//! ([`Save::restore`]): an edit anywhere is refused, by the first thing the replay finds wrong or
+//! else as "edited or damaged".
+//!
+//! # Durability
+//!
+//! Appending a line is one `write` of the whole line with its newline; it is flushed to the disk
+//! (`fdatasync`) when someone waits on the game (a person is to act, or the game is over) and when
+//! the session stops ([`SaveJournal::sync`]), not between computers' turns, which a load plays
+//! again the same way. A process killed (`kill -9`)
+//! at any moment leaves every line it wrote, and at most one line cut short: the turn in flight.
+//! A last line without its newline is exactly that, and is dropped on load without a word: the
+//! game goes on from the line before. A complete line that does not match its digest is not a
+//! turn in flight but an edit or damage, and is refused. After many undos the file can grow
+//! large beside the game it holds; it is then rewritten whole, atomically, once (see
+//! [`SaveJournal::append`]).
+
+use std::{
+    fs::{File, OpenOptions},
+    io::{self, Write},
+    path::{Path, PathBuf},
+};
+
+use serde::{Deserialize, Serialize};
+use snl_engine::{Game, MoveRecord, Pending, Roll, SeededDice, Status};
+
+use super::{SAVE_FORMAT, Save, SaveError, Wire, digest, fnv1a64};
+use crate::{atomic::write_atomically, dice::DiceState};
+
+/// The version of journal save files.
+pub(super) const JOURNAL_VERSION: u32 = 3;
+
+/// One appended line: what an action changed.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    /// After an undo: how many records of the history stay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    kept: Option<usize>,
+    /// Records added since the line before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    records: Vec<MoveRecord>,
+    head: Head,
+    /// Chained digest: see [`chained`]. Empty while the content is digested.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    digest: String,
+}
+
+/// A game's state beside its history: the few things a turn changes.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Head {
+    status: Status,
+    turns: u32,
+    current: usize,
+    positions: Vec<u32>,
+    ranking: Vec<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pending_roll: Option<Roll>,
+    dice: HeadDice,
+}
+
+/// The dice where they stand, without the list of scripted rolls (on line 1).
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[expect(clippy::large_enum_variant, reason = "one per line, written once")]
+enum HeadDice {
+    Seeded { generator: SeededDice },
+    Scripted { used: usize },
+}
+
+impl Head {
+    fn of(game: &Game, dice: &DiceState) -> Head {
+        Head {
+            status: game.status(),
+            turns: game.turns(),
+            current: game.current(),
+            positions: game.positions().to_vec(),
+            ranking: game.ranking().to_vec(),
+            pending_roll: match game.pending() {
+                Pending::Choice(decision) => Some(decision.roll),
+                _ => None,
+            },
+            dice: match dice {
+                DiceState::Seeded { generator, .. } => {
+                    HeadDice::Seeded { generator: generator.clone() }
+                }
+                DiceState::Scripted(list) => HeadDice::Scripted { used: list.used() },
+            },
+        }
+    }
+}
+
+/// `fnv1a64:` and the FNV-1a 64 hash of `previous` (the line before's digest) followed by the
+/// compact JSON of `entry` without its digest.
+fn chained(previous: &str, entry: &Entry) -> String {
+    let content = serde_json::to_vec(entry).expect("a journal line is always JSON");
+    let mut bytes = Vec::with_capacity(previous.len() + content.len());
+    bytes.extend_from_slice(previous.as_bytes());
+    bytes.extend_from_slice(&content);
+    format!("fnv1a64:{:016x}", fnv1a64(&bytes))
+}
+
+/// Line 1 of a journal for `save`, with its newline, and its digest.
+fn first_line(save: &Save) -> (String, String) {
+    let mut wire = Wire {
+        format: SAVE_FORMAT.to_owned(),
+        version: JOURNAL_VERSION,
+        board_name: save.board_name.clone(),
+        game: save.game.clone(),
+        dice: save.dice.clone(),
+        digest: None,
+    };
+    let line_digest = digest(&wire);
+    wire.digest = Some(line_digest.clone());
+    let mut text = serde_json::to_string(&wire).expect("a save is always JSON");
+    text.push('\n');
+    (text, line_digest)
+}
+
+/// A save file kept as a journal: created with the game as it stands, then told every action.
+///
+/// ```
+/// use snl_engine::{Board, FirstOption, Game, Preset, Rules, Seat, SeatKind};
+/// use snl_store::{DiceState, Save, SaveJournal};
+///
+/// let rules = Rules::default();
+/// let board = Board::new(&Preset::Classic.spec(), &rules)?;
+/// let seats = vec![Seat::new("Ann", SeatKind::Easy), Seat::new("Bob", SeatKind::Easy)];
+/// let (mut game, mut dice) = (Game::new(board, rules, seats)?, DiceState::seeded(3));
+/// # let path = std::env::temp_dir().join(format!("snl-doc-journal-{}.json", std::process::id()));
+/// let mut journal = SaveJournal::create(&path, &Save::new(&game, &dice, "classic"))?;
+/// for _ in 0..5 {
+///     game.play_turn(&mut dice, &mut FirstOption, &mut ())?;
+///     journal.append(&game, &dice, false)?; // one line per turn
+/// }
+/// let back = Save::read(&path)?;
+/// # std::fs::remove_file(&path)?;
+/// assert_eq!(back, Save::new(&game, &dice, "classic"));
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct SaveJournal {
+    path: PathBuf,
+    file: File,
+    board_name: String,
+    /// The digest of the last line written.
+    last_digest: String,
+    /// How many history records the file holds now, and the last of them.
+    records: usize,
+    last_record: Option<MoveRecord>,
+    /// Records written and then taken back by undos since line 1 was written.
+    undone: usize,
+}
+
+impl SaveJournal {
+    /// Records taken back beyond which (and beyond the history's length) the file is rewritten
+    /// whole: its cost, spread over the undos that made it due, stays the same per action.
+    pub const REWRITE_AFTER_UNDONE: usize = 1024;
+
+    /// Writes line 1 — the game as it stands — to `path` atomically, so that a path that cannot
+    /// be written is refused at once, and opens the file for appending.
+    ///
+    /// # Errors
+    ///
+    /// Any I/O error; the file at `path` is then as it was.
+    pub fn create(path: &Path, save: &Save) -> io::Result<SaveJournal> {
+        let (text, last_digest) = first_line(save);
+        write_atomically(path, text.as_bytes())?;
+        let file = OpenOptions::new().append(true).open(path)?;
+        Ok(SaveJournal {
+            path: path.to_owned(),
+            file,
+            board_name: save.board_name.clone(),
+            last_digest,
+            records: save.game.history.len(),
+            last_record: save.game.history.last().cloned(),
+            undone: 0,
+        })
+    }
+
+    /// Where the journal is.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Records the game as it stands after an action: one line with the records added since
+    /// the last line (or how many were kept, after an undo) and the head, written at once, and
+    /// flushed to the disk when `sync`. The game must have come from the last recorded one by
+    /// adding records or taking some back (a turn, a redo, an undo); if its history disagrees
+    /// with the last record written, or undos have taken back more than
+    /// [`SaveJournal::REWRITE_AFTER_UNDONE`] records and more than the history holds, the file is
+    /// rewritten whole, atomically, instead.
+    ///
+    /// # Errors
+    ///
+    /// Any I/O error. A failed append may leave a torn last line, which loading drops.
+    ///
+    /// # Panics
+    ///
+    /// Never: every line has a JSON form.
+    pub fn append(&mut self, game: &Game, dice: &DiceState, sync: bool) -> io::Result<()> {
+        let history = game.history();
+        let mut entry = Entry {
+            kept: None,
+            records: Vec::new(),
+            head: Head::of(game, dice),
+            digest: String::new(),
+        };
+        if history.len() < self.records {
+            entry.kept = Some(history.len());
+            self.undone += self.records - history.len();
+        } else if self.records > 0 && history.get(self.records - 1) != self.last_record.as_ref() {
+            return self.rewrite(game, dice);
+        } else {
+            entry.records = history[self.records..].to_vec();
+        }
+        if self.undone > Self::REWRITE_AFTER_UNDONE && self.undone > history.len() {
+            return self.rewrite(game, dice);
+        }
+        let line_digest = chained(&self.last_digest, &entry);
+        entry.digest.clone_from(&line_digest);
+        let mut line = serde_json::to_vec(&entry).expect("a journal line is always JSON");
+        line.push(b'\n');
+        self.file.write_all(&line)?;
+        if sync {
+            self.file.sync_data()?;
+        }
+        self.last_digest = line_digest;
+        self.records = history.len();
+        self.last_record = history.last().cloned();
+        Ok(())
+    }
+
+    /// Flushes what was appended to the disk (`fdatasync`).
+    ///
+    /// # Errors
+    ///
+    /// Any I/O error.
+    pub fn sync(&self) -> io::Result<()> {
+        self.file.sync_data()
+    }
+
+    /// Replaces the file with line 1 for the game as it stands.
+    fn rewrite(&mut self, game: &Game, dice: &DiceState) -> io::Result<()> {
+        *self = SaveJournal::create(&self.path, &Save::new(game, dice, &self.board_name))?;
+        Ok(())
+    }
+}
+
+/// Reads a journal whose line 1 is `first` (already found to be a version 3 save), the rest
+/// following in `rest`: line 1's digest, each line's chained digest, and the lines replayed
+/// onto line 1. A last line without its newline is dropped.
+pub(super) fn read(first: serde_json::Value, rest: &[u8]) -> Result<Save, SaveError> {
+    let mut wire: Wire =
+        serde_json::from_value(first).map_err(|e| SaveError::Shape(e.to_string()))?;
+    let Some(written) = wire.digest.take() else {
+        return Err(SaveError::Shape(
+            "it has no \"digest\" (every save since version 2 has one)".into(),
+        ));
+    };
+    let mut edited = written != digest(&wire);
+    let mut save = Save { board_name: wire.board_name, game: wire.game, dice: wire.dice };
+    let mut previous = written;
+    let mut lines = rest.split(|&b| b == b'\n').peekable();
+    let mut number = 1;
+    while let Some(line) = lines.next() {
+        number += 1;
+        if lines.peek().is_none() {
+            break; // After the last newline: empty, or a line cut short (the turn in flight).
+        }
+        let mut entry: Entry = serde_json::from_slice(line)
+            .map_err(|e| SaveError::Corrupt(format!("line {number}: {e}")))?;
+        let written = std::mem::take(&mut entry.digest);
+        if written.is_empty() {
+            return Err(SaveError::Shape(format!("line {number} has no \"digest\"")));
+        }
+        edited |= written != chained(&previous, &entry);
+        previous = written;
+        apply(&mut save, entry).map_err(|why| SaveError::Shape(format!("line {number} {why}")))?;
+    }
+    if edited {
+        return Err(save.restore().err().unwrap_or(SaveError::Edited));
+    }
+    Ok(save)
+}
+
+/// Puts one line's change into `save`, or says why it cannot be.
+fn apply(save: &mut Save, entry: Entry) -> Result<(), String> {
+    let game = &mut save.game;
+    if let Some(kept) = entry.kept {
+        if kept > game.history.len() {
+            return Err(format!(
+                "keeps {kept} records of the history, which has only {}",
+                game.history.len()
+            ));
+        }
+        game.history.truncate(kept);
+    }
+    game.history.extend(entry.records);
+    let head = entry.head;
+    game.status = head.status;
+    game.turns = head.turns;
+    game.current = head.current;
+    game.positions = head.positions;
+    game.ranking = head.ranking;
+    game.pending_roll = head.pending_roll;
+    match (head.dice, &mut save.dice) {
+        (HeadDice::Seeded { generator: new }, DiceState::Seeded { generator, .. }) => {
+            *generator = new;
+        }
+        (HeadDice::Scripted { used }, DiceState::Scripted(list)) => {
+            if used > list.rolls().len() {
+                return Err(format!(
+                    "says {used} scripted rolls are used, but there are only {}",
+                    list.rolls().len()
+                ));
+            }
+            list.rewind_to(used);
+        }
+        _ => return Err("has dice of another kind than line 1".into()),
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;
