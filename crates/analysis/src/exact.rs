@@ -1,3 +1,4 @@
+// Long because its last 55 lines are unit tests; the rest is the public entry points and their options, kept together.
 //! Exact analysis of a board under any rules of SPEC §3: how long a game lasts, how that length
 //! is distributed, which cells are landed on, and what each seat can expect.
 //!

@@ -1,3 +1,4 @@
+// Long because the simulator, its kernels and the chunked parallel runner are one hot path, tuned together.
 //! Monte Carlo simulation: many seeded games in parallel, with results that do not depend on the
 //! number of threads.
 //!

@@ -1,3 +1,4 @@
+// Long because ~85 lines are unit tests; the runner and its tallies are kept together.
 //! Tournaments: many games between computer strategies, played by the engine itself, in
 //! parallel, with the seats rotated so that no strategy keeps the first move's advantage.
 //!

@@ -1,3 +1,4 @@
+// Long because the command's options, its text and JSON output and the strategy table are one command.
 //! `snl analyze`: exact numbers for a board, rules and seats (SPEC §7), as tables, JSON, and a
 //! plot of the game length and of the landings.
 //!

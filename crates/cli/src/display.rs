@@ -1,3 +1,4 @@
+// Long because ~110 lines are unit tests; the board drawing and the narration share their helpers.
 //! How a game looks in a terminal: the board as a grid, and each event as a line of plain words.
 
 use std::{

@@ -8,6 +8,7 @@ mod common;
 mod console;
 mod display;
 mod format;
+mod interrupt;
 mod keyboard;
 mod long_run;
 mod play;

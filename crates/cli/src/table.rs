@@ -2,14 +2,7 @@
 //! the pause between computer turns and the display; the session owns the game, its dice, undo
 //! and recording. `snl play` and `snl resume` both come here.
 
-use std::{
-    io::Write,
-    path::PathBuf,
-    sync::{
-        Arc, Mutex,
-        atomic::{AtomicBool, Ordering},
-    },
-};
+use std::{io::Write, path::PathBuf, sync::atomic::Ordering};
 
 use snl_analysis::solve::rolls_to_finish;
 use snl_engine::{Event, Game, Numbered, Observer, RollError, Status};
@@ -75,7 +68,7 @@ pub(crate) fn play_on(seated: Seated, opts: &TableArgs, console: &mut Console) -
     let text = !opts.json && opts.events.is_none();
     let pause = text && console.stdout_tty && !opts.fast;
     let color = console.color;
-    let interrupted = on_ctrl_c(&kept);
+    let interrupted = crate::interrupt::on_ctrl_c(&kept);
     let mut keyboard =
         if console.stdin_tty { Keyboard::typed() } else { Keyboard::Lines(console.input.as_mut()) };
     let out: &mut dyn Write = console.out.as_mut();
@@ -384,44 +377,4 @@ impl<'w> View<'w> {
             View::Quiet => None,
         }
     }
-}
-
-/// What the Ctrl-C handler needs: where the game is kept and how far it got.
-struct Interrupt {
-    turns: Arc<std::sync::atomic::AtomicU32>,
-}
-
-/// Ctrl-C during a game: the game is marked stopped in the database (from a connection of the
-/// handler's own, so it works wherever the loop is waiting), the player is told how to go on, and
-/// the process ends with 130, the shell's code for an interrupt. The last finished turn is kept;
-/// the turn in flight is lost.
-fn on_ctrl_c(kept: &Kept) -> Interrupt {
-    static INSTALLED: AtomicBool = AtomicBool::new(false);
-    static TABLE: Mutex<Option<(Kept, Arc<std::sync::atomic::AtomicU32>)>> = Mutex::new(None);
-    let turns = Arc::new(std::sync::atomic::AtomicU32::new(0));
-    if let Ok(mut table) = TABLE.lock() {
-        *table = Some((kept.clone(), turns.clone()));
-    }
-    if !INSTALLED.swap(true, Ordering::SeqCst) {
-        let _ = ctrlc::set_handler(|| {
-            let table = TABLE.lock().ok().and_then(|t| t.clone());
-            let mut line = String::from("\nInterrupted: the game is stopped");
-            if let Some((kept, turns)) = table {
-                if let (Some(db), Some(id)) = (&kept.db, kept.game_id)
-                    && let Ok(mut db) = snl_store::Database::open(db)
-                {
-                    let _ = db.mark_stopped(id, crate::session::now_ms());
-                }
-                line = format!("{line} after {} turns.", turns.load(Ordering::Relaxed));
-                if let Some(how) = kept.how_to_go_on() {
-                    line = format!("{line} {how}");
-                }
-            } else {
-                line.push('.');
-            }
-            eprintln!("{line}");
-            std::process::exit(130);
-        });
-    }
-    Interrupt { turns }
 }

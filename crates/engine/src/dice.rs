@@ -1,3 +1,4 @@
+// Long because ~75 lines are unit tests (the pinned streams); dice, rolls and both roll sources are one module.
 //! Dice: what is thrown (`NdF`), one throw (`Roll`), and where throws come from (`RollSource`).
 //!
 //! The engine never draws random numbers by itself: a [`RollSource`] owned by the caller supplies

@@ -1,3 +1,4 @@
+// Long because every event variant is spelled out with its docs, the wire form and the transcript.
 //! What happens in a game, as a stream of [`Event`]s.
 //!
 //! Displays, recorders, statistics and the network all consume the same stream. An event stands

@@ -1,3 +1,4 @@
+// Long because the game's accessors and its drivers are documented one by one; the turn itself is in turn.rs.
 //! The game state machine: seats, turns, ranks, history.
 //!
 //! The caller drives: [`Game::pending`] says what the game awaits (a roll from a seat, a choice

@@ -1,3 +1,4 @@
+// Long because every rule option is a documented enum; ~45 lines are unit tests.
 //! The rule options of a game (SPEC §3), their named sets, and how a single move resolves.
 
 use std::{fmt, num::NonZeroU32, str::FromStr};

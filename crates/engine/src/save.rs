@@ -1,3 +1,4 @@
+// Long because ~230 lines are unit tests of every kind of edited state.
 //! Games as plain data: a [`GameState`] is what a save file or a database holds, and
 //! [`Game::restore`] is the one door back to a [`Game`].
 //!

@@ -1,3 +1,4 @@
+// Long because a turn's model, its roll classes and the compact chain belong together; ~90 lines are unit tests.
 //! The turn-level Markov chain of one token: from the position where a turn begins, where the
 //! turn ends, with which probability, and how many rolls and landings it takes on the way.
 //!

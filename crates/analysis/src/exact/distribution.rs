@@ -1,3 +1,4 @@
+// Long because propagation, the geometric tail and far quantiles share one loop; ~90 lines are unit tests.
 //! The distribution of the number of turns one token takes to finish, by forward propagation of
 //! its position's distribution, turn after turn.
 

@@ -1,3 +1,4 @@
+// Long because the direct and the iterative (GMRES) solves and the cost model that picks one are one decision.
 //! Exact linear solves on a turn chain that moves mostly forward.
 //!
 //! Expected values satisfy `x = c + K x` on the positions that can still finish. Sorted by

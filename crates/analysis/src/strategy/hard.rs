@@ -1,3 +1,4 @@
+// Long because policy iteration and the within-turn values it needs under each bonus rule are one algorithm.
 //! The optimal policy: the least expected number of turns to finish.
 //!
 //! A token's game is a Markov decision process on the position where each turn begins. A turn

@@ -1,3 +1,4 @@
+// Long because it is the store's unit tests, one per behaviour of the database.
 //! The database recorded and read back: every game, status, statistic, schema and failure.
 
 use std::fs;
