@@ -37,12 +37,15 @@
 //! - [`DiceState`]: seeded or scripted dice where they stand — part of every save.
 //! - [`Database`]: the SQLite game database, its schema migrations ([`SCHEMA_VERSION`]), and
 //!   the queries behind `snl games`, `history`, `stats` and `leaderboard`.
+//! - [`RoomStore`]: the online rooms of `snl serve` (setup, seats by token hash, command log,
+//!   events), in tables of their own beside the games.
 //! - [`Timeline`] of [`Snapshot`]s: undo and redo.
 //! - [`write_atomically`]: temporary file, fsync, rename, fsync of the folder.
 
 mod atomic;
 mod db;
 mod dice;
+mod rooms;
 mod save;
 mod timeline;
 
@@ -52,6 +55,7 @@ pub use db::{
     SCHEMA_VERSION,
 };
 pub use dice::DiceState;
+pub use rooms::{ROOM_SCHEMA_VERSION, RoomStore, RoomWrite, StoredRoom};
 pub use save::{SAVE_FORMAT, SAVE_VERSION, Save, SaveError};
 pub use timeline::{Snapshot, Timeline};
 
