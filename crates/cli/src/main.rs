@@ -13,6 +13,7 @@ mod prompts;
 mod records;
 mod replay;
 mod resume;
+mod serve;
 mod session;
 mod setup;
 mod simulate;
