@@ -3,7 +3,7 @@
 //! connection. The task also keeps the room's clocks: a computer seat's pause
 //! (`--bot-delay-ms`) and a person's turn clock (`turn_time`).
 
-use std::time::Duration;
+use std::{sync::Arc, time::Duration};
 
 use axum::extract::ws::Utf8Bytes;
 use serde_json::{Value, json};
@@ -21,9 +21,12 @@ use crate::{
     token::{self, TokenHash},
 };
 
-/// Events kept for a connection that reads slowly; one that falls further behind is closed
-/// (it reconnects with `since` and misses nothing).
-const BACKLOG: usize = 1024;
+/// Batches of frames kept for a connection that reads slowly; one that falls further behind is
+/// closed (it reconnects with `since` and misses nothing).
+const BACKLOG: usize = 64;
+
+/// The frames one change of a room sends, in order.
+pub(crate) type Batch = Arc<Vec<Utf8Bytes>>;
 
 /// What a room's task is asked.
 #[derive(Debug)]
@@ -61,7 +64,7 @@ pub(crate) struct Joined {
     pub(crate) seat: Option<usize>,
     pub(crate) welcome: Utf8Bytes,
     pub(crate) backlog: Vec<Utf8Bytes>,
-    pub(crate) events: broadcast::Receiver<Utf8Bytes>,
+    pub(crate) events: broadcast::Receiver<Batch>,
 }
 
 /// A room's task, as the rest of the server holds it.
@@ -81,7 +84,7 @@ struct Actor {
     frames: Vec<Utf8Bytes>,
     log_len: u64,
     online: Vec<u32>,
-    out: broadcast::Sender<Utf8Bytes>,
+    out: broadcast::Sender<Batch>,
     summary: watch::Sender<Value>,
     writer: Writer,
     bot_delay: Duration,
@@ -355,10 +358,11 @@ impl Actor {
                 self.broken = true;
                 return Err(Refusal::new(ErrorCode::ServerError, message));
             }
-            for frame in frames {
-                self.frames.push(frame.clone());
-                let _ = self.out.send(frame);
-            }
+            self.frames.extend(frames.iter().cloned());
+            let seq = self.frames.len() as u64;
+            let awaiting = ServerFrame::Awaiting { seq, awaiting: self.room.awaiting() };
+            frames.push(awaiting.to_text().into());
+            let _ = self.out.send(Arc::new(frames));
             self.summary.send_replace(summary_of(&self.room));
         }
         self.arm_clocks();

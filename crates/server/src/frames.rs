@@ -85,6 +85,15 @@ pub enum ServerFrame {
         /// The event (SPEC §6).
         event: Event<String>,
     },
+    /// What the game awaits now, after the events up to `seq` (sent after every change; not
+    /// numbered, not stored: the welcome's state holds it too).
+    Awaiting {
+        /// The last event's sequence number.
+        seq: u64,
+        /// `{"type": "roll", "seat": N}`, `{"type": "choice", "seat": N, "options": [...]}`,
+        /// or null.
+        awaiting: serde_json::Value,
+    },
     /// A refused frame; nothing changed.
     Error {
         /// Why.

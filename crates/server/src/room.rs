@@ -273,11 +273,7 @@ impl Room {
                 })
             })
             .collect();
-        let awaiting = game.map_or(Value::Null, |g| match g.pending() {
-            Pending::Roll { seat, .. } => json!({"type": "roll", "seat": seat}),
-            Pending::Choice(d) => json!({"type": "choice", "seat": d.seat, "options": d.options}),
-            Pending::Over => Value::Null,
-        });
+        let awaiting = self.awaiting();
         let ranking: Vec<&str> = game.map_or_else(Vec::new, |g| {
             g.ranking().iter().map(|&s| g.seats()[s].name.as_str()).collect()
         });
@@ -293,6 +289,16 @@ impl Room {
             "turns": game.map_or(0, snl_engine::Game::turns),
             "ranking": ranking,
             "seq": seq,
+        })
+    }
+
+    /// What the game awaits, as clients read it: `{"type": "roll", "seat": N}`, `{"type":
+    /// "choice", "seat": N, "options": [...]}`, or null (seats open, or the game over).
+    pub(crate) fn awaiting(&self) -> Value {
+        self.session.as_ref().map_or(Value::Null, |s| match s.game().pending() {
+            Pending::Roll { seat, .. } => json!({"type": "roll", "seat": seat}),
+            Pending::Choice(d) => json!({"type": "choice", "seat": d.seat, "options": d.options}),
+            Pending::Over => Value::Null,
         })
     }
 

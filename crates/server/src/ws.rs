@@ -142,14 +142,20 @@ pub(crate) async fn connection(socket: WebSocket, handle: Handle, limits: Limits
     };
     let seat = joined.seat;
     let mut events = joined.events;
-    let mut ok = sink.send(Message::Text(joined.welcome)).await.is_ok();
+    let mut ok = sink.feed(Message::Text(joined.welcome)).await.is_ok();
     for frame in joined.backlog {
-        ok = ok && sink.send(Message::Text(frame)).await.is_ok();
+        ok = ok && sink.feed(Message::Text(frame)).await.is_ok();
     }
+    ok = ok && sink.flush().await.is_ok();
     while ok {
         tokio::select! {
             event = events.recv() => match event {
-                Ok(frame) => ok = sink.send(Message::Text(frame)).await.is_ok(),
+                Ok(batch) => {
+                    for frame in batch.iter() {
+                        ok = ok && sink.feed(Message::Text(frame.clone())).await.is_ok();
+                    }
+                    ok = ok && sink.flush().await.is_ok();
+                }
                 Err(RecvError::Lagged(_)) => {
                     let text = "this connection fell behind the room's events: reconnect with since";
                     let _ = send_error(&mut sink, ErrorCode::TooLarge, text).await;
