@@ -8,6 +8,7 @@ mod board;
 mod play;
 mod records;
 mod save;
+mod serve;
 mod simulate;
 mod solve;
 mod strategies;
