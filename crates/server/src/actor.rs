@@ -2,6 +2,8 @@
 //! stored, and only then are the events sent on the room's broadcast channel to every
 //! connection. The task also keeps the room's clocks: a computer seat's pause
 //! (`--bot-delay-ms`) and a person's turn clock (`turn_time`).
+//!
+//! (Long because its tests sit with it: they drive the clocks on tokio's paused clock.)
 
 use std::{sync::Arc, time::Duration};
 
@@ -430,5 +432,98 @@ fn command_of(seat: usize, frame: ClientFrame) -> Result<Command, Refusal> {
             }
             Ok(Command::Chat { seat, text })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::setup::CreateRoom;
+    use snl_store::RoomStore;
+    use tokio::sync::broadcast::error::TryRecvError;
+
+    async fn ask<T>(handle: &Handle, msg: impl FnOnce(oneshot::Sender<T>) -> Msg) -> T {
+        let (reply, answer) = oneshot::channel();
+        handle.tx.send(msg(reply)).await.unwrap();
+        answer.await.unwrap()
+    }
+
+    /// A room stored and started, as `POST /api/rooms` does.
+    async fn room(id: &str, request: &str, bot_delay: Duration) -> (Handle, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!("snl-server-{id}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let writer = Writer::start(RoomStore::open(&dir.join("games.db")).unwrap(), || 0);
+        let setup = serde_json::from_str::<CreateRoom>(request).unwrap().check(1).unwrap();
+        let setup_text = serde_json::to_string(&setup).unwrap();
+        let create = RoomWrite::Create { room: id.into(), setup: setup_text, now_ms: 0 };
+        writer.write(vec![create], None).await.unwrap();
+        (spawn(Room::new(id.into(), setup), writer, bot_delay), dir)
+    }
+
+    fn events(batch: &Batch) -> Vec<Value> {
+        batch
+            .iter()
+            .map(|f| serde_json::from_str::<Value>(f.as_str()).unwrap())
+            .filter(|f| f["type"] == "event")
+            .map(|f| f["event"].clone())
+            .collect()
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_idle_persons_turn_is_played_by_the_computer_when_the_clock_runs_out() {
+        let request = r#"{"seats":[{"kind":"human"},{"kind":"human"}],"turn_time":30,"seed":1}"#;
+        let (handle, dir) = room("clock", request, Duration::ZERO).await;
+        for (seat, name) in [(0, "Ann"), (1, "Bob")] {
+            let name = name.to_owned();
+            ask(&handle, |reply| Msg::Claim { seat, name, reply }).await.unwrap();
+        }
+        let joined = ask(&handle, |reply| Msg::Join { token: None, since: None, reply }).await;
+        let mut rx = joined.unwrap().events;
+
+        // Ann acts within her 30 seconds: nothing times out.
+        tokio::time::advance(Duration::from_secs(29)).await;
+        assert_eq!(rx.try_recv().unwrap_err(), TryRecvError::Empty);
+        let frame = ClientFrame::Roll {};
+        ask(&handle, |reply| Msg::Do { seat: Some(0), frame, reply }).await.unwrap();
+        let told = events(&rx.recv().await.unwrap());
+        assert!(told.iter().all(|e| e["type"] != "timed_out"), "{told:?}");
+        assert!(told.iter().any(|e| e["type"] == "dice_rolled" && e["player"] == "Ann"));
+
+        // Bob does not: his clock started when Ann's turn ended, and runs out 30 s later.
+        tokio::time::advance(Duration::from_secs(29)).await;
+        assert_eq!(rx.try_recv().unwrap_err(), TryRecvError::Empty);
+        tokio::time::advance(Duration::from_secs(2)).await;
+        let batch = rx.recv().await.unwrap();
+        let told = events(&batch);
+        assert_eq!(told[0], json!({"type": "timed_out", "player": "Bob"}));
+        assert!(told.iter().any(|e| e["type"] == "dice_rolled" && e["player"] == "Bob"));
+        let awaiting: Value = serde_json::from_str(batch.last().unwrap().as_str()).unwrap();
+        assert_eq!(awaiting["awaiting"], json!({"type": "roll", "seat": 0}));
+
+        // Bob's late roll is refused: it is Ann's turn again.
+        let frame = ClientFrame::Roll {};
+        let late = ask(&handle, |reply| Msg::Do { seat: Some(1), frame, reply }).await;
+        assert_eq!(late.unwrap_err().code, ErrorCode::NotYourTurn);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn computer_seats_wait_the_bot_delay_before_each_input() {
+        let request = r#"{"seats":[{"kind":"easy"},{"kind":"greedy"}],"seed":2}"#;
+        let (handle, dir) = room("bots", request, Duration::from_millis(500)).await;
+        let joined = ask(&handle, |reply| Msg::Join { token: None, since: None, reply }).await;
+        let (mut rx, seq) = {
+            let joined = joined.unwrap();
+            let welcome: Value = serde_json::from_str(joined.welcome.as_str()).unwrap();
+            (joined.events, welcome["seq"].as_u64().unwrap())
+        };
+        assert_eq!(seq, 0, "nothing is played before the first pause");
+        tokio::time::advance(Duration::from_millis(499)).await;
+        assert_eq!(rx.try_recv().unwrap_err(), TryRecvError::Empty);
+        tokio::time::advance(Duration::from_millis(1)).await;
+        let told = events(&rx.recv().await.unwrap());
+        assert_eq!(told[0]["type"], "game_started");
+        assert!(told.iter().all(|e| e["player"] != "Greedy 2"), "one input per pause: {told:?}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
