@@ -94,6 +94,8 @@ struct Actor {
     deadline: Option<(Instant, usize, (u32, bool))>,
     recorded: bool,
     broken: bool,
+    /// What the last awaiting frame announced.
+    announced: Option<Waiting>,
 }
 
 /// Starts the task of a new room (already stored).
@@ -164,6 +166,7 @@ fn start(
     let online = vec![0; room.setup.seats.len()];
     let (summary, summary_rx) = watch::channel(summary_of(&room));
     let recorded = room.is_over();
+    let announced = Some(room.waiting());
     let actor = Actor {
         room,
         hashes,
@@ -178,6 +181,7 @@ fn start(
         deadline: None,
         recorded,
         broken: false,
+        announced,
     };
     tokio::spawn(actor.run(rx));
     Handle { tx, summary: summary_rx }
@@ -361,9 +365,13 @@ impl Actor {
                 return Err(Refusal::new(ErrorCode::ServerError, message));
             }
             self.frames.extend(frames.iter().cloned());
-            let seq = self.frames.len() as u64;
-            let awaiting = ServerFrame::Awaiting { seq, awaiting: self.room.awaiting() };
-            frames.push(awaiting.to_text().into());
+            // A new input awaited is announced once; presence and chat change nothing awaited.
+            let waiting = self.room.waiting();
+            if self.announced.replace(waiting) != Some(waiting) {
+                let seq = self.frames.len() as u64;
+                let awaiting = ServerFrame::Awaiting { seq, awaiting: self.room.awaiting() };
+                frames.push(awaiting.to_text().into());
+            }
             let _ = self.out.send(Arc::new(frames));
             self.summary.send_replace(summary_of(&self.room));
         }

@@ -85,8 +85,8 @@ pub enum ServerFrame {
         /// The event (SPEC §6).
         event: Event<String>,
     },
-    /// What the game awaits now, after the events up to `seq` (sent after every change; not
-    /// numbered, not stored: the welcome's state holds it too).
+    /// What the game awaits now, after the events up to `seq`: sent once each time a new input
+    /// is awaited (not numbered, not stored; a welcome's state holds what is awaited then).
     Awaiting {
         /// The last event's sequence number.
         seq: u64,
