@@ -115,14 +115,14 @@ async fn player(
     }
     start.wait().await;
     let mut pace = paced.unwrap_or(0);
-    let mut sent: Option<Instant> = None;
+    let mut rolled_at: Option<Instant> = None;
     loop {
         if awaiting["seat"] == seat && awaiting["type"] == "roll" {
             if paced.is_some() {
                 let ms = 1000 + splitmix(&mut pace) % 2001;
                 tokio::time::sleep(Duration::from_millis(ms)).await;
             }
-            sent = Some(Instant::now());
+            rolled_at = Some(Instant::now());
             seen.intents += 1;
             let roll = Message::Text(r#"{"type":"roll"}"#.into());
             if socket.send(roll).await.is_err() {
@@ -141,7 +141,7 @@ async fn player(
                     seen.out_of_order += 1;
                 }
                 last = seq;
-                if let Some(at) = sent.take() {
+                if let Some(at) = rolled_at.take() {
                     seen.latencies_us.push(at.elapsed().as_micros() as u64);
                 }
                 if frame["event"]["type"] == "game_ended" {
@@ -178,7 +178,7 @@ pub async fn run(addr: SocketAddr, options: &Options, connected: impl FnOnce()) 
     let request = json!({"seats": [{"kind": "human"}, {"kind": "human"}]}).to_string();
     let barrier = std::sync::Arc::new(Barrier::new(options.rooms * 2 + 1));
     let mut players = Vec::with_capacity(options.rooms * 2);
-    let mut seed = options.seed;
+    let mut draws = options.seed;
     for _ in 0..options.rooms {
         let room =
             http(addr, "POST", "/api/rooms", &request).await["room"].as_str().unwrap().to_owned();
@@ -187,7 +187,7 @@ pub async fn run(addr: SocketAddr, options: &Options, connected: impl FnOnce()) 
             let body = json!({"name": name}).to_string();
             let token =
                 http(addr, "POST", &path, &body).await["token"].as_str().unwrap().to_owned();
-            let pace = options.paced.then(|| splitmix(&mut seed));
+            let pace = options.paced.then(|| splitmix(&mut draws));
             players.push(tokio::spawn(player(addr, room.clone(), token, pace, barrier.clone())));
         }
     }
@@ -246,12 +246,11 @@ async fn main() {
     };
     let pid: Option<u32> = arg(&args, "--server-pid");
     let dir = std::env::temp_dir().join(format!("snl-load-{}", std::process::id()));
-    let addr = match arg::<SocketAddr>(&args, "--addr") {
-        Some(addr) => addr,
-        None => {
-            let _ = std::fs::create_dir_all(&dir);
-            local_server(&dir).await
-        }
+    let addr = if let Some(addr) = arg::<SocketAddr>(&args, "--addr") {
+        addr
+    } else {
+        let _ = std::fs::create_dir_all(&dir);
+        local_server(&dir).await
     };
     let before = pid.and_then(rss_kib);
     let mut at_connect = None;
