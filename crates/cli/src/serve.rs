@@ -34,6 +34,10 @@ pub(crate) struct ServeArgs {
     /// Frames a connection may send per second (sustained; twice as many at once).
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub(crate) rate: u32,
+    /// Wait for the disk at every commit (safe against a power cut; slower). Without it every
+    /// event is still in the database before it is sent, safe against the process being killed.
+    #[arg(long)]
+    pub(crate) fsync: bool,
 }
 
 /// Runs the server until the process ends.
@@ -42,6 +46,7 @@ pub(crate) fn run(args: &ServeArgs, console: &mut Console) -> CmdResult {
     config.bot_delay = Duration::from_millis(args.bot_delay_ms);
     config.max_rooms = args.max_rooms;
     config.max_connections = args.max_connections;
+    config.fsync = args.fsync;
     config.limits.rate = args.rate.max(1);
     config.limits.burst = args.rate.max(1).saturating_mul(2);
     let out = &mut console.out;

@@ -231,6 +231,9 @@ async fn websocket(
     Ok(upgrade
         .max_message_size(crate::MAX_WS_MESSAGE)
         .max_frame_size(crate::MAX_WS_MESSAGE)
+        // tungstenite's default buffers are 128 KiB each: far more than these frames need.
+        .read_buffer_size(4096)
+        .write_buffer_size(4096)
         .on_upgrade(move |socket| ws::connection(socket, handle, limits, guard)))
 }
 

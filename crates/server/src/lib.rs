@@ -76,6 +76,9 @@ pub struct Config {
     pub max_connections: usize,
     /// Per-connection limits.
     pub limits: Limits,
+    /// Whether every commit waits for the disk (safe against a power cut) rather than for the
+    /// operating system only (safe against the process being killed, the default).
+    pub fsync: bool,
 }
 
 impl Config {
@@ -87,6 +90,7 @@ impl Config {
             max_rooms: 10_000,
             max_connections: 20_000,
             limits: Limits::default(),
+            fsync: false,
         }
     }
 }
@@ -151,7 +155,8 @@ fn now_ms() -> u64 {
 #[expect(clippy::unused_async, reason = "it spawns the rooms' tasks, so it runs in the runtime")]
 pub async fn open(config: Config) -> Result<App, ServeError> {
     let db_error = |error| ServeError::Db { path: config.db.clone(), error };
-    let store = RoomStore::open(&config.db).map_err(db_error)?;
+    let mut store = RoomStore::open(&config.db).map_err(db_error)?;
+    store.set_fsync(config.fsync).map_err(db_error)?;
     let stored = store.unfinished().map_err(db_error)?;
     let writer = store::Writer::start(store, now_ms);
     let mut rooms = HashMap::new();

@@ -144,6 +144,20 @@ impl RoomStore {
         Ok(RoomStore { db })
     }
 
+    /// Whether every commit waits for the disk (`FULL`, as `snl play` records: safe against a
+    /// power cut) or only for the operating system (`NORMAL` in WAL mode: safe against the
+    /// process being killed at any moment, which is what a server must survive; a power cut may
+    /// lose the last commits). The server's default is `NORMAL`, for throughput.
+    ///
+    /// # Errors
+    ///
+    /// Whatever SQLite reports.
+    pub fn set_fsync(&mut self, every_commit: bool) -> Result<(), DbError> {
+        let mode = if every_commit { "FULL" } else { "NORMAL" };
+        self.db.conn.pragma_update(None, "synchronous", mode)?;
+        Ok(())
+    }
+
     /// The game database itself (to record finished games as `snl play` does).
     pub fn database(&mut self) -> &mut Database {
         &mut self.db
