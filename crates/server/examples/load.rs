@@ -96,7 +96,8 @@ async fn player(
     start: std::sync::Arc<Barrier>,
 ) -> Seen {
     let url = format!("ws://{addr}/api/rooms/{room}/ws");
-    let (mut socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    let (mut socket, _) =
+        tokio_tungstenite::connect_async_with_config(url, None, true).await.unwrap();
     let hello = json!({"type": "hello", "token": token, "since": null});
     socket.send(Message::Text(hello.to_string().into())).await.unwrap();
     let mut seen = Seen::default();

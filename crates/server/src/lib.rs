@@ -193,6 +193,11 @@ impl App {
     ///
     /// When accepting connections fails.
     pub async fn serve(self, listener: tokio::net::TcpListener) -> Result<(), ServeError> {
+        use axum::serve::ListenerExt;
+        // Frames are small and each waits for an answer: send them at once (no Nagle delay).
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         axum::serve(listener, self.router()).await?;
         Ok(())
     }
