@@ -199,3 +199,17 @@ fn serve_killed_mid_game_restores_the_room_and_reconnecting_clients_miss_nothing
     let games = crate::util::snl_json(&["games", "--db", &db, "--json"]);
     assert!(games.to_string().contains("Ann"), "{games}");
 }
+
+#[test]
+fn serve_refuses_an_address_it_cannot_read_or_listen_on() {
+    let dir = TempDir::new("serve-bad-addr");
+    let db = dir.file("games.db");
+    let run = crate::util::snl(&["serve", "--addr", "localhost-ish", "--db", &db]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("'localhost-ish'"), "{}", run.stderr);
+    // A port already taken: exit 1, naming the address.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let run = crate::util::snl(&["serve", "--addr", &addr, "--db", &db]);
+    crate::util::assert_fails(&run, 1, &[&addr]);
+}
