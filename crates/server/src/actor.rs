@@ -534,4 +534,41 @@ mod tests {
         assert!(told.iter().all(|e| e["player"] != "Greedy 2"), "one input per pause: {told:?}");
         let _ = std::fs::remove_dir_all(&dir);
     }
+
+    #[tokio::test]
+    async fn a_stored_room_whose_events_do_not_replay_is_refused_naming_the_event() {
+        let request = r#"{"seats":[{"kind":"human"},{"kind":"easy","name":"Robo"}],"seed":4}"#;
+        let setup = serde_json::from_str::<CreateRoom>(request).unwrap().check(1).unwrap();
+        let mut room = Room::new("r".into(), setup.clone());
+        let log = [
+            Command::Claim { seat: 0, name: "Ann".into() },
+            Command::Act { seat: 0, act: Act::Roll },
+        ];
+        let mut events = Vec::new();
+        for command in &log {
+            for event in room.apply(command).unwrap() {
+                let seq = events.len() as u64 + 1;
+                events.push(ServerFrame::Event { seq, event }.to_text());
+            }
+        }
+        let stored = |events: Vec<String>| StoredRoom {
+            id: "r".into(),
+            setup: serde_json::to_string(&setup).unwrap(),
+            seats: vec![(0, "Ann".into(), vec![1; 32])],
+            log: log.iter().map(|c| serde_json::to_string(c).unwrap()).collect(),
+            events,
+        };
+        let (_, dir) = super::tests::room("replay", request, Duration::ZERO).await;
+        let writer = Writer::start(RoomStore::open(&dir.join("other.db")).unwrap(), || 0);
+        assert!(restore(stored(events.clone()), writer.clone(), Duration::ZERO).is_ok());
+        let mut tampered = events.clone();
+        tampered[1] = tampered[1].replace("Ann", "Eve");
+        let error = restore(stored(tampered), writer.clone(), Duration::ZERO).unwrap_err();
+        assert_eq!(error, "room r: event 2 does not replay to what was stored");
+        let mut more = events;
+        more.push("{}".into());
+        let error = restore(stored(more), writer, Duration::ZERO).unwrap_err();
+        assert!(error.contains("events are stored but its log replays to"), "{error}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
