@@ -10,7 +10,7 @@ use crate::{
     console::Console,
     play, simulate, solve, tournament,
 };
-use crate::{records, replay, resume};
+use crate::{records, replay, resume, serve};
 
 /// Snakes and Ladders: play in the terminal, and learn exactly what a board does.
 ///
@@ -54,6 +54,8 @@ enum Command {
     Stats(records::StatsArgs),
     /// Players ranked by wins, then win rate.
     Leaderboard(records::LeaderboardArgs),
+    /// The online game server: rooms, seats, spectators, computer seats (SPEC §9).
+    Serve(serve::ServeArgs),
 }
 
 /// Runs `snl` with these arguments (the first is the program name) on this console.
@@ -99,6 +101,7 @@ fn dispatch(cli: Cli, console: &mut Console) -> CmdResult {
         Some(Command::History(args)) => records::history(&args, console),
         Some(Command::Stats(args)) => records::stats(&args, console),
         Some(Command::Leaderboard(args)) => records::leaderboard(&args, console),
+        Some(Command::Serve(args)) => serve::run(&args, console),
     }
 }
 

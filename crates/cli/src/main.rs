@@ -17,6 +17,7 @@ mod prompts;
 mod records;
 mod replay;
 mod resume;
+mod serve;
 mod session;
 mod setup;
 mod simulate;

@@ -38,11 +38,14 @@
 //! - [`DiceState`]: seeded or scripted dice where they stand — part of every save.
 //! - [`Database`]: the SQLite game database, its schema migrations ([`SCHEMA_VERSION`]), and
 //!   the queries behind `snl games`, `history`, `stats` and `leaderboard`.
+//! - [`RoomStore`]: the online rooms of `snl serve` (setup, seats by token hash, command log,
+//!   events), in tables of their own beside the games.
 //! - [`write_atomically`]: temporary file, fsync, rename, fsync of the folder.
 
 mod atomic;
 mod db;
 mod dice;
+mod rooms;
 mod save;
 
 pub use atomic::write_atomically;
@@ -51,6 +54,7 @@ pub use db::{
     PlayerStats, SCHEMA_VERSION,
 };
 pub use dice::DiceState;
+pub use rooms::{ROOM_SCHEMA_VERSION, RoomStore, RoomWrite, StoredRoom};
 pub use save::{SAVE_FORMAT, SAVE_VERSION, Save, SaveError, SaveJournal};
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ mod play;
 mod records;
 mod save;
 mod save_edits;
+mod serve;
 mod simulate;
 mod solve;
 mod strategies;

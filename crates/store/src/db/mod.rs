@@ -246,7 +246,7 @@ impl From<rusqlite::Error> for DbError {
 /// ```
 #[derive(Debug)]
 pub struct Database {
-    conn: Connection,
+    pub(crate) conn: Connection,
     path: PathBuf,
     busy_timeout: Duration,
 }

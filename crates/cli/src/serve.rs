@@ -1,0 +1,62 @@
+//! `snl serve`: the online game server (SPEC §9). The first line on stdout is
+//! `listening on http://HOST:PORT`; the rooms, their seats and their events live in the game
+//! database (the same one `snl play` records into), so a server started again goes on with every
+//! unfinished room.
+
+use std::{io::Write, net::SocketAddr, time::Duration};
+
+use clap::Args;
+use snl_server::{Config, ServeError};
+
+use crate::{
+    common::{CmdResult, Failure},
+    console::Console,
+    session::DbArgs,
+};
+
+/// Options of `snl serve`.
+#[derive(Args, Clone, Debug)]
+pub(crate) struct ServeArgs {
+    /// Where to listen (port 0: any free port).
+    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
+    pub(crate) addr: SocketAddr,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+    /// The pause before a computer seat plays, in milliseconds, so people can follow.
+    #[arg(long, value_name = "N", default_value_t = 600)]
+    pub(crate) bot_delay_ms: u64,
+    /// Most rooms not over at once; more are refused.
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub(crate) max_rooms: usize,
+    /// Most WebSocket connections at once; more are refused.
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    pub(crate) max_connections: usize,
+    /// Frames a connection may send per second (sustained; twice as many at once).
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub(crate) rate: u32,
+    /// Wait for the disk at every commit (safe against a power cut; slower). Without it every
+    /// event is still in the database before it is sent, safe against the process being killed.
+    #[arg(long)]
+    pub(crate) fsync: bool,
+}
+
+/// Runs the server until the process ends.
+pub(crate) fn run(args: &ServeArgs, console: &mut Console) -> CmdResult {
+    let mut config = Config::new(args.db.required_path()?);
+    config.bot_delay = Duration::from_millis(args.bot_delay_ms);
+    config.max_rooms = args.max_rooms;
+    config.max_connections = args.max_connections;
+    config.fsync = args.fsync;
+    config.limits.rate = args.rate.max(1);
+    config.limits.burst = args.rate.max(1).saturating_mul(2);
+    let out = &mut console.out;
+    let mut told = Ok(());
+    let served = snl_server::run(config, args.addr, |addr| {
+        told = writeln!(out, "listening on http://{addr}").and_then(|()| out.flush());
+    });
+    told.map_err(Failure::other)?;
+    served.map_err(|e| match e {
+        ServeError::Restore(_) => Failure::bad(e),
+        other => Failure::other(other),
+    })
+}

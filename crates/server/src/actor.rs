@@ -1,0 +1,574 @@
+//! One task owns each room: commands come in on a channel, the room changes, the changes are
+//! stored, and only then are the events sent on the room's broadcast channel to every
+//! connection. The task also keeps the room's clocks: a computer seat's pause
+//! (`--bot-delay-ms`) and a person's turn clock (`turn_time`).
+//!
+//! (Long because its tests sit with it: they drive the clocks on tokio's paused clock.)
+
+use std::{sync::Arc, time::Duration};
+
+use axum::extract::ws::Utf8Bytes;
+use serde_json::{Value, json};
+use snl_store::{RoomWrite, Save, StoredRoom};
+use tokio::{
+    sync::{broadcast, mpsc, oneshot, watch},
+    time::Instant,
+};
+
+use crate::{
+    frames::{ClientFrame, ErrorCode, MAX_CHAT, ServerFrame},
+    room::{Act, ClaimProblem, Command, Refusal, Room, Waiting},
+    setup::{RoomSetup, check_name},
+    store::Writer,
+    token::{self, TokenHash},
+};
+
+/// Batches of frames kept for a connection that reads slowly; one that falls further behind is
+/// closed (it reconnects with `since` and misses nothing).
+const BACKLOG: usize = 64;
+
+/// The frames one change of a room sends, in order.
+pub(crate) type Batch = Arc<Vec<Utf8Bytes>>;
+
+/// What a room's task is asked.
+#[derive(Debug)]
+pub(crate) enum Msg {
+    /// A connection said hello.
+    Join {
+        token: Option<String>,
+        since: Option<u64>,
+        reply: oneshot::Sender<Result<Joined, Refusal>>,
+    },
+    /// A seated connection closed.
+    Leave { seat: usize },
+    /// An intent from a connection (`seat` none for a spectator).
+    Do { seat: Option<usize>, frame: ClientFrame, reply: oneshot::Sender<Result<(), Refusal>> },
+    /// `POST …/seats/{seat}`.
+    Claim { seat: usize, name: String, reply: oneshot::Sender<Result<String, ClaimError>> },
+    /// `GET /api/rooms/{room}`.
+    View { reply: oneshot::Sender<Value> },
+}
+
+/// Why a seat was not given.
+#[derive(Debug)]
+pub(crate) enum ClaimError {
+    /// The seat cannot be taken.
+    Problem(ClaimProblem),
+    /// The name is not acceptable.
+    BadName(String),
+    /// The server failed.
+    Server(String),
+}
+
+/// What a connection gets for its hello.
+#[derive(Debug)]
+pub(crate) struct Joined {
+    pub(crate) seat: Option<usize>,
+    pub(crate) welcome: Utf8Bytes,
+    pub(crate) backlog: Vec<Utf8Bytes>,
+    pub(crate) events: broadcast::Receiver<Batch>,
+}
+
+/// A room's task, as the rest of the server holds it.
+#[derive(Clone, Debug)]
+pub(crate) struct Handle {
+    pub(crate) tx: mpsc::Sender<Msg>,
+    /// The room as the lobby lists it.
+    pub(crate) summary: watch::Receiver<Value>,
+}
+
+/// A room's task.
+#[derive(Debug)]
+struct Actor {
+    room: Room,
+    hashes: Vec<Option<TokenHash>>,
+    /// Every event frame sent; seq `n` at index `n - 1`.
+    frames: Vec<Utf8Bytes>,
+    log_len: u64,
+    online: Vec<u32>,
+    out: broadcast::Sender<Batch>,
+    summary: watch::Sender<Value>,
+    writer: Writer,
+    bot_delay: Duration,
+    bot_at: Option<Instant>,
+    deadline: Option<(Instant, usize, (u32, bool))>,
+    recorded: bool,
+    broken: bool,
+    /// What the last awaiting frame announced.
+    announced: Option<Waiting>,
+}
+
+/// Starts the task of a new room (already stored).
+pub(crate) fn spawn(room: Room, writer: Writer, bot_delay: Duration) -> Handle {
+    let seats = room.setup.seats.len();
+    start(room, vec![None; seats], Vec::new(), 0, writer, bot_delay)
+}
+
+/// Rebuilds a stored room by replaying its log, checks that it tells exactly the events stored,
+/// and starts its task.
+///
+/// # Errors
+///
+/// One sentence naming the room and what does not replay.
+pub(crate) fn restore(
+    stored: StoredRoom,
+    writer: Writer,
+    bot_delay: Duration,
+) -> Result<Handle, String> {
+    let id = stored.id;
+    let setup: RoomSetup = serde_json::from_str(&stored.setup)
+        .map_err(|e| format!("room {id}: its stored setup cannot be read: {e}"))?;
+    let mut hashes = vec![None; setup.seats.len()];
+    for (seat, _, hash) in stored.seats {
+        let slot = hashes.get_mut(seat).ok_or_else(|| format!("room {id}: no seat {seat}"))?;
+        *slot = Some(
+            TokenHash::try_from(hash.as_slice())
+                .map_err(|_| format!("room {id}: seat {seat}'s token hash is not 32 bytes"))?,
+        );
+    }
+    let mut room = Room::new(id.clone(), setup);
+    let mut frames = Vec::with_capacity(stored.events.len());
+    for (i, text) in stored.log.iter().enumerate() {
+        let command: Command = serde_json::from_str(text)
+            .map_err(|e| format!("room {id}: command {} cannot be read: {e}", i + 1))?;
+        let events = room.apply(&command).map_err(|r| {
+            format!("room {id}: command {} is refused on replay: {}", i + 1, r.message)
+        })?;
+        for event in events {
+            let seq = frames.len() as u64 + 1;
+            let frame = ServerFrame::Event { seq, event }.to_text();
+            if stored.events.get(frames.len()) != Some(&frame) {
+                return Err(format!("room {id}: event {seq} does not replay to what was stored"));
+            }
+            frames.push(Utf8Bytes::from(frame));
+        }
+    }
+    if frames.len() != stored.events.len() {
+        return Err(format!(
+            "room {id}: {} events are stored but its log replays to {}",
+            stored.events.len(),
+            frames.len()
+        ));
+    }
+    Ok(start(room, hashes, frames, stored.log.len() as u64, writer, bot_delay))
+}
+
+fn start(
+    room: Room,
+    hashes: Vec<Option<TokenHash>>,
+    frames: Vec<Utf8Bytes>,
+    log_len: u64,
+    writer: Writer,
+    bot_delay: Duration,
+) -> Handle {
+    let (tx, rx) = mpsc::channel(256);
+    let (out, _) = broadcast::channel(BACKLOG);
+    let online = vec![0; room.setup.seats.len()];
+    let (summary, summary_rx) = watch::channel(summary_of(&room));
+    let recorded = room.is_over();
+    let announced = Some(room.waiting());
+    let actor = Actor {
+        room,
+        hashes,
+        frames,
+        log_len,
+        online,
+        out,
+        summary,
+        writer,
+        bot_delay,
+        bot_at: None,
+        deadline: None,
+        recorded,
+        broken: false,
+        announced,
+    };
+    tokio::spawn(actor.run(rx));
+    Handle { tx, summary: summary_rx }
+}
+
+fn summary_of(room: &Room) -> Value {
+    let status = match room.waiting() {
+        Waiting::Seats => "open",
+        Waiting::Over => "over",
+        _ => "running",
+    };
+    let seats: Vec<Value> = room
+        .setup
+        .seats
+        .iter()
+        .zip(room.names())
+        .enumerate()
+        .map(|(i, (s, name))| {
+            json!({"seat": i, "kind": s.kind.as_str(), "name": name, "open": name.is_none()})
+        })
+        .collect();
+    json!({
+        "room": room.id,
+        "status": status,
+        "board_name": room.setup.board_name,
+        "seats": seats,
+        "turns": room.session().map_or(0, |s| s.game().turns()),
+    })
+}
+
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+impl Actor {
+    async fn run(mut self, mut rx: mpsc::Receiver<Msg>) {
+        // After a restart nobody is connected: tell it, then go on where the room stood.
+        for seat in 0..self.room.present().len() {
+            if self.room.present()[seat] {
+                let _ = self.execute(Some(Command::Presence { seat, online: false }), vec![]).await;
+            }
+        }
+        let _ = self.execute(None, vec![]).await;
+        while !self.broken {
+            let deadline = self.deadline.map(|d| d.0);
+            tokio::select! {
+                msg = rx.recv() => match msg {
+                    Some(msg) => self.handle(msg).await,
+                    None => break,
+                },
+                () = sleep_until(self.bot_at) => {
+                    self.bot_at = None;
+                    let _ = self.execute(Some(Command::Computer), vec![]).await;
+                }
+                () = sleep_until(deadline) => {
+                    if let Some((_, seat, _)) = self.deadline.take() {
+                        let _ = self.execute(Some(Command::TimeOut { seat }), vec![]).await;
+                    }
+                }
+            }
+        }
+    }
+
+    async fn handle(&mut self, msg: Msg) {
+        match msg {
+            Msg::Join { token, since, reply } => {
+                let _ = reply.send(self.join(token, since).await);
+            }
+            Msg::Leave { seat } => {
+                self.online[seat] = self.online[seat].saturating_sub(1);
+                if self.online[seat] == 0 {
+                    let online = false;
+                    let _ = self.execute(Some(Command::Presence { seat, online }), vec![]).await;
+                }
+            }
+            Msg::Do { seat, frame, reply } => {
+                let result = match seat {
+                    None => Err(Refusal::new(
+                        ErrorCode::NotAPlayer,
+                        "a spectator cannot roll, choose, hand over or chat: take a seat first",
+                    )),
+                    Some(seat) => match command_of(seat, frame) {
+                        Ok(command) => self.execute(Some(command), vec![]).await,
+                        Err(refusal) => Err(refusal),
+                    },
+                };
+                let _ = reply.send(result);
+            }
+            Msg::Claim { seat, name, reply } => {
+                let _ = reply.send(self.claim(seat, &name).await);
+            }
+            Msg::View { reply } => {
+                let _ = reply.send(self.room.view(self.frames.len() as u64, &self.online));
+            }
+        }
+    }
+
+    async fn join(&mut self, token: Option<String>, since: Option<u64>) -> Result<Joined, Refusal> {
+        let seat = match token {
+            None => None,
+            Some(token) => {
+                let hash = token::hash(&token);
+                let seat = self.hashes.iter().position(|h| h.as_ref() == Some(&hash));
+                Some(seat.ok_or_else(|| {
+                    Refusal::new(ErrorCode::BadToken, "the token holds no seat in this room")
+                })?)
+            }
+        };
+        let last = self.frames.len() as u64;
+        if let Some(since) = since.filter(|&s| s > last) {
+            return Err(Refusal::new(
+                ErrorCode::BadMessage,
+                format!("since {since} is past the room's last event, {last}"),
+            ));
+        }
+        if let Some(seat) = seat {
+            self.online[seat] += 1;
+            if self.online[seat] == 1 {
+                self.execute(Some(Command::Presence { seat, online: true }), vec![]).await?;
+            }
+        }
+        let seq = self.frames.len() as u64;
+        let events = self.out.subscribe();
+        let backlog = since.map_or_else(Vec::new, |s| self.frames[s as usize..].to_vec());
+        let state = self.room.view(seq, &self.online);
+        let welcome = ServerFrame::Welcome { seat, seq, state }.to_text().into();
+        Ok(Joined { seat, welcome, backlog, events })
+    }
+
+    async fn claim(&mut self, seat: usize, name: &str) -> Result<String, ClaimError> {
+        let name = check_name(name).map_err(ClaimError::BadName)?;
+        self.room.check_claim(seat, &name).map_err(ClaimError::Problem)?;
+        let token = token::fresh()
+            .map_err(|e| ClaimError::Server(format!("no randomness for a token: {e}")))?;
+        let hash = token::hash(&token);
+        let write = RoomWrite::Seat {
+            room: self.room.id.clone(),
+            seat,
+            name: name.clone(),
+            token_hash: hash.to_vec(),
+        };
+        self.execute(Some(Command::Claim { seat, name }), vec![write])
+            .await
+            .map_err(|r| ClaimError::Server(r.message))?;
+        self.hashes[seat] = Some(hash);
+        Ok(token)
+    }
+
+    /// Applies `first` (if any), then every computer input due now; stores the commands and
+    /// their events with `writes` in one batch; then sends the events.
+    async fn execute(
+        &mut self,
+        first: Option<Command>,
+        mut writes: Vec<RoomWrite>,
+    ) -> Result<(), Refusal> {
+        let mut frames = Vec::new();
+        if let Some(command) = first {
+            let events = self.room.apply(&command)?;
+            if !events.is_empty() || matches!(command, Command::Claim { .. }) {
+                self.log(&command, events, &mut writes, &mut frames);
+            }
+        }
+        while self.bot_delay.is_zero() && self.room.waiting() == Waiting::Computer {
+            let Ok(events) = self.room.apply(&Command::Computer) else { break };
+            self.log(&Command::Computer, events, &mut writes, &mut frames);
+        }
+        if !writes.is_empty() {
+            let mut finished = None;
+            if self.room.is_over() && !self.recorded {
+                self.recorded = true;
+                writes.push(RoomWrite::Over { room: self.room.id.clone() });
+                finished =
+                    self.room.session().map(|s| Save::new(s.game(), s.dice(), s.board_name()));
+            }
+            if let Err(message) = self.writer.write(writes, finished).await {
+                eprintln!("snl serve: room {} is closed: {message}", self.room.id);
+                self.broken = true;
+                return Err(Refusal::new(ErrorCode::ServerError, message));
+            }
+            self.frames.extend(frames.iter().cloned());
+            // A new input awaited is announced once; presence and chat change nothing awaited.
+            let waiting = self.room.waiting();
+            if self.announced.replace(waiting) != Some(waiting) {
+                let seq = self.frames.len() as u64;
+                let awaiting = ServerFrame::Awaiting { seq, awaiting: self.room.awaiting() };
+                frames.push(awaiting.to_text().into());
+            }
+            let _ = self.out.send(Arc::new(frames));
+            self.summary.send_replace(summary_of(&self.room));
+        }
+        self.arm_clocks();
+        Ok(())
+    }
+
+    fn log(
+        &mut self,
+        command: &Command,
+        events: Vec<snl_engine::Event<String>>,
+        writes: &mut Vec<RoomWrite>,
+        frames: &mut Vec<Utf8Bytes>,
+    ) {
+        self.log_len += 1;
+        let room = &self.room.id;
+        let text = serde_json::to_string(command).unwrap_or_default();
+        writes.push(RoomWrite::Log { room: room.clone(), number: self.log_len, command: text });
+        for event in events {
+            let seq = (self.frames.len() + frames.len()) as u64 + 1;
+            let frame = ServerFrame::Event { seq, event }.to_text();
+            writes.push(RoomWrite::Event { room: room.clone(), seq, event: frame.clone() });
+            frames.push(Utf8Bytes::from(frame));
+        }
+    }
+
+    fn arm_clocks(&mut self) {
+        let now = Instant::now();
+        match self.room.waiting() {
+            Waiting::Computer if !self.bot_delay.is_zero() => {
+                self.deadline = None;
+                self.bot_at.get_or_insert(now + self.bot_delay);
+            }
+            Waiting::Person { seat, key } => {
+                self.bot_at = None;
+                let Some(seconds) = self.room.setup.turn_time else { return };
+                if self.deadline.is_none_or(|(_, s, k)| (s, k) != (seat, key)) {
+                    self.deadline = Some((now + Duration::from_secs(seconds), seat, key));
+                }
+            }
+            _ => {
+                self.bot_at = None;
+                self.deadline = None;
+            }
+        }
+    }
+}
+
+/// The command for a seated connection's frame.
+fn command_of(seat: usize, frame: ClientFrame) -> Result<Command, Refusal> {
+    let act = |act| Ok(Command::Act { seat, act });
+    match frame {
+        ClientFrame::Hello { .. } => {
+            Err(Refusal::new(ErrorCode::BadMessage, "hello was said already on this connection"))
+        }
+        ClientFrame::Roll {} => act(Act::Roll),
+        ClientFrame::Choose { option } => act(Act::Choose { option }),
+        ClientFrame::Autopilot { on } => act(Act::Autopilot { on }),
+        ClientFrame::Chat { text } => {
+            let count = text.chars().count();
+            if count == 0 || count > MAX_CHAT || text.chars().any(char::is_control) {
+                return Err(Refusal::new(
+                    ErrorCode::BadMessage,
+                    format!("a chat line has 1 to {MAX_CHAT} characters and no control characters"),
+                ));
+            }
+            Ok(Command::Chat { seat, text })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::setup::CreateRoom;
+    use snl_store::RoomStore;
+    use tokio::sync::broadcast::error::TryRecvError;
+
+    async fn ask<T>(handle: &Handle, msg: impl FnOnce(oneshot::Sender<T>) -> Msg) -> T {
+        let (reply, answer) = oneshot::channel();
+        handle.tx.send(msg(reply)).await.unwrap();
+        answer.await.unwrap()
+    }
+
+    /// A room stored and started, as `POST /api/rooms` does.
+    async fn room(id: &str, request: &str, bot_delay: Duration) -> (Handle, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!("snl-server-{id}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let writer = Writer::start(RoomStore::open(&dir.join("games.db")).unwrap(), || 0);
+        let setup = serde_json::from_str::<CreateRoom>(request).unwrap().check(1).unwrap();
+        let setup_text = serde_json::to_string(&setup).unwrap();
+        let create = RoomWrite::Create { room: id.into(), setup: setup_text, now_ms: 0 };
+        writer.write(vec![create], None).await.unwrap();
+        (spawn(Room::new(id.into(), setup), writer, bot_delay), dir)
+    }
+
+    fn events(batch: &Batch) -> Vec<Value> {
+        batch
+            .iter()
+            .map(|f| serde_json::from_str::<Value>(f.as_str()).unwrap())
+            .filter(|f| f["type"] == "event")
+            .map(|f| f["event"].clone())
+            .collect()
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_idle_persons_turn_is_played_by_the_computer_when_the_clock_runs_out() {
+        let request = r#"{"seats":[{"kind":"human"},{"kind":"human"}],"turn_time":30,"seed":1}"#;
+        let (handle, dir) = room("clock", request, Duration::ZERO).await;
+        for (seat, name) in [(0, "Ann"), (1, "Bob")] {
+            let name = name.to_owned();
+            ask(&handle, |reply| Msg::Claim { seat, name, reply }).await.unwrap();
+        }
+        let joined = ask(&handle, |reply| Msg::Join { token: None, since: None, reply }).await;
+        let mut rx = joined.unwrap().events;
+
+        // Ann acts within her 30 seconds: nothing times out.
+        tokio::time::advance(Duration::from_secs(29)).await;
+        assert_eq!(rx.try_recv().unwrap_err(), TryRecvError::Empty);
+        let frame = ClientFrame::Roll {};
+        ask(&handle, |reply| Msg::Do { seat: Some(0), frame, reply }).await.unwrap();
+        let told = events(&rx.recv().await.unwrap());
+        assert!(told.iter().all(|e| e["type"] != "timed_out"), "{told:?}");
+        assert!(told.iter().any(|e| e["type"] == "dice_rolled" && e["player"] == "Ann"));
+
+        // Bob does not: his clock started when Ann's turn ended, and runs out 30 s later.
+        tokio::time::advance(Duration::from_secs(29)).await;
+        assert_eq!(rx.try_recv().unwrap_err(), TryRecvError::Empty);
+        tokio::time::advance(Duration::from_secs(2)).await;
+        let batch = rx.recv().await.unwrap();
+        let told = events(&batch);
+        assert_eq!(told[0], json!({"type": "timed_out", "player": "Bob"}));
+        assert!(told.iter().any(|e| e["type"] == "dice_rolled" && e["player"] == "Bob"));
+        let awaiting: Value = serde_json::from_str(batch.last().unwrap().as_str()).unwrap();
+        assert_eq!(awaiting["awaiting"], json!({"type": "roll", "seat": 0}));
+
+        // Bob's late roll is refused: it is Ann's turn again.
+        let frame = ClientFrame::Roll {};
+        let late = ask(&handle, |reply| Msg::Do { seat: Some(1), frame, reply }).await;
+        assert_eq!(late.unwrap_err().code, ErrorCode::NotYourTurn);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn computer_seats_wait_the_bot_delay_before_each_input() {
+        let request = r#"{"seats":[{"kind":"easy"},{"kind":"greedy"}],"seed":2}"#;
+        let (handle, dir) = room("bots", request, Duration::from_millis(500)).await;
+        let joined = ask(&handle, |reply| Msg::Join { token: None, since: None, reply }).await;
+        let (mut rx, seq) = {
+            let joined = joined.unwrap();
+            let welcome: Value = serde_json::from_str(joined.welcome.as_str()).unwrap();
+            (joined.events, welcome["seq"].as_u64().unwrap())
+        };
+        assert_eq!(seq, 0, "nothing is played before the first pause");
+        tokio::time::advance(Duration::from_millis(499)).await;
+        assert_eq!(rx.try_recv().unwrap_err(), TryRecvError::Empty);
+        tokio::time::advance(Duration::from_millis(1)).await;
+        let told = events(&rx.recv().await.unwrap());
+        assert_eq!(told[0]["type"], "game_started");
+        assert!(told.iter().all(|e| e["player"] != "Greedy 2"), "one input per pause: {told:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[tokio::test]
+    async fn a_stored_room_whose_events_do_not_replay_is_refused_naming_the_event() {
+        let request = r#"{"seats":[{"kind":"human"},{"kind":"easy","name":"Robo"}],"seed":4}"#;
+        let setup = serde_json::from_str::<CreateRoom>(request).unwrap().check(1).unwrap();
+        let mut room = Room::new("r".into(), setup.clone());
+        let log = [
+            Command::Claim { seat: 0, name: "Ann".into() },
+            Command::Act { seat: 0, act: Act::Roll },
+        ];
+        let mut events = Vec::new();
+        for command in &log {
+            for event in room.apply(command).unwrap() {
+                let seq = events.len() as u64 + 1;
+                events.push(ServerFrame::Event { seq, event }.to_text());
+            }
+        }
+        let stored = |events: Vec<String>| StoredRoom {
+            id: "r".into(),
+            setup: serde_json::to_string(&setup).unwrap(),
+            seats: vec![(0, "Ann".into(), vec![1; 32])],
+            log: log.iter().map(|c| serde_json::to_string(c).unwrap()).collect(),
+            events,
+        };
+        let (_, dir) = super::tests::room("replay", request, Duration::ZERO).await;
+        let writer = Writer::start(RoomStore::open(&dir.join("other.db")).unwrap(), || 0);
+        assert!(restore(stored(events.clone()), writer.clone(), Duration::ZERO).is_ok());
+        let mut tampered = events.clone();
+        tampered[1] = tampered[1].replace("Ann", "Eve");
+        let error = restore(stored(tampered), writer.clone(), Duration::ZERO).unwrap_err();
+        assert_eq!(error, "room r: event 2 does not replay to what was stored");
+        let mut more = events;
+        more.push("{}".into());
+        let error = restore(stored(more), writer, Duration::ZERO).unwrap_err();
+        assert!(error.contains("events are stored but its log replays to"), "{error}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

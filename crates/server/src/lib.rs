@@ -1,0 +1,226 @@
+//! The online game server of `snl serve` (SPEC §9): rooms over HTTP and WebSocket, each room
+//! owned by one task around a [`snl_session::Session`]; seats proved by random tokens whose
+//! hashes alone are kept; computer seats played on the server; every event stored in the game
+//! database before it is sent, so a server killed and started again restores every unfinished
+//! room and clients reconnecting with `since` miss nothing.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! let config = snl_server::Config::new("games.db".into());
+//! let app = snl_server::open(config).await?;
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+//! println!("listening on http://{}", listener.local_addr()?);
+//! app.serve(listener).await?;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Where things are: `api` (HTTP routes and errors), `ws` (one connection: limits, hello,
+//! intents), `actor` (a room's task, its clocks, store-then-send), `room` (a room as a state
+//! machine and its command log), `setup` (what a room is created with), `store` (the one
+//! database writer, group commit), `frames` (the WebSocket frames), `token` (seat tokens).
+
+mod actor;
+mod api;
+pub mod frames;
+mod room;
+pub mod setup;
+mod store;
+mod token;
+mod ws;
+
+use std::{
+    collections::HashMap,
+    net::SocketAddr,
+    path::PathBuf,
+    sync::{Arc, RwLock, atomic::AtomicUsize},
+    time::Duration,
+};
+
+use snl_store::{DbError, RoomStore};
+
+/// Largest HTTP request body, in bytes.
+pub const MAX_BODY: usize = 64 * 1024;
+/// Largest WebSocket message the protocol layer reads; larger ones close the connection.
+pub const MAX_WS_MESSAGE: usize = 64 * 1024;
+
+/// Per-connection limits on what a client sends.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limits {
+    /// Frames per second, sustained.
+    pub rate: u32,
+    /// Frames at once.
+    pub burst: u32,
+    /// Frames refused for the rate in a row before the connection is closed.
+    pub flood: u32,
+    /// Largest text frame answered (larger ones get a `too_large` error), in bytes.
+    pub max_text: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { rate: 20, burst: 40, flood: 200, max_text: 4096 }
+    }
+}
+
+/// How the server runs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The game database.
+    pub db: PathBuf,
+    /// The pause before a computer seat plays (0 in tests).
+    pub bot_delay: Duration,
+    /// Most rooms not over at once.
+    pub max_rooms: usize,
+    /// Most WebSocket connections at once.
+    pub max_connections: usize,
+    /// Per-connection limits.
+    pub limits: Limits,
+    /// Whether every commit waits for the disk (safe against a power cut) rather than for the
+    /// operating system only (safe against the process being killed, the default).
+    pub fsync: bool,
+}
+
+impl Config {
+    /// The defaults, on database `db`.
+    pub fn new(db: PathBuf) -> Config {
+        Config {
+            db,
+            bot_delay: Duration::from_millis(600),
+            max_rooms: 10_000,
+            max_connections: 20_000,
+            limits: Limits::default(),
+            fsync: false,
+        }
+    }
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ServeError {
+    /// The database cannot be opened or read.
+    #[error("the game database {path} {error}")]
+    Db {
+        /// Where it is.
+        path: PathBuf,
+        /// What is wrong.
+        error: DbError,
+    },
+    /// A stored room does not replay.
+    #[error("cannot restore {0}")]
+    Restore(String),
+    /// The address cannot be listened on.
+    #[error("cannot listen on {addr}: {error}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// Serving failed.
+    #[error("the server stopped: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// What every request handler shares.
+#[derive(Debug)]
+struct Shared {
+    rooms: RwLock<HashMap<String, actor::Handle>>,
+    writer: store::Writer,
+    config: Config,
+    connections: AtomicUsize,
+}
+
+/// The server, with its rooms restored, ready to serve.
+#[derive(Debug)]
+pub struct App {
+    shared: Arc<Shared>,
+    restored: usize,
+}
+
+/// Milliseconds since the Unix epoch (the database's times).
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// Opens the database and restores every unfinished room (on the current tokio runtime).
+///
+/// # Errors
+///
+/// [`ServeError::Db`] when the database cannot be opened or read, [`ServeError::Restore`] when a
+/// stored room does not replay to the events it stored.
+#[expect(clippy::unused_async, reason = "it spawns the rooms' tasks, so it runs in the runtime")]
+pub async fn open(config: Config) -> Result<App, ServeError> {
+    let db_error = |error| ServeError::Db { path: config.db.clone(), error };
+    let mut store = RoomStore::open(&config.db).map_err(db_error)?;
+    store.set_fsync(config.fsync).map_err(db_error)?;
+    let stored = store.unfinished().map_err(db_error)?;
+    let writer = store::Writer::start(store, now_ms);
+    let mut rooms = HashMap::new();
+    let restored = stored.len();
+    for room in stored {
+        let id = room.id.clone();
+        let handle =
+            actor::restore(room, writer.clone(), config.bot_delay).map_err(ServeError::Restore)?;
+        rooms.insert(id, handle);
+    }
+    let shared = Arc::new(Shared {
+        rooms: RwLock::new(rooms),
+        writer,
+        config,
+        connections: AtomicUsize::new(0),
+    });
+    Ok(App { shared, restored })
+}
+
+impl App {
+    /// How many unfinished rooms were restored from the database.
+    pub fn restored(&self) -> usize {
+        self.restored
+    }
+
+    /// The routes, for serving or for tests.
+    pub fn router(&self) -> axum::Router {
+        api::router(self.shared.clone())
+    }
+
+    /// Serves on `listener` until the process ends.
+    ///
+    /// # Errors
+    ///
+    /// When accepting connections fails.
+    pub async fn serve(self, listener: tokio::net::TcpListener) -> Result<(), ServeError> {
+        use axum::serve::ListenerExt;
+        // Frames are small and each waits for an answer: send them at once (no Nagle delay).
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
+        axum::serve(listener, self.router()).await?;
+        Ok(())
+    }
+}
+
+/// Runs the server on `addr` on a runtime of its own: `listening` is told the address once it
+/// listens (the caller prints it), then this serves until the process ends.
+///
+/// # Errors
+///
+/// As [`open`], [`ServeError::Bind`], and [`ServeError::Io`].
+pub fn run(
+    config: Config,
+    addr: SocketAddr,
+    listening: impl FnOnce(SocketAddr),
+) -> Result<(), ServeError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async move {
+        let app = open(config).await?;
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|error| ServeError::Bind { addr, error })?;
+        listening(listener.local_addr()?);
+        app.serve(listener).await
+    })
+}

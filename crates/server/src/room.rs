@@ -1,0 +1,427 @@
+//! A room as a state machine with no I/O: its seats, its [`Session`] once every seat is taken,
+//! and the [`Command`]s that change it. Every command that changes the room is logged; replaying
+//! the log on a new room rebuilds it exactly, event for event — which is how a room comes back
+//! after the server restarts.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use snl_analysis::strategy::{Computers, Strategy};
+use snl_engine::{Event, Pending, Status};
+use snl_session::{Awaiting, Intent, Session, SessionError};
+use snl_store::DiceState;
+
+use crate::{frames::ErrorCode, setup::RoomSetup};
+
+/// What changes a room; logged, so that replaying the log rebuilds it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "do", rename_all = "snake_case")]
+pub(crate) enum Command {
+    /// A person takes an open seat.
+    Claim { seat: usize, name: String },
+    /// A seated person's intent.
+    Act { seat: usize, act: Act },
+    /// The computer seat awaited plays its next input.
+    Computer,
+    /// The person awaited ran out of time: their seat's computer plays the rest of the turn.
+    TimeOut { seat: usize },
+    /// A line of chat.
+    Chat { seat: usize, text: String },
+    /// A seat's first connection came, or its last went.
+    Presence { seat: usize, online: bool },
+}
+
+/// A person's intent for the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "intent", rename_all = "snake_case")]
+pub(crate) enum Act {
+    Roll,
+    Choose { option: usize },
+    Autopilot { on: bool },
+}
+
+/// Why a command was refused: the room is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Refusal {
+    pub(crate) code: ErrorCode,
+    pub(crate) message: String,
+}
+
+impl Refusal {
+    pub(crate) fn new(code: ErrorCode, message: impl Into<String>) -> Refusal {
+        Refusal { code, message: message.into() }
+    }
+}
+
+/// Why a seat cannot be taken.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum ClaimProblem {
+    #[error("there is no seat {0} in this room")]
+    NoSuchSeat(usize),
+    #[error("seat {0} is not open: it is taken or a computer's")]
+    NotOpen(usize),
+    #[error("name '{0}' is taken in this room")]
+    NameTaken(String),
+}
+
+/// What a room waits for (the server's clocks and computer players look at it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Waiting {
+    /// Seats are open.
+    Seats,
+    /// A person: `key` changes whenever the awaited input changes (the turn clock restarts).
+    Person { seat: usize, key: (u32, bool) },
+    /// A computer seat (or a person on autopilot).
+    Computer,
+    /// The game is over.
+    Over,
+}
+
+/// A room: see the module documentation.
+#[derive(Debug)]
+pub(crate) struct Room {
+    pub(crate) id: String,
+    pub(crate) setup: RoomSetup,
+    /// Each seat's name: a computer's from the start, a person's once taken.
+    names: Vec<Option<String>>,
+    session: Option<Session>,
+    /// What plays a person's turn when their clock runs out.
+    computers: Computers,
+    /// Whether each seat was last told online.
+    present: Vec<bool>,
+}
+
+impl Room {
+    /// A new room: its game starts at once when no seat is a person's.
+    pub(crate) fn new(id: String, setup: RoomSetup) -> Room {
+        let names = setup.seats.iter().map(|s| s.name.clone()).collect();
+        let seats = setup.seats.len();
+        let mut room = Room {
+            id,
+            computers: Computers::new(setup.seed),
+            setup,
+            names,
+            session: None,
+            present: vec![false; seats],
+        };
+        room.start_when_full();
+        room
+    }
+
+    fn start_when_full(&mut self) {
+        if self.session.is_some() || self.names.iter().any(Option::is_none) {
+            return;
+        }
+        let names: Vec<String> = self.names.iter().flatten().cloned().collect();
+        // Checked when the room was created, with the names checked distinct when taken.
+        if let Ok(game) = self.setup.game(&names) {
+            let dice = DiceState::seeded(self.setup.seed);
+            self.session = Some(Session::new(game, dice, &self.setup.board_name));
+        }
+    }
+
+    /// The session, once the game has begun.
+    pub(crate) fn session(&self) -> Option<&Session> {
+        self.session.as_ref()
+    }
+
+    /// Each seat's name, if it has one yet.
+    pub(crate) fn names(&self) -> &[Option<String>] {
+        &self.names
+    }
+
+    /// Whether seat `seat` is a person's seat still open.
+    pub(crate) fn is_open(&self, seat: usize) -> bool {
+        self.names.get(seat).is_some_and(Option::is_none)
+    }
+
+    /// What the room waits for.
+    pub(crate) fn waiting(&self) -> Waiting {
+        let Some(session) = &self.session else { return Waiting::Seats };
+        let rolls = session.game().rolls();
+        match session.awaiting() {
+            Awaiting::Over => Waiting::Over,
+            Awaiting::Computer { .. } => Waiting::Computer,
+            Awaiting::Roll { seat } => Waiting::Person { seat, key: (rolls, false) },
+            Awaiting::Choice(d) => Waiting::Person { seat: d.seat, key: (rolls, true) },
+        }
+    }
+
+    /// Applies `command`; returns the events it caused, players by name.
+    ///
+    /// # Errors
+    ///
+    /// [`Refusal`] when the command is not possible now; the room is unchanged.
+    pub(crate) fn apply(&mut self, command: &Command) -> Result<Vec<Event<String>>, Refusal> {
+        match command {
+            Command::Claim { seat, name } => {
+                self.check_claim(*seat, name)
+                    .map_err(|p| Refusal::new(ErrorCode::Refused, p.to_string()))?;
+                self.names[*seat] = Some(name.clone());
+                self.start_when_full();
+                Ok(Vec::new())
+            }
+            Command::Presence { seat, online } => {
+                let name = self.name(*seat)?;
+                if std::mem::replace(&mut self.present[*seat], *online) == *online {
+                    return Ok(Vec::new());
+                }
+                Ok(vec![Event::Presence { player: name, online: *online }])
+            }
+            Command::Chat { seat, text } => {
+                Ok(vec![Event::Chat { player: self.name(*seat)?, text: text.clone() }])
+            }
+            Command::Act { seat, act } => {
+                let intent = match *act {
+                    Act::Roll => Intent::Roll,
+                    Act::Choose { option } => Intent::Choose { option },
+                    Act::Autopilot { on } => Intent::Autopilot { on },
+                };
+                let session = self.started()?;
+                let events = session.act(*seat, intent).map_err(|e| refusal(&e, session))?;
+                Ok(named(session, events))
+            }
+            Command::Computer => {
+                let session = self.started()?;
+                let events = session.play_computer().map_err(|e| refusal(&e, session))?;
+                Ok(named(session, events))
+            }
+            Command::TimeOut { seat } => self.time_out(*seat),
+        }
+    }
+
+    /// Why `name` cannot take `seat`, if it cannot.
+    pub(crate) fn check_claim(&self, seat: usize, name: &str) -> Result<(), ClaimProblem> {
+        if seat >= self.names.len() {
+            return Err(ClaimProblem::NoSuchSeat(seat));
+        }
+        if !self.is_open(seat) {
+            return Err(ClaimProblem::NotOpen(seat));
+        }
+        if self.names.iter().flatten().any(|n| n == name) {
+            return Err(ClaimProblem::NameTaken(name.to_owned()));
+        }
+        Ok(())
+    }
+
+    fn name(&self, seat: usize) -> Result<String, Refusal> {
+        self.names
+            .get(seat)
+            .cloned()
+            .flatten()
+            .ok_or_else(|| Refusal::new(ErrorCode::NotAPlayer, format!("seat {seat} is not taken")))
+    }
+
+    fn started(&mut self) -> Result<&mut Session, Refusal> {
+        self.session.as_mut().ok_or_else(|| {
+            Refusal::new(ErrorCode::NotStarted, "seats are still open: the game has not begun")
+        })
+    }
+
+    /// Plays the rest of `seat`'s turn with the hard strategy, after telling it timed out.
+    fn time_out(&mut self, seat: usize) -> Result<Vec<Event<String>>, Refusal> {
+        if !matches!(self.waiting(), Waiting::Person { seat: s, .. } if s == seat) {
+            return Err(Refusal::new(
+                ErrorCode::NotYourTurn,
+                format!("seat {seat} is not awaited"),
+            ));
+        }
+        let name = self.name(seat)?;
+        let session = self.session.as_mut().expect("a person is awaited, so the game has begun");
+        let mut told = vec![Event::TimedOut { player: name }];
+        loop {
+            let events = match session.game().pending() {
+                Pending::Roll { seat: s, .. } if s == seat => session.act(seat, Intent::Roll),
+                Pending::Choice(decision) if decision.seat == seat => {
+                    let option = self.computers.choose(Strategy::Hard, session.game(), &decision);
+                    session.act(seat, Intent::Choose { option })
+                }
+                _ => break,
+            };
+            let events = events.map_err(|e| refusal(&e, session))?;
+            told.extend(named(session, events));
+            if !session.game().in_turn() {
+                break;
+            }
+        }
+        Ok(told)
+    }
+
+    /// The room's public state: never a token.
+    pub(crate) fn view(&self, seq: u64, online: &[u32]) -> Value {
+        let session = self.session.as_ref();
+        let game = session.map(Session::game);
+        let status = match self.waiting() {
+            Waiting::Seats => "open",
+            Waiting::Over => "over",
+            _ => "running",
+        };
+        let seats: Vec<Value> = self
+            .setup
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                json!({
+                    "seat": i,
+                    "kind": s.kind.as_str(),
+                    "name": self.names[i],
+                    "open": self.names[i].is_none(),
+                    "online": online.get(i).is_some_and(|&n| n > 0),
+                    "autopilot": session.is_some_and(|s| s.on_autopilot(i)),
+                    "position": game.map_or(0, |g| g.positions()[i]),
+                    "rank": game.and_then(|g| g.ranks()[i]),
+                })
+            })
+            .collect();
+        let awaiting = self.awaiting();
+        let ranking: Vec<&str> = game.map_or_else(Vec::new, |g| {
+            g.ranking().iter().map(|&s| g.seats()[s].name.as_str()).collect()
+        });
+        json!({
+            "room": self.id,
+            "status": status,
+            "board_name": self.setup.board_name,
+            "board": self.setup.board,
+            "rules": self.setup.rules,
+            "turn_time": self.setup.turn_time,
+            "seats": seats,
+            "awaiting": awaiting,
+            "turns": game.map_or(0, snl_engine::Game::turns),
+            "ranking": ranking,
+            "seq": seq,
+        })
+    }
+
+    /// What the game awaits, as clients read it: `{"type": "roll", "seat": N}`, `{"type":
+    /// "choice", "seat": N, "options": [...]}`, or null (seats open, or the game over).
+    pub(crate) fn awaiting(&self) -> Value {
+        self.session.as_ref().map_or(Value::Null, |s| match s.game().pending() {
+            Pending::Roll { seat, .. } => json!({"type": "roll", "seat": seat}),
+            Pending::Choice(d) => json!({"type": "choice", "seat": d.seat, "options": d.options}),
+            Pending::Over => Value::Null,
+        })
+    }
+
+    /// Whether the game has ended.
+    pub(crate) fn is_over(&self) -> bool {
+        self.session.as_ref().is_some_and(|s| s.game().status() == Status::Finished)
+    }
+
+    /// Seats last told online.
+    pub(crate) fn present(&self) -> &[bool] {
+        &self.present
+    }
+}
+
+fn named(session: &Session, events: Vec<snl_engine::Numbered<usize>>) -> Vec<Event<String>> {
+    let seats = session.game().seats();
+    events.into_iter().map(|n| n.event.named(seats)).collect()
+}
+
+fn refusal(error: &SessionError, session: &Session) -> Refusal {
+    let code = match error {
+        SessionError::NotYourTurn { .. } => ErrorCode::NotYourTurn,
+        SessionError::Over => ErrorCode::GameOver,
+        _ => ErrorCode::Refused,
+    };
+    let message = match error {
+        SessionError::NotYourTurn { .. } => {
+            let game = session.game();
+            let awaited = match game.pending() {
+                Pending::Roll { seat, .. } => Some(seat),
+                Pending::Choice(d) => Some(d.seat),
+                Pending::Over => None,
+            };
+            awaited.map_or_else(
+                || error.to_string(),
+                |s| format!("it is {}'s turn", game.seats()[s].name),
+            )
+        }
+        _ => error.to_string(),
+    };
+    Refusal::new(code, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::setup::CreateRoom;
+
+    fn room(json: &str) -> Room {
+        let request: CreateRoom = serde_json::from_str(json).unwrap();
+        Room::new("r".into(), request.check(5).unwrap())
+    }
+
+    fn claim(room: &mut Room, seat: usize, name: &str) {
+        room.apply(&Command::Claim { seat, name: name.into() }).unwrap();
+    }
+
+    #[test]
+    fn the_game_begins_when_the_last_seat_is_taken() {
+        let mut r = room(r#"{"seats":[{"kind":"human"},{"kind":"human"}]}"#);
+        claim(&mut r, 0, "Ann");
+        assert_eq!(r.waiting(), Waiting::Seats);
+        let roll = Command::Act { seat: 0, act: Act::Roll };
+        assert_eq!(r.apply(&roll).unwrap_err().code, ErrorCode::NotStarted);
+        let taken = r.apply(&Command::Claim { seat: 1, name: "Ann".into() }).unwrap_err();
+        assert!(taken.message.contains("'Ann' is taken"));
+        claim(&mut r, 1, "Bob");
+        assert!(matches!(r.waiting(), Waiting::Person { seat: 0, .. }));
+        let bob = r.apply(&Command::Act { seat: 1, act: Act::Roll }).unwrap_err();
+        assert_eq!((bob.code, bob.message.as_str()), (ErrorCode::NotYourTurn, "it is Ann's turn"));
+        let events = r.apply(&roll).unwrap();
+        assert!(
+            matches!(&events[0], Event::GameStarted { players, .. } if players == &["Ann", "Bob"])
+        );
+    }
+
+    #[test]
+    fn a_timed_out_turn_is_played_by_the_computer_and_told() {
+        let mut r =
+            room(r#"{"seats":[{"kind":"human"},{"kind":"hard","name":"Robo"}],"turn_time":5}"#);
+        claim(&mut r, 0, "Ann");
+        let events = r.apply(&Command::TimeOut { seat: 0 }).unwrap();
+        assert_eq!(events[0], Event::TimedOut { player: "Ann".into() });
+        assert!(
+            events.iter().any(|e| matches!(e, Event::DiceRolled { player, .. } if player == "Ann"))
+        );
+        assert_eq!(r.waiting(), Waiting::Computer);
+        assert_eq!(
+            r.apply(&Command::TimeOut { seat: 0 }).unwrap_err().code,
+            ErrorCode::NotYourTurn
+        );
+    }
+
+    #[test]
+    fn presence_is_told_only_when_it_changes() {
+        let mut r = room(r#"{"seats":[{"kind":"human"},{"kind":"easy"}]}"#);
+        assert_eq!(
+            r.apply(&Command::Presence { seat: 0, online: true }).unwrap_err().code,
+            ErrorCode::NotAPlayer
+        );
+        claim(&mut r, 0, "Ann");
+        assert_eq!(r.apply(&Command::Presence { seat: 0, online: true }).unwrap().len(), 1);
+        assert!(r.apply(&Command::Presence { seat: 0, online: true }).unwrap().is_empty());
+    }
+
+    #[test]
+    fn replaying_the_log_rebuilds_the_room_event_for_event() {
+        let json = r#"{"seats":[{"kind":"human"},{"kind":"greedy"}],"rules":"bonus-six"}"#;
+        let mut first = room(json);
+        let mut log = vec![Command::Claim { seat: 0, name: "Ann".into() }];
+        let mut told = Vec::new();
+        first.apply(&log[0]).unwrap();
+        while first.waiting() != Waiting::Over {
+            let command = match first.waiting() {
+                Waiting::Person { seat, .. } => Command::Act { seat, act: Act::Roll },
+                _ => Command::Computer,
+            };
+            told.extend(first.apply(&command).unwrap());
+            log.push(command);
+        }
+        let mut second = room(json);
+        let again: Vec<_> = log.iter().flat_map(|c| second.apply(c).unwrap()).collect();
+        assert_eq!(again, told);
+        assert!(second.is_over());
+    }
+}

@@ -1,0 +1,282 @@
+//! What a room is created with (`POST /api/rooms`): the request as a client writes it, checked
+//! into a [`RoomSetup`] that is stored with the room and rebuilds its game exactly.
+
+use serde::{Deserialize, Serialize};
+use snl_engine::{
+    Board, BoardSpec, Game, Preset, RandomBoard, RuleSet, RuleSpec, Rules, Seat, SeatKind,
+};
+
+/// Most seats in one room.
+pub const MAX_SEATS: usize = 16;
+/// Most cells on a room's board (the hard strategy is computed for it).
+pub const MAX_CELLS: u32 = 1000;
+/// Longest name a player may take, in characters.
+pub const MAX_NAME: usize = 32;
+/// Longest turn clock, in seconds (a day).
+pub const MAX_TURN_TIME: u64 = 86_400;
+
+/// `POST /api/rooms` as sent.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateRoom {
+    /// A preset's name, or a board file as JSON.
+    #[serde(default)]
+    pub board: Option<BoardChoice>,
+    /// A named rule set, or options by name.
+    #[serde(default)]
+    pub rules: Option<RulesChoice>,
+    /// The seats in seating order.
+    pub seats: Vec<SeatRequest>,
+    /// `classic` only, for now.
+    #[serde(default)]
+    pub mode: Option<String>,
+    /// Rounds of a race (not available yet).
+    #[serde(default)]
+    pub rounds: Option<u32>,
+    /// Seconds a person has for each input before the computer plays the rest of the turn.
+    #[serde(default)]
+    pub turn_time: Option<u64>,
+    /// The game clock (not available yet).
+    #[serde(default)]
+    pub game_time: Option<u64>,
+    /// The dice's seed (a fresh one from the operating system when absent).
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// A board by name or as data.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum BoardChoice {
+    /// `classic`, `milton-bradley`, `kids`, `empty`, `random`.
+    Name(String),
+    /// A board file's contents as JSON.
+    Spec(Box<BoardSpec>),
+}
+
+/// Rules by set name or by options.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum RulesChoice {
+    /// `standard`, `bonus-six`, `three-sixes`, `strict-sixes`.
+    Name(String),
+    /// Options by name, as in a board file's `[rules]`.
+    Spec(RuleSpec),
+}
+
+/// One seat as asked for.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct SeatRequest {
+    /// `human`, `easy`, `greedy` or `hard`.
+    pub kind: SeatKind,
+    /// The name (a computer's; a person gives theirs when taking the seat).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// A room's setup, checked: what is stored with the room.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+pub struct RoomSetup {
+    /// What the board is called (a preset's name, or `custom`).
+    pub board_name: String,
+    /// The board.
+    pub board: BoardSpec,
+    /// The rules.
+    pub rules: Rules,
+    /// The seats: kind and, for computers, name.
+    pub seats: Vec<SeatRequest>,
+    /// The turn clock in seconds.
+    pub turn_time: Option<u64>,
+    /// The dice's seed.
+    pub seed: u64,
+}
+
+impl CreateRoom {
+    /// Checks the request; `fresh_seed` is used when it names no seed.
+    ///
+    /// # Errors
+    ///
+    /// One sentence naming the value that is refused.
+    pub fn check(self, fresh_seed: u64) -> Result<RoomSetup, String> {
+        if let Some(mode) = self.mode.as_deref().filter(|m| *m != "classic") {
+            return Err(format!("mode '{mode}' is not available online yet: use classic"));
+        }
+        if self.rounds.is_some() {
+            return Err("rounds are for race mode, which is not available online yet".into());
+        }
+        if self.game_time.is_some() {
+            return Err("game_time is not available online yet".into());
+        }
+        if let Some(t) = self.turn_time.filter(|t| !(1..=MAX_TURN_TIME).contains(t)) {
+            return Err(format!("turn_time {t} is outside 1..={MAX_TURN_TIME} seconds"));
+        }
+        let seed = self.seed.unwrap_or(fresh_seed);
+        let mut rules = Rules::default();
+        match &self.rules {
+            None => {}
+            Some(RulesChoice::Name(name)) => {
+                rules = name.parse::<RuleSet>().map_err(|e| e.to_string())?.rules();
+            }
+            Some(RulesChoice::Spec(spec)) => rules.apply(spec).map_err(|e| e.to_string())?,
+        }
+        let (board_name, board) = match self.board {
+            None => ("classic".to_owned(), Preset::Classic.spec()),
+            Some(BoardChoice::Name(name)) => {
+                let preset: Preset =
+                    name.parse().map_err(|e: snl_engine::UnknownPreset| e.to_string())?;
+                let spec = if preset == Preset::Random {
+                    RandomBoard { seed, ..RandomBoard::default() }.spec(&rules)
+                } else {
+                    preset.spec()
+                };
+                (preset.as_str().to_owned(), spec)
+            }
+            Some(BoardChoice::Spec(spec)) => {
+                // The board's own rules come first; the request's rules override them.
+                let mut with_board = Rules::default();
+                with_board.apply(&spec.rules).map_err(|e| format!("the board's rules: {e}"))?;
+                if let Some(choice) = &self.rules {
+                    match choice {
+                        RulesChoice::Name(name) => {
+                            with_board =
+                                name.parse::<RuleSet>().map_err(|e| e.to_string())?.rules();
+                        }
+                        RulesChoice::Spec(s) => with_board.apply(s).map_err(|e| e.to_string())?,
+                    }
+                }
+                rules = with_board;
+                ("custom".to_owned(), *spec)
+            }
+        };
+        if board.size > MAX_CELLS {
+            return Err(format!(
+                "a board of {} cells is larger than {MAX_CELLS}, the most a room takes",
+                board.size
+            ));
+        }
+        if self.seats.len() < 2 || self.seats.len() > MAX_SEATS {
+            return Err(format!(
+                "{} seats asked for: a room has 2 to {MAX_SEATS}",
+                self.seats.len()
+            ));
+        }
+        let mut seats = Vec::with_capacity(self.seats.len());
+        for (i, seat) in self.seats.into_iter().enumerate() {
+            let name = match (seat.kind, seat.name) {
+                (SeatKind::Human, _) => None,
+                (_, Some(name)) => Some(check_name(&name)?),
+                (kind, None) => Some(format!("{} {}", capitalised(kind.as_str()), i + 1)),
+            };
+            seats.push(SeatRequest { kind: seat.kind, name });
+        }
+        let setup = RoomSetup { board_name, board, rules, seats, turn_time: self.turn_time, seed };
+        let names: Vec<String> =
+            (0..setup.seats.len()).map(|i| format!("Seat {}", i + 1)).collect();
+        setup.game(&names).map_err(|e| e.clone())?;
+        check_unique(setup.seats.iter().filter_map(|s| s.name.as_deref()))?;
+        Ok(setup)
+    }
+}
+
+impl RoomSetup {
+    /// The game with these names for the seats (a person's as taken, a computer's as set).
+    ///
+    /// # Errors
+    ///
+    /// The board's or the game's problem, as one sentence.
+    pub fn game(&self, names: &[String]) -> Result<Game, String> {
+        let board = Board::new(&self.board, &self.rules).map_err(|e| e.to_string())?;
+        let seats = self
+            .seats
+            .iter()
+            .zip(names)
+            .map(|(s, name)| Seat::new(s.name.clone().unwrap_or_else(|| name.clone()), s.kind))
+            .collect();
+        Game::new(board, self.rules, seats).map_err(|e| e.to_string())
+    }
+}
+
+/// A player's name, trimmed, checked.
+///
+/// # Errors
+///
+/// One sentence naming the name.
+pub fn check_name(name: &str) -> Result<String, String> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
+        return Err(format!(
+            "name '{name}' must be 1 to {MAX_NAME} characters with no control characters"
+        ));
+    }
+    Ok(name.to_owned())
+}
+
+fn check_unique<'a>(names: impl Iterator<Item = &'a str>) -> Result<(), String> {
+    let mut seen = std::collections::HashSet::new();
+    for name in names {
+        if !seen.insert(name) {
+            return Err(format!("name '{name}' is given to two seats"));
+        }
+    }
+    Ok(())
+}
+
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(json: &str) -> Result<RoomSetup, String> {
+        serde_json::from_str::<CreateRoom>(json).map_err(|e| e.to_string())?.check(9)
+    }
+
+    #[test]
+    fn a_bare_request_is_classic_standard_with_computer_names_filled_in() {
+        let setup = request(r#"{"seats":[{"kind":"human"},{"kind":"hard"}]}"#).unwrap();
+        assert_eq!(setup.board_name, "classic");
+        assert_eq!(setup.rules, Rules::default());
+        assert_eq!(setup.seats[1].name.as_deref(), Some("Hard 2"));
+        assert_eq!(setup.seed, 9);
+    }
+
+    #[test]
+    fn named_rules_boards_as_json_and_options_are_taken() {
+        let setup = request(
+            r#"{"board":{"size":20,"snake":[{"head":19,"tail":2}]},"rules":{"dice":"1d4"},
+                "seats":[{"kind":"human"},{"kind":"easy","name":"Robo"}],"turn_time":30,"seed":4}"#,
+        )
+        .unwrap();
+        assert_eq!(setup.board.size, 20);
+        assert_eq!(setup.rules.dice.to_string(), "1d4");
+        assert_eq!(setup.turn_time, Some(30));
+        let setup =
+            request(r#"{"rules":"three-sixes","seats":[{"kind":"human"},{"kind":"human"}]}"#)
+                .unwrap();
+        assert_eq!(setup.rules, RuleSet::ThreeSixes.rules());
+    }
+
+    #[test]
+    fn bad_requests_name_the_value() {
+        for (json, needle) in [
+            (r#"{"seats":[{"kind":"human"}]}"#, "1 seats"),
+            (r#"{"board":"chess","seats":[{"kind":"human"},{"kind":"human"}]}"#, "chess"),
+            (r#"{"rules":"fast","seats":[{"kind":"human"},{"kind":"human"}]}"#, "fast"),
+            (r#"{"turn_time":0,"seats":[{"kind":"human"},{"kind":"human"}]}"#, "turn_time 0"),
+            (r#"{"mode":"race","seats":[{"kind":"human"},{"kind":"human"}]}"#, "race"),
+            (r#"{"board":{"size":5000},"seats":[{"kind":"human"},{"kind":"human"}]}"#, "5000"),
+            (r#"{"seats":[{"kind":"easy","name":"A"},{"kind":"hard","name":"A"}]}"#, "'A'"),
+            (
+                r#"{"board":{"size":10,"snake":[{"head":3,"tail":5}]},"seats":[{"kind":"human"},{"kind":"human"}]}"#,
+                "snake",
+            ),
+        ] {
+            let error = request(json).unwrap_err();
+            assert!(error.contains(needle), "{json}: {error}");
+        }
+    }
+}

@@ -1,0 +1,187 @@
+//! One WebSocket connection: hello, then welcome and the events missed, then live events and
+//! intents. Every frame is checked at this edge: its size, the connection's rate (a token
+//! bucket), its shape. A refused frame gets an error frame and changes nothing; a connection
+//! that keeps flooding is closed.
+
+use std::sync::{Arc, atomic::Ordering};
+
+use axum::extract::ws::{Message, WebSocket};
+use futures_util::{SinkExt, StreamExt, stream::SplitSink};
+use tokio::{
+    sync::{broadcast::error::RecvError, oneshot},
+    time::Instant,
+};
+
+use crate::{
+    Limits, Shared,
+    actor::{Handle, Msg},
+    frames::{ClientFrame, ErrorCode, ServerFrame},
+    room::Refusal,
+};
+
+/// One connection counted against `--max-connections` while it lives.
+#[derive(Debug)]
+pub(crate) struct Held(pub(crate) Arc<Shared>);
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.0.connections.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// A token bucket: `burst` frames at once, refilled at `rate` frames per second.
+#[derive(Debug)]
+struct Bucket {
+    tokens: f64,
+    at: Instant,
+    limits: Limits,
+    /// Frames refused in a row for the rate.
+    strikes: u32,
+}
+
+impl Bucket {
+    fn new(limits: Limits) -> Bucket {
+        Bucket { tokens: f64::from(limits.burst), at: Instant::now(), limits, strikes: 0 }
+    }
+
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        let refill = now.duration_since(self.at).as_secs_f64() * f64::from(self.limits.rate);
+        self.tokens = (self.tokens + refill).min(f64::from(self.limits.burst));
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            self.strikes = 0;
+            true
+        } else {
+            self.strikes += 1;
+            false
+        }
+    }
+}
+
+type Sink = SplitSink<WebSocket, Message>;
+
+async fn send_error(sink: &mut Sink, code: ErrorCode, message: impl Into<String>) -> bool {
+    let frame = ServerFrame::error(code, message).to_text();
+    sink.send(Message::Text(frame.into())).await.is_ok()
+}
+
+/// What a frame from the client turned out to be.
+enum Frame {
+    /// A protocol frame.
+    Good(ClientFrame),
+    /// Refused with this error (the connection stays).
+    Refused(ErrorCode, String),
+    /// Nothing to do (ping, pong).
+    Skip,
+    /// The connection is over.
+    End,
+}
+
+fn read(message: Option<Result<Message, axum::Error>>, bucket: &mut Bucket) -> Frame {
+    let text = match message {
+        None | Some(Err(_) | Ok(Message::Close(_))) => return Frame::End,
+        Some(Ok(Message::Ping(_) | Message::Pong(_))) => return Frame::Skip,
+        Some(Ok(Message::Binary(_))) => {
+            return Frame::Refused(
+                ErrorCode::BadMessage,
+                "frames are JSON text, not binary".into(),
+            );
+        }
+        Some(Ok(Message::Text(text))) => text,
+    };
+    if !bucket.take() {
+        if bucket.strikes > bucket.limits.flood {
+            return Frame::End;
+        }
+        return Frame::Refused(ErrorCode::RateLimited, "too many frames: slow down".into());
+    }
+    if text.len() > bucket.limits.max_text {
+        let max = bucket.limits.max_text;
+        return Frame::Refused(ErrorCode::TooLarge, format!("a frame has at most {max} bytes"));
+    }
+    match serde_json::from_str::<ClientFrame>(text.as_str()) {
+        Ok(frame) => Frame::Good(frame),
+        Err(e) => {
+            Frame::Refused(ErrorCode::BadMessage, format!("not a frame of the protocol: {e}"))
+        }
+    }
+}
+
+async fn ask<T>(handle: &Handle, msg: impl FnOnce(oneshot::Sender<T>) -> Msg) -> Option<T> {
+    let (reply, answer) = oneshot::channel();
+    handle.tx.send(msg(reply)).await.ok()?;
+    answer.await.ok()
+}
+
+/// Serves one connection to the room of `handle` until either side closes it.
+pub(crate) async fn connection(socket: WebSocket, handle: Handle, limits: Limits, held: Held) {
+    let (mut sink, mut stream) = socket.split();
+    let mut bucket = Bucket::new(limits);
+    let joined = loop {
+        let refusal = match read(stream.next().await, &mut bucket) {
+            Frame::End => return,
+            Frame::Skip => continue,
+            Frame::Refused(code, message) => Refusal::new(code, message),
+            Frame::Good(ClientFrame::Hello { token, since }) => {
+                match ask(&handle, |reply| Msg::Join { token, since, reply }).await {
+                    None => return,
+                    Some(Ok(joined)) => break joined,
+                    Some(Err(refusal)) => refusal,
+                }
+            }
+            Frame::Good(_) => Refusal::new(
+                ErrorCode::BadMessage,
+                r#"say hello first: {"type": "hello", "token": null, "since": null}"#,
+            ),
+        };
+        if !send_error(&mut sink, refusal.code, refusal.message).await {
+            return;
+        }
+    };
+    let seat = joined.seat;
+    let mut events = joined.events;
+    let mut ok = sink.feed(Message::Text(joined.welcome)).await.is_ok();
+    for frame in joined.backlog {
+        ok = ok && sink.feed(Message::Text(frame)).await.is_ok();
+    }
+    ok = ok && sink.flush().await.is_ok();
+    while ok {
+        tokio::select! {
+            event = events.recv() => match event {
+                Ok(batch) => {
+                    for frame in batch.iter() {
+                        ok = ok && sink.feed(Message::Text(frame.clone())).await.is_ok();
+                    }
+                    ok = ok && sink.flush().await.is_ok();
+                }
+                Err(RecvError::Lagged(_)) => {
+                    let text = "this connection fell behind the room's events: reconnect with since";
+                    let _ = send_error(&mut sink, ErrorCode::TooLarge, text).await;
+                    ok = false;
+                }
+                Err(RecvError::Closed) => ok = false,
+            },
+            message = stream.next() => {
+                let refusal = match read(message, &mut bucket) {
+                    Frame::End => break,
+                    Frame::Skip => continue,
+                    Frame::Refused(code, message) => Some(Refusal::new(code, message)),
+                    Frame::Good(frame) => match ask(&handle, |reply| Msg::Do { seat, frame, reply }).await {
+                        None => break,
+                        Some(result) => result.err(),
+                    },
+                };
+                if let Some(refusal) = refusal {
+                    ok = send_error(&mut sink, refusal.code, refusal.message).await;
+                }
+            }
+        }
+    }
+    if let Some(seat) = seat {
+        let _ = handle.tx.send(Msg::Leave { seat }).await;
+    }
+    let _ = sink.send(Message::Close(None)).await;
+    drop(held);
+}

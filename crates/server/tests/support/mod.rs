@@ -1,0 +1,214 @@
+//! What the server's socket tests share: a server on a loopback port with a fresh database, a
+//! tiny HTTP client, and a WebSocket client that reads frames as JSON.
+
+#![allow(dead_code, unreachable_pub)]
+
+use std::{
+    net::SocketAddr,
+    path::{Path, PathBuf},
+    time::Duration,
+};
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::{
+    io::{AsyncReadExt, AsyncWriteExt},
+    net::{TcpListener, TcpStream},
+};
+use tokio_tungstenite::{
+    MaybeTlsStream, WebSocketStream,
+    tungstenite::{Message, client::IntoClientRequest},
+};
+
+/// A fresh folder, removed when dropped.
+pub struct TestDir(PathBuf);
+
+impl TestDir {
+    pub fn new(name: &str) -> TestDir {
+        let path = std::env::temp_dir().join(format!("snl-server-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).unwrap();
+        TestDir(path)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TestDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A server on a free loopback port, with computers playing at once.
+pub struct Server {
+    pub addr: SocketAddr,
+    pub dir: TestDir,
+}
+
+impl Server {
+    pub async fn start(name: &str) -> Server {
+        Server::start_with(name, |_| {}).await
+    }
+
+    pub async fn start_with(name: &str, adjust: impl FnOnce(&mut snl_server::Config)) -> Server {
+        let dir = TestDir::new(name);
+        let mut config = snl_server::Config::new(dir.path().join("games.db"));
+        config.bot_delay = Duration::ZERO;
+        config.limits.rate = 10_000;
+        config.limits.burst = 10_000;
+        adjust(&mut config);
+        let app = snl_server::open(config).await.unwrap();
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(app.serve(listener));
+        Server { addr, dir }
+    }
+
+    pub async fn http(&self, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
+        http(self.addr, method, path, body).await
+    }
+
+    /// A room of these seats; returns its id.
+    pub async fn room(&self, request: Value) -> String {
+        let (status, body) = self.http("POST", "/api/rooms", Some(&request.to_string())).await;
+        assert_eq!(status, 201, "{body}");
+        body["room"].as_str().unwrap().to_owned()
+    }
+
+    /// Takes seat `seat` of `room` as `name`; returns the token.
+    pub async fn claim(&self, room: &str, seat: usize, name: &str) -> String {
+        let path = format!("/api/rooms/{room}/seats/{seat}");
+        let (status, body) =
+            self.http("POST", &path, Some(&json!({"name": name}).to_string())).await;
+        assert_eq!(status, 200, "{body}");
+        body["token"].as_str().unwrap().to_owned()
+    }
+
+    pub async fn state(&self, room: &str) -> Value {
+        let (status, body) = self.http("GET", &format!("/api/rooms/{room}"), None).await;
+        assert_eq!(status, 200, "{body}");
+        body
+    }
+
+    pub async fn connect(&self, room: &str) -> Client {
+        Client::connect(self.addr, room, None).await.unwrap()
+    }
+}
+
+/// One HTTP/1.1 request, the connection closed after it.
+pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let body = body.unwrap_or("");
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.unwrap();
+    let status = response[9..12].parse().unwrap();
+    let body = response.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    (status, serde_json::from_str(body).unwrap_or(Value::String(body.to_owned())))
+}
+
+/// A WebSocket client that reads frames as JSON.
+pub struct Client {
+    socket: WebSocketStream<MaybeTlsStream<TcpStream>>,
+}
+
+/// How long a test waits for a frame before it fails (a guard against hangs, not a timing).
+const PATIENCE: Duration = Duration::from_secs(20);
+
+impl Client {
+    pub async fn connect(
+        addr: SocketAddr,
+        room: &str,
+        origin: Option<&str>,
+    ) -> Result<Client, tokio_tungstenite::tungstenite::Error> {
+        let mut request = format!("ws://{addr}/api/rooms/{room}/ws").into_client_request()?;
+        if let Some(origin) = origin {
+            request.headers_mut().insert("Origin", origin.parse().unwrap());
+        }
+        let (socket, _) = tokio_tungstenite::connect_async(request).await?;
+        Ok(Client { socket })
+    }
+
+    pub async fn send(&mut self, frame: Value) {
+        self.send_text(&frame.to_string()).await;
+    }
+
+    pub async fn send_text(&mut self, text: &str) {
+        self.socket.send(Message::Text(text.into())).await.unwrap();
+    }
+
+    pub async fn send_binary(&mut self, bytes: Vec<u8>) {
+        self.socket.send(Message::Binary(bytes.into())).await.unwrap();
+    }
+
+    /// The next frame, or `None` when the server closed the connection.
+    pub async fn next(&mut self) -> Option<Value> {
+        loop {
+            let message = tokio::time::timeout(PATIENCE, self.socket.next())
+                .await
+                .expect("a frame within the patience");
+            match message? {
+                Ok(Message::Text(text)) => return Some(serde_json::from_str(&text).unwrap()),
+                Ok(Message::Close(_)) | Err(_) => return None,
+                Ok(_) => {}
+            }
+        }
+    }
+
+    pub async fn frame(&mut self) -> Value {
+        self.next().await.expect("the connection is open")
+    }
+
+    /// Says hello; returns the welcome.
+    pub async fn hello(&mut self, token: Option<&str>, since: Option<u64>) -> Value {
+        self.send(json!({"type": "hello", "token": token, "since": since})).await;
+        let welcome = self.frame().await;
+        assert_eq!(welcome["type"], "welcome", "{welcome}");
+        welcome
+    }
+
+    /// Event frames until one whose event has type `kind` (included); awaiting frames skipped.
+    pub async fn events_until(&mut self, kind: &str) -> Vec<Value> {
+        let mut events = Vec::new();
+        loop {
+            let frame = self.frame().await;
+            if frame["type"] == "awaiting" {
+                continue;
+            }
+            assert_eq!(frame["type"], "event", "{frame}");
+            let done = frame["event"]["type"] == kind;
+            events.push(frame);
+            if done {
+                return events;
+            }
+        }
+    }
+
+    /// The next error frame's code (events before it are skipped).
+    pub async fn error_code(&mut self) -> String {
+        loop {
+            let frame = self.frame().await;
+            if frame["type"] == "error" {
+                return frame["code"].as_str().unwrap().to_owned();
+            }
+        }
+    }
+
+    pub async fn close(mut self) {
+        let _ = self.socket.close(None).await;
+        while let Some(Ok(_)) = self.socket.next().await {}
+    }
+}
+
+/// Whether the frames' `seq` run 1, 2, … (from `first`) with no gap and no repeat.
+pub fn gap_free(frames: &[Value], first: u64) -> bool {
+    frames.iter().enumerate().all(|(i, f)| f["seq"].as_u64() == Some(first + i as u64))
+}

@@ -1,0 +1,359 @@
+//! Online rooms kept in the game database (`snl serve`): each room's setup, its seats with the
+//! hashes of their tokens (never a token), the log of commands that rebuilds its game, and every
+//! event it sent, numbered. The server writes a batch of rooms' changes in one transaction
+//! before it sends their events, and reads the unfinished rooms back when it starts.
+//!
+//! The room tables have their own schema step ([`ROOM_SCHEMA_VERSION`], kept in the table
+//! `room_schema`), so they change independently of the game tables.
+//!
+//! ```
+//! use snl_store::{RoomStore, RoomWrite};
+//! # let dir = std::env::temp_dir().join(format!("snl-rooms-doc-{}", std::process::id()));
+//! # let _ = std::fs::remove_dir_all(&dir);
+//! let mut store = RoomStore::open(&dir.join("games.db"))?;
+//! store.write(&[
+//!     RoomWrite::Create { room: "r1".into(), setup: "{}".into(), now_ms: 0 },
+//!     RoomWrite::Log { room: "r1".into(), number: 1, command: "c1".into() },
+//!     RoomWrite::Event { room: "r1".into(), seq: 1, event: "e1".into() },
+//! ])?;
+//! let rooms = store.unfinished()?;
+//! assert_eq!(rooms[0].log, ["c1"]);
+//! assert_eq!(rooms[0].events, ["e1"]);
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
+use std::path::Path;
+
+use rusqlite::{OptionalExtension, params};
+
+use crate::db::{Database, DbError};
+
+/// The room tables' schema version.
+pub const ROOM_SCHEMA_VERSION: u32 = 1;
+
+/// Each step takes the room tables from its index to the next version.
+const ROOM_MIGRATIONS: [&str; ROOM_SCHEMA_VERSION as usize] = [
+    // 1: rooms, their seats, their command logs and their events.
+    "CREATE TABLE rooms (
+        id          TEXT    PRIMARY KEY,
+        created_ms  INTEGER NOT NULL,
+        setup       TEXT    NOT NULL,
+        over        INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE room_seats (
+        room        TEXT    NOT NULL REFERENCES rooms (id) ON DELETE CASCADE,
+        seat        INTEGER NOT NULL,
+        name        TEXT    NOT NULL,
+        token_hash  BLOB    NOT NULL,
+        PRIMARY KEY (room, seat)
+    ) WITHOUT ROWID;
+    CREATE TABLE room_log (
+        room     TEXT    NOT NULL REFERENCES rooms (id) ON DELETE CASCADE,
+        number   INTEGER NOT NULL,
+        command  TEXT    NOT NULL,
+        PRIMARY KEY (room, number)
+    ) WITHOUT ROWID;
+    CREATE TABLE room_events (
+        room   TEXT    NOT NULL REFERENCES rooms (id) ON DELETE CASCADE,
+        seq    INTEGER NOT NULL,
+        event  TEXT    NOT NULL,
+        PRIMARY KEY (room, seq)
+    ) WITHOUT ROWID;",
+];
+
+/// One change to a room, written with others in one transaction by [`RoomStore::write`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RoomWrite {
+    /// A new room and its setup (opaque text, JSON by the server).
+    Create {
+        /// The room's id.
+        room: String,
+        /// What the room was created with.
+        setup: String,
+        /// Milliseconds since the Unix epoch.
+        now_ms: u64,
+    },
+    /// A seat taken: the player's name and the hash of the seat's token.
+    Seat {
+        /// The room.
+        room: String,
+        /// The seat's index.
+        seat: usize,
+        /// Who took it.
+        name: String,
+        /// The token's hash (never the token).
+        token_hash: Vec<u8>,
+    },
+    /// The next command of the room's log (numbered from 1).
+    Log {
+        /// The room.
+        room: String,
+        /// The command's number.
+        number: u64,
+        /// The command (opaque text).
+        command: String,
+    },
+    /// An event sent to the room's clients, with its sequence number.
+    Event {
+        /// The room.
+        room: String,
+        /// The event's sequence number (1, 2, …).
+        seq: u64,
+        /// The event (opaque text).
+        event: String,
+    },
+    /// The room's game is over: it is not restored any more.
+    Over {
+        /// The room.
+        room: String,
+    },
+}
+
+/// A room as stored: what rebuilds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredRoom {
+    /// The room's id.
+    pub id: String,
+    /// Its setup.
+    pub setup: String,
+    /// Seats taken: index, name, token hash.
+    pub seats: Vec<(usize, String, Vec<u8>)>,
+    /// Its commands in order (command `i + 1` at index `i`).
+    pub log: Vec<String>,
+    /// Its events in order (event `seq` at index `seq - 1`).
+    pub events: Vec<String>,
+}
+
+/// The game database opened for the server's rooms.
+#[derive(Debug)]
+pub struct RoomStore {
+    db: Database,
+}
+
+impl RoomStore {
+    /// Opens (creating if needed) the database at `path` and its room tables.
+    ///
+    /// # Errors
+    ///
+    /// As [`Database::open`].
+    pub fn open(path: &Path) -> Result<RoomStore, DbError> {
+        let mut db = Database::open(path)?;
+        migrate(&mut db)?;
+        Ok(RoomStore { db })
+    }
+
+    /// Whether every commit waits for the disk (`FULL`, as `snl play` records: safe against a
+    /// power cut) or only for the operating system (`NORMAL` in WAL mode: safe against the
+    /// process being killed at any moment, which is what a server must survive; a power cut may
+    /// lose the last commits). The server's default is `NORMAL`, for throughput.
+    ///
+    /// # Errors
+    ///
+    /// Whatever SQLite reports.
+    pub fn set_fsync(&mut self, every_commit: bool) -> Result<(), DbError> {
+        let mode = if every_commit { "FULL" } else { "NORMAL" };
+        self.db.conn.pragma_update(None, "synchronous", mode)?;
+        Ok(())
+    }
+
+    /// The game database itself (to record finished games as `snl play` does).
+    pub fn database(&mut self) -> &mut Database {
+        &mut self.db
+    }
+
+    /// Writes every change in one transaction: all of them or none.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError::Locked`], [`DbError::ReadOnly`], and whatever SQLite reports (a command number
+    /// or sequence number written twice among them).
+    pub fn write(&mut self, writes: &[RoomWrite]) -> Result<(), DbError> {
+        let tx =
+            self.db.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        for write in writes {
+            match write {
+                RoomWrite::Create { room, setup, now_ms } => {
+                    tx.prepare_cached(
+                        "INSERT INTO rooms (id, created_ms, setup) VALUES (?1, ?2, ?3)",
+                    )?
+                    .execute(params![room, now_ms.cast_signed(), setup])?;
+                }
+                RoomWrite::Seat { room, seat, name, token_hash } => {
+                    tx.prepare_cached(
+                        "INSERT INTO room_seats (room, seat, name, token_hash)
+                         VALUES (?1, ?2, ?3, ?4)",
+                    )?
+                    .execute(params![
+                        room,
+                        i64::try_from(*seat).unwrap_or(i64::MAX),
+                        name,
+                        token_hash
+                    ])?;
+                }
+                RoomWrite::Log { room, number, command } => {
+                    tx.prepare_cached(
+                        "INSERT INTO room_log (room, number, command) VALUES (?1, ?2, ?3)",
+                    )?
+                    .execute(params![room, number.cast_signed(), command])?;
+                }
+                RoomWrite::Event { room, seq, event } => {
+                    tx.prepare_cached(
+                        "INSERT INTO room_events (room, seq, event) VALUES (?1, ?2, ?3)",
+                    )?
+                    .execute(params![room, seq.cast_signed(), event])?;
+                }
+                RoomWrite::Over { room } => {
+                    tx.prepare_cached("UPDATE rooms SET over = 1 WHERE id = ?1")?
+                        .execute([room])?;
+                }
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Every room whose game is not over, oldest first, with its seats, log and events.
+    ///
+    /// # Errors
+    ///
+    /// Whatever SQLite reports.
+    pub fn unfinished(&self) -> Result<Vec<StoredRoom>, DbError> {
+        let conn = &self.db.conn;
+        let mut rooms =
+            conn.prepare("SELECT id, setup FROM rooms WHERE over = 0 ORDER BY created_ms, id")?;
+        let mut seats = conn.prepare(
+            "SELECT seat, name, token_hash FROM room_seats WHERE room = ?1 ORDER BY seat",
+        )?;
+        let mut log =
+            conn.prepare("SELECT command FROM room_log WHERE room = ?1 ORDER BY number")?;
+        let mut events =
+            conn.prepare("SELECT event FROM room_events WHERE room = ?1 ORDER BY seq")?;
+        let heads = rooms
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut found = Vec::with_capacity(heads.len());
+        for (id, setup) in heads {
+            let room_seats = seats
+                .query_map([&id], |r| Ok((r.get::<_, i64>(0)? as usize, r.get(1)?, r.get(2)?)))?
+                .collect::<Result<Vec<_>, _>>()?;
+            let room_log =
+                log.query_map([&id], |r| r.get(0))?.collect::<Result<Vec<String>, _>>()?;
+            let room_events =
+                events.query_map([&id], |r| r.get(0))?.collect::<Result<Vec<String>, _>>()?;
+            found.push(StoredRoom {
+                id,
+                setup,
+                seats: room_seats,
+                log: room_log,
+                events: room_events,
+            });
+        }
+        Ok(found)
+    }
+
+    /// The room tables' schema version (0 before they exist).
+    ///
+    /// # Errors
+    ///
+    /// Whatever SQLite reports.
+    pub fn schema_version(&self) -> Result<u32, DbError> {
+        Ok(room_version(&self.db.conn)?.unwrap_or(0))
+    }
+}
+
+fn room_version(conn: &rusqlite::Connection) -> rusqlite::Result<Option<u32>> {
+    let exists: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'room_schema')",
+        [],
+        |r| r.get(0),
+    )?;
+    if !exists {
+        return Ok(None);
+    }
+    conn.query_row("SELECT version FROM room_schema", [], |r| r.get(0)).optional()
+}
+
+/// Takes the room tables to [`ROOM_SCHEMA_VERSION`], one step at a time, in one transaction.
+fn migrate(db: &mut Database) -> Result<(), DbError> {
+    let tx = db.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let found = room_version(&tx)?;
+    if found.is_none() {
+        tx.execute_batch("CREATE TABLE room_schema (version INTEGER NOT NULL)")?;
+        tx.execute("INSERT INTO room_schema (version) VALUES (0)", [])?;
+    }
+    let found = found.unwrap_or(0);
+    if found > ROOM_SCHEMA_VERSION {
+        return Err(DbError::Newer { found, supported: ROOM_SCHEMA_VERSION });
+    }
+    for sql in &ROOM_MIGRATIONS[found as usize..] {
+        tx.execute_batch(sql)?;
+    }
+    tx.execute("UPDATE room_schema SET version = ?1", [ROOM_SCHEMA_VERSION])?;
+    tx.commit()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_dir::TestDir;
+
+    fn create(room: &str) -> RoomWrite {
+        RoomWrite::Create { room: room.into(), setup: format!("setup {room}"), now_ms: 1 }
+    }
+
+    #[test]
+    fn rooms_come_back_with_seats_log_and_events_until_over() {
+        let dir = TestDir::new("rooms-back");
+        let path = dir.path().join("games.db");
+        let mut store = RoomStore::open(&path).unwrap();
+        assert_eq!(store.schema_version().unwrap(), ROOM_SCHEMA_VERSION);
+        store
+            .write(&[
+                create("a"),
+                create("b"),
+                RoomWrite::Seat {
+                    room: "a".into(),
+                    seat: 1,
+                    name: "Ann".into(),
+                    token_hash: vec![7; 32],
+                },
+                RoomWrite::Log { room: "a".into(), number: 1, command: "roll".into() },
+                RoomWrite::Event { room: "a".into(), seq: 1, event: "e1".into() },
+                RoomWrite::Event { room: "a".into(), seq: 2, event: "e2".into() },
+            ])
+            .unwrap();
+        store.write(&[RoomWrite::Over { room: "b".into() }]).unwrap();
+        drop(store);
+        let store = RoomStore::open(&path).unwrap();
+        let rooms = store.unfinished().unwrap();
+        assert_eq!(rooms.len(), 1);
+        assert_eq!(rooms[0].id, "a");
+        assert_eq!(rooms[0].setup, "setup a");
+        assert_eq!(rooms[0].seats, [(1, "Ann".to_owned(), vec![7; 32])]);
+        assert_eq!(rooms[0].log, ["roll"]);
+        assert_eq!(rooms[0].events, ["e1", "e2"]);
+    }
+
+    #[test]
+    fn a_batch_with_a_repeated_sequence_number_writes_nothing() {
+        let dir = TestDir::new("rooms-atomic");
+        let mut store = RoomStore::open(&dir.path().join("games.db")).unwrap();
+        store.write(&[create("a")]).unwrap();
+        let event = |seq| RoomWrite::Event { room: "a".into(), seq, event: "e".into() };
+        assert!(store.write(&[event(1), event(2), event(2)]).is_err());
+        assert!(store.unfinished().unwrap()[0].events.is_empty());
+    }
+
+    #[test]
+    fn the_game_tables_are_untouched_by_the_room_tables() {
+        let dir = TestDir::new("rooms-games");
+        let path = dir.path().join("games.db");
+        drop(RoomStore::open(&path).unwrap());
+        let db = Database::open_existing(&path).unwrap();
+        assert_eq!(db.schema_version().unwrap(), crate::SCHEMA_VERSION);
+        assert!(db.games().unwrap().is_empty());
+    }
+}
