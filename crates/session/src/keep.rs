@@ -161,7 +161,10 @@ impl GameDb {
 impl Recorder for GameDb {
     fn keep(&mut self, kept: &Kept<'_>) -> Result<(), String> {
         let now = (self.clock)();
-        self.held.push(Logged::new(kept.action, kept.game.turns(), kept.events, now));
+        // The log keeps events in their wire form: players by name, as `--events jsonl` and the
+        // network give them.
+        let named: Vec<_> = kept.events.iter().map(|e| e.named(kept.game.seats())).collect();
+        self.held.push(Logged::new(kept.action, kept.game.turns(), &named, now));
         let due = kept.urgent
             || self.held.len() >= GameDb::GATHER
             || now.saturating_sub(self.last_write_ms) >= GameDb::GATHER_MS;

@@ -133,3 +133,24 @@ fn a_loaded_game_draws_its_board_once_before_the_first_prompt() {
         snl(&["play", "--no-record", "--load", &save, "--json", "--stop-after", "0"]).code == 0
     );
 }
+
+#[test]
+fn the_database_logs_events_in_their_wire_form_with_names() {
+    let dir = TempDir::new("wire-log");
+    let db = dir.file("games.db");
+    let run =
+        snl(&["play", "--seed", "2", "--player", "Ann:easy", "--player", "Bob:easy", "--db", &db]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let first: String = conn
+        .query_row(
+            "SELECT events FROM actions WHERE action = 'turn' ORDER BY seq LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let events: Vec<snl_engine::Event<String>> = serde_json::from_str(&first).unwrap();
+    let names = vec!["Ann".to_owned(), "Bob".to_owned()];
+    assert_eq!(events[0], snl_engine::Event::GameStarted { players: names, board_size: 100 });
+    assert!(first.contains(r#""player":"Ann""#), "{first}");
+}

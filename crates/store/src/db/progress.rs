@@ -31,7 +31,12 @@ impl Logged {
     /// # Panics
     ///
     /// Never: events always have a JSON form.
-    pub fn new(action: Action, turns: u32, events: &[Event], at_ms: u64) -> Logged {
+    pub fn new<P: Serialize>(
+        action: Action,
+        turns: u32,
+        events: &[Event<P>],
+        at_ms: u64,
+    ) -> Logged {
         let events = (!events.is_empty())
             .then(|| serde_json::to_string(events).expect("events are always JSON"));
         Logged { action, turns, events, at_ms }
@@ -106,7 +111,10 @@ impl Database {
         events: &[Event],
         now_ms: u64,
     ) -> Result<(), DbError> {
-        let logged = Logged::new(action, game.turns(), events, now_ms);
+        // The log keeps events in their wire form: players by name, as `--events jsonl` and the
+        // network give them.
+        let named: Vec<Event<String>> = events.iter().map(|e| e.named(game.seats())).collect();
+        let logged = Logged::new(action, game.turns(), &named, now_ms);
         self.record_turns(id, game, dice, std::slice::from_ref(&logged), now_ms)
     }
 
