@@ -156,17 +156,21 @@ until they can be won (under standard rules, or LeetCode's for --format leetcode
 Example: a 3000x3000 LeetCode board, one jump per 20 cells (about 30 MB):
   snl board generate --size 9000000 --snakes 225000 --ladders 225000 --format leetcode -o big.json")]
 struct GenerateArgs {
-    /// Cells on the board (for --format leetcode a square: 36, 100, 1000000, ...).
-    #[arg(long, value_name = "N", default_value_t = 100)]
+    /// Cells on the board, at most 10000000 (for --format leetcode a square: 36, 100, 1000000, ...).
+    #[arg(long, value_name = "N", default_value_t = 100, allow_negative_numbers = true,
+        value_parser = crate::common::cell_count)]
     size: u32,
     /// Snakes to place.
-    #[arg(long, value_name = "S", default_value_t = 8)]
+    #[arg(long, value_name = "S", default_value_t = 8, allow_negative_numbers = true,
+        value_parser = crate::common::zero_or_more::<u32>)]
     snakes: u32,
     /// Ladders to place.
-    #[arg(long, value_name = "L", default_value_t = 8)]
+    #[arg(long, value_name = "L", default_value_t = 8, allow_negative_numbers = true,
+        value_parser = crate::common::zero_or_more::<u32>)]
     ladders: u32,
     /// Seed of the draw.
-    #[arg(long, value_name = "X", default_value_t = 0)]
+    #[arg(long, value_name = "X", default_value_t = 0, allow_negative_numbers = true,
+        value_parser = crate::common::zero_or_more::<u64>)]
     seed: u64,
     /// What to write.
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "toml")]

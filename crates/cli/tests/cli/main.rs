@@ -5,6 +5,7 @@ mod util;
 
 mod analyze;
 mod board;
+mod limits;
 mod play;
 mod records;
 mod save;
