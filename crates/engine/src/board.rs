@@ -77,7 +77,15 @@ impl BoardSpec {
     pub fn from_toml(text: &str) -> Result<BoardSpec, ParseBoardError> {
         toml::from_str(text).map_err(|e| {
             let (line, column) = e.span().map_or((0, 0), |span| line_column(text, span.start));
-            ParseBoardError { line, column, message: e.message().to_owned() }
+            let mut message = e.message().to_owned();
+            // The parser says only "duplicate key"; the key is the text at the error's span.
+            if message == "duplicate key"
+                && let Some(key) = e.span().and_then(|span| text.get(span)).map(str::trim)
+                && !key.is_empty()
+            {
+                message = format!("duplicate key '{key}': each key may be given once");
+            }
+            ParseBoardError { line, column, message }
         })
     }
 
@@ -773,6 +781,14 @@ mod tests {
         assert_eq!(err.line, 4, "{err}");
         let err = BoardSpec::from_toml("size = 100\ncolour = 3\n").unwrap_err();
         assert_eq!(err.line, 2, "{err}");
+        let err = BoardSpec::from_toml("size = 100\nsize = 50\n").unwrap_err();
+        assert_eq!(
+            (err.line, err.message.as_str()),
+            (2, "duplicate key 'size': each key may be given once")
+        );
+        let err = BoardSpec::from_toml("size = 9\n[[snake]]\nhead = 8\nhead = 7\ntail = 2\n")
+            .unwrap_err();
+        assert!(err.message.contains("'head'"), "{err}");
     }
 
     #[test]
