@@ -192,6 +192,7 @@ fn generate_board(args: &GenerateArgs, console: &mut Console) -> CmdResult {
         seed: args.seed,
     };
     params.check().or_bad()?;
+    crate::common::check_board_size(params.size)?;
     let side = f64::from(args.size).sqrt().floor() as u32;
     if args.format == BoardFormat::Leetcode && side * side != args.size {
         return Err(crate::common::Failure::bad(anyhow::anyhow!(

@@ -75,7 +75,7 @@ pub(crate) struct GameArgs {
     /// Board: classic, milton-bradley, kids, empty, random, or a .toml board file.
     #[arg(long, value_name = "NAME|FILE", default_value = "classic")]
     pub(crate) board: String,
-    /// Cells of a random board (at most 10000000).
+    /// Cells of a random board (at most 10000000; for solve 100000000).
     #[arg(long, value_name = "N", default_value_t = 100, allow_negative_numbers = true,
         value_parser = cell_count)]
     pub(crate) size: u32,
@@ -165,6 +165,7 @@ impl GameArgs {
                 seed: self.seed_or(0),
             };
             params.check().or_bad()?;
+            check_board_size(params.size)?;
             return Ok(params.spec(rules));
         }
         Ok(preset.spec())
@@ -309,9 +310,25 @@ pub(crate) fn at_least_one<T: TryFrom<u64> + Bounded>(text: &str) -> Result<T, S
     whole_number(text, 1, T::MAX_U64).map(|n| T::try_from(n).ok().expect("checked against MAX_U64"))
 }
 
-/// Parses `--size`: 0 to [`snl_engine::MAX_CELLS`] (smaller boards get their own message later).
+/// The largest random board: `solve` draws random boards this large straight into its track;
+/// every other command stops at [`snl_engine::MAX_CELLS`].
+pub(crate) const MAX_RANDOM_CELLS: u32 = 100_000_000;
+
+/// Parses `--size`: 0 to [`MAX_RANDOM_CELLS`] (smaller boards get their own message later).
 pub(crate) fn cell_count(text: &str) -> Result<u32, String> {
-    whole_number(text, 0, u64::from(snl_engine::MAX_CELLS)).map(|n| n as u32)
+    whole_number(text, 0, u64::from(MAX_RANDOM_CELLS)).map(|n| n as u32)
+}
+
+/// Refuses a random board of more than [`snl_engine::MAX_CELLS`] cells before it is drawn.
+pub(crate) fn check_board_size(size: u32) -> CmdResult {
+    let max = snl_engine::MAX_CELLS;
+    if size > max {
+        return Err(Failure::bad(anyhow::anyhow!(
+            "size {size} is too large: a board has at most {max} cells \
+             (solve alone takes random boards up to {MAX_RANDOM_CELLS})"
+        )));
+    }
+    Ok(())
 }
 
 /// The largest value of an unsigned integer type, as a `u64`.

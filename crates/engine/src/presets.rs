@@ -3,7 +3,6 @@
 use std::{fmt, str::FromStr};
 
 use crate::{
-    board::MAX_CELLS,
     board::{Board, BoardSpec},
     dice::SeededDice,
     rules::Rules,
@@ -164,9 +163,6 @@ impl RandomBoard {
         if self.size < 4 {
             return Err(RandomBoardError::TooSmall { size: self.size });
         }
-        if self.size > MAX_CELLS {
-            return Err(RandomBoardError::TooLarge { size: self.size });
-        }
         let jumps = u64::from(self.snakes) + u64::from(self.ladders);
         let room = u64::from(self.size - 2) / 3;
         if jumps > room {
@@ -242,12 +238,6 @@ pub enum RandomBoardError {
     /// N < 4.
     #[error("size {size} is too small for a random board: use 4 or more")]
     TooSmall {
-        /// N.
-        size: u32,
-    },
-    /// N > [`MAX_CELLS`].
-    #[error("size {size} is too large: a board has at most {} cells", MAX_CELLS)]
-    TooLarge {
         /// N.
         size: u32,
     },

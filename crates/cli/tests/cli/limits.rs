@@ -65,9 +65,11 @@ fn a_board_file_of_width_4294967295_is_refused_under_a_memory_cap() {
 #[test]
 fn a_random_board_larger_than_the_limit_is_refused_before_it_is_drawn() {
     let run = snl_capped(&["board", "show", "--board", "random", "--size", "4294967295"]);
-    one_sentence(&run, "'4294967295' is too large: use at most 10000000");
+    one_sentence(&run, "'4294967295' is too large: use at most 100000000");
+    let run = snl_capped(&["board", "show", "--board", "random", "--size", "20000000"]);
+    one_sentence(&run, "size 20000000 is too large: a board has at most 10000000 cells");
     let run = snl_capped(&["board", "generate", "--size", "10000001"]);
-    one_sentence(&run, "use at most 10000000");
+    one_sentence(&run, "size 10000001 is too large");
 }
 
 #[test]
