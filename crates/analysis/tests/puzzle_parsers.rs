@@ -47,7 +47,7 @@ fn hackerrank_like() -> impl Strategy<Value = String> {
     ];
     let sep = prop::sample::select(vec![" ", "\n", "\t", "\r\n"]);
     prop::collection::vec((token, sep), 0..40)
-        .prop_map(|t| t.into_iter().map(|(a, b)| format!("{a}{b}")).collect())
+        .prop_map(|t| t.into_iter().flat_map(|(a, b)| [a, b.to_owned()]).collect())
 }
 
 proptest! {
