@@ -152,7 +152,12 @@ fn unknown_presets_and_rule_sets_are_named() {
 #[test]
 fn crowded_random_boards_are_refused_with_the_numbers() {
     let run = snl(&["board", "show", "random", "--size", "20", "--snakes", "9", "--ladders", "9"]);
-    assert_fails(&run, 2, &["18 snakes and ladders do not fit on 20 cells"]);
+    assert_fails(&run, 2, &["9 snakes do not fit on 20 cells: use at most 6"]);
+    let run = snl(&["board", "show", "random", "--size", "20", "--snakes", "4", "--ladders", "4"]);
+    assert_fails(&run, 2, &["4 snakes and 4 ladders do not fit on 20 cells: use at most 6 in all"]);
+    // Only what was asked for is blamed: not the 8 ladders the user left at their default.
+    let run = snl(&["board", "generate", "--size", "4", "--snakes", "10"]);
+    assert_fails(&run, 2, &["10 snakes do not fit on 4 cells: use at most 0"]);
 }
 
 #[test]
