@@ -98,7 +98,11 @@ pub(crate) fn run(args: &BoardArgs, console: &mut Console) -> CmdResult {
         }
         BoardAction::Validate(check) => {
             let game = check.game();
-            let setup = game.resolve()?;
+            let setup = match game.resolve() {
+                Ok(setup) => setup,
+                Err(failure) if check.json => return Err(invalid_json(failure, console)),
+                Err(failure) => return Err(failure),
+            };
             let board = &setup.board;
             let snakes = board.jumps().iter().filter(|j| j.is_snake()).count();
             let reach = board.reach(&setup.rules);
@@ -134,6 +138,26 @@ pub(crate) fn run(args: &BoardArgs, console: &mut Console) -> CmdResult {
             }
             Ok(())
         }
+    }
+}
+
+/// `board validate --json` on a board that is not valid: `{"valid": false, "message", "problems"}`
+/// on standard output (each problem one string; a file that cannot be read or parsed is one
+/// problem), and the failure goes on to standard error and the exit code.
+fn invalid_json(failure: crate::common::Failure, console: &mut Console) -> crate::common::Failure {
+    let problems: Vec<String> =
+        failure.error.chain().find_map(|e| e.downcast_ref::<snl_engine::BoardError>()).map_or_else(
+            || vec![failure.to_string()],
+            |e| e.problems.iter().map(ToString::to_string).collect(),
+        );
+    let value = serde_json::json!({
+        "valid": false,
+        "message": failure.to_string(),
+        "problems": problems,
+    });
+    match writeln!(console.out, "{value}").and_then(|()| console.out.flush()) {
+        Ok(()) => failure,
+        Err(e) => crate::common::Failure::other(e),
     }
 }
 

@@ -208,8 +208,10 @@ impl GameArgs {
         let cli_rules = self.rules_with(&RuleSpec::default())?;
         let spec = self.board_spec(&cli_rules)?;
         let rules = self.rules_with(&spec.rules)?;
-        let board = Board::new(&spec, &rules)
-            .map_err(|e| Failure::bad(anyhow::anyhow!("board '{}': {e}", self.board)))?;
+        // Kept as a typed error under the context, so `board validate --json` can list problems.
+        let board = Board::new(&spec, &rules).map_err(|e| {
+            Failure::bad(anyhow::Error::new(e).context(format!("board '{}'", self.board)))
+        })?;
         Ok(Setup { board, rules, board_name: self.board.clone() })
     }
 }
