@@ -1,5 +1,7 @@
 //! Boards: a spec (plain data, maybe invalid) becomes a [`Board`] only through [`Board::new`],
 //! whose error lists every problem.
+//!
+//! (Long because the spec, its problems, the board, its layout and their tests belong together.)
 
 use std::{collections::VecDeque, fmt};
 
