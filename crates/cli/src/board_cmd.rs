@@ -101,7 +101,11 @@ pub(crate) fn run(args: &BoardArgs, console: &mut Console) -> CmdResult {
         }
         BoardAction::Validate(check) => {
             let game = check.game();
-            let setup = game.resolve()?;
+            let setup = match game.resolve() {
+                Ok(setup) => setup,
+                Err(failure) if check.json => return Err(invalid_json(failure, console)),
+                Err(failure) => return Err(failure),
+            };
             let board = &setup.board;
             let snakes = board.jumps().iter().filter(|j| j.is_snake()).count();
             let reach = board.reach(&setup.rules);
@@ -140,6 +144,26 @@ pub(crate) fn run(args: &BoardArgs, console: &mut Console) -> CmdResult {
     }
 }
 
+/// `board validate --json` on a board that is not valid: `{"valid": false, "message", "problems"}`
+/// on standard output (each problem one string; a file that cannot be read or parsed is one
+/// problem), and the failure goes on to standard error and the exit code.
+fn invalid_json(failure: crate::common::Failure, console: &mut Console) -> crate::common::Failure {
+    let problems: Vec<String> =
+        failure.error.chain().find_map(|e| e.downcast_ref::<snl_engine::BoardError>()).map_or_else(
+            || vec![failure.to_string()],
+            |e| e.problems.iter().map(ToString::to_string).collect(),
+        );
+    let value = serde_json::json!({
+        "valid": false,
+        "message": failure.to_string(),
+        "problems": problems,
+    });
+    match writeln!(console.out, "{value}").and_then(|()| console.out.flush()) {
+        Ok(()) => failure,
+        Err(e) => crate::common::Failure::other(e),
+    }
+}
+
 /// The formats `snl board generate` writes.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum BoardFormat {
@@ -159,17 +183,21 @@ until they can be won (under standard rules, or LeetCode's for --format leetcode
 Example: a 3000x3000 LeetCode board, one jump per 20 cells (about 30 MB):
   snl board generate --size 9000000 --snakes 225000 --ladders 225000 --format leetcode -o big.json")]
 struct GenerateArgs {
-    /// Cells on the board (for --format leetcode a square: 36, 100, 1000000, ...).
-    #[arg(long, value_name = "N", default_value_t = 100)]
+    /// Cells on the board, at most 10000000 (for --format leetcode a square: 36, 100, 1000000, ...).
+    #[arg(long, value_name = "N", default_value_t = 100, allow_negative_numbers = true,
+        value_parser = crate::common::cell_count)]
     size: u32,
     /// Snakes to place.
-    #[arg(long, value_name = "S", default_value_t = 8)]
+    #[arg(long, value_name = "S", default_value_t = 8, allow_negative_numbers = true,
+        value_parser = crate::common::zero_or_more::<u32>)]
     snakes: u32,
     /// Ladders to place.
-    #[arg(long, value_name = "L", default_value_t = 8)]
+    #[arg(long, value_name = "L", default_value_t = 8, allow_negative_numbers = true,
+        value_parser = crate::common::zero_or_more::<u32>)]
     ladders: u32,
     /// Seed of the draw.
-    #[arg(long, value_name = "X", default_value_t = 0)]
+    #[arg(long, value_name = "X", default_value_t = 0, allow_negative_numbers = true,
+        value_parser = crate::common::zero_or_more::<u64>)]
     seed: u64,
     /// What to write.
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "toml")]
@@ -191,6 +219,7 @@ fn generate_board(args: &GenerateArgs, console: &mut Console) -> CmdResult {
         seed: args.seed,
     };
     params.check().or_bad()?;
+    crate::common::check_board_size(params.size)?;
     let side = f64::from(args.size).sqrt().floor() as u32;
     if args.format == BoardFormat::Leetcode && side * side != args.size {
         return Err(crate::common::Failure::bad(anyhow::anyhow!(

@@ -80,17 +80,21 @@ pub(crate) type CmdResult<T = ()> = Result<T, Failure>;
 #[derive(Args, Clone, Debug, Default)]
 #[command(next_help_heading = "Board and rules")]
 pub(crate) struct GameArgs {
-    /// Board: classic, milton-bradley, kids, empty, random, or a .toml board file.
+    /// Board: classic, milton-bradley, kids, empty, random, or a .toml board file (at most 64 MiB
+    /// and 10000000 cells).
     #[arg(long, value_name = "NAME|FILE", default_value = "classic")]
     pub(crate) board: String,
-    /// Cells of a random board.
-    #[arg(long, value_name = "N", default_value_t = 100)]
+    /// Cells of a random board (at most 10000000; for solve 100000000).
+    #[arg(long, value_name = "N", default_value_t = 100, allow_negative_numbers = true,
+        value_parser = cell_count)]
     pub(crate) size: u32,
     /// Snakes on a random board.
-    #[arg(long, value_name = "S", default_value_t = 8)]
+    #[arg(long, value_name = "S", default_value_t = 8, allow_negative_numbers = true,
+        value_parser = zero_or_more::<u32>)]
     pub(crate) snakes: u32,
     /// Ladders on a random board.
-    #[arg(long, value_name = "L", default_value_t = 8)]
+    #[arg(long, value_name = "L", default_value_t = 8, allow_negative_numbers = true,
+        value_parser = zero_or_more::<u32>)]
     pub(crate) ladders: u32,
     /// Named rule set: standard, bonus-six, three-sixes, strict-sixes (single options override it).
     #[arg(long, value_name = "NAME")]
@@ -123,7 +127,7 @@ pub(crate) struct GameArgs {
     #[arg(long, value_name = "RULE")]
     pub(crate) choice: Option<String>,
     /// Seed for dice and random boards; the same seed gives the same game.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = zero_or_more::<u64>)]
     pub(crate) seed: Option<u64>,
 }
 
@@ -150,8 +154,12 @@ impl GameArgs {
                 || name.contains('/')
                 || Path::new(name).is_file();
         if looks_like_file {
-            let text = std::fs::read_to_string(name).map_err(|e| {
-                Failure::bad(anyhow::anyhow!("cannot read board file '{name}': {e}"))
+            let bytes = read_file_bounded(name, snl_engine::MAX_BOARD_FILE_BYTES, "board file")?;
+            let text = String::from_utf8(bytes).map_err(|e| {
+                Failure::bad(anyhow::anyhow!(
+                    "board file '{name}' is not UTF-8 text (byte {})",
+                    e.utf8_error().valid_up_to()
+                ))
             })?;
             return BoardSpec::from_toml(&text).map_err(|e| {
                 Failure::bad(anyhow::anyhow!("board file '{name}' is not a valid board: {e}"))
@@ -166,6 +174,7 @@ impl GameArgs {
                 seed: self.seed_or(0),
             };
             params.check().or_bad()?;
+            check_board_size(params.size)?;
             return Ok(params.spec(rules));
         }
         Ok(preset.spec())
@@ -208,10 +217,40 @@ impl GameArgs {
         let cli_rules = self.rules_with(&RuleSpec::default())?;
         let spec = self.board_spec(&cli_rules)?;
         let rules = self.rules_with(&spec.rules)?;
-        let board = Board::new(&spec, &rules)
-            .map_err(|e| Failure::bad(anyhow::anyhow!("board '{}': {e}", self.board)))?;
+        // Kept as a typed error under the context, so `board validate --json` can list problems.
+        let board = Board::new(&spec, &rules).map_err(|e| {
+            Failure::bad(anyhow::Error::new(e).context(format!("board '{}'", self.board)))
+        })?;
         Ok(Setup { board, rules, board_name: self.board.clone() })
     }
+}
+
+/// Reads at most `limit` bytes from `reader`; more is refused with a sentence naming `what` and
+/// the limit, so that no input (`/dev/zero`, an endless pipe) is read until memory runs out.
+pub(crate) fn read_bounded(
+    reader: &mut dyn std::io::Read,
+    limit: u64,
+    what: &str,
+) -> CmdResult<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    reader
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Failure::bad(anyhow::anyhow!("cannot read {what}: {e}")))?;
+    if bytes.len() as u64 > limit {
+        return Err(Failure::bad(anyhow::anyhow!(
+            "{what} is longer than {limit} bytes, the most that is read"
+        )));
+    }
+    Ok(bytes)
+}
+
+/// Reads the file at `path`, at most `limit` bytes (see [`read_bounded`]).
+pub(crate) fn read_file_bounded(path: &str, limit: u64, what: &str) -> CmdResult<Vec<u8>> {
+    let mut file = std::fs::File::open(path)
+        .map_err(|e| Failure::bad(anyhow::anyhow!("cannot read {what} '{path}': {e}")))?;
+    read_bounded(&mut file, limit, &format!("{what} '{path}'"))
 }
 
 /// Parses every `--player NAME:KIND`.
@@ -253,22 +292,78 @@ pub(crate) fn progress_bar(games: u64, show: bool) -> indicatif::ProgressBar {
 /// The most worker threads `--threads` accepts.
 pub(crate) const MAX_THREADS: usize = 1024;
 
-/// Parses a whole number of 1 or more (clap value parser).
-pub(crate) fn at_least_one<T: std::str::FromStr + PartialOrd + From<u8>>(
-    text: &str,
-) -> Result<T, String> {
-    text.parse::<T>()
-        .ok()
-        .filter(|n| *n >= T::from(1))
-        .ok_or_else(|| format!("'{text}' is not a whole number of 1 or more"))
+/// Parses a whole number from `min` to `max`, with one sentence for each way it can be wrong:
+/// "must be 0 or more" for a negative number, "at most X" for one too large, "not a whole
+/// number" for anything else.
+pub(crate) fn whole_number(text: &str, min: u64, max: u64) -> Result<u64, String> {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("'{text}' is not a whole number"));
+    }
+    let negative = text.starts_with('-') && digits.bytes().any(|b| b != b'0');
+    if negative {
+        return Err(format!("'{text}' must be {min} or more"));
+    }
+    match digits.parse::<u64>() {
+        Ok(n) if n < min => Err(format!("'{text}' must be {min} or more")),
+        Ok(n) if n <= max => Ok(n),
+        _ => Err(format!("'{text}' is too large: use at most {max}")),
+    }
+}
+
+/// Parses a whole number of 0 or more that fits `T` (clap value parser).
+pub(crate) fn zero_or_more<T: TryFrom<u64> + Bounded>(text: &str) -> Result<T, String> {
+    whole_number(text, 0, T::MAX_U64).map(|n| T::try_from(n).ok().expect("checked against MAX_U64"))
+}
+
+/// Parses a whole number of 1 or more that fits `T` (clap value parser).
+pub(crate) fn at_least_one<T: TryFrom<u64> + Bounded>(text: &str) -> Result<T, String> {
+    whole_number(text, 1, T::MAX_U64).map(|n| T::try_from(n).ok().expect("checked against MAX_U64"))
+}
+
+/// The largest random board: `solve` draws random boards this large straight into its track;
+/// every other command stops at [`snl_engine::MAX_CELLS`].
+pub(crate) const MAX_RANDOM_CELLS: u32 = 100_000_000;
+
+/// Parses `--size`: 0 to [`MAX_RANDOM_CELLS`] (smaller boards get their own message later).
+pub(crate) fn cell_count(text: &str) -> Result<u32, String> {
+    whole_number(text, 0, u64::from(MAX_RANDOM_CELLS)).map(|n| n as u32)
+}
+
+/// Refuses a random board of more than [`snl_engine::MAX_CELLS`] cells before it is drawn.
+pub(crate) fn check_board_size(size: u32) -> CmdResult {
+    let max = snl_engine::MAX_CELLS;
+    if size > max {
+        return Err(Failure::bad(anyhow::anyhow!(
+            "size {size} is too large: a board has at most {max} cells \
+             (solve alone takes random boards up to {MAX_RANDOM_CELLS})"
+        )));
+    }
+    Ok(())
+}
+
+/// The largest value of an unsigned integer type, as a `u64`.
+pub(crate) trait Bounded {
+    const MAX_U64: u64;
+}
+
+impl Bounded for u32 {
+    const MAX_U64: u64 = u32::MAX as u64;
+}
+
+impl Bounded for u64 {
+    const MAX_U64: u64 = u64::MAX;
+}
+
+impl Bounded for usize {
+    const MAX_U64: u64 = usize::MAX as u64;
 }
 
 /// Parses `--threads`: 1 to [`MAX_THREADS`] (clap value parser).
 pub(crate) fn thread_count(text: &str) -> Result<usize, String> {
-    at_least_one::<usize>(text)
-        .ok()
-        .filter(|&n| n <= MAX_THREADS)
-        .ok_or_else(|| format!("'{text}' is not a number of threads from 1 to {MAX_THREADS}"))
+    whole_number(text, 1, MAX_THREADS as u64)
+        .map(|n| n as usize)
+        .map_err(|e| format!("{e} (a number of threads from 1 to {MAX_THREADS})"))
 }
 
 /// A rayon pool of `threads` workers (all cores when `None`).

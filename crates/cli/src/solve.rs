@@ -3,7 +3,7 @@
 //!
 //! The search is [`snl_analysis::solve`]; this module reads the options and prints.
 
-use std::io::{Read, Write};
+use std::io::Write;
 
 use clap::Args;
 use serde_json::json;
@@ -205,26 +205,35 @@ fn leetcode(source: &str, as_json: bool, console: &mut Console) -> CmdResult {
 /// Reads a LeetCode 909 matrix given inline (`[[...]]`), as a file, or as `-` (standard input).
 pub(crate) fn read_leetcode(source: &str, console: &mut Console) -> CmdResult<LeetCode> {
     let text = if source == "-" {
-        let mut text = Vec::new();
-        console.input.read_to_end(&mut text).map_err(|e| {
-            Failure::bad(anyhow::anyhow!("cannot read the LeetCode board from standard input: {e}"))
-        })?;
-        text
+        crate::common::read_bounded(
+            &mut console.input,
+            snl_engine::MAX_BOARD_FILE_BYTES,
+            "the LeetCode board on standard input",
+        )?
     } else if source.trim_start().starts_with('[') {
         source.as_bytes().to_vec()
     } else {
-        std::fs::read(source).map_err(|e| {
-            Failure::bad(anyhow::anyhow!("cannot read LeetCode board file '{source}': {e}"))
-        })?
+        crate::common::read_file_bounded(
+            source,
+            snl_engine::MAX_BOARD_FILE_BYTES,
+            "LeetCode board file",
+        )?
     };
     LeetCode::parse(&text).or_bad()
 }
 
 /// `--hackerrank`: the judge's input on standard input, one answer per line.
 fn hackerrank(as_json: bool, console: &mut Console) -> CmdResult {
-    let mut text = String::new();
-    console.input.read_to_string(&mut text).map_err(|e| {
-        Failure::bad(anyhow::anyhow!("cannot read HackerRank input from standard input: {e}"))
+    let bytes = crate::common::read_bounded(
+        &mut console.input,
+        snl_engine::MAX_BOARD_FILE_BYTES,
+        "HackerRank input on standard input",
+    )?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        Failure::bad(anyhow::anyhow!(
+            "HackerRank input is not UTF-8 text (byte {})",
+            e.utf8_error().valid_up_to()
+        ))
     })?;
     let tests = parse_hackerrank(&text).or_bad()?;
     let solutions: Vec<Solution> = tests.iter().map(|t| t.track().fewest_rolls()).collect();

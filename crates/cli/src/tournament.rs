@@ -34,11 +34,11 @@ pub(crate) struct TournamentArgs {
     #[arg(long = "player", value_name = "NAME:KIND", help_heading = "Tournament")]
     pub(crate) players: Vec<String>,
     /// Games to play; each player sits in each seat equally often over every n games.
-    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = at_least_one::<u64>,
+    #[arg(long, value_name = "N", default_value_t = 10_000, allow_negative_numbers = true, value_parser = at_least_one::<u64>,
           help_heading = "Tournament")]
     pub(crate) games: u64,
     /// Worker threads (default: all cores). The result for a seed is the same for any number.
-    #[arg(long, value_name = "N", value_parser = thread_count, help_heading = "Tournament")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = thread_count, help_heading = "Tournament")]
     pub(crate) threads: Option<usize>,
     /// Print one JSON object with the results instead of text.
     #[arg(long, help_heading = "Tournament")]

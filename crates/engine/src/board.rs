@@ -1,11 +1,21 @@
 //! Boards: a spec (plain data, maybe invalid) becomes a [`Board`] only through [`Board::new`],
 //! whose error lists every problem.
+//!
+//! (Long because the spec, its problems, the board, its layout and their tests belong together.)
 
 use std::{collections::VecDeque, fmt};
 
 use serde::{Deserialize, Serialize};
 
 use crate::rules::{Bonus, Choice, JumpMode, OnMax, Overshoot, RuleSpec, Rules, Start};
+
+/// The most cells a board may have: every board table is a few bytes per cell, so ten million
+/// cells stay within a few hundred megabytes for any command.
+pub const MAX_CELLS: u32 = 10_000_000;
+
+/// The longest board file (or standard input) that is read, in bytes: room for a jump on every
+/// one of a million cells.
+pub const MAX_BOARD_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// A board as written by a person or a file: not necessarily valid.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -69,7 +79,15 @@ impl BoardSpec {
     pub fn from_toml(text: &str) -> Result<BoardSpec, ParseBoardError> {
         toml::from_str(text).map_err(|e| {
             let (line, column) = e.span().map_or((0, 0), |span| line_column(text, span.start));
-            ParseBoardError { line, column, message: e.message().to_owned() }
+            let mut message = e.message().to_owned();
+            // The parser says only "duplicate key"; the key is the text at the error's span.
+            if message == "duplicate key"
+                && let Some(key) = e.span().and_then(|span| text.get(span)).map(str::trim)
+                && !key.is_empty()
+            {
+                message = format!("duplicate key '{key}': each key may be given once");
+            }
+            ParseBoardError { line, column, message }
         })
     }
 
@@ -136,6 +154,18 @@ pub enum BoardProblem {
     },
     /// Width 0.
     ZeroWidth,
+    /// N > [`MAX_CELLS`].
+    TooLarge {
+        /// The size given.
+        size: u32,
+    },
+    /// A width larger than the board (or than [`MAX_CELLS`]).
+    TooWide {
+        /// The width given.
+        width: u32,
+        /// The most it may be.
+        max: u32,
+    },
     /// A start or end outside `1..=N`.
     OffBoard {
         /// The jump as written.
@@ -185,6 +215,12 @@ impl fmt::Display for BoardProblem {
                 write!(f, "size {size} is too small: a board needs at least 2 cells")
             }
             BoardProblem::ZeroWidth => f.write_str("width 0 is not allowed: use 1 or more"),
+            BoardProblem::TooLarge { size } => {
+                write!(f, "size {size} is too large: a board has at most {MAX_CELLS} cells")
+            }
+            BoardProblem::TooWide { width, max } => {
+                write!(f, "width {width} is too large: use at most {max}, the number of cells")
+            }
             BoardProblem::OffBoard { jump, snake, size } => write!(
                 f,
                 "{} {}→{} leaves the board: both ends must be cells 1 to {size}",
@@ -285,8 +321,16 @@ impl Board {
         if size < 2 {
             problems.push(BoardProblem::TooSmall { size });
         }
-        if spec.width == Some(0) {
-            problems.push(BoardProblem::ZeroWidth);
+        if size > MAX_CELLS {
+            problems.push(BoardProblem::TooLarge { size });
+        }
+        let max_width = size.clamp(1, MAX_CELLS);
+        match spec.width {
+            Some(0) => problems.push(BoardProblem::ZeroWidth),
+            Some(width) if width > max_width => {
+                problems.push(BoardProblem::TooWide { width, max: max_width });
+            }
+            _ => {}
         }
         let written = spec
             .snakes
@@ -317,10 +361,11 @@ impl Board {
             jumps.push(jump);
         }
         jumps.sort_unstable();
+        // Sorted, so a shared start is a run of equal starts: name each cell once.
+        let mut named = None;
         for pair in jumps.windows(2) {
-            if pair[0].from == pair[1].from
-                && !problems.contains(&BoardProblem::SharedStart { cell: pair[0].from })
-            {
+            if pair[0].from == pair[1].from && named != Some(pair[0].from) {
+                named = Some(pair[0].from);
                 problems.push(BoardProblem::SharedStart { cell: pair[0].from });
             }
         }
@@ -517,21 +562,29 @@ fn bounce(n: u32, target: u32) -> u32 {
 }
 
 /// Follows every chain of jumps to its end, or returns a cycle.
+///
+/// Linear in the number of cells: each cell is walked once, and a cell on the current walk is
+/// marked so that a cycle is seen at once rather than by searching the walk.
 fn settle_all(dest: &[u32]) -> Result<Vec<u32>, Vec<u32>> {
-    let mut settled = vec![u32::MAX; dest.len()];
+    const UNKNOWN: u32 = u32::MAX;
+    const ON_PATH: u32 = u32::MAX - 1;
+    let mut settled = vec![UNKNOWN; dest.len()];
+    let mut path = Vec::new();
     for start in 0..dest.len() {
-        let mut path = Vec::new();
+        path.clear();
         let mut at = start;
-        while settled[at] == u32::MAX && dest[at] as usize != at {
-            if let Some(i) = path.iter().position(|&c| c == at as u32) {
-                return Err(path[i..].to_vec());
-            }
+        while settled[at] == UNKNOWN && dest[at] as usize != at {
+            settled[at] = ON_PATH;
             path.push(at as u32);
             at = dest[at] as usize;
         }
-        let end = if settled[at] == u32::MAX { at as u32 } else { settled[at] };
+        if settled[at] == ON_PATH {
+            let i = path.iter().position(|&c| c == at as u32).unwrap_or(0);
+            return Err(path[i..].to_vec());
+        }
+        let end = if settled[at] == UNKNOWN { at as u32 } else { settled[at] };
         settled[at] = end;
-        for c in path {
+        for &c in &path {
             settled[c as usize] = end;
         }
     }
@@ -642,6 +695,50 @@ mod tests {
     }
 
     #[test]
+    fn a_huge_size_or_width_is_refused_before_any_table_is_built() {
+        let spec = BoardSpec { size: u32::MAX, ..BoardSpec::default() };
+        let err = Board::new(&spec, &rules()).unwrap_err();
+        assert_eq!(err.problems, vec![BoardProblem::TooLarge { size: u32::MAX }]);
+        assert!(err.to_string().contains("at most 10000000 cells"), "{err}");
+        let spec = BoardSpec { size: 100, width: Some(u32::MAX), ..BoardSpec::default() };
+        let err = Board::new(&spec, &rules()).unwrap_err();
+        assert_eq!(err.problems, vec![BoardProblem::TooWide { width: u32::MAX, max: 100 }]);
+        assert!(err.to_string().contains("width 4294967295"), "{err}");
+        let spec = BoardSpec { size: 100, width: Some(100), ..BoardSpec::default() };
+        assert!(Board::new(&spec, &rules()).is_ok());
+        assert!(
+            Board::new(&BoardSpec { size: MAX_CELLS, ..BoardSpec::default() }, &rules()).is_ok()
+        );
+    }
+
+    #[test]
+    fn a_long_chain_settles_to_its_end_and_a_long_cycle_is_found() {
+        // 2 → 4 → 6 → … → 2k + 2, one chain through the board.
+        let k = 50_000;
+        let spec = BoardSpec::with_jumps(2 * k + 4, (0..k).map(|i| (2 * i + 2, 2 * i + 4)));
+        let mut chain = rules();
+        chain.jumps = JumpMode::Chain;
+        let b = Board::new(&spec, &chain).unwrap();
+        assert_eq!(b.settle(2, JumpMode::Chain), 2 * k + 2);
+        assert_eq!(b.settle(2 * k, JumpMode::Chain), 2 * k + 2);
+        assert_eq!(b.settle(2, JumpMode::Single), 4);
+        let mut jumps: Vec<(u32, u32)> = (0..k).map(|i| (2 * i + 2, 2 * i + 4)).collect();
+        jumps.push((2 * k + 2, 3));
+        jumps.push((3, 2));
+        let err = Board::new(&BoardSpec::with_jumps(2 * k + 4, jumps), &chain).unwrap_err();
+        assert!(
+            matches!(&err.problems[0], BoardProblem::Cycle { cells } if cells.len() == k as usize + 2)
+        );
+    }
+
+    #[test]
+    fn many_jumps_on_one_cell_name_it_once() {
+        let spec = BoardSpec::with_jumps(1000, (10..900).map(|t| (5, t)));
+        let err = Board::new(&spec, &rules()).unwrap_err();
+        assert_eq!(err.problems, vec![BoardProblem::SharedStart { cell: 5 }]);
+    }
+
+    #[test]
     fn chain_settles_through_every_jump() {
         let spec = BoardSpec::with_jumps(30, [(3, 10), (10, 20), (20, 4)]);
         let b = Board::new(&spec, &rules()).unwrap();
@@ -686,6 +783,14 @@ mod tests {
         assert_eq!(err.line, 4, "{err}");
         let err = BoardSpec::from_toml("size = 100\ncolour = 3\n").unwrap_err();
         assert_eq!(err.line, 2, "{err}");
+        let err = BoardSpec::from_toml("size = 100\nsize = 50\n").unwrap_err();
+        assert_eq!(
+            (err.line, err.message.as_str()),
+            (2, "duplicate key 'size': each key may be given once")
+        );
+        let err = BoardSpec::from_toml("size = 9\n[[snake]]\nhead = 8\nhead = 7\ntail = 2\n")
+            .unwrap_err();
+        assert!(err.message.contains("'head'"), "{err}");
     }
 
     #[test]

@@ -43,8 +43,8 @@ mod seat;
 mod turn;
 
 pub use board::{
-    Advance, Board, BoardError, BoardProblem, BoardSpec, Jump, LadderSpec, Layout, ParseBoardError,
-    Reach, SnakeSpec, default_width,
+    Advance, Board, BoardError, BoardProblem, BoardSpec, Jump, LadderSpec, Layout,
+    MAX_BOARD_FILE_BYTES, MAX_CELLS, ParseBoardError, Reach, SnakeSpec, default_width,
 };
 pub use dice::{
     Dice, DiceError, MAX_DICE, MAX_FACES, ParseRollsError, Roll, RollError, RollSource, Scripted,

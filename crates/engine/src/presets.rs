@@ -166,7 +166,8 @@ impl RandomBoard {
         let jumps = u64::from(self.snakes) + u64::from(self.ladders);
         let room = u64::from(self.size - 2) / 3;
         if jumps > room {
-            return Err(RandomBoardError::TooMany { jumps, size: self.size, room });
+            let (snakes, ladders) = (self.snakes, self.ladders);
+            return Err(RandomBoardError::TooMany { snakes, ladders, size: self.size, room });
         }
         Ok(())
     }
@@ -241,16 +242,34 @@ pub enum RandomBoardError {
         /// N.
         size: u32,
     },
-    /// More jumps than the board has room for.
-    #[error("{jumps} snakes and ladders do not fit on {size} cells: use at most {room}")]
+    /// More jumps than the board has room for. The message names only what does not fit: the
+    /// snakes alone, the ladders alone, or both together.
+    #[error("{}", too_many(*snakes, *ladders, *size, *room))]
     TooMany {
-        /// Snakes plus ladders.
-        jumps: u64,
+        /// Snakes asked for.
+        snakes: u32,
+        /// Ladders asked for.
+        ladders: u32,
         /// N.
         size: u32,
         /// The most that fit.
         room: u64,
     },
+}
+
+fn too_many(snakes: u32, ladders: u32, size: u32, room: u64) -> String {
+    let count = |n: u32, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    if u64::from(snakes) > room {
+        format!("{} do not fit on {size} cells: use at most {room}", count(snakes, "snake"))
+    } else if u64::from(ladders) > room {
+        format!("{} do not fit on {size} cells: use at most {room}", count(ladders, "ladder"))
+    } else {
+        format!(
+            "{} and {} do not fit on {size} cells: use at most {room} in all",
+            count(snakes, "snake"),
+            count(ladders, "ladder")
+        )
+    }
 }
 
 #[cfg(test)]
@@ -297,7 +316,14 @@ mod tests {
     #[test]
     fn crowded_random_boards_are_refused_with_the_numbers() {
         let e = RandomBoard { size: 20, snakes: 5, ladders: 5, seed: 0 }.check().unwrap_err();
-        assert_eq!(e.to_string(), "10 snakes and ladders do not fit on 20 cells: use at most 6");
+        assert_eq!(
+            e.to_string(),
+            "5 snakes and 5 ladders do not fit on 20 cells: use at most 6 in all"
+        );
+        let e = RandomBoard { size: 4, snakes: 10, ladders: 8, seed: 0 }.check().unwrap_err();
+        assert_eq!(e.to_string(), "10 snakes do not fit on 4 cells: use at most 0");
+        let e = RandomBoard { size: 20, snakes: 0, ladders: 7, seed: 0 }.check().unwrap_err();
+        assert_eq!(e.to_string(), "7 ladders do not fit on 20 cells: use at most 6");
     }
 
     #[test]

@@ -152,7 +152,12 @@ fn unknown_presets_and_rule_sets_are_named() {
 #[test]
 fn crowded_random_boards_are_refused_with_the_numbers() {
     let run = snl(&["board", "show", "random", "--size", "20", "--snakes", "9", "--ladders", "9"]);
-    assert_fails(&run, 2, &["18 snakes and ladders do not fit on 20 cells"]);
+    assert_fails(&run, 2, &["9 snakes do not fit on 20 cells: use at most 6"]);
+    let run = snl(&["board", "show", "random", "--size", "20", "--snakes", "4", "--ladders", "4"]);
+    assert_fails(&run, 2, &["4 snakes and 4 ladders do not fit on 20 cells: use at most 6 in all"]);
+    // Only what was asked for is blamed: not the 8 ladders the user left at their default.
+    let run = snl(&["board", "generate", "--size", "4", "--snakes", "10"]);
+    assert_fails(&run, 2, &["10 snakes do not fit on 4 cells: use at most 0"]);
 }
 
 #[test]
@@ -187,4 +192,28 @@ fn a_square_board_converts_to_leetcode_and_back_to_the_same_answer() {
 fn a_board_that_is_not_square_has_no_leetcode_form() {
     let run = snl(&["board", "convert", "kids", "--format", "leetcode"]);
     assert_fails(&run, 2, &["50 cells is not square"]);
+}
+
+#[test]
+fn validate_json_lists_every_problem_of_a_bad_board_on_stdout_and_exits_2() {
+    let dir = TempDir::new("validate");
+    let path = dir.file("bad.toml");
+    std::fs::write(
+        &path,
+        "size = 20\n[[snake]]\nhead = 5\ntail = 9\n[[ladder]]\nfoot = 3\ntop = 40\n",
+    )
+    .unwrap();
+    let run = snl(&["board", "validate", "--json", &path]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON object");
+    assert_eq!(value["valid"], false);
+    let problems = value["problems"].as_array().expect("problems");
+    assert_eq!(problems.len(), 2, "{value}");
+    assert!(problems[0].as_str().unwrap().contains("snake 5→9"), "{value}");
+    assert!(problems[1].as_str().unwrap().contains("ladder 3→40"), "{value}");
+    std::fs::write(&path, "size = 20\nsize = 30\n").unwrap();
+    let run = snl(&["board", "validate", "--json", &path]);
+    assert_eq!(run.code, 2);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON object");
+    assert!(value["problems"][0].as_str().unwrap().contains("duplicate key 'size'"), "{value}");
 }

@@ -252,10 +252,13 @@ fn bad_options_are_refused_with_exit_2() {
         assert!(run.stderr.contains(needle), "{needle:?} not in: {}", run.stderr);
         assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
     };
-    usage(&["simulate", "--games", "0"], "'0' is not a whole number of 1 or more");
-    usage(&["simulate", "--games", "many"], "'many' is not a whole number of 1 or more");
-    usage(&["simulate", "--threads", "0"], "'0' is not a number of threads from 1 to 1024");
-    usage(&["simulate", "--threads", "5000"], "'5000' is not a number of threads");
+    usage(&["simulate", "--games", "0"], "'0' must be 1 or more");
+    usage(&["simulate", "--games", "many"], "'many' is not a whole number");
+    usage(
+        &["simulate", "--threads", "0"],
+        "'0' must be 1 or more (a number of threads from 1 to 1024)",
+    );
+    usage(&["simulate", "--threads", "5000"], "'5000' is too large: use at most 1024");
     assert_fails(&snl(&["simulate", "--player", "nobody"]), 2, &["'nobody'"]);
     assert_fails(&snl(&["simulate", "--player", "A:easy", "--player", "A:hard"]), 2, &["'A'"]);
     assert_fails(&snl(&["simulate", "--rules", "sideways"]), 2, &["'sideways'"]);

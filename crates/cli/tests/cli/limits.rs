@@ -1,0 +1,113 @@
+//! A limit on every input (issue 10, points 4 and 7): huge numbers in board files and on the
+//! command line are refused with one sentence before anything is allocated, endless inputs are
+//! read only up to a bound, and numbers out of range say which way they are wrong.
+
+use std::process::Command;
+
+use crate::util::*;
+
+/// Runs `snl` under an address-space cap of 512 MB (`prlimit` from util-linux), so that a command
+/// that tried to allocate for 4294967295 cells would abort instead of passing.
+fn snl_capped(args: &[&str]) -> Run {
+    let scratch = TempDir::new("capped");
+    let out = Command::new("prlimit")
+        .arg("--as=536870912")
+        .arg(env!("CARGO_BIN_EXE_snl"))
+        .args(args)
+        .env("SNL_DB", scratch.path().join("games.db"))
+        .output()
+        .expect("prlimit (util-linux) runs snl");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Exit 2 with `needle` on the first line of standard error, and (unless it is clap's usage
+/// message, which adds its usage lines) nothing more.
+fn one_sentence(run: &Run, needle: &str) {
+    assert_eq!(run.code, 2, "{run:?}");
+    let first = run.stderr.lines().next().unwrap_or_default();
+    assert!(first.contains(needle), "{needle:?} missing from {:?}", run.stderr);
+    if !first.starts_with("error: invalid value") {
+        assert_eq!(run.stderr.trim_end().lines().count(), 1, "{:?}", run.stderr);
+    }
+    assert!(!run.stderr.contains("panicked") && !run.stderr.contains("memory"), "{run:?}");
+}
+
+#[test]
+fn a_board_file_of_4294967295_cells_is_refused_under_a_memory_cap() {
+    let dir = TempDir::new("limits");
+    let path = dir.file("big.toml");
+    std::fs::write(&path, "size = 4294967295\n[[ladder]]\nfoot = 2\ntop = 4294967000\n").unwrap();
+    for command in [&["board", "show"][..], &["board", "validate"], &["analyze", "--board"]] {
+        let mut args = command.to_vec();
+        args.push(&path);
+        one_sentence(&snl_capped(&args), "size 4294967295 is too large: a board has at most");
+    }
+    let run = snl_capped(&["play", "--board", &path, "--fast", "--seed", "1"]);
+    one_sentence(&run, "size 4294967295 is too large");
+}
+
+#[test]
+fn a_board_file_of_width_4294967295_is_refused_under_a_memory_cap() {
+    let dir = TempDir::new("limits");
+    let path = dir.file("wide.toml");
+    std::fs::write(&path, "size = 100\nwidth = 4294967295\n").unwrap();
+    for command in [&["board", "show"][..], &["board", "validate"]] {
+        let mut args = command.to_vec();
+        args.push(&path);
+        one_sentence(&snl_capped(&args), "width 4294967295 is too large: use at most 100");
+    }
+}
+
+#[test]
+fn a_random_board_larger_than_the_limit_is_refused_before_it_is_drawn() {
+    let run = snl_capped(&["board", "show", "--board", "random", "--size", "4294967295"]);
+    one_sentence(&run, "'4294967295' is too large: use at most 100000000");
+    let run = snl_capped(&["board", "show", "--board", "random", "--size", "20000000"]);
+    one_sentence(&run, "size 20000000 is too large: a board has at most 10000000 cells");
+    let run = snl_capped(&["board", "generate", "--size", "10000001"]);
+    one_sentence(&run, "size 10000001 is too large");
+}
+
+#[test]
+fn an_endless_board_file_is_read_only_up_to_the_limit() {
+    one_sentence(&snl_capped(&["board", "show", "/dev/zero"]), "longer than 67108864 bytes");
+    one_sentence(&snl_capped(&["solve", "--leetcode", "/dev/zero"]), "longer than 67108864 bytes");
+}
+
+#[test]
+fn negative_numbers_must_be_0_or_more() {
+    for (args, needle) in [
+        (&["play", "--fast", "--seed", "-1"][..], "'-1' must be 0 or more"),
+        (&["simulate", "--games", "-5"], "'-5' must be 1 or more"),
+        (&["board", "show", "--board", "random", "--size", "-3"], "'-3' must be 0 or more"),
+        (&["board", "show", "--board", "random", "--snakes", "-2"], "'-2' must be 0 or more"),
+        (&["board", "generate", "--ladders", "-7"], "'-7' must be 0 or more"),
+        (&["tournament", "--threads", "-1"], "'-1' must be 1 or more"),
+    ] {
+        let run = snl(args);
+        assert_eq!(run.code, 2, "{args:?}: {run:?}");
+        assert!(run.stderr.contains(needle), "{args:?}: {needle:?} missing from {}", run.stderr);
+        assert!(!run.stderr.contains("unexpected argument"), "{}", run.stderr);
+    }
+}
+
+#[test]
+fn numbers_too_large_say_the_most_allowed_not_that_they_are_no_number() {
+    for (args, needle) in [
+        (&["simulate", "--games", "99999999999999999999999"][..], "at most 18446744073709551615"),
+        (&["play", "--fast", "--seed", "18446744073709551616"], "at most 18446744073709551615"),
+        (&["board", "generate", "--snakes", "4294967296"], "at most 4294967295"),
+        (&["simulate", "--threads", "1025"], "at most 1024"),
+    ] {
+        let run = snl(args);
+        assert_eq!(run.code, 2, "{args:?}: {run:?}");
+        assert!(run.stderr.contains(needle), "{args:?}: {needle:?} missing from {}", run.stderr);
+        assert!(!run.stderr.contains("not a"), "{}", run.stderr);
+    }
+    let run = snl(&["simulate", "--games", "lots"]);
+    assert!(run.stderr.contains("'lots' is not a whole number"), "{}", run.stderr);
+}
