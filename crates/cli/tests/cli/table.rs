@@ -154,3 +154,28 @@ fn the_database_logs_events_in_their_wire_form_with_names() {
     assert_eq!(events[0], snl_engine::Event::GameStarted { players: names, board_size: 100 });
     assert!(first.contains(r#""player":"Ann""#), "{first}");
 }
+
+#[test]
+fn an_answer_that_is_not_utf8_text_is_bad_input() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_snl"))
+        .args([
+            "play",
+            "--no-record",
+            "--seed",
+            "4",
+            "--player",
+            "Ann:human",
+            "--player",
+            "Bob:easy",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"\xff\xfe\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("snl: the answer typed at the prompt is not UTF-8 text"), "{stderr}");
+}
