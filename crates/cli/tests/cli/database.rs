@@ -87,8 +87,22 @@ fn as_reader(folder: &Path, args: &[&str]) -> Run {
     let root = std::fs::metadata(&probe).unwrap().uid() == 0;
     std::fs::remove_file(&probe).unwrap();
     let mut command = if root {
+        // The other user runs a copy of snl beside the folder under test: the build's own folder
+        // may be closed to other users (a clone in a private temporary folder).
+        let parent = folder.parent().expect("a folder in a folder");
+        let snl = parent.join(format!("snl-as-reader-{}", std::process::id()));
+        if !snl.exists() {
+            let copy = parent.join(format!(
+                ".snl-copy-{}-{:?}",
+                std::process::id(),
+                std::thread::current().id()
+            ));
+            std::fs::copy(env!("CARGO_BIN_EXE_snl"), &copy).unwrap();
+            set_mode(&copy, 0o755);
+            let _ = std::fs::rename(&copy, &snl);
+        }
         let mut c = Command::new("setpriv");
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", env!("CARGO_BIN_EXE_snl")]);
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"]).arg(&snl);
         c
     } else {
         Command::new(env!("CARGO_BIN_EXE_snl"))
@@ -186,7 +200,7 @@ fn readable_and_resumable_by_another_user(
 
 #[test]
 fn a_database_in_a_read_only_folder_can_be_read_and_its_game_resumed_unrecorded() {
-    let dir = TempDir::new("ro-folder");
+    let dir = TempDir::shared("ro-folder");
     let (db, expected) = recorded(&dir);
     set_mode(dir.path(), 0o555);
     readable_and_resumable_by_another_user(&dir, &db, &expected);
@@ -195,7 +209,7 @@ fn a_database_in_a_read_only_folder_can_be_read_and_its_game_resumed_unrecorded(
 
 #[test]
 fn a_read_only_database_in_a_writable_folder_can_be_read_and_its_game_resumed_unrecorded() {
-    let dir = TempDir::new("ro-file");
+    let dir = TempDir::shared("ro-file");
     let (db, expected) = recorded(&dir);
     set_mode(Path::new(&db), 0o444);
     set_mode(dir.path(), 0o777);

@@ -53,6 +53,22 @@ impl TempDir {
         TempDir(path)
     }
 
+    /// A fresh folder under the system's temporary folder, open to every user (`0755`): for
+    /// tests that run `snl` as another user, who may not reach into the build's folder.
+    /// The folder is `box` inside a folder of its own, where such a test may put what the other
+    /// user runs; both go when dropped.
+    pub(crate) fn shared(name: &str) -> TempDir {
+        use std::os::unix::fs::PermissionsExt;
+        let outer = std::env::temp_dir().join(format!("snl-shared-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&outer);
+        let path = outer.join("box");
+        std::fs::create_dir_all(&path).expect("temporary folder");
+        for folder in [&outer, &path] {
+            std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        TempDir(path)
+    }
+
     pub(crate) fn path(&self) -> &Path {
         &self.0
     }
@@ -66,6 +82,11 @@ impl TempDir {
 impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
+        if let Some(outer) = self.0.parent().filter(|p| {
+            p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("snl-shared-"))
+        }) {
+            let _ = std::fs::remove_dir_all(outer);
+        }
     }
 }
 
