@@ -12,7 +12,7 @@ use std::{
 use clap::Args;
 use snl_engine::{Game, ScriptedDice, Seat, SeatKind, SetupError, Status};
 use snl_session::Session;
-use snl_store::{DiceState, Save};
+use snl_store::{Action, Database, DiceState, GameId, GameStatus, Save};
 
 use crate::{
     common::{
@@ -109,8 +109,13 @@ pub(crate) fn run(args: &PlayArgs, console: &mut Console, bare: bool) -> CmdResu
             None
         }
     };
+    // A game loaded from a file that the database recorded goes on in its record.
+    let resumed = match (&args.load, db.as_deref()) {
+        (Some(_), Some(path)) => recorded_game_of(path, &start.game, &start.dice),
+        _ => None,
+    };
     let mut session = Session::new(start.game, start.dice, &start.board_name);
-    let kept = keep(&mut session, save, db.as_deref(), None)?;
+    let kept = keep(&mut session, save, db.as_deref(), resumed)?;
     let seated = Seated { session, kept, tell_seed: start.tell_seed, intro: start.intro };
     play_on(seated, &args.table, console)
 }
@@ -199,4 +204,26 @@ impl Start {
             intro: Some(intro),
         })
     }
+}
+
+/// The unfinished game in the database at `path` that `game` goes on from — same board, rules and
+/// seats, its recorded history the beginning of the game's — recorded as resumed from here; the
+/// latest such game. `None` when there is none, or the database cannot be written.
+fn recorded_game_of(path: &Path, game: &Game, dice: &DiceState) -> Option<(Database, GameId)> {
+    if !path.exists() {
+        return None;
+    }
+    let mut db = Database::open(path).ok()?;
+    let state = game.state();
+    let found = db.games().ok()?.into_iter().rev().find_map(|summary| {
+        if matches!(summary.status, GameStatus::Finished | GameStatus::Incomplete) {
+            return None;
+        }
+        let kept = db.load(summary.id).ok()?.game;
+        let same =
+            kept.board == state.board && kept.rules == state.rules && kept.seats == state.seats;
+        (same && state.history.starts_with(&kept.history)).then_some(summary.id)
+    })?;
+    db.record_turn(found, Action::Resume, game, dice, &[], now_ms()).ok()?;
+    Some((db, found))
 }

@@ -179,3 +179,23 @@ fn an_answer_that_is_not_utf8_text_is_bad_input() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("snl: the answer typed at the prompt is not UTF-8 text"), "{stderr}");
 }
+
+#[test]
+fn a_recorded_game_loaded_from_its_save_goes_on_in_its_own_record() {
+    let dir = TempDir::new("load-record");
+    let (db, save) = (dir.file("games.db"), dir.file("game.json"));
+    let args = ["play", "--seed", "5", "--player", "Ann:easy", "--player", "Bob:easy", "--json"];
+    let first = snl(&[&args[..], &["--db", &db, "--save", &save, "--stop-after", "3"]].concat());
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let rest = snl(&["play", "--load", &save, "--db", &db, "--json"]);
+    assert_eq!(rest.code, 0, "{}", rest.stderr);
+    let games = snl_json(&["games", "--json", "--db", &db]);
+    assert_eq!(games.as_array().unwrap().len(), 1, "one record, not two: {games}");
+    assert_eq!(games[0]["status"], "finished", "{games}");
+    let whole = snl_json(&[&args[..], &["--no-record"]].concat());
+    let replayed = snl_json(&["replay", "1", "--json", "--db", &db]);
+    assert_eq!(
+        (replayed["ranking"].clone(), replayed["turns"].clone()),
+        (whole["ranking"].clone(), whole["turns"].clone())
+    );
+}
