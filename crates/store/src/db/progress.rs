@@ -6,11 +6,11 @@
 
 use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 use serde::{Deserialize, Serialize};
-use snl_engine::{Event, Game, GameState, Jump, MoveKind, MoveRecord, Roll, SeededDice, Status};
+use snl_engine::{Event, Game, GameState, MoveRecord, Roll, SeededDice, Status};
 
 use super::{
     Action, Database, DbError, GameId, GameStatus,
-    query::{bad, field, millis},
+    query::{bad, field, millis, move_parts},
     write::{insert_moves, int, log},
 };
 use crate::{dice::DiceState, save::Save};
@@ -210,25 +210,7 @@ impl Database {
             if usize::try_from(number).ok() != Some(history.len() + 1) {
                 return Err(bad(id, row, format!("comes where move {} should", history.len() + 1)));
             }
-            let dice: String = field(r, 3, id, &row)?;
-            let faces: Option<Vec<u8>> = dice
-                .split('+')
-                .map(|d| d.parse::<u8>().ok().filter(|&f| f >= 1))
-                .collect::<Option<_>>()
-                .filter(|f: &Vec<u8>| (1..=4).contains(&f.len()));
-            let Some(faces) = faces else {
-                return Err(bad(id, row, format!("has dice '{dice}', which no throw shows")));
-            };
-            let jumps: String = field(r, 6, id, &row)?;
-            let Ok(jumps) = serde_json::from_str::<Vec<Jump>>(&jumps) else {
-                return Err(bad(id, row, format!("has jumps '{jumps}' that cannot be read")));
-            };
-            let kind: String = field(r, 7, id, &row)?;
-            let Ok(kind) =
-                serde_json::from_value::<MoveKind>(serde_json::Value::String(kind.clone()))
-            else {
-                return Err(bad(id, row, format!("has an unknown kind '{kind}'")));
-            };
+            let (faces, jumps, kind) = move_parts(r, [3, 6, 7], id, &row)?;
             let chosen: Option<i64> = r.get(9)?;
             let chosen = match chosen.map(usize::try_from) {
                 None => None,

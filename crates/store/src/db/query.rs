@@ -223,23 +223,7 @@ impl Database {
         while let Some(r) = rows.next()? {
             let number: i64 = r.get(0)?;
             let row = format!("move {number}");
-            let dice: String = field(r, 4, id, &row)?;
-            let faces: Option<Vec<u8>> = dice
-                .split('+')
-                .map(|d| d.parse::<u8>().ok().filter(|&f| f >= 1))
-                .collect::<Option<_>>()
-                .filter(|f: &Vec<u8>| (1..=4).contains(&f.len()));
-            let Some(faces) = faces else {
-                return Err(bad(id, row, format!("has dice '{dice}', which no throw shows")));
-            };
-            let jumps: String = field(r, 7, id, &row)?;
-            let Ok(jumps) = serde_json::from_str(&jumps) else {
-                return Err(bad(id, row, format!("has jumps '{jumps}' that cannot be read")));
-            };
-            let kind: String = field(r, 8, id, &row)?;
-            let Ok(kind) = serde_json::from_value(serde_json::Value::String(kind.clone())) else {
-                return Err(bad(id, row, format!("has an unknown kind '{kind}'")));
-            };
+            let (faces, jumps, kind) = move_parts(r, [4, 7, 8], id, &row)?;
             moves.push(MoveRow {
                 number: field(r, 0, id, &row)?,
                 turn: field(r, 1, id, &row)?,
@@ -394,4 +378,33 @@ pub(super) fn field<T: FromSql>(
             other => other.into(),
         }
     })
+}
+
+/// A move row's dice, jumps and kind (read from the columns at `at`), each checked: a value this
+/// snl does not know is [`DbError::BadRow`] naming the game and row.
+pub(super) fn move_parts(
+    r: &Row<'_>,
+    at: [usize; 3],
+    id: GameId,
+    row: &str,
+) -> Result<(Vec<u8>, Vec<Jump>, MoveKind), DbError> {
+    let dice: String = field(r, at[0], id, row)?;
+    let faces: Option<Vec<u8>> = dice
+        .split('+')
+        .map(|d| d.parse::<u8>().ok().filter(|&f| f >= 1))
+        .collect::<Option<_>>()
+        .filter(|f: &Vec<u8>| (1..=4).contains(&f.len()));
+    let Some(faces) = faces else {
+        return Err(bad(id, row, format!("has dice '{dice}', which no throw shows")));
+    };
+    let jumps: String = field(r, at[1], id, row)?;
+    let Ok(jumps) = serde_json::from_str::<Vec<Jump>>(&jumps) else {
+        return Err(bad(id, row, format!("has jumps '{jumps}' that cannot be read")));
+    };
+    let kind: String = field(r, at[2], id, row)?;
+    let Ok(kind) = serde_json::from_value::<MoveKind>(serde_json::Value::String(kind.clone()))
+    else {
+        return Err(bad(id, row, format!("has an unknown kind '{kind}'")));
+    };
+    Ok((faces, jumps, kind))
 }
