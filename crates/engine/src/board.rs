@@ -7,7 +7,10 @@ use std::{collections::VecDeque, fmt};
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::{Bonus, Choice, JumpMode, OnMax, Overshoot, RuleSpec, Rules, Start};
+use crate::{
+    effects::{self, CellEffect, CellSpec, Effect},
+    rules::{Bonus, Choice, JumpMode, OnMax, Overshoot, RuleSpec, Rules, Start},
+};
 
 /// The most cells a board may have: every board table is a few bytes per cell, so ten million
 /// cells stay within a few hundred megabytes for any command.
@@ -32,6 +35,9 @@ pub struct BoardSpec {
     /// Ladders, foot → top.
     #[serde(default, rename = "ladder", skip_serializing_if = "Vec::is_empty")]
     pub ladders: Vec<LadderSpec>,
+    /// Cell effects (SPEC §3b): `[[cell]] at = 30, effect = "skip"`.
+    #[serde(default, rename = "cell", skip_serializing_if = "Vec::is_empty")]
+    pub cells: Vec<CellSpec>,
     /// House rules that come with the board.
     #[serde(default, skip_serializing_if = "RuleSpec::is_empty")]
     pub rules: RuleSpec,
@@ -200,10 +206,88 @@ pub enum BoardProblem {
         /// The jump.
         jump: Jump,
     },
-    /// With chained jumps, following jumps from `cells[0]` comes back to it.
+    /// With chained jumps, following jumps (and any wormhole exit) from `cells[0]` comes back to
+    /// it.
     Cycle {
         /// The cells of the cycle, in order.
         cells: Vec<u32>,
+    },
+    /// An effect name that is not `skip`, `extra`, `shield` or `wormhole`.
+    UnknownEffect {
+        /// The cell.
+        at: u32,
+        /// The name as written.
+        name: String,
+    },
+    /// An effect on a cell outside `1..=N`.
+    EffectOffBoard {
+        /// The cell.
+        at: u32,
+        /// The effect.
+        effect: &'static str,
+        /// N.
+        size: u32,
+    },
+    /// An effect on cell N.
+    EffectOnLast {
+        /// The cell.
+        at: u32,
+        /// The effect.
+        effect: &'static str,
+    },
+    /// An effect on the start cell (start = first-cell).
+    EffectOnStart {
+        /// The cell.
+        at: u32,
+        /// The effect.
+        effect: &'static str,
+    },
+    /// An effect on a cell where a jump starts.
+    EffectOnJump {
+        /// The cell.
+        at: u32,
+        /// The effect.
+        effect: &'static str,
+        /// The jump starting there.
+        jump: Jump,
+    },
+    /// Two effects on one cell.
+    SharedEffect {
+        /// The cell.
+        at: u32,
+    },
+    /// A wormhole without exits.
+    NoExits {
+        /// The wormhole's cell.
+        at: u32,
+    },
+    /// A wormhole exit outside `1..=N`.
+    ExitOffBoard {
+        /// The wormhole's cell.
+        at: u32,
+        /// The exit.
+        exit: u32,
+        /// N.
+        size: u32,
+    },
+    /// A wormhole exit on the wormhole itself.
+    ExitOnItself {
+        /// The wormhole's cell.
+        at: u32,
+    },
+    /// A wormhole exit listed twice.
+    RepeatedExit {
+        /// The wormhole's cell.
+        at: u32,
+        /// The exit.
+        exit: u32,
+    },
+    /// `exits` given for an effect that is not a wormhole.
+    ExitsNotWormhole {
+        /// The cell.
+        at: u32,
+        /// The effect.
+        effect: &'static str,
     },
 }
 
@@ -256,6 +340,44 @@ impl fmt::Display for BoardProblem {
                     cells[0]
                 )
             }
+            BoardProblem::UnknownEffect { at, name } => write!(
+                f,
+                "cell {at} has an unknown effect '{name}': expected one of skip, extra, shield, \
+                 wormhole"
+            ),
+            BoardProblem::EffectOffBoard { at, effect, size } => {
+                write!(f, "{effect} cell {at} is not on the board: use cells 1 to {size}")
+            }
+            BoardProblem::EffectOnLast { at, effect } => {
+                write!(f, "{effect} cell {at} is the last cell: no effect may sit on cell {at}")
+            }
+            BoardProblem::EffectOnStart { at, effect } => {
+                write!(f, "{effect} cell {at} is where tokens start under start = first-cell")
+            }
+            BoardProblem::EffectOnJump { at, effect, jump } => write!(
+                f,
+                "{effect} cell {at} is the start of {jump}: a cell holds a jump start or an effect, \
+                 not both"
+            ),
+            BoardProblem::SharedEffect { at } => {
+                write!(f, "two effects on cell {at}: a cell may hold one effect at most")
+            }
+            BoardProblem::NoExits { at } => {
+                write!(f, "wormhole {at} has no exits: give exits = [cell, ...]")
+            }
+            BoardProblem::ExitOffBoard { at, exit, size } => write!(
+                f,
+                "wormhole {at} has exit {exit}, which is not on the board: use cells 1 to {size}"
+            ),
+            BoardProblem::ExitOnItself { at } => {
+                write!(f, "wormhole {at} has itself as an exit: an exit must be another cell")
+            }
+            BoardProblem::RepeatedExit { at, exit } => {
+                write!(f, "wormhole {at} lists exit {exit} twice: give each exit once")
+            }
+            BoardProblem::ExitsNotWormhole { at, effect } => {
+                write!(f, "{effect} cell {at} has exits: only a wormhole has exits")
+            }
         }
     }
 }
@@ -305,8 +427,11 @@ pub struct Board {
     jumps: Vec<Jump>,
     // dest[c] is where a token landing on c ends after one jump (c itself when there is none).
     dest: Vec<u32>,
-    // settled[c] is where it ends after following jumps as far as they go (for chain mode).
+    // settled[c] is where it ends after following jumps as far as they go (for chain mode); a
+    // wormhole is not in these tables (its end is drawn): a walk stops on it.
     settled: Vec<u32>,
+    // Cell effects, sorted by cell.
+    effects: Vec<CellEffect>,
 }
 
 impl Board {
@@ -361,6 +486,7 @@ impl Board {
             jumps.push(jump);
         }
         jumps.sort_unstable();
+        let effects = effects::check_cells(&spec.cells, size, &jumps, rules, &mut problems);
         // Sorted, so a shared start is a run of equal starts: name each cell once.
         let mut named = None;
         for pair in jumps.windows(2) {
@@ -384,8 +510,11 @@ impl Board {
             // Without chaining a cycle is harmless; `settled` is then never consulted.
             Err(_) => dest.clone(),
         };
+        if let Some(cells) = effects::wormhole_cycle(&dest, &effects, rules.jumps) {
+            return Err(BoardError { problems: vec![BoardProblem::Cycle { cells }] });
+        }
         let width = spec.width.unwrap_or_else(|| default_width(size));
-        Ok(Board { size, width, jumps, dest, settled })
+        Ok(Board { size, width, jumps, dest, settled, effects })
     }
 
     /// N, the number of cells (and the cell to reach).
@@ -401,6 +530,45 @@ impl Board {
     /// Every jump, sorted by start cell.
     pub fn jumps(&self) -> &[Jump] {
         &self.jumps
+    }
+
+    /// Every cell effect, sorted by cell.
+    pub fn effects(&self) -> &[CellEffect] {
+        &self.effects
+    }
+
+    /// True if and only if some cell has an effect.
+    pub fn has_effects(&self) -> bool {
+        !self.effects.is_empty()
+    }
+
+    /// The effect on `cell`, if any.
+    pub fn effect_at(&self, cell: u32) -> Option<&Effect> {
+        let i = self.effects.binary_search_by_key(&cell, |e| e.at).ok()?;
+        Some(&self.effects[i].effect)
+    }
+
+    /// The exits of the wormhole on `cell`, if `cell` holds one.
+    pub fn wormhole_at(&self, cell: u32) -> Option<&[u32]> {
+        match self.effect_at(cell)? {
+            Effect::Wormhole { exits } => Some(exits),
+            _ => None,
+        }
+    }
+
+    /// The wormhole draws a move made, in order: for each jump of `jumps` that leaves a wormhole,
+    /// the index of its exit among the wormhole's exits (the number of exits when the jump's end
+    /// is none of them) and the number of exits.
+    pub fn draws_of(&self, jumps: &[Jump]) -> Vec<(u32, u32)> {
+        jumps
+            .iter()
+            .filter_map(|j| {
+                let exits = self.wormhole_at(j.from)?;
+                let n = exits.len() as u32;
+                let index = exits.iter().position(|&e| e == j.to).map_or(n, |i| i as u32);
+                Some((index, n))
+            })
+            .collect()
     }
 
     /// The jump starting on `cell`, as its end cell.
@@ -431,6 +599,7 @@ impl Board {
         if self.width != default_width(self.size) {
             spec.width = Some(self.width);
         }
+        spec.cells = self.effects.iter().map(CellEffect::to_spec).collect();
         spec
     }
 
@@ -491,6 +660,9 @@ impl Board {
             _ => rules.dice.top_total(),
         };
         let steps: Vec<u32> = rules.step_values().filter(|&s| !(top_voids && s == top)).collect();
+        if self.has_effects() {
+            return self.reach_with_effects(rules, &steps);
+        }
         let start = rules.start_position() as usize;
         let mut reachable = vec![false; n + 1];
         reachable[start] = true;
@@ -523,6 +695,113 @@ impl Board {
         let trapped =
             (0..=n).filter(|&c| reachable[c] && !can_finish[c]).map(|c| c as u32).collect();
         Reach { finish_reachable: reachable[n], trapped }
+    }
+
+    /// [`Board::reach`] on a board with effects: a state is a cell and whether the player holds
+    /// a shield (which lets a token rest on a snake's head), and a wormhole leads to every exit.
+    fn reach_with_effects(&self, rules: &Rules, steps: &[u32]) -> Reach {
+        let n = self.size as usize;
+        let states = 2 * (n + 1);
+        let index = |cell: u32, shield: bool| 2 * cell as usize + usize::from(shield);
+        let start = index(rules.start_position(), false);
+        let mut reachable = vec![false; states];
+        reachable[start] = true;
+        let mut queue = VecDeque::from([start]);
+        let mut edges: Vec<Vec<u32>> = vec![Vec::new(); states];
+        let mut ends = Vec::new();
+        while let Some(p) = queue.pop_front() {
+            let (cell, shield) = ((p / 2) as u32, p % 2 == 1);
+            if cell as usize == n {
+                continue;
+            }
+            for &s in steps {
+                ends.clear();
+                self.rests(rules, cell, s, shield, &mut ends);
+                for &(to, kept) in &ends {
+                    let q = index(to, kept);
+                    edges[q].push(p as u32);
+                    if !reachable[q] {
+                        reachable[q] = true;
+                        queue.push_back(q);
+                    }
+                }
+            }
+        }
+        let mut can_finish = vec![false; states];
+        let mut queue = VecDeque::new();
+        for shield in [false, true] {
+            can_finish[index(self.size, shield)] = true;
+            queue.push_back(index(self.size, shield));
+        }
+        while let Some(q) = queue.pop_front() {
+            for &p in &edges[q] {
+                if !can_finish[p as usize] {
+                    can_finish[p as usize] = true;
+                    queue.push_back(p as usize);
+                }
+            }
+        }
+        let mut trapped: Vec<u32> = (0..states)
+            .filter(|&c| reachable[c] && !can_finish[c])
+            .map(|c| (c / 2) as u32)
+            .collect();
+        trapped.dedup();
+        let finish_reachable =
+            reachable[index(self.size, false)] || reachable[index(self.size, true)];
+        Reach { finish_reachable, trapped }
+    }
+
+    /// Every way a move of `steps` from `from` may end, as (resting cell, shield held after),
+    /// with effects: a shield stops a snake on the landing cell, a wormhole may lead to any exit
+    /// (and on under chained jumps), and a shield cell gives a shield.
+    pub fn rests(
+        &self,
+        rules: &Rules,
+        from: u32,
+        steps: u32,
+        shield: bool,
+        out: &mut Vec<(u32, bool)>,
+    ) {
+        let step = self.advance(rules, from, steps);
+        if step.overshoot && rules.overshoot == Overshoot::Stay {
+            out.push((from, shield));
+            return;
+        }
+        let landed = step.landed;
+        if shield && self.jump_at(landed).is_some_and(|to| to < landed) {
+            out.push((landed, false));
+            return;
+        }
+        let mut cells = Vec::new();
+        self.walk_all(landed, true, rules.jumps, &mut cells);
+        for cell in cells {
+            let gains = matches!(self.effect_at(cell), Some(Effect::Shield));
+            out.push((cell, shield || gains));
+        }
+    }
+
+    /// Every cell a token that lands on `cell` may rest on after the jumps `mode` allows.
+    fn walk_all(&self, cell: u32, first: bool, mode: JumpMode, out: &mut Vec<u32>) {
+        match mode {
+            JumpMode::Single if !first => out.push(cell),
+            JumpMode::Single => match (self.jump_at(cell), self.wormhole_at(cell)) {
+                (Some(to), _) => out.push(to),
+                (None, Some(exits)) => out.extend_from_slice(exits),
+                (None, None) => out.push(cell),
+            },
+            JumpMode::Chain => {
+                // Plain jumps are settled in the table; a walk stops on a wormhole.
+                let end = self.settle(cell, JumpMode::Chain);
+                match self.wormhole_at(end) {
+                    Some(exits) => {
+                        for &exit in exits {
+                            self.walk_all(exit, false, mode, out);
+                        }
+                    }
+                    None => out.push(end),
+                }
+            }
+        }
     }
 }
 

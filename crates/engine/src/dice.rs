@@ -243,11 +243,24 @@ pub trait RollSource {
     ///
     /// [`RollError`] when no roll can be given (scripted rolls ran out, the player quit).
     fn roll(&mut self, seat: usize, dice: Dice) -> Result<Roll, RollError>;
+
+    /// Draws a number in `0..count` (`count ≥ 1`) for seat `seat`: which exit of a wormhole
+    /// the token takes ([`crate::Pending::Draw`]). It comes from the same stream as the rolls,
+    /// so a seeded game, its wormholes included, is the same game every time.
+    ///
+    /// # Errors
+    ///
+    /// [`RollError`] when no draw can be given.
+    fn draw(&mut self, seat: usize, count: u32) -> Result<u32, RollError>;
 }
 
 impl<R: RollSource + ?Sized> RollSource for &mut R {
     fn roll(&mut self, seat: usize, dice: Dice) -> Result<Roll, RollError> {
         (**self).roll(seat, dice)
+    }
+
+    fn draw(&mut self, seat: usize, count: u32) -> Result<u32, RollError> {
+        (**self).draw(seat, count)
     }
 }
 
@@ -272,6 +285,17 @@ pub enum RollError {
     /// The person at the table stopped the game.
     #[error("the game was stopped")]
     Stopped,
+    /// A wormhole asked for a draw, and the next scripted item is a roll (or the other way
+    /// round), or a draw names an exit the wormhole does not have.
+    #[error("scripted item {position} ({item}) does not fit: {reason}")]
+    Misplaced {
+        /// Its 1-based position in the list.
+        position: usize,
+        /// The item as written.
+        item: String,
+        /// What was asked for instead.
+        reason: String,
+    },
 }
 
 /// Fair dice from a seeded ChaCha8 generator (`rand_chacha::ChaCha8Rng`).
@@ -320,6 +344,12 @@ impl RollSource for SeededDice {
         }
         Ok(Roll::from_faces(&faces[..dice.count as usize]))
     }
+
+    /// Lemire's unbiased draw in `0..count` from the same ChaCha8 stream as the faces (pinned by
+    /// a test, like the faces).
+    fn draw(&mut self, _seat: usize, count: u32) -> Result<u32, RollError> {
+        Ok(uniform_below(&mut self.rng, count.max(1)))
+    }
 }
 
 /// One step of SplitMix64 (Steele, Lea and Flood 2014), used to expand a 64-bit seed.
@@ -355,6 +385,12 @@ pub enum Scripted {
     Total(u32),
     /// Each die's face, as written `3+5`.
     Faces(Vec<u32>),
+    /// A wormhole's exit, as written `w2` (the second exit, counting from 1): what a scripted
+    /// game gives when a wormhole asks for a draw. Never a roll.
+    Draw {
+        /// The exit's number, from 1.
+        exit: u32,
+    },
 }
 
 impl Scripted {
@@ -385,6 +421,7 @@ impl Scripted {
                 let faces: Vec<u8> = faces.iter().map(|&f| f as u8).collect();
                 Ok(Roll::from_faces(&faces))
             }
+            Scripted::Draw { .. } => Err(impossible()),
         }
     }
 }
@@ -397,6 +434,7 @@ impl fmt::Display for Scripted {
                 let parts: Vec<String> = faces.iter().map(u32::to_string).collect();
                 f.write_str(&parts.join("+"))
             }
+            Scripted::Draw { exit } => write!(f, "w{exit}"),
         }
     }
 }
@@ -437,6 +475,13 @@ impl ScriptedDice {
                 position: index + 1,
                 reason: reason.to_owned(),
             };
+            if let Some(exit) = item.strip_prefix(['w', 'W']) {
+                match exit.trim().parse::<u32>() {
+                    Ok(exit) if exit >= 1 => rolls.push(Scripted::Draw { exit }),
+                    _ => return Err(bad("a wormhole draw is w1, w2, ... (the exit's number)")),
+                }
+                continue;
+            }
             let scripted = if item.contains('+') {
                 let faces: Result<Vec<u32>, _> =
                     item.split('+').map(|p| p.trim().parse::<u32>()).collect();
@@ -449,7 +494,7 @@ impl ScriptedDice {
                     Scripted::Total(_) => {
                         format!("{dice} shows totals from {} to {}", dice.count(), dice.top_total())
                     }
-                    Scripted::Faces(_) => {
+                    Scripted::Faces(_) | Scripted::Draw { .. } => {
                         format!("{dice} needs {} faces from 1 to {}", dice.count(), dice.faces())
                     }
                 };
@@ -471,16 +516,43 @@ impl ScriptedDice {
     }
 }
 
+/// Rolls in order. A wormhole's draw takes the next item, which must be a draw written `wK`
+/// (exit K of the wormhole's exits, from 1): a scripted game says where every wormhole leads, and
+/// a list that does not is refused at that point ([`RollError::Misplaced`]) rather than guessed.
 impl RollSource for ScriptedDice {
     fn roll(&mut self, _seat: usize, dice: Dice) -> Result<Roll, RollError> {
         let scripted = self.rolls.get(self.next).ok_or(RollError::Exhausted { used: self.next })?;
+        if let Scripted::Draw { .. } = scripted {
+            return Err(self.misplaced(format!("a roll of {dice} is awaited, not a wormhole draw")));
+        }
         let roll = scripted.to_roll(dice)?;
         self.next += 1;
         Ok(roll)
     }
+
+    fn draw(&mut self, _seat: usize, count: u32) -> Result<u32, RollError> {
+        let scripted = self.rolls.get(self.next).ok_or(RollError::Exhausted { used: self.next })?;
+        match *scripted {
+            Scripted::Draw { exit } if (1..=count).contains(&exit) => {
+                self.next += 1;
+                Ok(exit - 1)
+            }
+            Scripted::Draw { .. } => {
+                Err(self.misplaced(format!("the wormhole has exits w1 to w{count}")))
+            }
+            _ => Err(self.misplaced(format!(
+                "a wormhole awaits a draw, written w1 to w{count} (its exit's number)"
+            ))),
+        }
+    }
 }
 
 impl ScriptedDice {
+    fn misplaced(&self, reason: String) -> RollError {
+        let item = self.rolls.get(self.next).map(ToString::to_string).unwrap_or_default();
+        RollError::Misplaced { position: self.next + 1, item, reason }
+    }
+
     /// Goes back (or forward) to the point where `used` rolls have been used: what undo needs to
     /// make the same rolls come again, without a copy of the list. Clamped to the list's length.
     pub fn rewind_to(&mut self, used: usize) {
@@ -500,7 +572,9 @@ impl ScriptedDice {
     /// [`ParseRollsError`] naming the first roll `dice` cannot show, or the used count.
     pub fn check(&self, dice: Dice) -> Result<(), ParseRollsError> {
         for (index, scripted) in self.rolls.iter().enumerate() {
-            if scripted.to_roll(dice).is_err() {
+            if !matches!(scripted, Scripted::Draw { exit } if *exit >= 1)
+                && scripted.to_roll(dice).is_err()
+            {
                 return Err(ParseRollsError {
                     value: scripted.to_string(),
                     position: index + 1,
@@ -584,6 +658,38 @@ mod tests {
         assert_eq!(got, PINNED_SEED_42);
     }
     const PINNED_SEED_42: [u32; 12] = [4, 2, 5, 1, 4, 6, 6, 5, 3, 1, 6, 2];
+
+    #[test]
+    fn wormhole_draws_are_pinned_and_share_the_stream_with_the_faces() {
+        // If this changes, every saved seed on a board with wormholes would replay another game.
+        let mut d = SeededDice::new(42);
+        let got: Vec<u32> = (0..12).map(|i| d.draw(0, 2 + i % 3).unwrap()).collect();
+        assert_eq!(got, [1, 0, 2, 0, 1, 3, 1, 2, 1, 0, 2, 1]);
+        // A draw takes its words from the faces' stream: the next face is the 13th of seed 42's.
+        let mut e = SeededDice::new(42);
+        for _ in 0..12 {
+            e.face(6);
+        }
+        assert_eq!(d.face(6), e.face(6));
+    }
+
+    #[test]
+    fn scripted_draws_are_written_wk_and_only_answer_a_draw() {
+        let mut s = ScriptedDice::parse("4, w2, 3", Dice::D6).unwrap();
+        assert_eq!(s.roll(0, Dice::D6).unwrap().total(), 4);
+        let e = s.roll(0, Dice::D6).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "scripted item 2 (w2) does not fit: a roll of 1d6 is awaited, not a wormhole draw"
+        );
+        assert_eq!(s.draw(0, 3), Ok(1));
+        let e = s.draw(0, 3).unwrap_err().to_string();
+        assert!(e.starts_with("scripted item 3 (3) does not fit: a wormhole awaits a draw"), "{e}");
+        let mut s = ScriptedDice::parse("w4", Dice::D6).unwrap();
+        assert!(s.draw(0, 3).unwrap_err().to_string().ends_with("exits w1 to w3"));
+        assert!(ScriptedDice::parse("w0", Dice::D6).is_err());
+        assert!(ScriptedDice::parse("wx", Dice::D6).is_err());
+    }
 
     #[test]
     fn scripted_totals_become_faces_and_keep_top_face_meaning() {

@@ -112,6 +112,38 @@ pub enum Event<P = usize> {
         /// True when the computer takes over, false when the person takes the seat back.
         on: bool,
     },
+    /// A player's turn was skipped (a `skip` cell): it counts as a turn with no roll.
+    TurnSkipped {
+        /// Who.
+        player: P,
+    },
+    /// The token came to rest on an `extra` cell: the turn goes on with one more roll. When the
+    /// roll also earned a bonus roll, only [`Event::BonusRoll`] is told: one more roll, never two.
+    ExtraRoll {
+        /// Who.
+        player: P,
+    },
+    /// The player came to rest on a `shield` cell without a shield, and now holds one.
+    ShieldGained {
+        /// Who.
+        player: P,
+    },
+    /// The player's shield stopped the snake starting on `at`; the token stays there.
+    ShieldUsed {
+        /// Who.
+        player: P,
+        /// The snake's head, where the token stays.
+        at: u32,
+    },
+    /// A wormhole took a token to the exit drawn.
+    Wormhole {
+        /// Who.
+        player: P,
+        /// The wormhole's cell.
+        from: u32,
+        /// The exit drawn.
+        to: u32,
+    },
     /// A player reached cell N.
     PlayerFinished {
         /// Who.
@@ -177,6 +209,11 @@ impl<P> Event<P> {
             | Event::BonusRoll { player }
             | Event::TurnVoided { player, .. }
             | Event::Stayed { player, .. }
+            | Event::TurnSkipped { player }
+            | Event::ExtraRoll { player }
+            | Event::ShieldGained { player }
+            | Event::ShieldUsed { player, .. }
+            | Event::Wormhole { player, .. }
             | Event::Autopilot { player, .. }
             | Event::PlayerFinished { player, .. }
             | Event::Presence { player, .. }
@@ -224,6 +261,13 @@ impl<P> Event<P> {
             }
             Event::Stayed { player, position } => {
                 Event::Stayed { player: f(player), position: *position }
+            }
+            Event::TurnSkipped { player } => Event::TurnSkipped { player: f(player) },
+            Event::ExtraRoll { player } => Event::ExtraRoll { player: f(player) },
+            Event::ShieldGained { player } => Event::ShieldGained { player: f(player) },
+            Event::ShieldUsed { player, at } => Event::ShieldUsed { player: f(player), at: *at },
+            Event::Wormhole { player, from, to } => {
+                Event::Wormhole { player: f(player), from: *from, to: *to }
             }
             Event::Autopilot { player, on } => Event::Autopilot { player: f(player), on: *on },
             Event::PlayerFinished { player, rank } => {
@@ -368,6 +412,11 @@ impl Observer for Transcript {
             Event::BonusRoll { .. } => writeln!(t, "  bonus roll"),
             Event::TurnVoided { back_to, .. } => writeln!(t, "  void, back to {back_to}"),
             Event::Stayed { position, .. } => writeln!(t, "  stay on {position}"),
+            Event::TurnSkipped { player } => writeln!(t, "skip {}", name(player)),
+            Event::ExtraRoll { .. } => writeln!(t, "  extra roll"),
+            Event::ShieldGained { .. } => writeln!(t, "  shield gained"),
+            Event::ShieldUsed { at, .. } => writeln!(t, "  shield used on {at}"),
+            Event::Wormhole { from, to, .. } => writeln!(t, "  wormhole {from} -> {to}"),
             Event::Autopilot { player, on } => {
                 writeln!(t, "autopilot {} {}", name(player), if *on { "on" } else { "off" })
             }

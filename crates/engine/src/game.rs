@@ -14,9 +14,9 @@ use crate::{
     dice::{Roll, RollError, RollSource},
     event::Observer,
     record::{Decider, MoveKind, MoveOption, MoveRecord, TurnReport},
-    rules::{Bonus, Choice, Rules},
+    rules::{Bonus, Choice, Overshoot, Rules},
     seat::Seat,
-    turn::{Checkpoint, Pending, Phase, Turn},
+    turn::{Checkpoint, Input, Pending, Phase, Turn},
 };
 
 /// Whether the game has begun or ended.
@@ -73,6 +73,9 @@ pub enum PlayError {
     /// The dice could not be thrown; the turn stops where it is.
     #[error(transparent)]
     Roll(#[from] RollError),
+    /// The roll source drew an exit the wormhole does not have; the draw is still awaited.
+    #[error("the wormhole draw was refused: {0}")]
+    Draw(String),
 }
 
 /// A game in progress: board, rules, seats, positions, ranks and history.
@@ -103,6 +106,10 @@ pub struct Game {
     pub(crate) turns: u32,
     pub(crate) turns_by_seat: Vec<u32>,
     pub(crate) rolls_by_seat: Vec<u32>,
+    /// Whether each seat holds a shield.
+    pub(crate) shields: Vec<bool>,
+    /// Whether each seat's next turn is to be skipped.
+    pub(crate) skips: Vec<bool>,
     pub(crate) history: Vec<MoveRecord>,
     pub(crate) phase: Phase,
     pub(crate) clock: Option<fn() -> u64>,
@@ -141,12 +148,15 @@ impl Game {
             turns: 0,
             turns_by_seat: vec![0; n],
             rolls_by_seat: vec![0; n],
+            shields: vec![false; n],
+            skips: vec![false; n],
             history: Vec::new(),
             phase: Phase::Roll(Turn {
                 seat: 0,
                 begin: rules.start_position(),
                 streak: 0,
                 begun: false,
+                shield: false,
             }),
             clock: None,
             board,
@@ -241,6 +251,16 @@ impl Game {
         self.history_of(seat).flat_map(|m| &m.jumps).filter(|j| !j.is_snake()).count()
     }
 
+    /// Whether `seat` holds a shield (SPEC §3b).
+    pub fn has_shield(&self, seat: usize) -> bool {
+        self.shields[seat]
+    }
+
+    /// Whether `seat`'s next turn will be skipped (SPEC §3b).
+    pub fn skips_next_turn(&self, seat: usize) -> bool {
+        self.skips[seat]
+    }
+
     /// True if and only if `seat` still takes turns.
     pub fn is_playing(&self, seat: usize) -> bool {
         self.ranks[seat].is_none() && self.status != Status::Finished
@@ -270,10 +290,14 @@ impl Game {
 
     fn all_options(&self, position: u32, roll: Roll) -> Vec<MoveOption> {
         let top = roll.is_top_face(self.rules.thrown_dice());
-        let by = |steps: u32, top_face: bool| MoveOption {
-            steps,
-            lands: self.board.advance(&self.rules, position, steps).end,
-            top_face,
+        // A shield stops a snake on the landing cell: the token would rest on its head.
+        let shield = self.status != Status::Finished && self.shields[self.current];
+        let by = |steps: u32, top_face: bool| {
+            let step = self.board.advance(&self.rules, position, steps);
+            let bitten = self.board.jump_at(step.landed).is_some_and(|to| to < step.landed);
+            let stopped =
+                shield && bitten && !(step.overshoot && self.rules.overshoot == Overshoot::Stay);
+            MoveOption { steps, lands: if stopped { step.landed } else { step.end }, top_face }
         };
         match self.rules.choice {
             Choice::None => vec![by(roll.total(), top)],
@@ -310,6 +334,7 @@ impl Game {
         let (seat, turn_begun) = match &self.phase {
             Phase::Over => return Err(PlayError::GameOver),
             Phase::Roll(turn) | Phase::Choice { turn, .. } => (turn.seat, turn.begun),
+            Phase::Draw(moving) => (moving.turn.seat, true),
         };
         let from = if turn_begun { self.turn_start() } else { self.positions[seat] };
         let rolls_before = self.rolls_by_seat[seat];
@@ -333,6 +358,12 @@ impl Game {
                         break;
                     };
                     self.resolve(turn, roll, options[option], Some(option), observer);
+                }
+                Phase::Draw(moving) => {
+                    let count = self.board.wormhole_at(moving.at).map_or(1, |e| e.len() as u32);
+                    let index = dice.draw(seat, count)?;
+                    self.apply_to(Input::Draw { index }, observer)
+                        .map_err(|e| PlayError::Draw(e.to_string()))?;
                 }
             }
             first = false;
@@ -369,13 +400,18 @@ impl Game {
     pub fn turn_start(&self) -> u32 {
         match &self.phase {
             Phase::Roll(turn) | Phase::Choice { turn, .. } if turn.begun => turn.begin,
+            Phase::Draw(moving) => moving.turn.begin,
             _ => self.positions[self.current],
         }
     }
 
     /// True while a turn has begun and not ended: between bonus rolls, or at a choice.
     pub fn in_turn(&self) -> bool {
-        matches!(&self.phase, Phase::Roll(t) | Phase::Choice { turn: t, .. } if t.begun)
+        match &self.phase {
+            Phase::Roll(t) | Phase::Choice { turn: t, .. } => t.begun,
+            Phase::Draw(_) => true,
+            Phase::Over => false,
+        }
     }
 
     /// The game as it stands, in a few numbers per seat, for [`Game::rewind`].
@@ -389,6 +425,8 @@ impl Game {
             turns: self.turns,
             turns_by_seat: self.turns_by_seat.clone(),
             rolls_by_seat: self.rolls_by_seat.clone(),
+            shields: self.shields.clone(),
+            skips: self.skips.clone(),
             history_len: self.history.len(),
             phase: self.phase.clone(),
         }
@@ -416,6 +454,8 @@ impl Game {
         self.turns = c.turns;
         self.turns_by_seat = c.turns_by_seat;
         self.rolls_by_seat = c.rolls_by_seat;
+        self.shields = c.shields;
+        self.skips = c.skips;
         self.history.truncate(c.history_len);
         self.phase = c.phase;
     }

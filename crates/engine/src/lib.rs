@@ -33,6 +33,7 @@
 
 mod board;
 mod dice;
+mod effects;
 mod event;
 mod game;
 mod presets;
@@ -50,13 +51,14 @@ pub use dice::{
     Dice, DiceError, MAX_DICE, MAX_FACES, ParseRollsError, Roll, RollError, RollSource, Scripted,
     ScriptedDice, SeededDice, splitmix64, uniform_below,
 };
+pub use effects::{CellEffect, CellSpec, Effect};
 pub use event::{Event, Numbered, Observer, Subscribers, Transcript};
 pub use game::{Game, PlayError, SetupError, Status};
 pub use presets::{Preset, RandomBoard, RandomBoardError, UnknownPreset};
 pub use record::{Decider, Decision, FirstOption, MoveKind, MoveOption, MoveRecord, TurnReport};
 pub use rules::{
-    AfterRoll, Bonus, Choice, Finish, JumpMode, MaxBonus, OnMax, Overshoot, RuleSet, RuleSpec,
-    Rules, RulesError, Start,
+    AfterRoll, Bonus, Choice, Finish, JumpMode, MaxBonus, Mode, OnMax, Overshoot, RuleSet,
+    RuleSpec, Rules, RulesError, Start,
 };
 pub use save::{GameState, RestoreError};
 pub use seat::{Seat, SeatError, SeatKind};

@@ -5,6 +5,7 @@ use std::{fmt, str::FromStr};
 use crate::{
     board::{Board, BoardSpec},
     dice::SeededDice,
+    effects::CellSpec,
     rules::Rules,
 };
 
@@ -20,14 +21,22 @@ pub enum Preset {
     Kids,
     /// 100 cells, no jumps.
     Empty,
+    /// 100 cells with every cell effect of SPEC §3b (skip, extra, shield, wormhole).
+    Party,
     /// Generated from a seed.
     Random,
 }
 
 impl Preset {
     /// Every preset.
-    pub const ALL: &'static [Preset] =
-        &[Preset::Classic, Preset::MiltonBradley, Preset::Kids, Preset::Empty, Preset::Random];
+    pub const ALL: &'static [Preset] = &[
+        Preset::Classic,
+        Preset::MiltonBradley,
+        Preset::Kids,
+        Preset::Empty,
+        Preset::Party,
+        Preset::Random,
+    ];
 
     /// The name used on the command line.
     pub fn as_str(self) -> &'static str {
@@ -36,6 +45,7 @@ impl Preset {
             Preset::MiltonBradley => "milton-bradley",
             Preset::Kids => "kids",
             Preset::Empty => "empty",
+            Preset::Party => "party",
             Preset::Random => "random",
         }
     }
@@ -101,6 +111,7 @@ impl Preset {
                 ],
             ),
             Preset::Empty => BoardSpec::with_jumps(100, []),
+            Preset::Party => party(),
             Preset::Random => RandomBoard::default().spec(&Rules::default()),
         }
     }
@@ -123,10 +134,51 @@ impl FromStr for Preset {
     }
 }
 
+/// The `party` board, fixed once published (README.md prints it): six snakes and six ladders,
+/// two skip cells, three extra-roll cells, three shields (the last one just below the 93 and 98
+/// snakes) and two wormholes, one mid-board and one that may send a token to 96 or back to 30.
+fn party() -> BoardSpec {
+    let mut spec = BoardSpec::with_jumps(
+        100,
+        [
+            (4, 14),
+            (9, 31),
+            (21, 42),
+            (28, 84),
+            (51, 67),
+            (72, 91),
+            (17, 7),
+            (54, 34),
+            (62, 19),
+            (87, 36),
+            (93, 68),
+            (98, 78),
+        ],
+    );
+    let cell = |at: u32, effect: &str, exits: &[u32]| CellSpec {
+        at,
+        effect: effect.to_owned(),
+        exits: exits.to_vec(),
+    };
+    spec.cells = vec![
+        cell(12, "extra", &[]),
+        cell(24, "shield", &[]),
+        cell(38, "extra", &[]),
+        cell(45, "wormhole", &[20, 57, 76]),
+        cell(47, "skip", &[]),
+        cell(59, "shield", &[]),
+        cell(66, "extra", &[]),
+        cell(80, "wormhole", &[30, 63, 96]),
+        cell(83, "skip", &[]),
+        cell(89, "shield", &[]),
+    ];
+    spec
+}
+
 /// A `--board` name that is no preset.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown board '{name}': expected classic, milton-bradley, kids, empty, random, or a .toml file"
+    "unknown board '{name}': expected classic, milton-bradley, kids, empty, party, random, or a .toml file"
 )]
 pub struct UnknownPreset {
     /// The name given.
@@ -200,6 +252,97 @@ impl RandomBoard {
         }
     }
 
+    /// Whether `effects` cell effects fit besides the jumps: each needs a cell of its own among
+    /// cells 2..N−1 that starts no jump.
+    ///
+    /// # Errors
+    ///
+    /// [`RandomBoardError::TooManyEffects`] naming the numbers.
+    pub fn check_effects(&self, effects: u32) -> Result<(), RandomBoardError> {
+        self.check()?;
+        let jumps = u64::from(self.snakes) + u64::from(self.ladders);
+        let room = u64::from(self.size - 2).saturating_sub(2 * jumps);
+        if u64::from(effects) > room {
+            return Err(RandomBoardError::TooManyEffects { effects, size: self.size, room });
+        }
+        Ok(())
+    }
+
+    /// As [`RandomBoard::spec`], with `effects` cell effects placed too: the jumps are drawn as
+    /// without effects, then from the same seeded stream each effect's cell (2..N−1, no jump
+    /// start), its kind (skip, extra, shield, wormhole — the first four in that order, so that
+    /// 4 or more give every kind, then uniformly) and a wormhole's 2 or 3 exits (cells that
+    /// start no jump and hold no wormhole, so no cycle can pass through an exit). Valid, and
+    /// redrawn while not winnable, as for jumps.
+    ///
+    /// # Panics
+    ///
+    /// Panics if [`RandomBoard::check_effects`] fails.
+    pub fn spec_with_effects(&self, rules: &Rules, effects: u32) -> BoardSpec {
+        if effects == 0 {
+            return self.spec(rules);
+        }
+        self.check_effects(effects).expect("random board parameters checked by the caller");
+        let mut rng = SeededDice::new(self.seed);
+        let mut draws = 0;
+        loop {
+            let mut spec = self.draw(&mut rng);
+            spec.cells = self.draw_effects(&spec, effects, &mut rng);
+            draws += 1;
+            if self.size > 1_000_000 || draws >= Self::MAX_DRAWS {
+                return spec;
+            }
+            let Ok(board) = Board::new(&spec, rules) else { continue };
+            let reach = board.reach(rules);
+            if reach.finish_reachable && reach.trapped.is_empty() {
+                return spec;
+            }
+        }
+    }
+
+    fn draw_effects(&self, spec: &BoardSpec, effects: u32, rng: &mut SeededDice) -> Vec<CellSpec> {
+        const KINDS: [&str; 4] = ["skip", "extra", "shield", "wormhole"];
+        let n = self.size;
+        let mut taken = vec![false; n as usize + 1];
+        for s in &spec.snakes {
+            taken[s.head as usize] = true;
+        }
+        for l in &spec.ladders {
+            taken[l.foot as usize] = true;
+        }
+        let starts = taken.clone();
+        let pick = |rng: &mut SeededDice, lo: u32, hi: u32| lo + rng.face(hi - lo + 1) - 1;
+        let mut cells = Vec::with_capacity(effects as usize);
+        for i in 0..effects {
+            let at = loop {
+                let at = pick(rng, 2, n - 1);
+                if !taken[at as usize] {
+                    taken[at as usize] = true;
+                    break at;
+                }
+            };
+            let kind = if i < 4 { KINDS[i as usize] } else { KINDS[rng.face(4) as usize - 1] };
+            cells.push(CellSpec { at, effect: kind.to_owned(), exits: Vec::new() });
+        }
+        let wormholes: Vec<u32> =
+            cells.iter().filter(|c| c.effect == "wormhole").map(|c| c.at).collect();
+        // Exits: any cell that starts no jump and holds no wormhole; with so few excluded on a
+        // board this size, a few tries always find one.
+        let open = (n as usize + 1) - starts.iter().filter(|&&s| s).count() - wormholes.len() - 1;
+        for cell in cells.iter_mut().filter(|c| c.effect == "wormhole") {
+            let want = (2 + rng.face(2) - 1).min(open as u32);
+            while (cell.exits.len() as u32) < want {
+                let exit = pick(rng, 1, n);
+                let free = !starts[exit as usize] && !wormholes.contains(&exit);
+                if free && !cell.exits.contains(&exit) {
+                    cell.exits.push(exit);
+                }
+            }
+        }
+        cells.sort_by_key(|c| c.at);
+        cells
+    }
+
     /// How many boards [`RandomBoard::spec`] draws at most while looking for a playable one.
     pub const MAX_DRAWS: u32 = 200;
 
@@ -250,6 +393,18 @@ pub enum RandomBoardError {
         snakes: u32,
         /// Ladders asked for.
         ladders: u32,
+        /// N.
+        size: u32,
+        /// The most that fit.
+        room: u64,
+    },
+    /// More effects than the board has room for beside its jumps.
+    #[error(
+        "{effects} cell effects do not fit on {size} cells beside the jumps: use at most {room}"
+    )]
+    TooManyEffects {
+        /// Effects asked for.
+        effects: u32,
         /// N.
         size: u32,
         /// The most that fit.
@@ -324,6 +479,45 @@ mod tests {
         assert_eq!(e.to_string(), "10 snakes do not fit on 4 cells: use at most 0");
         let e = RandomBoard { size: 20, snakes: 0, ladders: 7, seed: 0 }.check().unwrap_err();
         assert_eq!(e.to_string(), "7 ladders do not fit on 20 cells: use at most 6");
+    }
+
+    #[test]
+    fn the_party_board_has_every_effect_and_is_winnable_under_every_rule_set() {
+        let spec = Preset::Party.spec();
+        for name in crate::Effect::NAMES {
+            assert!(spec.cells.iter().any(|c| c.effect == name), "no {name} on party");
+        }
+        for set in crate::RuleSet::ALL {
+            for jumps in crate::JumpMode::ALL {
+                let rules = Rules { jumps: *jumps, ..set.rules() };
+                let board = Board::new(&spec, &rules).unwrap();
+                let reach = board.reach(&rules);
+                assert!(reach.finish_reachable && reach.trapped.is_empty(), "{rules}");
+            }
+        }
+    }
+
+    #[test]
+    fn random_effects_repeat_for_a_seed_are_valid_and_leave_the_jumps_alone() {
+        let rules = Rules::default();
+        for seed in 0..30 {
+            let params = RandomBoard { seed, ..RandomBoard::default() };
+            let spec = params.spec_with_effects(&rules, 6);
+            assert_eq!(spec, params.spec_with_effects(&rules, 6));
+            assert_eq!(spec.cells.len(), 6);
+            for name in crate::Effect::NAMES {
+                assert!(spec.cells.iter().any(|c| c.effect == name), "seed {seed}: no {name}");
+            }
+            let chain = Rules { jumps: crate::JumpMode::Chain, ..rules };
+            let board = Board::new(&spec, &chain).unwrap();
+            assert!(board.reach(&chain).finish_reachable);
+            assert_eq!(params.spec_with_effects(&rules, 0), params.spec(&rules));
+        }
+        let e = RandomBoard { size: 20, snakes: 3, ladders: 3, seed: 0 }.check_effects(7);
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "7 cell effects do not fit on 20 cells beside the jumps: use at most 6"
+        );
     }
 
     #[test]

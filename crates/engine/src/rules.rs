@@ -236,6 +236,49 @@ pub struct Rules {
     pub finish: Finish,
     /// Decisions offered to players.
     pub choice: Choice,
+    /// Classic (reach N) or race (the game also ends after K rounds); not written when classic,
+    /// so classic games save exactly as before.
+    #[serde(default, skip_serializing_if = "Mode::is_classic")]
+    pub mode: Mode,
+}
+
+/// How a game ends besides a player reaching N (SPEC §3b, `--mode`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Mode {
+    /// Reach N.
+    #[default]
+    Classic,
+    /// The game also ends after round `rounds`: every player still playing has had that many
+    /// turns (a skipped turn counts). Unfinished players are then ranked by position, ties by
+    /// seating order.
+    Race {
+        /// K ≥ 1.
+        rounds: NonZeroU32,
+    },
+}
+
+impl Mode {
+    /// True for [`Mode::Classic`].
+    pub fn is_classic(&self) -> bool {
+        *self == Mode::Classic
+    }
+
+    /// The rounds of a race.
+    pub fn rounds(self) -> Option<u32> {
+        match self {
+            Mode::Classic => None,
+            Mode::Race { rounds } => Some(rounds.get()),
+        }
+    }
+
+    /// `classic` or `race`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Classic => "classic",
+            Mode::Race { .. } => "race",
+        }
+    }
 }
 
 options! {
@@ -362,7 +405,8 @@ impl Rules {
     /// [`RulesError`] naming the first option whose value is not understood.
     pub fn apply(&mut self, spec: &RuleSpec) -> Result<(), RulesError> {
         if let Some(set) = &spec.set {
-            *self = Rules::named(set)?;
+            // A rule set says how turns play, not how the game ends: the mode stays.
+            *self = Rules { mode: self.mode, ..Rules::named(set)? };
         }
         if let Some(v) = &spec.start {
             self.start = v.parse()?;
@@ -391,6 +435,53 @@ impl Rules {
         if let Some(v) = &spec.choice {
             self.choice = v.parse()?;
         }
+        self.apply_mode(spec.mode.as_deref(), spec.rounds)
+    }
+
+    /// `mode` and `rounds` as written: `race` needs rounds (given here or already in force),
+    /// and rounds need race.
+    fn apply_mode(&mut self, mode: Option<&str>, rounds: Option<u32>) -> Result<(), RulesError> {
+        let rounds = match rounds {
+            None => None,
+            Some(k) => Some(NonZeroU32::new(k).ok_or(RulesError::Rounds {
+                problem: "rounds 0 is not allowed: a race lasts 1 round or more".to_owned(),
+            })?),
+        };
+        let race = match mode.map(str::trim) {
+            None => !self.mode.is_classic(),
+            Some("classic") => false,
+            Some("race") => true,
+            Some(other) => {
+                return Err(RulesError::UnknownValue {
+                    option: "mode",
+                    value: other.to_owned(),
+                    expected: "classic, race".to_owned(),
+                });
+            }
+        };
+        self.mode = match (
+            race,
+            rounds.or(match self.mode {
+                Mode::Race { rounds } => Some(rounds),
+                Mode::Classic => None,
+            }),
+        ) {
+            (false, _) if rounds.is_some() => {
+                return Err(RulesError::Rounds {
+                    problem: format!(
+                        "rounds {} only apply to mode race: add --mode race",
+                        rounds.map_or(0, NonZeroU32::get)
+                    ),
+                });
+            }
+            (false, _) => Mode::Classic,
+            (true, Some(rounds)) => Mode::Race { rounds },
+            (true, None) => {
+                return Err(RulesError::Rounds {
+                    problem: "mode race needs the number of rounds: add --rounds K".to_owned(),
+                });
+            }
+        };
         Ok(())
     }
 
@@ -407,6 +498,8 @@ impl Rules {
             on_max: Some(self.on_max.to_string()),
             finish: Some(self.finish.to_string()),
             choice: Some(self.choice.to_string()),
+            mode: self.mode.rounds().map(|_| self.mode.as_str().to_owned()),
+            rounds: self.mode.rounds(),
         }
     }
 }
@@ -421,7 +514,11 @@ impl fmt::Display for Rules {
         if self.bonus == Bonus::TopFace {
             write!(f, " (max {}, on-max {})", self.max_bonus, self.on_max)?;
         }
-        write!(f, ", finish {}, choice {}", self.finish, self.choice)
+        write!(f, ", finish {}, choice {}", self.finish, self.choice)?;
+        if let Some(k) = self.mode.rounds() {
+            write!(f, ", race of {k} round{}", if k == 1 { "" } else { "s" })?;
+        }
+        Ok(())
     }
 }
 
@@ -460,6 +557,12 @@ pub struct RuleSpec {
     /// `none`, `may-pass` or `pick-die`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub choice: Option<String>,
+    /// `classic` or `race`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+    /// The rounds of a race.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<u32>,
 }
 
 impl RuleSpec {
@@ -486,6 +589,12 @@ pub enum RulesError {
     /// Bad dice.
     #[error(transparent)]
     Dice(#[from] DiceError),
+    /// Race mode without rounds, rounds without race mode, or rounds 0.
+    #[error("{problem}")]
+    Rounds {
+        /// What is wrong, in words.
+        problem: String,
+    },
 }
 
 #[cfg(test)]
@@ -523,6 +632,33 @@ mod tests {
         };
         r.apply(&spec).unwrap();
         assert_eq!((r.start, r.finish), (Start::FirstCell, Finish::First));
+    }
+
+    #[test]
+    fn race_needs_rounds_and_rounds_need_race() {
+        let spec = |mode: Option<&str>, rounds: Option<u32>| RuleSpec {
+            mode: mode.map(str::to_owned),
+            rounds,
+            ..RuleSpec::default()
+        };
+        let mut r = Rules::default();
+        r.apply(&spec(Some("race"), Some(5))).unwrap();
+        assert_eq!(r.mode.rounds(), Some(5));
+        assert!(r.to_string().ends_with(", race of 5 rounds"), "{r}");
+        r.apply(&spec(None, Some(7))).unwrap();
+        assert_eq!(r.mode.rounds(), Some(7));
+        let e = Rules::default().apply(&spec(Some("race"), None)).unwrap_err().to_string();
+        assert_eq!(e, "mode race needs the number of rounds: add --rounds K");
+        let e = Rules::default().apply(&spec(None, Some(3))).unwrap_err().to_string();
+        assert_eq!(e, "rounds 3 only apply to mode race: add --mode race");
+        let e = Rules::default().apply(&spec(Some("race"), Some(0))).unwrap_err().to_string();
+        assert!(e.starts_with("rounds 0 is not allowed"), "{e}");
+        let e = Rules::default().apply(&spec(Some("sprint"), Some(3))).unwrap_err().to_string();
+        assert_eq!(e, "unknown mode 'sprint': expected one of classic, race");
+        let mut back = Rules::default();
+        back.apply(&r.to_spec()).unwrap();
+        assert_eq!(back, r);
+        assert_eq!(Rules::default().to_spec().mode, None);
     }
 
     #[test]

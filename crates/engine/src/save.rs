@@ -40,7 +40,7 @@ use crate::{
     record::{Decision, MoveKind, MoveOption, MoveRecord},
     rules::Rules,
     seat::Seat,
-    turn::{Input, Pending},
+    turn::{Input, Pending, Phase},
 };
 
 /// A game as plain data. Not necessarily valid: it becomes a [`Game`] only through
@@ -66,9 +66,16 @@ pub struct GameState {
     pub ranking: Vec<usize>,
     /// Every roll of the game, in order.
     pub history: Vec<MoveRecord>,
-    /// A roll made but not yet played: the game awaits the seat's choice among its options.
+    /// A roll made but not yet played to its end: the game awaits the seat's choice among its
+    /// options, or a wormhole's draw.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending_roll: Option<Roll>,
+    /// The option chosen for the pending roll, when a wormhole's draw is awaited after a choice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_choice: Option<usize>,
+    /// The wormhole draws already made in the pending roll's move (exit indexes, in order).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pending_draws: Vec<u32>,
 }
 
 /// Why a [`GameState`] is not a game that could have been played.
@@ -150,9 +157,20 @@ impl Game {
             positions: self.positions().to_vec(),
             ranking: self.ranking().to_vec(),
             history: self.history().to_vec(),
-            pending_roll: match self.pending() {
-                Pending::Choice(decision) => Some(decision.roll),
+            pending_roll: match &self.phase {
+                Phase::Choice { roll, .. } => Some(*roll),
+                Phase::Draw(moving) => Some(moving.roll),
                 _ => None,
+            },
+            pending_choice: match &self.phase {
+                Phase::Draw(moving) => moving.chosen,
+                _ => None,
+            },
+            pending_draws: match &self.phase {
+                Phase::Draw(moving) => {
+                    self.board().draws_of(&moving.jumps).into_iter().map(|(i, _)| i).collect()
+                }
+                _ => Vec::new(),
             },
         }
     }
@@ -188,7 +206,9 @@ impl Game {
             let history = |problem: String| RestoreError::History { number, problem };
             let seat = match game.pending() {
                 Pending::Over => return Err(history("comes after the game had ended".to_owned())),
-                Pending::Roll { seat, .. } | Pending::Choice(Decision { seat, .. }) => seat,
+                Pending::Roll { seat, .. }
+                | Pending::Choice(Decision { seat, .. })
+                | Pending::Draw { seat, .. } => seat,
             };
             if record.seat != seat {
                 let by = state
@@ -219,6 +239,25 @@ impl Game {
                     record.chosen.unwrap_or(0)
                 )));
             }
+            // The wormholes' draws are in the record's jumps: each jump out of a wormhole ends
+            // on the exit drawn.
+            let mut draws = game.board().draws_of(&record.jumps).into_iter();
+            while let Pending::Draw { from, exits, .. } = game.pending() {
+                let Some((index, _)) = draws.next() else {
+                    let problem = format!(
+                        "says {}, but the roll enters wormhole {from}",
+                        describe(record, &state.seats)
+                    );
+                    return Err(history(problem));
+                };
+                game.apply_to(Input::Draw { index }, observer).map_err(|_| {
+                    let exits: Vec<String> = exits.iter().map(u32::to_string).collect();
+                    history(format!(
+                        "leaves wormhole {from} to a cell that is none of its exits ({})",
+                        exits.join(", ")
+                    ))
+                })?;
+            }
             let replayed = &game.history()[before];
             if !same_move(record, replayed) {
                 let names = &state.seats;
@@ -235,7 +274,15 @@ impl Game {
                 problem,
             };
             game.apply_to(Input::Roll { roll }, observer).map_err(|e| refused(e.to_string()))?;
-            if !matches!(game.pending(), Pending::Choice(_)) {
+            if let Some(option) = state.pending_choice {
+                game.apply_to(Input::Choose { option }, observer)
+                    .map_err(|e| refused(format!("chooses option {option}, but {e}")))?;
+            }
+            for &index in &state.pending_draws {
+                game.apply_to(Input::Draw { index }, observer)
+                    .map_err(|e| refused(format!("draws exit {index}, but {e}")))?;
+            }
+            if !matches!(game.pending(), Pending::Choice(_) | Pending::Draw { .. }) {
                 return Err(refused("offers no choice".to_owned()));
             }
         }

@@ -8,10 +8,11 @@ use serde::{Deserialize, Serialize};
 use crate::{
     board::Jump,
     dice::{Dice, Roll},
+    effects::Effect,
     event::{Event, Observer},
     game::{Game, Status},
     record::{Decision, MoveKind, MoveOption, MoveRecord},
-    rules::{AfterRoll, Finish, Overshoot},
+    rules::{AfterRoll, Finish, JumpMode, Overshoot},
 };
 
 /// What the game awaits next.
@@ -28,6 +29,18 @@ pub enum Pending {
     },
     /// A choice among the options of the roll just made: answer with [`Input::Choose`].
     Choice(Decision),
+    /// A draw: the token of `seat` entered the wormhole on `from`, and which of its `exits` it
+    /// takes is drawn uniformly from the game's random stream. Answer with [`Input::Draw`] and
+    /// an index into `exits` ([`crate::RollSource::draw`] gives one). Not a person's decision:
+    /// every driver draws at once.
+    Draw {
+        /// Whose token.
+        seat: usize,
+        /// The wormhole's cell.
+        from: u32,
+        /// Its exits.
+        exits: Vec<u32>,
+    },
     /// Nothing: the game is over.
     Over,
 }
@@ -47,6 +60,11 @@ pub enum Input {
         /// The option.
         option: usize,
     },
+    /// The index of the exit drawn, in [`Pending::Draw`]'s `exits`.
+    Draw {
+        /// The exit's index.
+        index: u32,
+    },
 }
 
 /// Why an input was refused; the game is unchanged.
@@ -62,9 +80,26 @@ pub enum ApplyError {
         /// How many options there are.
         count: usize,
     },
-    /// A choice came while the game awaits a roll.
+    /// A choice or a draw came while the game awaits a roll.
     #[error("the game awaits a roll, not a choice")]
     RollAwaited,
+    /// A roll or a choice came while a wormhole awaits its draw.
+    #[error("the game awaits a wormhole's draw among {count} exits")]
+    DrawAwaited {
+        /// How many exits there are.
+        count: usize,
+    },
+    /// A draw came while none is awaited.
+    #[error("the game awaits no wormhole draw")]
+    NoDrawAwaited,
+    /// The draw names no exit.
+    #[error("there is no exit {index}: the exits are numbered 0 to {last}")]
+    NoSuchExit {
+        /// The index given.
+        index: u32,
+        /// The largest valid index.
+        last: usize,
+    },
     /// The roll is not one the dice in play can show.
     #[error("a roll of {faces:?} cannot be thrown with {dice}")]
     BadRoll {
@@ -91,6 +126,22 @@ pub(crate) struct Turn {
     pub(crate) streak: u32,
     /// False until the turn's first roll is applied.
     pub(crate) begun: bool,
+    /// Whether the seat held a shield when the turn began (what on-max void gives back).
+    pub(crate) shield: bool,
+}
+
+/// A roll being moved, stopped at a wormhole until its draw comes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Moving {
+    pub(crate) turn: Turn,
+    pub(crate) roll: Roll,
+    pub(crate) chosen: Option<usize>,
+    /// The bonus rule's verdict on the roll.
+    pub(crate) after: AfterRoll,
+    pub(crate) from: u32,
+    /// Where the token is now.
+    pub(crate) at: u32,
+    pub(crate) jumps: Vec<Jump>,
 }
 
 /// The phase of a turn: the state behind [`Game::pending`].
@@ -98,6 +149,7 @@ pub(crate) struct Turn {
 pub(crate) enum Phase {
     Roll(Turn),
     Choice { turn: Turn, roll: Roll, options: Vec<MoveOption> },
+    Draw(Box<Moving>),
     Over,
 }
 
@@ -113,6 +165,8 @@ pub struct Checkpoint {
     pub(crate) turns: u32,
     pub(crate) turns_by_seat: Vec<u32>,
     pub(crate) rolls_by_seat: Vec<u32>,
+    pub(crate) shields: Vec<bool>,
+    pub(crate) skips: Vec<bool>,
     pub(crate) history_len: usize,
     pub(crate) phase: Phase,
 }
@@ -145,6 +199,11 @@ impl Game {
                 turn_start: turn.begin,
                 streak: turn.streak,
             }),
+            Phase::Draw(moving) => Pending::Draw {
+                seat: moving.turn.seat,
+                from: moving.at,
+                exits: self.board.wormhole_at(moving.at).unwrap_or_default().to_vec(),
+            },
         }
     }
 
@@ -178,6 +237,24 @@ impl Game {
                 Err(ApplyError::ChoiceAwaited { count: options.len() })
             }
             (Phase::Roll(_), Input::Choose { .. }) => Err(ApplyError::RollAwaited),
+            (Phase::Roll(_) | Phase::Choice { .. }, Input::Draw { .. }) => {
+                Err(ApplyError::NoDrawAwaited)
+            }
+            (Phase::Draw(moving), Input::Roll { .. } | Input::Choose { .. }) => {
+                let count = self.board.wormhole_at(moving.at).map_or(0, <[u32]>::len);
+                Err(ApplyError::DrawAwaited { count })
+            }
+            (Phase::Draw(moving), Input::Draw { index }) => {
+                let count = self.board.wormhole_at(moving.at).map_or(0, <[u32]>::len);
+                if index as usize >= count {
+                    let last = count.saturating_sub(1);
+                    return Err(ApplyError::NoSuchExit { index, last });
+                }
+                if let Phase::Draw(moving) = std::mem::replace(&mut self.phase, Phase::Over) {
+                    self.drawn(*moving, index as usize, observer);
+                }
+                Ok(())
+            }
             (Phase::Roll(turn), Input::Roll { roll }) => {
                 let dice = self.rules.thrown_dice();
                 if !roll.fits(dice) {
@@ -214,6 +291,7 @@ impl Game {
             }
             turn.begun = true;
             turn.begin = self.positions[seat];
+            turn.shield = self.shields[seat];
             self.turns += 1;
             self.turns_by_seat[seat] += 1;
             observer.event(&Event::TurnStarted { player: seat, position: turn.begin });
@@ -229,7 +307,7 @@ impl Game {
     }
 
     /// Plays the chosen option of a roll, then says what comes next: another roll in the same
-    /// turn, the next seat's turn, or the end.
+    /// turn, the next seat's turn, or the end (or, at a wormhole, a draw).
     pub(crate) fn resolve(
         &mut self,
         mut turn: Turn,
@@ -242,89 +320,195 @@ impl Game {
         let position = self.positions[seat];
         let (after, streak) = self.rules.after_roll(turn.streak, option.top_face);
         turn.streak = streak;
-        let made = |to, jumps, kind| MoveRecord {
+        let made = |to, kind| MoveRecord {
             turn: 0,
             seat,
             roll,
             from: position,
             to,
-            jumps,
+            jumps: Vec::new(),
             kind,
             chosen,
             time_ms: None,
         };
         if after == AfterRoll::Void {
+            // The whole turn is undone: position, shield gained or used, skip gained.
             self.positions[seat] = turn.begin;
-            self.record(made(turn.begin, Vec::new(), MoveKind::Voided));
+            self.shields[seat] = turn.shield;
+            self.skips[seat] = false;
+            self.record(made(turn.begin, MoveKind::Voided));
             observer.event(&Event::TurnVoided { player: seat, back_to: turn.begin });
-            self.end_turn(seat);
+            self.end_turn(seat, observer);
             return;
         }
+        let moving =
+            Moving { turn, roll, chosen, after, from: position, at: position, jumps: Vec::new() };
         if option.steps == 0 {
-            self.record(made(position, Vec::new(), MoveKind::Stayed));
+            self.record(made(position, MoveKind::Stayed));
             observer.event(&Event::Stayed { player: seat, position });
-        } else {
-            let (to, jumps, kind) = self.walk(seat, option.steps, observer);
-            self.record(made(to, jumps, kind));
-        }
-        if self.positions[seat] == self.board.size() {
-            self.finish(seat, observer);
-            self.end_turn(seat);
+            self.after_move(&moving, false, observer);
             return;
         }
-        if after == AfterRoll::Again {
+        let step = self.board.advance(&self.rules, position, option.steps);
+        if step.overshoot {
+            let rule = self.rules.overshoot;
+            let event = Event::Overshoot { player: seat, position, roll: option.steps, rule };
+            observer.event(&event);
+            if rule == Overshoot::Stay {
+                self.record(made(position, MoveKind::Blocked));
+                self.after_move(&moving, false, observer);
+                return;
+            }
+        }
+        self.positions[seat] = step.landed;
+        observer.event(&Event::Moved {
+            player: seat,
+            from: position,
+            to: step.landed,
+            steps: option.steps,
+        });
+        let moving = Moving { at: step.landed, ..moving };
+        // A shield stops a snake starting on the landing cell: the token stays there.
+        if self.shields[seat] && self.board.jump_at(step.landed).is_some_and(|to| to < step.landed)
+        {
+            self.shields[seat] = false;
+            observer.event(&Event::ShieldUsed { player: seat, at: step.landed });
+            self.rest(moving, observer);
+            return;
+        }
+        self.follow(moving, observer);
+    }
+
+    /// Follows jumps from where the token is (once under single jumps, on under chain) until it
+    /// rests, or a wormhole awaits its draw.
+    fn follow(&mut self, mut moving: Moving, observer: &mut impl Observer) {
+        let seat = moving.turn.seat;
+        loop {
+            if !moving.jumps.is_empty() && self.rules.jumps == JumpMode::Single {
+                break;
+            }
+            let at = moving.at;
+            if let Some(to) = self.board.jump_at(at) {
+                moving.jumps.push(Jump { from: at, to });
+                moving.at = to;
+                self.positions[seat] = to;
+                let (player, from) = (seat, at);
+                let event = if to < from {
+                    Event::Snake { player, from, to }
+                } else {
+                    Event::Ladder { player, from, to }
+                };
+                observer.event(&event);
+            } else if self.board.wormhole_at(at).is_some() {
+                self.phase = Phase::Draw(Box::new(moving));
+                return;
+            } else {
+                break;
+            }
+        }
+        self.rest(moving, observer);
+    }
+
+    /// The wormhole's exit `index` was drawn: the token goes there and the move goes on.
+    fn drawn(&mut self, mut moving: Moving, index: usize, observer: &mut impl Observer) {
+        let seat = moving.turn.seat;
+        let from = moving.at;
+        let to = self.board.wormhole_at(from).map_or(from, |exits| exits[index]);
+        moving.jumps.push(Jump { from, to });
+        moving.at = to;
+        self.positions[seat] = to;
+        observer.event(&Event::Wormhole { player: seat, from, to });
+        self.follow(moving, observer);
+    }
+
+    /// The token rests: the move is recorded, then the player finishes on N or the resting
+    /// cell's effect applies, and the turn goes on or ends.
+    fn rest(&mut self, mut moving: Moving, observer: &mut impl Observer) {
+        let record = MoveRecord {
+            turn: 0,
+            seat: moving.turn.seat,
+            roll: moving.roll,
+            from: moving.from,
+            to: moving.at,
+            jumps: std::mem::take(&mut moving.jumps),
+            kind: MoveKind::Moved,
+            chosen: moving.chosen,
+            time_ms: None,
+        };
+        self.record(record);
+        self.after_move(&moving, true, observer);
+    }
+
+    /// After a roll is played (`moved`: the token came to rest by moving): finish, the resting
+    /// cell's effect, then one more roll (top-face bonus or extra cell, never two) or the turn
+    /// ends.
+    fn after_move(&mut self, moving: &Moving, moved: bool, observer: &mut impl Observer) {
+        let mut turn = moving.turn;
+        let seat = turn.seat;
+        let at = self.positions[seat];
+        if at == self.board.size() {
+            self.finish(seat, observer);
+            self.end_turn(seat, observer);
+            return;
+        }
+        let mut extra = false;
+        if moved {
+            match self.board.effect_at(at) {
+                Some(Effect::Skip) => self.skips[seat] = true,
+                Some(Effect::Extra) => extra = true,
+                Some(Effect::Shield) if !self.shields[seat] => {
+                    self.shields[seat] = true;
+                    observer.event(&Event::ShieldGained { player: seat });
+                }
+                _ => {}
+            }
+        }
+        if moving.after == AfterRoll::Again {
             observer.event(&Event::BonusRoll { player: seat });
             self.phase = Phase::Roll(turn);
             return;
         }
-        self.end_turn(seat);
-    }
-
-    /// Moves `seat` by `steps` under the overshoot rule, then along any jumps; returns where it
-    /// rests, the jumps taken and what became of the move.
-    pub(crate) fn walk(
-        &mut self,
-        seat: usize,
-        steps: u32,
-        observer: &mut impl Observer,
-    ) -> (u32, Vec<Jump>, MoveKind) {
-        let from = self.positions[seat];
-        let step = self.board.advance(&self.rules, from, steps);
-        if step.overshoot {
-            let rule = self.rules.overshoot;
-            let event = Event::Overshoot { player: seat, position: from, roll: steps, rule };
-            observer.event(&event);
-            if rule == Overshoot::Stay {
-                return (from, Vec::new(), MoveKind::Blocked);
-            }
-        }
-        self.positions[seat] = step.landed;
-        observer.event(&Event::Moved { player: seat, from, to: step.landed, steps });
-        let jumps = self.board.jump_path(step.landed, self.rules.jumps);
-        for jump in &jumps {
-            self.positions[seat] = jump.to;
-            let (player, from, to) = (seat, jump.from, jump.to);
-            let event = if jump.is_snake() {
-                Event::Snake { player, from, to }
-            } else {
-                Event::Ladder { player, from, to }
-            };
-            observer.event(&event);
-        }
-        debug_assert_eq!(self.positions[seat], step.end);
-        (step.end, jumps, MoveKind::Moved)
-    }
-
-    /// After `seat`'s turn: the next seat's turn awaits, unless the game is over.
-    pub(crate) fn end_turn(&mut self, seat: usize) {
-        if self.status == Status::Finished {
-            self.phase = Phase::Over;
+        if extra {
+            // Independent of the bonus: the next top-face roll begins a new streak.
+            turn.streak = 0;
+            observer.event(&Event::ExtraRoll { player: seat });
+            self.phase = Phase::Roll(turn);
             return;
         }
-        let next = self.next_seat(seat);
-        self.current = next;
-        let begin = self.positions[next];
-        self.phase = Phase::Roll(Turn { seat: next, begin, streak: 0, begun: false });
+        self.end_turn(seat, observer);
+    }
+
+    /// After `seat`'s turn: the next seat's turn awaits, unless the game is over. Turns skipped
+    /// by a `skip` cell pass here (each counts as a turn with no roll), and a race ends once every
+    /// player still playing has had its rounds.
+    pub(crate) fn end_turn(&mut self, mut seat: usize, observer: &mut impl Observer) {
+        loop {
+            if self.status == Status::Finished {
+                self.phase = Phase::Over;
+                return;
+            }
+            if let Some(rounds) = self.rules.mode.rounds() {
+                let playing = (0..self.seats.len()).filter(|&s| self.ranks[s].is_none());
+                if playing.clone().all(|s| self.turns_by_seat[s] >= rounds) {
+                    self.rank_the_rest(observer);
+                    self.phase = Phase::Over;
+                    return;
+                }
+            }
+            let next = self.next_seat(seat);
+            self.current = next;
+            if self.skips[next] {
+                self.skips[next] = false;
+                self.turns += 1;
+                self.turns_by_seat[next] += 1;
+                observer.event(&Event::TurnSkipped { player: next });
+                seat = next;
+                continue;
+            }
+            let (begin, shield) = (self.positions[next], self.shields[next]);
+            self.phase = Phase::Roll(Turn { seat: next, begin, streak: 0, begun: false, shield });
+            return;
+        }
     }
 
     pub(crate) fn finish(&mut self, seat: usize, observer: &mut impl Observer) {
@@ -337,11 +521,16 @@ impl Game {
             Finish::First => true,
             Finish::All => left.len() <= 1,
         };
-        if !over {
-            return;
+        if over {
+            self.rank_the_rest(observer);
         }
-        // Those who did not finish are ranked by how far they got; ties keep seating order.
-        let mut rest = left;
+    }
+
+    /// Ends the game: those who did not finish are ranked by how far they got; ties keep
+    /// seating order.
+    pub(crate) fn rank_the_rest(&mut self, observer: &mut impl Observer) {
+        let mut rest: Vec<usize> =
+            (0..self.seats.len()).filter(|&s| self.ranks[s].is_none()).collect();
         rest.sort_by_key(|&s| std::cmp::Reverse(self.positions[s]));
         for s in rest {
             self.ranks[s] = Some(self.ranking.len() as u32 + 1);

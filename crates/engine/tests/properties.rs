@@ -2,9 +2,9 @@
 
 use proptest::prelude::*;
 use snl_engine::{
-    Board, BoardSpec, Bonus, Choice, Decider, Decision, Dice, Event, Finish, Game, Input, JumpMode,
-    MaxBonus, MoveKind, Observer, OnMax, Overshoot, Pending, RollSource, Rules, Seat, SeatKind,
-    SeededDice, Start, Status,
+    Board, BoardSpec, Bonus, CellSpec, Choice, Decider, Decision, Dice, Effect, Event, Finish,
+    Game, Input, JumpMode, MaxBonus, Mode, MoveKind, Observer, OnMax, Overshoot, Pending,
+    RollSource, Rules, Seat, SeatKind, SeededDice, Start, Status,
 };
 
 fn rules_strategy() -> impl Strategy<Value = Rules> {
@@ -18,24 +18,34 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
         prop::sample::select(OnMax::ALL.to_vec()),
         prop::sample::select(Finish::ALL.to_vec()),
         prop::sample::select(Choice::ALL.to_vec()),
+        0_u32..40,
     )
-        .prop_map(|(start, dice, overshoot, jumps, bonus, cap, on_max, finish, choice)| {
-            Rules {
-                start,
-                dice: dice.parse().unwrap(),
-                overshoot,
-                jumps,
-                bonus,
-                max_bonus: if cap == 0 {
-                    MaxBonus::Unlimited
-                } else {
-                    format!("{cap}").parse().unwrap()
-                },
-                on_max,
-                finish,
-                choice,
-            }
-        })
+        .prop_map(
+            |(start, dice, overshoot, jumps, bonus, cap, on_max, finish, choice, race)| {
+                Rules {
+                    // A race of 1 to 9 rounds one time in four.
+                    mode: match race {
+                        0..10 => {
+                            Mode::Race { rounds: std::num::NonZeroU32::new(race.max(1)).unwrap() }
+                        }
+                        _ => Mode::Classic,
+                    },
+                    start,
+                    dice: dice.parse().unwrap(),
+                    overshoot,
+                    jumps,
+                    bonus,
+                    max_bonus: if cap == 0 {
+                        MaxBonus::Unlimited
+                    } else {
+                        format!("{cap}").parse().unwrap()
+                    },
+                    on_max,
+                    finish,
+                    choice,
+                }
+            },
+        )
 }
 
 /// Jumps written at random, then the plainly invalid ones dropped; what remains may still chain
@@ -58,6 +68,41 @@ fn board_strategy() -> impl Strategy<Value = BoardSpec> {
     })
 }
 
+/// A board of `board_strategy` with cell effects on some cells that start no jump: any kind,
+/// wormholes with 1 to 3 exits anywhere (so some boards are refused, which `Board::new` judges).
+fn effects_board_strategy() -> impl Strategy<Value = BoardSpec> {
+    board_strategy().prop_flat_map(|spec| {
+        let size = spec.size;
+        let raw = prop::collection::vec(
+            (2..size, 0_usize..4, prop::collection::vec(1..=size, 1..=3)),
+            0..(size as usize / 4),
+        );
+        raw.prop_map(move |raw| {
+            let mut spec = spec.clone();
+            let starts: Vec<u32> = spec
+                .snakes
+                .iter()
+                .map(|s| s.head)
+                .chain(spec.ladders.iter().map(|l| l.foot))
+                .collect();
+            for (at, kind, mut exits) in raw {
+                if starts.contains(&at) || spec.cells.iter().any(|c| c.at == at) {
+                    continue;
+                }
+                exits.retain(|&e| e != at);
+                exits.dedup();
+                let effect = Effect::NAMES[kind];
+                if effect == "wormhole" && exits.is_empty() {
+                    continue;
+                }
+                let exits = if effect == "wormhole" { exits } else { Vec::new() };
+                spec.cells.push(CellSpec { at, effect: effect.to_owned(), exits });
+            }
+            spec
+        })
+    })
+}
+
 /// Takes option `k mod len` with a rotating `k`, so every option gets exercised.
 struct Rotate(usize);
 impl Decider for Rotate {
@@ -75,6 +120,10 @@ struct Checker {
     positions: Vec<u32>,
     begin: u32,
     rolls_this_turn: u32,
+    shields: Vec<bool>,
+    shield_at_begin: bool,
+    shields_used: usize,
+    extra_cells: bool,
     failures: Vec<String>,
 }
 
@@ -86,6 +135,10 @@ impl Checker {
             positions: game.positions().to_vec(),
             begin: 0,
             rolls_this_turn: 0,
+            shields: vec![false; game.seats().len()],
+            shield_at_begin: false,
+            shields_used: 0,
+            extra_cells: game.board().effects().iter().any(|e| e.effect == Effect::Extra),
             failures: Vec::new(),
         }
     }
@@ -106,13 +159,33 @@ impl Observer for Checker {
     fn event(&mut self, event: &Event) {
         let n = self.size;
         match *event {
-            Event::TurnStarted { position, .. } => {
+            Event::TurnStarted { player, position } => {
                 self.begin = position;
+                self.shield_at_begin = self.shields[player];
                 self.rolls_this_turn = 0;
+            }
+            Event::ShieldGained { player }
+                if std::mem::replace(&mut self.shields[player], true) =>
+            {
+                self.failures.push("a second shield".into());
+            }
+            Event::ShieldUsed { player, at } => {
+                self.shields_used += 1;
+                if !std::mem::replace(&mut self.shields[player], false) {
+                    self.failures.push(format!("a shield used on {at} without one"));
+                }
+                if self.positions[player] != at {
+                    self.failures.push(format!("a shield used on {at}, away from the token"));
+                }
             }
             Event::DiceRolled { .. } => {
                 self.rolls_this_turn += 1;
+                if self.rolls_this_turn > 1_000 {
+                    self.failures.push("a turn of more than 1000 rolls".into());
+                }
+                // Extra cells give rolls beyond the bonus cap: the cap counts top faces only.
                 if let Some(k) = self.rules.max_bonus.limit()
+                    && !self.extra_cells
                     && self.rolls_this_turn > k
                 {
                     self.failures
@@ -124,7 +197,8 @@ impl Observer for Checker {
             }
             Event::Moved { player, to, .. }
             | Event::Snake { player, to, .. }
-            | Event::Ladder { player, to, .. } => {
+            | Event::Ladder { player, to, .. }
+            | Event::Wormhole { player, to, .. } => {
                 if to > n {
                     self.failures.push(format!("position {to} is off a board of {n}"));
                 }
@@ -136,6 +210,7 @@ impl Observer for Checker {
                         .push(format!("voided to {back_to}, turn began on {}", self.begin));
                 }
                 self.positions[player] = back_to;
+                self.shields[player] = self.shield_at_begin;
             }
             _ => {}
         }
@@ -159,6 +234,9 @@ fn drive(
                 Input::Roll { roll: RollSource::roll(dice, seat, thrown).unwrap() }
             }
             Pending::Choice(decision) => Input::Choose { option: decider.decide(game, &decision) },
+            Pending::Draw { seat, exits, .. } => {
+                Input::Draw { index: RollSource::draw(dice, seat, exits.len() as u32).unwrap() }
+            }
         };
         game.apply_to(input, observer).unwrap();
         inputs.push(input);
@@ -177,7 +255,7 @@ proptest! {
 
     #[test]
     fn games_keep_every_invariant(
-        spec in board_strategy(),
+        spec in effects_board_strategy(),
         rules in rules_strategy(),
         seats in 2_usize..5,
         seed in any::<u64>(),
@@ -196,17 +274,29 @@ proptest! {
         }
         prop_assert!(checker.failures.is_empty(), "{:?}", checker.failures);
 
-        // No token rests on a jump's start in single mode, unless a jump put it there.
-        if rules.jumps == JumpMode::Single {
-            for m in game.history() {
-                if m.kind == MoveKind::Moved {
-                    prop_assert!(m.jumps.len() <= 1);
-                    if m.jumps.is_empty() {
-                        prop_assert_eq!(game.board().jump_at(m.to), None, "rests on a jump start: {:?}", m);
-                    }
+        // No token rests on a jump's start in single mode, unless a jump put it there or a
+        // shield stopped a snake there; under chain, only a shield leaves it on a snake's head.
+        let mut stopped = 0;
+        for m in game.history() {
+            if m.kind != MoveKind::Moved {
+                continue;
+            }
+            if rules.jumps == JumpMode::Single {
+                prop_assert!(m.jumps.len() <= 1);
+            }
+            if m.jumps.is_empty() || rules.jumps == JumpMode::Chain {
+                let rests_on_start = game.board().jump_at(m.to).is_some()
+                    || (rules.jumps == JumpMode::Chain && game.board().wormhole_at(m.to).is_some());
+                if rests_on_start {
+                    prop_assert!(m.jumps.is_empty(), "rests on a jump start after jumps: {:?}", m);
+                    prop_assert!(game.board().jump_at(m.to).is_some_and(|to| to < m.to), "{:?}", m);
+                    stopped += 1;
+                } else if m.jumps.is_empty() {
+                    prop_assert!(game.board().wormhole_at(m.to).is_none(), "rests on a wormhole: {:?}", m);
                 }
             }
         }
+        prop_assert_eq!(stopped, checker.shields_used, "every snake head rested on is a shield used");
         if game.status() == Status::Finished {
             let n = game.seats().len();
             let mut ranking = game.ranking().to_vec();
@@ -216,16 +306,28 @@ proptest! {
             ranks.sort_unstable();
             prop_assert_eq!(ranks, (1..=n as u32).collect::<Vec<_>>());
             let finishers = game.positions().iter().filter(|&&p| p == game.board().size()).count();
-            match rules.finish {
-                Finish::First => prop_assert_eq!(finishers, 1, "exactly one winner"),
-                Finish::All => prop_assert!(finishers >= n - 1),
+            match (rules.finish, rules.mode) {
+                (Finish::First, Mode::Classic) => prop_assert_eq!(finishers, 1, "exactly one winner"),
+                (Finish::All, Mode::Classic) => prop_assert!(finishers >= n - 1),
+                (_, Mode::Race { rounds }) => {
+                    // A race ends on a finish (first) or after its rounds; the unfinished are
+                    // ranked by position.
+                    let unfinished: Vec<usize> = game.ranking().iter().copied().filter(|&s| game.positions()[s] != game.board().size()).collect();
+                    prop_assert!(unfinished.windows(2).all(|w| game.positions()[w[0]] >= game.positions()[w[1]]));
+                    if finishers == 0 || (rules.finish == Finish::All && finishers < n - 1) {
+                        for s in 0..n {
+                            prop_assert!(game.turns_of(s) >= rounds.get() || game.positions()[s] == game.board().size());
+                        }
+                    }
+                    prop_assert!((0..n).all(|s| game.turns_of(s) <= rounds.get()), "no turn after the last round");
+                }
             }
         }
     }
 
     #[test]
     fn driving_input_by_input_plays_exactly_the_games_play_turn_plays(
-        spec in board_strategy(),
+        spec in effects_board_strategy(),
         rules in rules_strategy(),
         seats in 2_usize..5,
         seed in any::<u64>(),
@@ -241,7 +343,12 @@ proptest! {
             by_turn.play_turn(&mut dice, &mut decider, &mut heard).unwrap();
         }
         // The inputs play_turn gave: every roll, and a choice wherever one was made.
-        let inputs_allowed = by_turn.history().iter().map(|m| 1 + usize::from(m.chosen.is_some())).sum();
+        let board = by_turn.board();
+        let inputs_allowed = by_turn
+            .history()
+            .iter()
+            .map(|m| 1 + usize::from(m.chosen.is_some()) + board.draws_of(&m.jumps).len())
+            .sum();
         let (mut dice, mut decider) = (SeededDice::new(seed), Rotate(0));
         let mut applied = Vec::new();
         drive(&mut by_input, &mut dice, &mut decider, &mut applied, inputs_allowed);
@@ -250,8 +357,8 @@ proptest! {
     }
 
     #[test]
-    fn the_same_seed_gives_the_same_game(seed in any::<u64>(), rules in rules_strategy()) {
-        let spec = snl_engine::RandomBoard { seed, ..Default::default() }.spec(&rules);
+    fn the_same_seed_gives_the_same_game(seed in any::<u64>(), rules in rules_strategy(), effects in 0_u32..12) {
+        let spec = snl_engine::RandomBoard { seed, ..Default::default() }.spec_with_effects(&rules, effects);
         let play = || {
             let board = Board::new(&spec, &rules).ok()?;
             let seats = vec![Seat::new("A", SeatKind::Easy), Seat::new("B", SeatKind::Easy)];
@@ -299,7 +406,7 @@ proptest! {
     /// of the uninterrupted game event for event.
     #[test]
     fn saving_and_loading_at_every_input_point_gives_the_uninterrupted_game(
-        spec in board_strategy(),
+        spec in effects_board_strategy(),
         rules in rules_strategy(),
         seats in 2_usize..4,
         seed in any::<u64>(),

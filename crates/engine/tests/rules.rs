@@ -24,6 +24,8 @@ fn rules(options: &[(&str, &str)]) -> Rules {
             finish: (*option == "finish").then(|| value.to_string()),
             choice: (*option == "choice").then(|| value.to_string()),
             set: (*option == "rules").then(|| value.to_string()),
+            mode: (*option == "mode").then(|| value.to_string()),
+            rounds: (*option == "rounds").then(|| value.parse().unwrap()),
         };
         rules.apply(&spec).unwrap();
     }
