@@ -36,6 +36,9 @@
 
 pub use snl_engine;
 
+mod support;
+pub use support::{Unsupported, check_supported, check_supported_rules};
+
 mod budget;
 pub use budget::Budget;
 

@@ -28,6 +28,7 @@ fn rules() -> impl Strategy<Value = Rules> {
                 on_max: if void { OnMax::Void } else { OnMax::Pass },
                 finish: if all { Finish::All } else { Finish::First },
                 choice: [Choice::None, Choice::MayPass, Choice::PickDie][choice],
+                mode: snl_engine::Mode::Classic,
             }
         })
 }

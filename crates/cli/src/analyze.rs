@@ -98,6 +98,7 @@ impl Analyses<'_> {
 
 pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
     let setup = args.game.resolve()?;
+    setup.analysable()?;
     let seats = parse_seats(&args.players)?;
     for (i, seat) in seats.iter().enumerate() {
         if seats[..i].iter().any(|s| s.name == seat.name) {

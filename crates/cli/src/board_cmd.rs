@@ -85,13 +85,16 @@ pub(crate) fn run(args: &BoardArgs, console: &mut Console) -> CmdResult {
             let board = &setup.board;
             if show.json {
                 let spec = board.to_spec();
-                let value = serde_json::json!({
+                let mut value = serde_json::json!({
                     "size": board.size(),
                     "width": board.width(),
                     "snakes": spec.snakes.iter().map(|s| serde_json::json!({"head": s.head, "tail": s.tail})).collect::<Vec<_>>(),
                     "ladders": spec.ladders.iter().map(|l| serde_json::json!({"foot": l.foot, "top": l.top})).collect::<Vec<_>>(),
                     "rules": setup.rules,
                 });
+                if !spec.cells.is_empty() {
+                    value["cell"] = serde_json::to_value(&spec.cells).or_other()?;
+                }
                 writeln!(console.out, "{value}").or_other()?;
             } else {
                 write!(console.out, "{}", draw_board(board, &[], console.color)).or_other()?;
@@ -122,8 +125,13 @@ pub(crate) fn run(args: &BoardArgs, console: &mut Console) -> CmdResult {
             } else {
                 String::new()
             };
+            let effects = match board.effects().len() {
+                0 => String::new(),
+                1 => ", 1 cell effect".to_owned(),
+                k => format!(", {k} cell effects"),
+            };
             let message = format!(
-                "board '{}' is valid: {} cells, {} snakes, {} ladders{verdict}",
+                "board '{}' is valid: {} cells, {} snakes, {} ladders{effects}{verdict}",
                 game.board,
                 board.size(),
                 snakes,
@@ -195,6 +203,11 @@ struct GenerateArgs {
     #[arg(long, value_name = "L", default_value_t = 8, allow_negative_numbers = true,
         value_parser = crate::common::zero_or_more::<u32>)]
     ladders: u32,
+    /// Cell effects to place (skip, extra, shield, wormhole; 4 or more give each kind); board
+    /// files only.
+    #[arg(long, value_name = "K", default_value_t = 0, allow_negative_numbers = true,
+        value_parser = crate::common::zero_or_more::<u32>)]
+    effects: u32,
     /// Seed of the draw.
     #[arg(long, value_name = "X", default_value_t = 0, allow_negative_numbers = true,
         value_parser = crate::common::zero_or_more::<u64>)]
@@ -219,7 +232,15 @@ fn generate_board(args: &GenerateArgs, console: &mut Console) -> CmdResult {
         seed: args.seed,
     };
     params.check().or_bad()?;
+    params.check_effects(args.effects).or_bad()?;
     crate::common::check_board_size(params.size)?;
+    if args.format == BoardFormat::Leetcode && args.effects > 0 {
+        return Err(crate::common::Failure::bad(anyhow::anyhow!(
+            "--effects {} cannot be written as a LeetCode matrix, which has snakes and ladders \
+             only: use --format toml",
+            args.effects
+        )));
+    }
     let side = f64::from(args.size).sqrt().floor() as u32;
     if args.format == BoardFormat::Leetcode && side * side != args.size {
         return Err(crate::common::Failure::bad(anyhow::anyhow!(
@@ -245,7 +266,7 @@ fn generate_board(args: &GenerateArgs, console: &mut Console) -> CmdResult {
     };
     match args.format {
         BoardFormat::Toml => {
-            let spec = params.spec(&Rules::default());
+            let spec = params.spec_with_effects(&Rules::default(), args.effects);
             out.write_all(spec.to_toml().as_bytes()).or_other()?;
         }
         BoardFormat::Leetcode => {
@@ -290,6 +311,12 @@ fn convert_board(args: &ConvertArgs, console: &mut Console) -> CmdResult {
     match args.format {
         BoardFormat::Toml => text.extend_from_slice(spec.to_toml().as_bytes()),
         BoardFormat::Leetcode => {
+            if !spec.cells.is_empty() {
+                return Err(crate::common::Failure::bad(anyhow::anyhow!(
+                    "this board has cell effects, which a LeetCode matrix cannot hold: convert it \
+                     to a board file (--format toml)"
+                )));
+            }
             let n = f64::from(size).sqrt().round() as u32;
             if n * n != size {
                 return Err(crate::common::Failure::bad(anyhow::anyhow!(

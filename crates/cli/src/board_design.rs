@@ -69,6 +69,7 @@ pub(crate) fn run(args: &DesignArgs, console: &mut Console) -> CmdResult {
         )));
     }
     let rules = args.game.rules_with(&RuleSpec::default())?;
+    args.game.analysable_rules(&rules)?;
     let goal = Goal {
         target_turns: args.target_turns,
         size: args.game.size,

@@ -96,6 +96,10 @@ pub(crate) struct GameArgs {
     #[arg(long, value_name = "L", default_value_t = 8, allow_negative_numbers = true,
         value_parser = zero_or_more::<u32>)]
     pub(crate) ladders: u32,
+    /// Cell effects on a random board (skip, extra, shield, wormhole; 4 or more give each kind).
+    #[arg(long, value_name = "K", default_value_t = 0, allow_negative_numbers = true,
+        value_parser = zero_or_more::<u32>)]
+    pub(crate) effects: u32,
     /// Named rule set: standard, bonus-six, three-sixes, strict-sixes (single options override it).
     #[arg(long, value_name = "NAME")]
     pub(crate) rules: Option<String>,
@@ -126,6 +130,12 @@ pub(crate) struct GameArgs {
     /// Decisions for players: none, may-pass or pick-die.
     #[arg(long, value_name = "RULE")]
     pub(crate) choice: Option<String>,
+    /// classic (reach the last cell) or race (the game also ends after --rounds K rounds).
+    #[arg(long, value_name = "MODE")]
+    pub(crate) mode: Option<String>,
+    /// Rounds of a race (--mode race): every player still playing has had K turns.
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = zero_or_more::<u32>)]
+    pub(crate) rounds: Option<u32>,
     /// Seed for dice and random boards; the same seed gives the same game.
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = zero_or_more::<u64>)]
     pub(crate) seed: Option<u64>,
@@ -154,6 +164,7 @@ impl GameArgs {
                 || name.contains('/')
                 || Path::new(name).is_file();
         if looks_like_file {
+            self.no_effects_asked()?;
             let bytes = read_file_bounded(name, snl_engine::MAX_BOARD_FILE_BYTES, "board file")?;
             let text = String::from_utf8(bytes).map_err(|e| {
                 Failure::bad(anyhow::anyhow!(
@@ -174,10 +185,24 @@ impl GameArgs {
                 seed: self.seed_or(0),
             };
             params.check().or_bad()?;
+            params.check_effects(self.effects).or_bad()?;
             check_board_size(params.size)?;
-            return Ok(params.spec(rules));
+            return Ok(params.spec_with_effects(rules, self.effects));
         }
+        self.no_effects_asked()?;
         Ok(preset.spec())
+    }
+
+    /// `--effects` places effects on a random board only.
+    fn no_effects_asked(&self) -> CmdResult {
+        if self.effects > 0 {
+            return Err(Failure::bad(anyhow::anyhow!(
+                "--effects {} places cell effects on a random board only: add --board random, \
+                 or write [[cell]] entries in a board file",
+                self.effects
+            )));
+        }
+        Ok(())
     }
 
     /// The rule options given on the command line.
@@ -193,6 +218,8 @@ impl GameArgs {
             on_max: self.on_max.clone(),
             finish: self.finish.clone(),
             choice: self.choice.clone(),
+            mode: self.mode.clone(),
+            rounds: self.rounds,
         }
     }
 
@@ -222,6 +249,30 @@ impl GameArgs {
             Failure::bad(anyhow::Error::new(e).context(format!("board '{}'", self.board)))
         })?;
         Ok(Setup { board, rules, board_name: self.board.clone() })
+    }
+}
+
+impl Setup {
+    /// Refuses, with one sentence and exit 2, a board or rules the analysis cannot handle yet
+    /// (cell effects, race mode): see `snl_analysis::check_supported`.
+    pub(crate) fn analysable(&self) -> CmdResult {
+        snl_analysis::check_supported(&self.board, &self.rules).or_bad()
+    }
+}
+
+impl GameArgs {
+    /// As [`Setup::analysable`] for work that draws its own boards: the rules, and no
+    /// `--effects`.
+    pub(crate) fn analysable_rules(&self, rules: &Rules) -> CmdResult {
+        snl_analysis::check_supported_rules(rules).or_bad()?;
+        if self.effects > 0 {
+            return Err(Failure::bad(anyhow::anyhow!(
+                "boards with cell effects (--effects {}) cannot be analysed yet: they can be \
+                 played with snl play",
+                self.effects
+            )));
+        }
+        Ok(())
     }
 }
 

@@ -62,10 +62,11 @@ pub(crate) fn draw_board(board: &Board, tokens: &[(u32, char)], color: bool) -> 
             };
             let number = format!("{cell:>digits$}");
             let number = if cell == board.size() { paint(&number, BOLD, color) } else { number };
-            let mark = match board.jump_at(cell) {
-                Some(to) if to < cell => paint("v", RED, color),
-                Some(_) => paint("^", GREEN, color),
-                None => " ".to_owned(),
+            let mark = match (board.jump_at(cell), board.effect_at(cell)) {
+                (Some(to), _) if to < cell => paint("v", RED, color),
+                (Some(_), _) => paint("^", GREEN, color),
+                (None, Some(effect)) => paint(effect_mark(effect), BOLD, color),
+                (None, None) => " ".to_owned(),
             };
             let here: Vec<char> =
                 tokens.iter().filter(|(c, _)| *c == cell).map(|(_, m)| *m).collect();
@@ -95,12 +96,54 @@ pub(crate) fn draw_board(board: &Board, tokens: &[(u32, char)], color: bool) -> 
     };
     let _ = writeln!(out, "{} (v) {}", paint("Snakes ", RED, color), list(true));
     let _ = writeln!(out, "{} (^) {}", paint("Ladders", GREEN, color), list(false));
+    if board.has_effects() {
+        for (word, name) in [
+            ("Skip    ", "skip"),
+            ("Extra   ", "extra"),
+            ("Shield  ", "shield"),
+            ("Wormhole", "wormhole"),
+        ] {
+            let mut mark = "";
+            let items: Vec<String> = board
+                .effects()
+                .iter()
+                .filter(|e| e.effect.name() == name)
+                .map(|e| {
+                    mark = effect_mark(&e.effect);
+                    let exits: Vec<String> = e.effect.exits().iter().map(u32::to_string).collect();
+                    if exits.is_empty() {
+                        e.at.to_string()
+                    } else {
+                        format!("{}→{}", e.at, exits.join("|"))
+                    }
+                })
+                .collect();
+            if !items.is_empty() {
+                let _ = writeln!(out, "{} ({mark}) {}", paint(word, BOLD, color), items.join(" "));
+            }
+        }
+        let _ = writeln!(
+            out,
+            "  skip: the next turn is missed · extra: one more roll · shield: stops the next snake \
+             · wormhole: to one of its exits, drawn at random"
+        );
+    }
     let waiting: Vec<String> =
         tokens.iter().filter(|(c, _)| *c == 0).map(|(_, m)| m.to_string()).collect();
     if !waiting.is_empty() {
         let _ = writeln!(out, "Off the board: {}", waiting.join(" "));
     }
     out
+}
+
+/// The grid's mark of a cell effect (SPEC §3b), listed in the legend under the grid.
+pub(crate) fn effect_mark(effect: &snl_engine::Effect) -> &'static str {
+    match effect {
+        snl_engine::Effect::Skip => "x",
+        snl_engine::Effect::Extra => "+",
+        snl_engine::Effect::Shield => "#",
+        snl_engine::Effect::Wormhole { .. } => "@",
+    }
 }
 
 /// The board with every token of `game` on it.
@@ -222,6 +265,7 @@ impl Sentences {
             Event::Moved { player, to, .. }
             | Event::Snake { player, to, .. }
             | Event::Ladder { player, to, .. }
+            | Event::Wormhole { player, to, .. }
             | Event::TurnVoided { player, back_to: to } => self.positions[player] = to,
             _ => {}
         }
@@ -283,6 +327,30 @@ impl Sentences {
                 format!("Yes! A ladder at {from} took {} up to {to}", name(*player))
             }
             Event::BonusRoll { player } => agree(&name(*player), "rolls again", "roll again"),
+            Event::ExtraRoll { player } => agree(
+                &name(*player),
+                "landed on an extra-roll cell and rolls again",
+                "landed on an extra-roll cell and roll again",
+            ),
+            Event::TurnSkipped { player } => agree(
+                &name(*player),
+                "misses this turn (a skip cell)",
+                "miss this turn (a skip cell)",
+            ),
+            Event::ShieldGained { player } => agree(
+                &name(*player),
+                "picks up a shield: the next snake will not bite",
+                "pick up a shield: the next snake will not bite",
+            ),
+            Event::ShieldUsed { player, at } => {
+                format!(
+                    "{}'s shield stops the snake at {at}: the token stays on {at}",
+                    name(*player)
+                )
+            }
+            Event::Wormhole { player, from, to } => {
+                format!("Whoosh! A wormhole at {from} took {} to {to}", name(*player))
+            }
             Event::TurnVoided { player, back_to } => format!(
                 "{} rolled {}: too many top faces in a row, the turn is void and the token goes back to {}",
                 name(*player),

@@ -195,6 +195,7 @@ impl Observer for Paced<'_> {
             Event::Moved { player, to, .. }
             | Event::Snake { player, to, .. }
             | Event::Ladder { player, to, .. }
+            | Event::Wormhole { player, to, .. }
             | Event::TurnVoided { player, back_to: to } => self.positions[player] = to,
             _ => {}
         }

@@ -102,6 +102,7 @@ pub(crate) fn run(args: &SolveArgs, console: &mut Console) -> CmdResult {
         (track, args.game.board.clone())
     } else {
         let setup = args.game.resolve()?;
+        setup.analysable()?;
         (Track::new(&setup.board, &setup.rules), setup.board_name)
     };
     let size = track.size();
@@ -168,6 +169,7 @@ fn huge_random(game: &GameArgs) -> CmdResult<Option<Track>> {
         return Ok(None);
     }
     let rules = game.rules_with(&RuleSpec::default())?;
+    game.analysable_rules(&rules)?;
     let params = RandomBoard {
         size: game.size,
         snakes: game.snakes,

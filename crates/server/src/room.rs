@@ -230,7 +230,9 @@ impl Room {
         let mut told = vec![Event::TimedOut { player: name }];
         loop {
             let events = match session.game().pending() {
-                Pending::Roll { seat: s, .. } if s == seat => session.act(seat, Intent::Roll),
+                Pending::Roll { seat: s, .. } | Pending::Draw { seat: s, .. } if s == seat => {
+                    session.act(seat, Intent::Roll)
+                }
                 Pending::Choice(decision) if decision.seat == seat => {
                     let option = self.computers.choose(Strategy::Hard, session.game(), &decision);
                     session.act(seat, Intent::Choose { option })
@@ -296,7 +298,11 @@ impl Room {
     /// "choice", "seat": N, "options": [...]}`, or null (seats open, or the game over).
     pub(crate) fn awaiting(&self) -> Value {
         self.session.as_ref().map_or(Value::Null, |s| match s.game().pending() {
-            Pending::Roll { seat, .. } => json!({"type": "roll", "seat": seat}),
+            // A wormhole's draw is awaited only when the dice could not give it: the seat's next
+            // roll asks again.
+            Pending::Roll { seat, .. } | Pending::Draw { seat, .. } => {
+                json!({"type": "roll", "seat": seat})
+            }
             Pending::Choice(d) => json!({"type": "choice", "seat": d.seat, "options": d.options}),
             Pending::Over => Value::Null,
         })
@@ -328,7 +334,7 @@ fn refusal(error: &SessionError, session: &Session) -> Refusal {
         SessionError::NotYourTurn { .. } => {
             let game = session.game();
             let awaited = match game.pending() {
-                Pending::Roll { seat, .. } => Some(seat),
+                Pending::Roll { seat, .. } | Pending::Draw { seat, .. } => Some(seat),
                 Pending::Choice(d) => Some(d.seat),
                 Pending::Over => None,
             };

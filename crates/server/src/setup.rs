@@ -61,7 +61,7 @@ pub enum RulesChoice {
     /// `standard`, `bonus-six`, `three-sixes`, `strict-sixes`.
     Name(String),
     /// Options by name, as in a board file's `[rules]`.
-    Spec(RuleSpec),
+    Spec(Box<RuleSpec>),
 }
 
 /// One seat as asked for.

@@ -148,9 +148,13 @@ impl Session {
         }
         match self.game.pending() {
             Pending::Over => Awaiting::Over,
-            Pending::Roll { seat, .. } if self.is_computer(seat) => Awaiting::Computer { seat },
+            Pending::Roll { seat, .. } | Pending::Draw { seat, .. } if self.is_computer(seat) => {
+                Awaiting::Computer { seat }
+            }
             Pending::Choice(d) if self.is_computer(d.seat) => Awaiting::Computer { seat: d.seat },
-            Pending::Roll { seat, .. } => Awaiting::Roll { seat },
+            // A draw is awaited only when the dice could not give one (scripted rolls ran out):
+            // rolling again asks the dice for it.
+            Pending::Roll { seat, .. } | Pending::Draw { seat, .. } => Awaiting::Roll { seat },
             Pending::Choice(decision) => Awaiting::Choice(decision),
         }
     }
@@ -181,7 +185,7 @@ impl Session {
                     return Err(SessionError::NotAPerson { seat });
                 }
                 let awaited = match self.game.pending() {
-                    Pending::Roll { seat, .. } => seat,
+                    Pending::Roll { seat, .. } | Pending::Draw { seat, .. } => seat,
                     Pending::Choice(d) => d.seat,
                     Pending::Over => return Err(SessionError::Over),
                 };
@@ -231,6 +235,12 @@ impl Session {
 
     /// Throws the dice for the awaited roll and plays it. Dice that cannot roll change nothing.
     fn roll(&mut self) -> Result<Vec<Numbered<usize>>, SessionError> {
+        if let Pending::Draw { .. } = self.game.pending() {
+            // A wormhole's draw the dice could not give before: ask them again.
+            let mut events = Vec::new();
+            self.draw_into(&mut events)?;
+            return Ok(self.tell(events));
+        }
         // Taken before the dice move: undo brings back the dice as they were before this roll.
         let mark = self.undo.as_ref().and_then(|_| Undo::before_input(&self.game, &self.dice));
         let roll = self.dice.roll(self.game.current(), self.game.rules().thrown_dice())?;
@@ -250,10 +260,28 @@ impl Session {
         input: Input,
         mark: Option<undo::Mark>,
     ) -> Result<Vec<Numbered<usize>>, SessionError> {
-        let events = self.game.apply(input)?;
+        let mut events = self.game.apply(input)?;
         if let Some(undo) = &mut self.undo {
             undo.after_input(mark);
         }
+        // A wormhole's draw comes from the dice at once: it is no one's decision. Dice that
+        // cannot draw (scripted rolls ran out) leave it awaited; the next roll asks again and
+        // reports the dice's error.
+        let _ = self.draw_into(&mut events);
+        Ok(self.tell(events))
+    }
+
+    /// Draws from the dice while a wormhole awaits its exit, adding the events to `events`.
+    fn draw_into(&mut self, events: &mut Vec<Event>) -> Result<(), SessionError> {
+        while let Pending::Draw { seat, exits, .. } = self.game.pending() {
+            let index = self.dice.draw(seat, exits.len() as u32)?;
+            events.extend(self.game.apply(Input::Draw { index })?);
+        }
+        Ok(())
+    }
+
+    /// Hands a played input's events to the recorders (once a turn is over) and numbers them.
+    fn tell(&mut self, events: Vec<Event>) -> Vec<Numbered<usize>> {
         if !self.recorders.is_empty() {
             self.turn.extend(events.iter().cloned());
             if !self.game.in_turn() {
@@ -261,7 +289,7 @@ impl Session {
                 self.keep(Action::Turn, &events);
             }
         }
-        Ok(self.number(events))
+        self.number(events)
     }
 
     fn autopilot(&mut self, seat: usize, on: bool) -> Vec<Numbered<usize>> {

@@ -84,7 +84,7 @@ impl Undo {
         let mark = self.marks.pop()?;
         if !game.in_turn() {
             let from = mark.checkpoint.history_len();
-            self.redo.push((dice, inputs_of(&game.history()[from..])));
+            self.redo.push((dice, inputs_of(game, &game.history()[from..])));
         }
         game.rewind(&mark.checkpoint);
         Some(mark.dice)
@@ -107,13 +107,17 @@ impl Undo {
     }
 }
 
-/// The inputs that made `records`: each roll, and the option chosen where there was a choice.
-fn inputs_of(records: &[snl_engine::MoveRecord]) -> Vec<Input> {
+/// The inputs that made `records`: each roll, the option chosen where there was a choice, and
+/// each wormhole's draw (the exit its jump ended on).
+fn inputs_of(game: &Game, records: &[snl_engine::MoveRecord]) -> Vec<Input> {
     let mut inputs = Vec::with_capacity(records.len());
     for record in records {
         inputs.push(Input::Roll { roll: record.roll });
         if let Some(option) = record.chosen {
             inputs.push(Input::Choose { option });
+        }
+        for (index, _) in game.board().draws_of(&record.jumps) {
+            inputs.push(Input::Draw { index });
         }
     }
     inputs

@@ -2,7 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 use snl_engine::{
-    Dice, GameState, ParseRollsError, Roll, RollError, RollSource, Rules, ScriptedDice, SeededDice,
+    Board, Dice, GameState, ParseRollsError, Roll, RollError, RollSource, Rules, ScriptedDice,
+    SeededDice,
 };
 
 /// Where a game's rolls come from, and how far along they are.
@@ -87,16 +88,7 @@ impl DiceState {
                         saved.stream, derived.stream
                     ));
                 }
-                for (i, m) in state.history.iter().enumerate() {
-                    let roll = fresh.roll(m.seat, dice).map_err(|e| e.to_string())?;
-                    if roll != m.roll {
-                        return Err(format!(
-                            "seed {seed} gives {roll:?} for move {} of the history, which has {:?}",
-                            i + 1,
-                            m.roll
-                        ));
-                    }
-                }
+                replay_source(&mut fresh, state, &format!("seed {seed}"))?;
                 if fresh != *generator {
                     return Err(format!(
                         "its generator stands at word {}, but seed {seed} after the history's \
@@ -107,21 +99,33 @@ impl DiceState {
                 }
             }
             DiceState::Scripted(list) => {
-                if list.used() != rolls {
-                    return Err(format!(
-                        "{} scripted rolls are marked used, but the history has {rolls} rolls",
-                        list.used()
-                    ));
-                }
                 let mut fresh = ScriptedDice::new(list.rolls().to_vec());
-                for (i, m) in state.history.iter().enumerate() {
-                    let roll = fresh.roll(m.seat, dice).map_err(|e| e.to_string())?;
-                    if roll != m.roll {
+                if state.board.cells.is_empty() {
+                    if list.used() != rolls {
                         return Err(format!(
-                            "scripted roll {} is {roll:?}, but move {} of the history has {:?}",
-                            i + 1,
-                            i + 1,
-                            m.roll
+                            "{} scripted rolls are marked used, but the history has {rolls} rolls",
+                            list.used()
+                        ));
+                    }
+                    for (i, m) in state.history.iter().enumerate() {
+                        let roll = fresh.roll(m.seat, dice).map_err(|e| e.to_string())?;
+                        if roll != m.roll {
+                            return Err(format!(
+                                "scripted roll {} is {roll:?}, but move {} of the history has {:?}",
+                                i + 1,
+                                i + 1,
+                                m.roll
+                            ));
+                        }
+                    }
+                } else {
+                    // Wormhole draws are items of the list too (`w2`).
+                    replay_source(&mut fresh, state, "the scripted list")?;
+                    if list.used() != fresh.used() {
+                        return Err(format!(
+                            "{} scripted items are marked used, but the history used {}",
+                            list.used(),
+                            fresh.used()
                         ));
                     }
                 }
@@ -158,4 +162,49 @@ impl RollSource for DiceState {
             DiceState::Scripted(list) => list.roll(seat, dice),
         }
     }
+
+    fn draw(&mut self, seat: usize, count: u32) -> Result<u32, RollError> {
+        match self {
+            DiceState::Seeded { generator, .. } => generator.draw(seat, count),
+            DiceState::Scripted(list) => list.draw(seat, count),
+        }
+    }
+}
+
+/// Gives every roll and wormhole draw of a history, in order, from `source`, and says where one
+/// differs from the history's: `what` names the source in the sentence.
+fn replay_source(
+    source: &mut impl RollSource,
+    state: &GameState,
+    what: &str,
+) -> Result<(), String> {
+    let dice = state.rules.thrown_dice();
+    // The wormholes' draws are read from each move's jumps, which need the board's exits.
+    let board = if state.board.cells.is_empty() {
+        None
+    } else {
+        Some(Board::new(&state.board, &state.rules).map_err(|e| e.to_string())?)
+    };
+    for (i, m) in state.history.iter().enumerate() {
+        let roll = source.roll(m.seat, dice).map_err(|e| e.to_string())?;
+        if roll != m.roll {
+            return Err(format!(
+                "{what} gives {roll:?} for move {} of the history, which has {:?}",
+                i + 1,
+                m.roll
+            ));
+        }
+        for (index, count) in board.as_ref().map(|b| b.draws_of(&m.jumps)).unwrap_or_default() {
+            let drawn = source.draw(m.seat, count).map_err(|e| e.to_string())?;
+            if drawn != index {
+                return Err(format!(
+                    "{what} draws wormhole exit {} for move {} of the history, which took exit {}",
+                    drawn + 1,
+                    i + 1,
+                    index + 1
+                ));
+            }
+        }
+    }
+    Ok(())
 }

@@ -224,6 +224,18 @@ impl RollSource for DiceStream {
         }
         Ok(Roll::from_faces(faces))
     }
+
+    /// An unbiased draw in `0..count` (Lemire's method on a whole word of the stream).
+    fn draw(&mut self, _seat: usize, count: u32) -> Result<u32, RollError> {
+        let count = u64::from(count.max(1));
+        let threshold = count.wrapping_neg() % count;
+        loop {
+            let product = u128::from(self.rng.next_u64()) * u128::from(count);
+            if product as u64 >= threshold {
+                return Ok((product >> 64) as u32);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -115,6 +115,8 @@ pub(crate) struct App {
     pub(crate) chances: Option<Vec<f64>>,
     /// The position the chances were worked out for: tokens, current seat, start of its turn.
     chances_at: Option<(Vec<u32>, usize, u32)>,
+    /// Whether the analysis handles this board and rules (no cell effects, no race yet).
+    analysable: bool,
     chain: TurnChain,
     pub(crate) sentences: Sentences,
     /// Bells rung since the front end last looked.
@@ -143,13 +145,18 @@ impl App {
     ) -> App {
         let game = session.game();
         let chain = TurnChain::new(game.board(), game.rules());
-        let fewest = rolls_to_finish(game.board(), game.rules());
+        // Without an analysis of effects and races yet, no numbers rather than wrong ones: the
+        // side panel shows "-" for the fewest rolls and no chances.
+        let analysable = snl_analysis::check_supported(game.board(), game.rules()).is_ok();
+        let fewest =
+            if analysable { rolls_to_finish(game.board(), game.rules()) } else { Vec::new() };
         let mut app = App {
             marks: marks(game.seats().iter().map(|s| s.name.as_str())),
             shown: game.positions().to_vec(),
             sentences: Sentences::new(game),
             chances: None,
             chances_at: None,
+            analysable,
             chain,
             fewest,
             die: None,
@@ -234,7 +241,7 @@ impl App {
             if let Some(text) = self.sentences.sentence(event) {
                 let tone = match event {
                     Event::Snake { .. } => Tone::Snake,
-                    Event::Ladder { .. } => Tone::Ladder,
+                    Event::Ladder { .. } | Event::ShieldUsed { .. } => Tone::Ladder,
                     Event::PlayerFinished { .. } | Event::GameEnded { .. } => Tone::Win,
                     _ => Tone::Plain,
                 };
@@ -284,7 +291,9 @@ impl App {
                     self.beats.push_back(Beat::Token { seat: player, cell });
                 }
             }
-            Event::Snake { player, from, to } | Event::Ladder { player, from, to } => {
+            Event::Snake { player, from, to }
+            | Event::Ladder { player, from, to }
+            | Event::Wormhole { player, from, to } => {
                 for cell in self.jump_path(from, to) {
                     self.beats.push_back(Beat::Token { seat: player, cell });
                 }
@@ -361,7 +370,7 @@ impl App {
     pub(crate) fn refresh_chances(&mut self) {
         let game = self.session.game();
         let at = (game.positions().to_vec(), game.current(), game.turn_start());
-        if self.chances_at.as_ref() != Some(&at) {
+        if self.analysable && self.chances_at.as_ref() != Some(&at) {
             self.chances = win_chances(&self.chain, game);
             self.chances_at = Some(at);
         }

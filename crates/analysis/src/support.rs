@@ -1,0 +1,81 @@
+//! What the analysis does not handle yet, said in one place so that no command gives a wrong
+//! number in silence: cell effects (SPEC §3b) and race mode. Every command that analyses a board
+//! (`analyze`, `solve`, `simulate`, `tournament`, `board design`) asks [`check_supported`] first.
+//! As each analysis learns effects or races, its part of this check goes.
+
+use snl_engine::{Board, Rules};
+
+/// A board or rules the analysis cannot give exact or simulated numbers for yet.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Unsupported {
+    /// The board has cell effects.
+    #[error(
+        "this board has cell effects ({names}), which snl cannot analyse yet: it can be played \
+         with snl play"
+    )]
+    Effects {
+        /// The kinds of effect on the board, as written in board files.
+        names: String,
+    },
+    /// The rules are a race.
+    #[error("race mode ({rounds} rounds) cannot be analysed yet: it can be played with snl play")]
+    Race {
+        /// The rounds.
+        rounds: u32,
+    },
+}
+
+/// Whether the analysis can handle `board` under `rules`.
+///
+/// # Errors
+///
+/// [`Unsupported`] naming what it cannot handle yet.
+pub fn check_supported(board: &Board, rules: &Rules) -> Result<(), Unsupported> {
+    if board.has_effects() {
+        let mut names: Vec<&str> = board.effects().iter().map(|e| e.effect.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        return Err(Unsupported::Effects { names: names.join(", ") });
+    }
+    check_supported_rules(rules)
+}
+
+/// The part of [`check_supported`] about the rules alone (for work that draws its own boards).
+///
+/// # Errors
+///
+/// [`Unsupported::Race`] for race mode.
+pub fn check_supported_rules(rules: &Rules) -> Result<(), Unsupported> {
+    if let Some(rounds) = rules.mode.rounds() {
+        return Err(Unsupported::Race { rounds });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use snl_engine::{Preset, RuleSpec};
+
+    use super::*;
+
+    #[test]
+    fn effects_and_races_are_refused_with_one_sentence() {
+        let rules = Rules::default();
+        let party = Board::new(&Preset::Party.spec(), &rules).unwrap();
+        assert_eq!(
+            check_supported(&party, &rules).unwrap_err().to_string(),
+            "this board has cell effects (extra, shield, skip, wormhole), which snl cannot \
+             analyse yet: it can be played with snl play"
+        );
+        let classic = Board::new(&Preset::Classic.spec(), &rules).unwrap();
+        assert_eq!(check_supported(&classic, &rules), Ok(()));
+        let mut race = rules;
+        let spec = RuleSpec { mode: Some("race".into()), rounds: Some(4), ..RuleSpec::default() };
+        race.apply(&spec).unwrap();
+        assert_eq!(
+            check_supported(&classic, &race).unwrap_err().to_string(),
+            "race mode (4 rounds) cannot be analysed yet: it can be played with snl play"
+        );
+    }
+}
