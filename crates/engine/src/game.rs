@@ -241,14 +241,18 @@ impl Game {
         self.history.iter().filter(move |m| m.seat == seat)
     }
 
-    /// The snakes `seat` has met.
+    /// The snakes `seat` has met (a wormhole's jump is neither a snake nor a ladder).
     pub fn snakes_of(&self, seat: usize) -> usize {
-        self.history_of(seat).flat_map(|m| &m.jumps).filter(|j| j.is_snake()).count()
+        let board = &self.board;
+        let jumps = self.history_of(seat).flat_map(|m| &m.jumps);
+        jumps.filter(|j| j.is_snake() && board.wormhole_at(j.from).is_none()).count()
     }
 
     /// The ladders `seat` has climbed.
     pub fn ladders_of(&self, seat: usize) -> usize {
-        self.history_of(seat).flat_map(|m| &m.jumps).filter(|j| !j.is_snake()).count()
+        let board = &self.board;
+        let jumps = self.history_of(seat).flat_map(|m| &m.jumps);
+        jumps.filter(|j| !j.is_snake() && board.wormhole_at(j.from).is_none()).count()
     }
 
     /// Whether `seat` holds a shield (SPEC §3b).
