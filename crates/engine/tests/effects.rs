@@ -24,9 +24,9 @@ fn board_spec() -> BoardSpec {
     spec
 }
 
-fn rules(spec: RuleSpec) -> Rules {
+fn rules(spec: &RuleSpec) -> Rules {
     let mut rules = Rules::default();
-    rules.apply(&spec).unwrap();
+    rules.apply(spec).unwrap();
     rules
 }
 
@@ -129,14 +129,14 @@ turn Bob at 0
     assert_eq!(game.history()[1].jumps.len(), 1);
     assert_eq!((game.snakes_of(0), game.ladders_of(0)), (0, 0), "a wormhole is neither");
 
-    let chain = rules(RuleSpec { jumps: Some("chain".into()), ..RuleSpec::default() });
+    let chain = rules(&RuleSpec { jumps: Some("chain".into()), ..RuleSpec::default() });
     let (_, text) = play(chain, 2, "6,6,w3,1", 2);
     assert!(text.contains("  wormhole 12 -> 16\n  snake 16 -> 4\nturn Bob at 0\n"), "{text}");
 }
 
 #[test]
 fn an_extra_cell_and_a_top_face_give_one_more_roll_and_void_undoes_the_shield_gained() {
-    let strict = rules(RuleSpec { set: Some("strict-sixes".into()), ..RuleSpec::default() });
+    let strict = rules(&RuleSpec { set: Some("strict-sixes".into()), ..RuleSpec::default() });
     let (game, text) = play(strict, 2, "6,6,w2,6,1", 2);
     let expected = "\
 start Ann Bob on 20
@@ -163,7 +163,7 @@ turn Bob at 0
 #[test]
 fn a_race_ends_after_its_rounds_ranked_by_position_ties_by_seating() {
     let race =
-        rules(RuleSpec { mode: Some("race".into()), rounds: Some(2), ..RuleSpec::default() });
+        rules(&RuleSpec { mode: Some("race".into()), rounds: Some(2), ..RuleSpec::default() });
     let (game, text) = play(race, 3, "3,4,1,1,3,3", 10);
     let expected = "\
 start Ann Bob Cat on 20
@@ -225,7 +225,7 @@ fn scripted_rolls_must_say_where_a_wormhole_leads() {
 
 #[test]
 fn a_game_saved_while_a_wormhole_awaits_its_draw_restores_to_the_same_draw() {
-    let chain = rules(RuleSpec { jumps: Some("chain".into()), ..RuleSpec::default() });
+    let chain = rules(&RuleSpec { jumps: Some("chain".into()), ..RuleSpec::default() });
     let mut game = game(chain, 2);
     for input in [
         snl_engine::Input::Roll { roll: snl_engine::Roll::from_faces(&[6]) },
@@ -272,7 +272,7 @@ fn a_board_with_bad_effects_lists_every_problem() {
         cell(18, "wormhole", &[]),                // no exits
         cell(25, "extra", &[]),                   // off the board
     ]);
-    let first = rules(RuleSpec { start: Some("first-cell".into()), ..RuleSpec::default() });
+    let first = rules(&RuleSpec { start: Some("first-cell".into()), ..RuleSpec::default() });
     let err = Board::new(&spec, &first).unwrap_err();
     let lines: Vec<String> = err.problems.iter().map(ToString::to_string).collect();
     assert_eq!(
@@ -300,7 +300,7 @@ fn under_chained_jumps_a_cycle_through_any_wormhole_exit_is_refused() {
     // 12 may lead to 16, whose snake leads to 4; a ladder 4→12 closes the loop through one exit.
     let mut spec = board_spec();
     spec.ladders.push(snl_engine::LadderSpec { foot: 4, top: 12 });
-    let chain = rules(RuleSpec { jumps: Some("chain".into()), ..RuleSpec::default() });
+    let chain = rules(&RuleSpec { jumps: Some("chain".into()), ..RuleSpec::default() });
     let err = Board::new(&spec, &chain).unwrap_err();
     assert_eq!(
         err.to_string(),
