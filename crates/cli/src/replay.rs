@@ -34,7 +34,8 @@ pub(crate) struct ReplayArgs {
     /// Print one JSON object describing the whole game instead of the display.
     #[arg(long)]
     pub(crate) json: bool,
-    /// The game line by line even in a terminal, instead of the full-screen viewer.
+    /// The game line by line even in a terminal, instead of the full-screen viewer (which takes
+    /// games of up to 100,000 turns).
     #[arg(long)]
     pub(crate) plain: bool,
     #[command(flatten)]
@@ -55,7 +56,7 @@ pub(crate) fn run(args: &ReplayArgs, console: &mut Console) -> CmdResult {
         .restore()
         .map_err(|e| Failure::bad(anyhow::anyhow!("{from} cannot be replayed: {e}")))?;
     let text = !args.json && args.events.is_none();
-    if text && !args.plain && console.stdin_tty && console.stdout_tty {
+    if text && crate::tui::replay_wanted(&end, args.plain, console) {
         return crate::tui::replay(&end, &save, &from.to_string(), args.speed, console);
     }
     let color = console.color;

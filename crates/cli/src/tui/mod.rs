@@ -32,7 +32,7 @@ use snl_store::Save;
 use self::{
     action::Action,
     app::{App, Options, Stop},
-    replay::{Recording, Replay},
+    replay::{MAX_TURNS, Recording, Replay},
     terminal::Screen,
 };
 use crate::{
@@ -105,6 +105,23 @@ pub(crate) fn play(seated: Seated, opts: &TableArgs, console: &mut Console) -> C
             Ok(())
         }
     }
+}
+
+/// Whether `snl replay` shows `end` on the full screen: in a terminal, as text, and at most
+/// [`MAX_TURNS`] turns long (a longer game is told so on stderr and shown line by line).
+pub(crate) fn replay_wanted(end: &Game, plain: bool, console: &Console) -> bool {
+    if plain || !console.stdin_tty || !console.stdout_tty {
+        return false;
+    }
+    if end.turns() > MAX_TURNS {
+        eprintln!(
+            "snl: note: this game has {} turns, more than the {MAX_TURNS} the full-screen viewer \
+             takes: it is shown line by line.",
+            end.turns()
+        );
+        return false;
+    }
+    true
 }
 
 /// Shows the recorded game `end` (restored from `save`) on the full screen, from before its first

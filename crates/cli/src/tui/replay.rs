@@ -15,6 +15,9 @@ use super::{
 };
 use crate::display::Sentences;
 
+/// The longest game the viewer takes: each point is rebuilt from the start of the game, about
+/// 0.1 s at 100,000 turns (6 ms at 10,000); a longer game is shown line by line.
+pub(crate) const MAX_TURNS: u32 = 100_000;
 /// The speeds offered, as multiples of the pace of play: ¼× to 64×.
 pub(crate) const SPEEDS: [f64; 9] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0];
 /// The index of 1× in [`SPEEDS`].
