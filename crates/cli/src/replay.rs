@@ -1,4 +1,6 @@
-//! `snl replay`: a recorded or saved game again, event by event, shown as `play` shows it.
+//! `snl replay`: a recorded or saved game again, event by event, shown as `play` shows it: in a
+//! terminal, the full-screen viewer (`tui`: play, pause, step, seek); with `--plain` or output
+//! that is not a terminal, line by line.
 
 use std::{io::Write, path::Path, time::Duration};
 
@@ -22,7 +24,8 @@ pub(crate) struct ReplayArgs {
     /// A game's number in the game database (see `snl games`), or a save file.
     #[arg(value_name = "ID|FILE")]
     pub(crate) game: String,
-    /// How fast, in a terminal: 1 is the pace of play, 2 twice as fast, 0 without pauses.
+    /// How fast, in a terminal: 1 is the pace of play, 2 twice as fast, 0 without pauses (the
+    /// full-screen viewer: its nearest speed, ¼ to 64).
     #[arg(long, value_name = "FACTOR", default_value_t = 1.0, value_parser = speed)]
     pub(crate) speed: f64,
     /// Print every event as one JSON object per line (SPEC §6) instead of the display.
@@ -31,6 +34,10 @@ pub(crate) struct ReplayArgs {
     /// Print one JSON object describing the whole game instead of the display.
     #[arg(long)]
     pub(crate) json: bool,
+    /// The game line by line even in a terminal, instead of the full-screen viewer (which takes
+    /// games of up to 100,000 turns).
+    #[arg(long)]
+    pub(crate) plain: bool,
     #[command(flatten)]
     pub(crate) db: DbArgs,
 }
@@ -49,6 +56,9 @@ pub(crate) fn run(args: &ReplayArgs, console: &mut Console) -> CmdResult {
         .restore()
         .map_err(|e| Failure::bad(anyhow::anyhow!("{from} cannot be replayed: {e}")))?;
     let text = !args.json && args.events.is_none();
+    if text && crate::tui::replay_wanted(&end, args.plain, console) {
+        return crate::tui::replay(&end, &save, &from.to_string(), args.speed, console);
+    }
     let color = console.color;
     let pause = (text && console.stdout_tty && args.speed > 0.0)
         .then(|| COMPUTER_PAUSE.div_f64(args.speed));

@@ -3,7 +3,10 @@
 
 use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use super::app::{App, Overlay};
+use super::{
+    app::{App, Overlay},
+    replay::Control,
+};
 
 /// Everything that can happen to the screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +35,8 @@ pub(crate) enum Action {
     Scroll(i32),
     /// Follow the current player again.
     Follow,
+    /// A key of the replay viewer.
+    Replay(Control),
     /// A key that means nothing here.
     Unknown(char),
 }
@@ -61,6 +66,9 @@ pub(crate) fn from_key(key: KeyEvent, app: &App) -> Option<Action> {
         Overlay::Help => return Some(Action::Help),
         Overlay::None => {}
     }
+    if let Some(replay) = &app.replay {
+        return replay_key(key.code, !replay.typed.is_empty());
+    }
     if app.stop.is_none() && matches!(app.session.awaiting(), snl_session::Awaiting::Over) {
         // The end: any of these leaves; nothing else is left to do.
         return match key.code {
@@ -82,6 +90,32 @@ pub(crate) fn from_key(key: KeyEvent, app: &App) -> Option<Action> {
         KeyCode::Char(c) => Some(Action::Unknown(c)),
         code => scroll(code),
     }
+}
+
+/// A key of the replay viewer; `typing`: a turn number is being typed.
+fn replay_key(code: KeyCode, typing: bool) -> Option<Action> {
+    let control = match code {
+        KeyCode::Char(c @ '0'..='9') => Control::Digit(c as u8 - b'0'),
+        KeyCode::Backspace if typing => Control::RubOut,
+        KeyCode::Enter if typing => Control::GoTo,
+        KeyCode::Esc if typing => Control::Cancel,
+        KeyCode::Char(' ' | 'p') | KeyCode::Enter => Control::PlayPause,
+        KeyCode::Right | KeyCode::Char('.') => Control::Step(1),
+        KeyCode::Left | KeyCode::Char(',') => Control::Step(-1),
+        KeyCode::Char(']') => Control::Step(10),
+        KeyCode::Char('[') => Control::Step(-10),
+        KeyCode::Home | KeyCode::Char('g') => Control::Start,
+        KeyCode::End | KeyCode::Char('G') => Control::End,
+        KeyCode::Char('+' | '=') => Control::Faster,
+        KeyCode::Char('-' | '_') => Control::Slower,
+        KeyCode::Char('?' | 'h') | KeyCode::F(1) => return Some(Action::Help),
+        // Nothing is lost by leaving a replay: no question.
+        KeyCode::Char('q') | KeyCode::Esc => return Some(Action::Leave),
+        KeyCode::Char('f') => return Some(Action::Follow),
+        KeyCode::Char(c) => return Some(Action::Unknown(c)),
+        code => return scroll(code),
+    };
+    Some(Action::Replay(control))
 }
 
 fn scroll(code: KeyCode) -> Option<Action> {

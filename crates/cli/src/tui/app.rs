@@ -8,11 +8,11 @@ use snl_analysis::{exact::TurnChain, solve::rolls_to_finish};
 use snl_engine::{Event, Numbered, SeatKind};
 use snl_session::{Awaiting, Session};
 
-use super::odds::win_chances;
+use super::{odds::win_chances, replay::Replay};
 use crate::{display::Sentences, table::Kept};
 
 /// How many sentences the log keeps.
-const LOG_LINES: usize = 200;
+pub(crate) const LOG_LINES: usize = 200;
 
 /// How the game is shown, from the command line.
 #[derive(Clone, Debug, Default)]
@@ -132,6 +132,9 @@ pub(crate) struct App {
     pub(crate) handed: Option<usize>,
     /// Die faces shown while rolling: a counter, so they change without randomness.
     pub(crate) spin: u32,
+    /// The replay viewer, when the screen shows a recorded game (the session is then the game
+    /// at the point shown, and nothing is played in it).
+    pub(crate) replay: Option<Replay>,
 }
 
 impl App {
@@ -171,6 +174,7 @@ impl App {
             stop: None,
             handed: None,
             spin: 0,
+            replay: None,
             session,
             kept,
             opts,
@@ -238,17 +242,8 @@ impl App {
             if matches!(event, Event::Undone { .. } | Event::Redone { .. }) {
                 self.sentences.follow(self.session.game());
             }
-            if let Some(text) = self.sentences.sentence(event) {
-                let tone = match event {
-                    Event::Snake { .. } => Tone::Snake,
-                    Event::Ladder { .. } | Event::ShieldUsed { .. } => Tone::Ladder,
-                    Event::PlayerFinished { .. } | Event::GameEnded { .. } => Tone::Win,
-                    _ => Tone::Plain,
-                };
-                for line in text.lines() {
-                    let text = line.trim().to_owned();
-                    self.beats.push_back(Beat::Say(Said { text, tone }));
-                }
+            for said in said_of(&mut self.sentences, event) {
+                self.beats.push_back(Beat::Say(said));
             }
             if matches!(event, Event::Snake { .. } | Event::Ladder { .. })
                 || matches!(event, Event::PlayerFinished { rank: 1, .. })
@@ -375,6 +370,18 @@ impl App {
             self.chances_at = Some(at);
         }
     }
+}
+
+/// The log's sentences for `event` (none for most rolls: they are told with their move).
+pub(crate) fn said_of(sentences: &mut Sentences, event: &Event) -> Vec<Said> {
+    let Some(text) = sentences.sentence(event) else { return Vec::new() };
+    let tone = match event {
+        Event::Snake { .. } => Tone::Snake,
+        Event::Ladder { .. } | Event::ShieldUsed { .. } => Tone::Ladder,
+        Event::PlayerFinished { .. } | Event::GameEnded { .. } => Tone::Win,
+        _ => Tone::Plain,
+    };
+    text.lines().map(|line| Said { text: line.trim().to_owned(), tone }).collect()
 }
 
 /// One letter per seat, all different: the first letter of the name (A–Z) when no earlier seat

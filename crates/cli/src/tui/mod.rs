@@ -9,11 +9,14 @@
 mod action;
 mod app;
 mod odds;
+mod replay;
 mod setup;
 mod terminal;
 mod ui;
 mod update;
 
+#[cfg(test)]
+mod replay_tests;
 #[cfg(test)]
 mod tests;
 
@@ -23,18 +26,20 @@ use std::{
 };
 
 use crossterm::event;
-use snl_engine::Status;
+use snl_engine::{Game, Status};
+use snl_store::Save;
 
 use self::{
     action::Action,
     app::{App, Options, Stop},
+    replay::{MAX_TURNS, Recording, Replay},
     terminal::Screen,
 };
 use crate::{
     common::{CmdResult, Failure, OrFail},
     console::Console,
     play::{PlayArgs, TableArgs},
-    table::Seated,
+    table::{Kept, Seated},
 };
 
 /// One step of the animation and of the computers' play.
@@ -100,6 +105,57 @@ pub(crate) fn play(seated: Seated, opts: &TableArgs, console: &mut Console) -> C
             Ok(())
         }
     }
+}
+
+/// Whether `snl replay` shows `end` on the full screen: in a terminal, as text, and at most
+/// [`MAX_TURNS`] turns long (a longer game is told so on stderr and shown line by line).
+pub(crate) fn replay_wanted(end: &Game, plain: bool, console: &Console) -> bool {
+    if plain || !console.stdin_tty || !console.stdout_tty {
+        return false;
+    }
+    if end.turns() > MAX_TURNS {
+        eprintln!(
+            "snl: note: this game has {} turns, more than the {MAX_TURNS} the full-screen viewer \
+             takes: it is shown line by line.",
+            end.turns()
+        );
+        return false;
+    }
+    true
+}
+
+/// Shows the recorded game `end` (restored from `save`) on the full screen, from before its first
+/// turn, paused, until the viewer leaves; `title` names it ("game 7"), `speed` is `--speed`.
+pub(crate) fn replay(
+    end: &Game,
+    save: &Save,
+    title: &str,
+    speed: f64,
+    console: &mut Console,
+) -> CmdResult {
+    let recording =
+        Recording::new(end, save.dice.clone(), &save.board_name).map_err(Failure::other)?;
+    let intro = format!(
+        "Replay of {title}: {} turns. Space plays, ← → step, ? shows the keys.",
+        recording.turns()
+    );
+    let session = recording.session_at(0);
+    let replay = Replay::new(recording, title, &intro, speed);
+    // No bell: a replay is watched, often in jumps.
+    let options = Options { color: console.color, quiet: true, ..Options::default() };
+    let mut app = App::new(session, Kept::default(), options, false, Some(intro));
+    app.replay = Some(replay);
+    run(&mut app).map_err(|e| {
+        Failure::other(anyhow::anyhow!("the terminal was lost, so the replay stopped: {e}"))
+    })?;
+    let game = app.session.game();
+    writeln!(
+        console.out.as_mut(),
+        "Left the replay of {title} at turn {} of {}.",
+        game.turns(),
+        end.turns()
+    )
+    .or_other()
 }
 
 /// The setup form of a bare `snl` in a terminal; it fills `args`' board, rules and players.

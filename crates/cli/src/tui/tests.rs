@@ -42,14 +42,14 @@ const TWO: [(&str, SeatKind); 3] =
     [("Ann", SeatKind::Human), ("王小明", SeatKind::Hard), ("Bob", SeatKind::Easy)];
 
 /// The whole screen, text and styles, at `width`×`height`.
-fn screen(app: &App, width: u16, height: u16) -> String {
+pub(super) fn screen(app: &App, width: u16, height: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal.draw(|frame| ui::render(frame, app)).unwrap();
     format!("{:?}", terminal.backend().buffer())
 }
 
 /// The screen's text only, for assertions that read it.
-fn text(app: &App, width: u16, height: u16) -> String {
+pub(super) fn text(app: &App, width: u16, height: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal.draw(|frame| ui::render(frame, app)).unwrap();
     let buffer = terminal.backend().buffer();
@@ -66,12 +66,12 @@ fn text(app: &App, width: u16, height: u16) -> String {
     out
 }
 
-fn key(code: KeyCode) -> KeyEvent {
+pub(super) fn key(code: KeyCode) -> KeyEvent {
     KeyEvent::new(code, KeyModifiers::NONE)
 }
 
 /// Presses `code` as a person would: the key's action, if any, applied.
-fn press(app: &mut App, code: KeyCode) {
+pub(super) fn press(app: &mut App, code: KeyCode) {
     if let Some(action) = from_key(key(code), app) {
         update(app, action);
     }

@@ -7,6 +7,7 @@ use snl_session::{Awaiting, Intent, SaveFile, SessionError};
 use super::{
     action::Action,
     app::{App, Overlay, Stop},
+    replay,
 };
 
 /// Ticks a computer's finished turn stays on screen before the next input (about half a second).
@@ -20,7 +21,9 @@ pub(crate) fn update(app: &mut App, action: Action) {
 
 fn apply(app: &mut App, action: Action) {
     match action {
+        Action::Tick if app.replay.is_some() => replay::tick(app),
         Action::Tick => tick(app),
+        Action::Replay(control) => replay::apply(app, control),
         Action::Resize => {}
         Action::Help => {
             app.overlay = if app.overlay == Overlay::Help { Overlay::None } else { Overlay::Help };
@@ -139,7 +142,9 @@ fn take(app: &mut App, step: Result<Vec<Numbered<usize>>, SessionError>) {
 fn leave(app: &mut App) {
     app.finish_beats();
     app.overlay = Overlay::None;
-    if matches!(app.session.awaiting(), Awaiting::Over) && !app.session.is_stopped() {
+    // A replay keeps nothing: it just ends.
+    let over = matches!(app.session.awaiting(), Awaiting::Over) && !app.session.is_stopped();
+    if app.replay.is_some() || over {
         app.stop = Some(Stop::Over);
     } else {
         app.session.stop();

@@ -17,18 +17,28 @@ struct Pane {
 
 impl Pane {
     fn start(name: &str, args: &str) -> Pane {
+        let pane = Pane::new(name);
+        pane.run(args);
+        pane
+    }
+
+    /// The pane's socket and empty database, before anything runs.
+    fn new(name: &str) -> Pane {
         let socket = format!("snl-e2e-{name}-{}", std::process::id());
         let db = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{socket}.db"));
         let _ = std::fs::remove_file(&db);
+        Pane { socket, db }
+    }
+
+    /// Runs `snl args` in the pane.
+    fn run(&self, args: &str) {
         let bin = env!("CARGO_BIN_EXE_snl");
         let script = format!(
             "{bin} {args}; code=$?; \
              echo \"SNL-EXIT=$code MODE=$(stty -a | tr ' ' '\\n' | grep -x -- '-\\?icanon')\"; sleep 600"
         );
-        let pane = Pane { socket, db };
-        let started = pane.tmux(&["new-session", "-d", "-x", "80", "-y", "24", "-s", "g", &script]);
+        let started = self.tmux(&["new-session", "-d", "-x", "80", "-y", "24", "-s", "g", &script]);
         assert!(started.status.success(), "tmux did not start: {started:?}");
-        pane
     }
 
     fn tmux(&self, args: &[&str]) -> Output {
@@ -141,4 +151,69 @@ fn q_asks_first_and_ctrl_c_leaves_at_once_giving_the_terminal_back() {
         "{after}"
     );
     assert!(after.contains("MODE=icanon"), "{after}");
+}
+
+/// Records one game of two computers into the pane's database (game 1), as `snl play` does
+/// without a terminal.
+fn record_a_game(pane: &Pane) {
+    let recorded = Command::new(env!("CARGO_BIN_EXE_snl"))
+        .args(["play", "--fast", "--seed", "4", "--player", "Ann:easy", "--player", "Bob:easy"])
+        .env("SNL_DB", &pane.db)
+        .output()
+        .unwrap();
+    assert!(recorded.status.success(), "{recorded:?}");
+}
+
+#[test]
+fn a_recorded_game_replays_on_the_full_screen_stepped_sought_and_played_by_keys() {
+    let pane = Pane::new("replay");
+    record_a_game(&pane);
+    pane.run("replay 1");
+    let first = pane.wait_for("paused 1×");
+    assert!(first.contains("game 1 · turn 0 of") && first.contains("Replay of game 1"), "{first}");
+    assert!(first.contains(" Space  play") && first.contains("▶A Ann"), "{first}");
+    pane.keys(&["Right"]);
+    // The move is animated; the log tells it once it has been seen.
+    let one = pane.wait_for("Ann rolled");
+    assert!(one.contains("turn 1 of"), "{one}");
+    pane.keys(&["End"]);
+    let end = pane.wait_for("wins!");
+    assert!(end.contains("1. ") && end.contains("2. "), "the ranking:\n{end}");
+    pane.keys(&["Home"]);
+    pane.wait_for("turn 0 of");
+    pane.keys(&["1", "0"]);
+    pane.wait_for("go to turn 10_");
+    pane.keys(&["Enter"]);
+    pane.wait_for("turn 10 of");
+    pane.keys(&["Left"]);
+    pane.wait_for("turn 9 of");
+    pane.keys(&["?"]);
+    pane.wait_for("leave the replay");
+    pane.keys(&["Space"]);
+    pane.wait_for(" Space  play");
+    for _ in 0..6 {
+        pane.keys(&["+"]);
+    }
+    pane.wait_for("paused 64×");
+    pane.keys(&["Space"]);
+    // Played to the end at 64×, then paused there with the ranking.
+    let played = pane.wait_for("wins!");
+    assert!(!played.contains("turn 9 of"), "{played}");
+    pane.wait_for("paused 64×");
+    pane.keys(&["q"]);
+    let after = pane.wait_for("MODE=");
+    assert!(after.contains("Left the replay of game 1 at turn"), "{after}");
+    assert!(after.contains("SNL-EXIT=0") && after.contains("MODE=icanon"), "{after}");
+    assert!(!after.contains("Players"), "the full screen is gone:\n{after}");
+}
+
+#[test]
+fn replay_with_plain_keeps_the_line_output_in_a_terminal() {
+    let pane = Pane::new("replay-plain");
+    record_a_game(&pane);
+    pane.run("replay 1 --plain --speed 0");
+    let after = pane.wait_for("MODE=");
+    // The line output ends with the board as printed text and its list of jumps.
+    assert!(after.contains("SNL-EXIT=0") && after.contains("Ladders (^) 6→25"), "{after}");
+    assert!(!after.contains("paused") && !after.contains("Left the replay"), "{after}");
 }

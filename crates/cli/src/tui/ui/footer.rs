@@ -1,4 +1,4 @@
-//! The bottom line: the keys that do something now.
+//! The bottom line: the keys that do something now (in a game, or in the replay viewer).
 
 use ratatui::{
     Frame,
@@ -9,9 +9,55 @@ use ratatui::{
 };
 use snl_session::Awaiting;
 
-use crate::tui::app::{App, Overlay};
+use unicode_width::UnicodeWidthStr;
+
+use crate::tui::{
+    app::{App, Overlay},
+    replay::Replay,
+};
 
 pub(super) fn render(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let keys = match &app.replay {
+        Some(replay) => replay_keys(app, replay, area.width),
+        None => live_keys(app),
+    };
+    let mut spans = vec![Span::raw(" ")];
+    for (key, what) in keys {
+        spans.push(Span::styled(format!(" {key} "), Style::new().add_modifier(Modifier::REVERSED)));
+        spans.push(Span::raw(format!(" {what}  ")));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The replay viewer's keys; where they do not all fit, Home and End are left to the help.
+fn replay_keys(app: &App, replay: &Replay, width: u16) -> Vec<(&'static str, String)> {
+    let mut keys: Vec<(&str, String)> = Vec::new();
+    if app.overlay == Overlay::Help {
+        keys.push(("any key", "back to the replay".to_owned()));
+        return keys;
+    }
+    if !replay.typed.is_empty() {
+        keys.push(("0-9", format!("turn {}", replay.typed)));
+        keys.push(("Enter", "go there".to_owned()));
+        keys.push(("Esc", "never mind".to_owned()));
+        return keys;
+    }
+    let play = if replay.playing { "pause" } else { "play" };
+    keys.push(("Space", play.to_owned()));
+    keys.push(("← →", "step".to_owned()));
+    keys.push(("0-9", "turn".to_owned()));
+    keys.push(("+ -", "speed".to_owned()));
+    keys.push(("Home End", "ends".to_owned()));
+    keys.push(("?", "help".to_owned()));
+    keys.push(("q", "quit".to_owned()));
+    let used: usize = 1 + keys.iter().map(|(k, w)| k.width() + w.width() + 4).sum::<usize>();
+    if used > usize::from(width) {
+        keys.retain(|(k, _)| *k != "Home End");
+    }
+    keys
+}
+
+fn live_keys(app: &App) -> Vec<(&'static str, String)> {
     let (undo, redo) = app.session.can_undo_redo();
     let mut keys: Vec<(&str, String)> = Vec::new();
     match (app.overlay, app.session.awaiting()) {
@@ -51,10 +97,5 @@ pub(super) fn render(frame: &mut Frame<'_>, area: Rect, app: &App) {
             keys.push(("q", "quit".to_owned()));
         }
     }
-    let mut spans = vec![Span::raw(" ")];
-    for (key, what) in keys {
-        spans.push(Span::styled(format!(" {key} "), Style::new().add_modifier(Modifier::REVERSED)));
-        spans.push(Span::raw(format!(" {what}  ")));
-    }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    keys
 }

@@ -18,7 +18,10 @@ use ratatui::{
 use snl_session::Awaiting;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use super::app::{App, Overlay};
+use super::{
+    app::{App, Overlay},
+    replay::Replay,
+};
 
 /// The smallest screen drawn; smaller ones are told so.
 pub(crate) const MIN_WIDTH: u16 = 64;
@@ -82,8 +85,60 @@ fn too_small(frame: &mut Frame<'_>, area: Rect) {
     );
 }
 
-/// "Turn 12 · Ann to roll" on the left, the die on the right.
+/// "Turn 12 · Ann to roll" on the left (in a replay: which game, the turn shown of how many,
+/// playing or paused and the speed), the die on the right.
 fn header_line(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let left = match &app.replay {
+        Some(replay) => replay_header(app, replay),
+        None => live_header(app),
+    };
+    let die = match &app.die {
+        Some(faces) => {
+            let faces: Vec<String> = faces.iter().map(u8::to_string).collect();
+            format!("die [ {} ] ", faces.join(" + "))
+        }
+        None => "die [ · ] ".to_owned(),
+    };
+    let die_width = die.width() as u16;
+    // A replay's header is longer: the die only where it does not cover it.
+    let fits = match app.replay {
+        Some(_) => area.width > left.width() as u16 + die_width,
+        None => area.width > die_width + 40,
+    };
+    frame.render_widget(Paragraph::new(left), area);
+    if fits {
+        let rect = Rect { x: area.right() - die_width, width: die_width, ..area };
+        frame.render_widget(Paragraph::new(Span::styled(die, Style::new().bold())), rect);
+    }
+}
+
+/// "classic · game 7 · turn 12 of 40 · paused 1×".
+fn replay_header(app: &App, replay: &Replay) -> Line<'static> {
+    let game = app.session.game();
+    let turn = if game.in_turn() {
+        format!("turn {} in flight", game.turns())
+    } else {
+        format!("turn {} of {}", game.turns(), replay.recording.turns())
+    };
+    let state = if replay.typed.is_empty() {
+        let doing = if replay.playing { "▶ playing" } else { "paused" };
+        format!("{doing} {}", replay.speed_words())
+    } else {
+        format!("go to turn {}_", replay.typed)
+    };
+    Line::from(vec![
+        Span::styled(" snl ", app_style(app).add_modifier(Modifier::REVERSED | Modifier::BOLD)),
+        Span::raw(format!(
+            " {} · {} · {turn} · ",
+            fit(app.session.board_name(), 16),
+            fit(&replay.title, 18)
+        )),
+        Span::styled(state, Style::new().add_modifier(Modifier::BOLD)),
+    ])
+}
+
+/// "classic · turn 12 · Ann to roll".
+fn live_header(app: &App) -> Line<'static> {
     let game = app.session.game();
     let seats = game.seats();
     let who = |seat: usize| seats[seat].name.as_str();
@@ -102,24 +157,11 @@ fn header_line(frame: &mut Frame<'_>, area: Rect, app: &App) {
     // The turn being played; once the game is over, the last one played.
     let over = matches!(app.session.awaiting(), Awaiting::Over);
     let turn = if over || game.in_turn() { game.turns().max(1) } else { game.turns() + 1 };
-    let left = Line::from(vec![
+    Line::from(vec![
         Span::styled(" snl ", app_style(app).add_modifier(Modifier::REVERSED | Modifier::BOLD)),
         Span::raw(format!(" {} · turn {} · ", app.session.board_name(), turn)),
         Span::styled(doing, player_style(app, focus).add_modifier(Modifier::BOLD)),
-    ]);
-    let die = match &app.die {
-        Some(faces) => {
-            let faces: Vec<String> = faces.iter().map(u8::to_string).collect();
-            format!("die [ {} ] ", faces.join(" + "))
-        }
-        None => "die [ · ] ".to_owned(),
-    };
-    let die_width = die.width() as u16;
-    frame.render_widget(Paragraph::new(left), area);
-    if area.width > die_width + 40 {
-        let rect = Rect { x: area.right() - die_width, width: die_width, ..area };
-        frame.render_widget(Paragraph::new(Span::styled(die, Style::new().bold())), rect);
-    }
+    ])
 }
 
 fn app_style(app: &App) -> Style {

@@ -39,15 +39,31 @@ pub(super) fn help(frame: &mut Frame<'_>, area: Rect, app: &App) {
     };
     let snake = tint(app, Color::Red);
     let ladder = tint(app, Color::Green);
-    let mut lines = vec![
-        key("Space Enter", "roll the dice (at a choice: option 1)"),
-        key("1 … 9", "choose an option (each says where it lands)"),
-        key("u  r", "undo, redo your last turn"),
-        key("a", "autopilot: the computer plays your seat; a again"),
-        key("s", "save the game to a file, to go on later"),
-        key("↑ ↓ PgUp PgDn", "scroll a large board; f follows again"),
-        key("?", "this help"),
-        key("q  Ctrl-C", "leave (the game is kept, to resume)"),
+    let mut lines = if app.replay.is_some() {
+        vec![
+            key("Space Enter", "play, pause (at the end: from the start)"),
+            key("← →  , .", "one turn back, one forward"),
+            key("[ ]", "ten turns back, ten forward"),
+            key("Home End", "the start, the end (g G)"),
+            key("0-9 Enter", "go to a turn: its number, then Enter"),
+            key("+ -", "faster, slower (¼× to 64×)"),
+            key("↑ ↓ PgUp PgDn", "scroll a large board; f follows again"),
+            key("?", "this help"),
+            key("q  Esc", "leave the replay"),
+        ]
+    } else {
+        vec![
+            key("Space Enter", "roll the dice (at a choice: option 1)"),
+            key("1 … 9", "choose an option (each says where it lands)"),
+            key("u  r", "undo, redo your last turn"),
+            key("a", "autopilot: the computer plays your seat; a again"),
+            key("s", "save the game to a file, to go on later"),
+            key("↑ ↓ PgUp PgDn", "scroll a large board; f follows again"),
+            key("?", "this help"),
+            key("q  Ctrl-C", "leave (the game is kept, to resume)"),
+        ]
+    };
+    lines.extend([
         Line::raw(""),
         Line::from(vec![
             Span::styled(" ▼", snake),
@@ -62,7 +78,7 @@ pub(super) fn help(frame: &mut Frame<'_>, area: Rect, app: &App) {
         ]),
         Line::raw(" ×5  five tokens on one cell: see Players for who"),
         Line::raw(""),
-    ];
+    ]);
     let game = app.session.game();
     let mut tokens = vec![Span::raw(" Tokens: ")];
     for (seat, s) in game.seats().iter().enumerate() {
@@ -124,7 +140,11 @@ pub(super) fn the_end(frame: &mut Frame<'_>, area: Rect, app: &App) {
         ]));
     }
     lines.push(Line::raw(""));
-    lines.push(Line::raw("q or Enter leaves").alignment(Alignment::Center));
+    let keys = match app.replay {
+        Some(_) => "← steps back · Space from the start · q leaves",
+        None => "q or Enter leaves",
+    };
+    lines.push(Line::raw(keys).alignment(Alignment::Center));
     let title = match game.ranking().first() {
         Some(&w) => format!(" {} wins! ", fit(&game.seats()[w].name, 24)),
         None => " Game over ".to_owned(),

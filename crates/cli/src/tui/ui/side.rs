@@ -157,7 +157,8 @@ fn render_log(frame: &mut Frame<'_>, area: Rect, app: &App) {
 
 /// The options of the person's choice, each with where it lands, wrapped to `width`.
 fn choice_lines(app: &App, width: u16) -> Vec<Line<'static>> {
-    if app.animating() {
+    // A replay kept at a choice shows the roll, not a choice to make.
+    if app.animating() || app.replay.is_some() {
         return Vec::new();
     }
     let Awaiting::Choice(decision) = app.session.awaiting() else { return Vec::new() };

@@ -1,0 +1,346 @@
+//! The replay viewer: a recorded game on the full screen, played, paused, stepped and sought turn
+//! by turn. [`Recording`] is the game cut into steps (the game before the first turn, then after
+//! each turn) with each step's events and sentences; [`Replay`] is where the viewer stands in it.
+//! The [`App`] shows the game at the current point through a session over it, so the board, the
+//! players panel and the log are drawn as in a live game; [`apply`] is the update of the
+//! viewer's [`Control`]s and ticks.
+
+use snl_engine::{Checkpoint, Event, Game, Input, Numbered, Pending};
+use snl_session::Session;
+use snl_store::DiceState;
+
+use super::{
+    app::{App, LOG_LINES, Said, said_of},
+    update::TURN_PAUSE_TICKS,
+};
+use crate::display::Sentences;
+
+/// The longest game the viewer takes: each point is rebuilt from the start of the game, about
+/// 0.1 s at 100,000 turns (6 ms at 10,000); a longer game is shown line by line.
+pub(crate) const MAX_TURNS: u32 = 100_000;
+/// The speeds offered, as multiples of the pace of play: ¼× to 64×.
+pub(crate) const SPEEDS: [f64; 9] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0];
+/// The index of 1× in [`SPEEDS`].
+const NORMAL: usize = 2;
+/// The longest turn number that can be typed.
+const MAX_TYPED: usize = 9;
+
+/// What the viewer's keys ask for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Control {
+    /// Play, or pause.
+    PlayPause,
+    /// This many turns forward (negative: back).
+    Step(i32),
+    /// Before the first turn.
+    Start,
+    /// The last point recorded.
+    End,
+    /// A digit of the turn number being typed.
+    Digit(u8),
+    /// Rub out the last digit typed.
+    RubOut,
+    /// Go to the turn typed.
+    GoTo,
+    /// Forget the turn typed.
+    Cancel,
+    Faster,
+    Slower,
+}
+
+/// A recorded game cut into points: before the first turn, then after each turn (and the turn
+/// in flight when the game was kept in the middle of one).
+#[derive(Debug)]
+pub(crate) struct Recording {
+    /// The game at its last point, with the whole history: every point rewinds a copy of it.
+    last: Game,
+    points: Vec<Checkpoint>,
+    /// `steps[k]`: the events from point `k` to point `k + 1`.
+    steps: Vec<Vec<Numbered<usize>>>,
+    /// `said[k]`: the sentences of `steps[k]`, for the log.
+    said: Vec<Vec<Said>>,
+    dice: DiceState,
+    board_name: String,
+}
+
+impl Recording {
+    /// The points of `end` (a game restored from its record, so its history plays), whose dice
+    /// stand at `dice`.
+    ///
+    /// # Errors
+    ///
+    /// When the history does not play again on a new game (it does when `end` was restored).
+    pub(crate) fn new(end: &Game, dice: DiceState, board_name: &str) -> anyhow::Result<Recording> {
+        let mut game = Game::new(end.board().clone(), *end.rules(), end.seats().to_vec())?;
+        let mut sentences = Sentences::new(&game);
+        let mut points = vec![game.checkpoint()];
+        let (mut steps, mut said) = (Vec::new(), Vec::new());
+        let mut step: Vec<Event> = Vec::new();
+        let mut seq = 0;
+        let mut close = |game: &Game, step: &mut Vec<Event>, sentences: &mut Sentences| {
+            let events: Vec<Numbered<usize>> = step
+                .drain(..)
+                .map(|event| {
+                    seq += 1;
+                    Numbered { seq, event }
+                })
+                .collect();
+            said.push(events.iter().flat_map(|n| said_of(sentences, &n.event)).collect());
+            steps.push(events);
+            points.push(game.checkpoint());
+        };
+        for record in end.history() {
+            step.extend(game.apply(Input::Roll { roll: record.roll })?);
+            if matches!(game.pending(), Pending::Choice(_)) {
+                let option = record.chosen.unwrap_or(0);
+                step.extend(game.apply(Input::Choose { option })?);
+            }
+            if !game.in_turn() {
+                close(&game, &mut step, &mut sentences);
+            }
+        }
+        // Kept at a choice: the roll awaiting it is part of the record.
+        if let Pending::Choice(decision) = end.pending() {
+            step.extend(game.apply(Input::Roll { roll: decision.roll })?);
+        }
+        if !step.is_empty() {
+            close(&game, &mut step, &mut sentences);
+        }
+        Ok(Recording { last: game, points, steps, said, dice, board_name: board_name.to_owned() })
+    }
+
+    /// The index of the last point.
+    pub(crate) fn last(&self) -> usize {
+        self.points.len() - 1
+    }
+
+    /// Turns played at the last point.
+    pub(crate) fn turns(&self) -> u32 {
+        self.last.turns()
+    }
+
+    /// A session over the game at point `k` (nothing in it rolls: the viewer only shows it).
+    pub(crate) fn session_at(&self, k: usize) -> Session {
+        let mut game = self.last.clone();
+        game.rewind(&self.points[k.min(self.last())]);
+        Session::new(game, self.dice.clone(), &self.board_name)
+    }
+
+    /// The point after `turn` turns (the last point for more turns than were played).
+    pub(crate) fn point_of_turn(&self, turn: u32) -> usize {
+        self.points.iter().position(|p| p.turns() >= turn).unwrap_or(self.last())
+    }
+
+    /// The sentences up to point `k`, the newest last, at most `lines` of them.
+    fn said_until(&self, k: usize, lines: usize) -> Vec<Said> {
+        let mut out: Vec<Said> = Vec::new();
+        for said in self.said[..k].iter().rev() {
+            for s in said.iter().rev() {
+                if out.len() == lines {
+                    out.reverse();
+                    return out;
+                }
+                out.push(s.clone());
+            }
+        }
+        out.reverse();
+        out
+    }
+
+    /// The faces last rolled before point `k`.
+    fn die_at(&self, k: usize) -> Option<Vec<u8>> {
+        self.steps[..k].iter().rev().flat_map(|s| s.iter().rev()).find_map(|n| match &n.event {
+            Event::DiceRolled { dice, .. } => Some(dice.dice().to_vec()),
+            _ => None,
+        })
+    }
+}
+
+/// Where the viewer stands in a [`Recording`].
+#[derive(Debug)]
+pub(crate) struct Replay {
+    pub(crate) recording: Recording,
+    /// What is replayed, for people: "game 7", "the save file g.json".
+    pub(crate) title: String,
+    /// The log's first line.
+    intro: String,
+    /// The point shown.
+    pub(crate) at: usize,
+    pub(crate) playing: bool,
+    /// Index into [`SPEEDS`].
+    pub(crate) speed: usize,
+    /// Steps of time owed to the animation at this speed (a tick brings the speed's worth).
+    credit: f64,
+    /// The turn number being typed.
+    pub(crate) typed: String,
+}
+
+impl Replay {
+    /// The viewer at the start of `recording`, paused, at the speed nearest `speed` (0: the
+    /// fastest).
+    pub(crate) fn new(recording: Recording, title: &str, intro: &str, speed: f64) -> Replay {
+        let speed = if speed <= 0.0 {
+            SPEEDS.len() - 1
+        } else {
+            (0..SPEEDS.len())
+                .min_by(|&a, &b| {
+                    let off = |i: usize| (SPEEDS[i].ln() - speed.ln()).abs();
+                    off(a).total_cmp(&off(b))
+                })
+                .unwrap_or(NORMAL)
+        };
+        Replay {
+            recording,
+            title: title.to_owned(),
+            intro: intro.to_owned(),
+            at: 0,
+            playing: false,
+            speed,
+            credit: 0.0,
+            typed: String::new(),
+        }
+    }
+
+    /// Whether the viewer stands at the last point.
+    pub(crate) fn at_end(&self) -> bool {
+        self.at == self.recording.last()
+    }
+
+    /// The speed in words: "1×", "¼×".
+    pub(crate) fn speed_words(&self) -> String {
+        match SPEEDS[self.speed] {
+            0.25 => "¼×".to_owned(),
+            0.5 => "½×".to_owned(),
+            x => format!("{x}×"),
+        }
+    }
+}
+
+/// Applies a [`Control`] to the viewer of `app`.
+pub(crate) fn apply(app: &mut App, control: Control) {
+    let Some(replay) = app.replay.as_mut() else { return };
+    if !matches!(control, Control::Digit(_) | Control::RubOut | Control::GoTo) {
+        replay.typed.clear();
+    }
+    match control {
+        Control::PlayPause => {
+            if replay.playing {
+                replay.playing = false;
+                app.finish_beats();
+            } else {
+                if replay.at_end() {
+                    jump(app, 0);
+                }
+                if let Some(replay) = app.replay.as_mut() {
+                    replay.playing = true;
+                    replay.credit = 0.0;
+                }
+                app.wait = 0;
+            }
+        }
+        Control::Step(1) => {
+            app.finish_beats();
+            step_forward(app);
+        }
+        Control::Step(by) => {
+            let to = replay.at.saturating_add_signed(by as isize).min(replay.recording.last());
+            jump(app, to);
+        }
+        Control::Start => jump(app, 0),
+        Control::End => {
+            let last = replay.recording.last();
+            jump(app, last);
+        }
+        Control::Digit(d) => {
+            if replay.typed.len() < MAX_TYPED {
+                replay.typed.push(char::from(b'0' + d));
+            }
+        }
+        Control::RubOut => {
+            replay.typed.pop();
+        }
+        Control::GoTo => {
+            let typed = std::mem::take(&mut replay.typed);
+            let Ok(turn) = typed.parse::<u32>() else { return };
+            let turns = replay.recording.turns();
+            let to = replay.recording.point_of_turn(turn);
+            jump(app, to);
+            if turn > turns {
+                app.note(&format!("The game has {turns} turns: {turn} is past its end."));
+            }
+        }
+        Control::Cancel => {}
+        Control::Faster => replay.speed = (replay.speed + 1).min(SPEEDS.len() - 1),
+        Control::Slower => replay.speed = replay.speed.saturating_sub(1),
+    }
+}
+
+/// Time passes: at the replay's speed, the animation steps, the pause after a turn passes, and
+/// the next turn is played; at the end, the replay pauses.
+pub(crate) fn tick(app: &mut App) {
+    let Some(replay) = app.replay.as_mut() else { return };
+    replay.credit += SPEEDS[replay.speed];
+    while app.replay.as_ref().is_some_and(|r| r.credit >= 1.0) {
+        if let Some(replay) = app.replay.as_mut() {
+            replay.credit -= 1.0;
+        }
+        let playing = app.replay.as_ref().is_some_and(|r| r.playing);
+        if app.animating() {
+            app.next_beat();
+        } else if app.wait > 0 && playing {
+            app.wait -= 1;
+        } else if playing {
+            step_forward(app);
+            app.wait = TURN_PAUSE_TICKS;
+        } else {
+            break;
+        }
+    }
+    if let Some(replay) = app.replay.as_mut()
+        && !replay.playing
+    {
+        replay.credit = 0.0;
+    }
+}
+
+/// One turn forward, animated as it was played; at the end, the replay pauses.
+fn step_forward(app: &mut App) {
+    let Some(replay) = app.replay.as_mut() else { return };
+    if replay.at_end() {
+        replay.playing = false;
+        return;
+    }
+    replay.at += 1;
+    let at = replay.at;
+    let ended = replay.at_end();
+    let events = replay.recording.steps[at - 1].clone();
+    app.session = replay.recording.session_at(at);
+    if ended {
+        replay.playing = false;
+    }
+    app.take(&events);
+}
+
+/// Straight to point `k`: the board, the players, the die and the log as they were then.
+pub(crate) fn jump(app: &mut App, k: usize) {
+    app.finish_beats();
+    app.wait = 0;
+    let Some(replay) = app.replay.as_mut() else { return };
+    let k = k.min(replay.recording.last());
+    replay.at = k;
+    if replay.at_end() {
+        replay.playing = false;
+    }
+    app.session = replay.recording.session_at(k);
+    app.die = replay.recording.die_at(k);
+    let said = replay.recording.said_until(k, LOG_LINES - 1);
+    let intro = replay.intro.clone();
+    app.log.clear();
+    app.note(&intro);
+    for s in said {
+        app.say(s);
+    }
+    app.sentences.follow(app.session.game());
+    app.scroll = 0;
+    app.settle();
+}
