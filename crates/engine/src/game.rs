@@ -16,6 +16,7 @@ use crate::{
     record::{Decider, MoveKind, MoveOption, MoveRecord, TurnReport},
     rules::{Bonus, Choice, Overshoot, Rules},
     seat::Seat,
+    time_up::Rounds,
     turn::{Checkpoint, Input, Pending, Phase, Turn},
 };
 
@@ -113,6 +114,8 @@ pub struct Game {
     pub(crate) history: Vec<MoveRecord>,
     pub(crate) phase: Phase,
     pub(crate) clock: Option<fn() -> u64>,
+    /// Where the game stands in rounds, and whether time was called (`time_up.rs`).
+    pub(crate) rounds: Rounds,
 }
 
 impl Game {
@@ -159,6 +162,7 @@ impl Game {
                 shield: false,
             }),
             clock: None,
+            rounds: Rounds::default(),
             board,
             rules,
             seats,
@@ -433,6 +437,7 @@ impl Game {
             skips: self.skips.clone(),
             history_len: self.history.len(),
             phase: self.phase.clone(),
+            rounds: self.rounds,
         }
     }
 
@@ -462,6 +467,7 @@ impl Game {
         self.skips = c.skips;
         self.history.truncate(c.history_len);
         self.phase = c.phase;
+        self.rounds = c.rounds;
     }
 
     /// Sets the time stamp of history record `index` (a restored game keeps its saved times).

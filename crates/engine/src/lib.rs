@@ -41,6 +41,7 @@ mod record;
 mod rules;
 mod save;
 mod seat;
+mod time_up;
 mod turn;
 
 pub use board::{

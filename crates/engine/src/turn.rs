@@ -65,6 +65,9 @@ pub enum Input {
         /// The exit's index.
         index: u32,
     },
+    /// The game clock ran out: the round in play is completed, then the game ends ranked by
+    /// position (SPEC §3b). The game ends at once when no turn of a new round has begun.
+    TimeUp,
 }
 
 /// Why an input was refused; the game is unchanged.
@@ -116,6 +119,9 @@ pub enum ApplyError {
         /// The largest valid index.
         last: usize,
     },
+    /// Time was called already: the game ends with this round.
+    #[error("time is up already: the game ends with this round")]
+    TimeAlreadyUp,
 }
 
 /// Where a turn stands: whose it is, where it began and the top-face streak so far.
@@ -169,6 +175,7 @@ pub struct Checkpoint {
     pub(crate) skips: Vec<bool>,
     pub(crate) history_len: usize,
     pub(crate) phase: Phase,
+    pub(crate) rounds: crate::time_up::Rounds,
 }
 
 impl Checkpoint {
@@ -233,6 +240,7 @@ impl Game {
     ) -> Result<(), ApplyError> {
         match (&self.phase, input) {
             (Phase::Over, _) => Err(ApplyError::GameOver),
+            (_, Input::TimeUp) => self.call_time(observer),
             (Phase::Choice { options, .. }, Input::Roll { .. }) => {
                 Err(ApplyError::ChoiceAwaited { count: options.len() })
             }
@@ -290,6 +298,7 @@ impl Game {
                 observer.event(&Event::GameStarted { players, board_size: self.board.size() });
             }
             turn.begun = true;
+            self.rounds.at_start = false;
             turn.begin = self.positions[seat];
             turn.shield = self.shields[seat];
             self.turns += 1;
@@ -490,12 +499,17 @@ impl Game {
             if let Some(rounds) = self.rules.mode.rounds() {
                 let playing = (0..self.seats.len()).filter(|&s| self.ranks[s].is_none());
                 if playing.clone().all(|s| self.turns_by_seat[s] >= rounds) {
-                    self.rank_the_rest(observer);
+                    self.end_by_position(observer);
                     self.phase = Phase::Over;
                     return;
                 }
             }
             let next = self.next_seat(seat);
+            if self.count_round(seat, next) && self.rounds.time_up.is_some() {
+                self.end_by_position(observer);
+                self.phase = Phase::Over;
+                return;
+            }
             self.current = next;
             if self.skips[next] {
                 self.skips[next] = false;
@@ -522,23 +536,8 @@ impl Game {
             Finish::All => left.len() <= 1,
         };
         if over {
-            self.rank_the_rest(observer);
+            self.end_by_position(observer);
         }
-    }
-
-    /// Ends the game: those who did not finish are ranked by how far they got; ties keep
-    /// seating order.
-    pub(crate) fn rank_the_rest(&mut self, observer: &mut impl Observer) {
-        let mut rest: Vec<usize> =
-            (0..self.seats.len()).filter(|&s| self.ranks[s].is_none()).collect();
-        rest.sort_by_key(|&s| std::cmp::Reverse(self.positions[s]));
-        for s in rest {
-            self.ranks[s] = Some(self.ranking.len() as u32 + 1);
-            self.ranking.push(s);
-        }
-        self.status = Status::Finished;
-        let ranking = self.ranking.clone();
-        observer.event(&Event::GameEnded { ranking });
     }
 
     pub(crate) fn next_seat(&self, seat: usize) -> usize {
