@@ -122,10 +122,10 @@ pub(crate) fn draw_board(board: &Board, tokens: &[(u32, char)], color: bool) -> 
                 let _ = writeln!(out, "{} ({mark}) {}", paint(word, BOLD, color), items.join(" "));
             }
         }
+        let _ = writeln!(out, "  skip: the next turn is missed · extra: one more roll in the turn");
         let _ = writeln!(
             out,
-            "  skip: the next turn is missed · extra: one more roll · shield: stops the next snake \
-             · wormhole: to one of its exits, drawn at random"
+            "  shield: stops the next snake · wormhole: to one of its exits, at random"
         );
     }
     let waiting: Vec<String> =
@@ -492,6 +492,23 @@ mod tests {
         assert!(rows[0].contains(" 99v  "), "{}", rows[0]);
         assert!(rows[9].contains("  6^  "), "{}", rows[9]);
         assert!(text.contains("99→54") && text.contains("6→25"));
+    }
+
+    #[test]
+    fn effects_are_marked_on_the_grid_and_explained_under_it_within_80_columns() {
+        let board = Board::new(&Preset::Party.spec(), &Rules::default()).unwrap();
+        let text = draw_board(&board, &[], false);
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        for mark in [" 47x ", " 12+ ", " 24# ", " 45@ "] {
+            assert!(text.contains(mark), "{mark} missing from\n{text}");
+        }
+        assert!(text.contains("(@) 45→20|57|76 80→30|63|96\n"), "{text}");
+        assert!(text.contains("(x) 47 83\n") && text.contains("(#) 24 59 89\n"), "{text}");
+        let classic = Board::new(&Preset::Classic.spec(), &Rules::default()).unwrap();
+        assert!(
+            !draw_board(&classic, &[], false).contains("wormhole"),
+            "no legend without effects"
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@ mod analyze;
 mod board;
 mod database;
 mod design;
+mod effects;
 mod limits;
 mod long_run;
 mod online;

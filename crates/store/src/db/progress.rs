@@ -282,5 +282,12 @@ fn write_progress(
     let stored: i64 = tx
         .prepare_cached("SELECT COALESCE(MAX(number), 0) FROM moves WHERE game_id = ?1")?
         .query_row([id.0], |r| r.get(0))?;
-    insert_moves(tx, id, history, stored as usize)
+    let wormholes: Vec<u32> = game
+        .board()
+        .effects()
+        .iter()
+        .filter(|e| !e.effect.exits().is_empty())
+        .map(|e| e.at)
+        .collect();
+    insert_moves(tx, id, history, stored as usize, &wormholes)
 }

@@ -213,15 +213,19 @@ fn write_game(tx: &Transaction<'_>, id: GameId, save: &Save, now_ms: u64) -> rus
         [id.0],
         |r| r.get(0),
     )?;
-    insert_moves(tx, id, &game.history, stored as usize)
+    let wormholes: Vec<u32> =
+        game.board.cells.iter().filter(|c| c.effect.trim() == "wormhole").map(|c| c.at).collect();
+    insert_moves(tx, id, &game.history, stored as usize, &wormholes)
 }
 
-/// Adds `history[from..]` to game `id`'s moves.
+/// Adds `history[from..]` to game `id`'s moves. A jump out of one of the `wormholes` cells counts
+/// as neither a snake nor a ladder.
 pub(super) fn insert_moves(
     tx: &Transaction<'_>,
     id: GameId,
     history: &[MoveRecord],
     from: usize,
+    wormholes: &[u32],
 ) -> rusqlite::Result<()> {
     let mut insert = tx.prepare_cached(
         "INSERT INTO moves (game_id, number, turn, seat, roll, dice, from_pos, to_pos, kind, jumps,
@@ -229,6 +233,7 @@ pub(super) fn insert_moves(
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
     )?;
     for (i, m) in history.iter().enumerate().skip(from) {
+        let jumps = || m.jumps.iter().filter(|j| !wormholes.contains(&j.from));
         insert.execute(params![
             id.0,
             int(i + 1),
@@ -240,9 +245,9 @@ pub(super) fn insert_moves(
             m.to,
             kind_text(m.kind),
             json(&m.jumps),
-            int(m.jumps.iter().filter(|j| j.is_snake()).count()),
-            int(m.jumps.iter().filter(|j| !j.is_snake()).count()),
-            m.jumps.iter().filter(|j| j.is_snake()).map(|j| j.from - j.to).max().unwrap_or(0),
+            int(jumps().filter(|j| j.is_snake()).count()),
+            int(jumps().filter(|j| !j.is_snake()).count()),
+            jumps().filter(|j| j.is_snake()).map(|j| j.from - j.to).max().unwrap_or(0),
             m.time_ms.map(int),
             m.chosen.map(int),
         ])?;

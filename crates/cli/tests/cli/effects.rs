@@ -1,0 +1,233 @@
+//! Cell effects and race mode at the command line (SPEC §3b): the party preset, `board show`'s
+//! legend, `--board random --effects K`, `play --mode race --rounds K`, a save on a board with
+//! wormholes loaded back, and the analysis commands refusing what they do not handle yet.
+
+use crate::util::*;
+
+#[test]
+fn the_party_preset_shows_every_effect_with_a_legend() {
+    let run = snl(&["board", "show", "party"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for needle in [
+        "| 80@  |",
+        "| 83x  |",
+        "| 89#  |",
+        "| 66+  |",
+        "(x) 47 83\n",
+        "(+) 12 38 66\n",
+        "(#) 24 59 89\n",
+        "(@) 45→20|57|76 80→30|63|96\n",
+        "  skip: the next turn is missed · extra: one more roll in the turn\n",
+    ] {
+        assert!(run.stdout.contains(needle), "{needle:?} missing from\n{}", run.stdout);
+    }
+    let run = snl(&["board", "validate", "party"]);
+    assert_eq!(
+        run.stdout,
+        "board 'party' is valid: 100 cells, 6 snakes, 6 ladders, 10 cell effects\n"
+    );
+    let v = snl_json(&["board", "show", "party", "--json"]);
+    assert_eq!(
+        v["cell"][3],
+        serde_json::json!({"at": 45, "effect": "wormhole", "exits": [20, 57, 76]})
+    );
+}
+
+#[test]
+fn a_board_file_with_effects_converts_and_reads_back_and_a_bad_one_lists_every_problem() {
+    let dir = TempDir::new("effects-convert");
+    let file = dir.file("party.toml");
+    let run = snl(&["board", "convert", "party", "-o", &file]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("[[cell]]\nat = 80\neffect = \"wormhole\"\nexits = [30, 63, 96]\n"),
+        "{text}"
+    );
+    let a = snl(&["board", "show", "--board", &file, "--json"]);
+    let b = snl(&["board", "show", "party", "--json"]);
+    assert_eq!(a.stdout, b.stdout);
+    let run = snl(&["board", "convert", "party", "--format", "leetcode"]);
+    assert_fails(&run, 2, &["cell effects, which a LeetCode matrix cannot hold"]);
+
+    let bad = dir.file("bad.toml");
+    std::fs::write(
+        &bad,
+        "size = 30\n[[ladder]]\nfoot = 3\ntop = 20\n\
+         [[cell]]\nat = 3\neffect = \"skip\"\n\
+         [[cell]]\nat = 30\neffect = \"extra\"\n\
+         [[cell]]\nat = 12\neffect = \"wormhole\"\nexits = [12, 40]\n\
+         [[cell]]\nat = 14\neffect = \"jetpack\"\n",
+    )
+    .unwrap();
+    let run = snl(&["board", "validate", &bad, "--json"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let problems: Vec<&str> =
+        v["problems"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
+    assert_eq!(
+        problems,
+        [
+            "skip cell 3 is the start of ladder 3→20: a cell holds a jump start or an effect, not both",
+            "extra cell 30 is the last cell: no effect may sit on cell 30",
+            "wormhole 12 has itself as an exit: an exit must be another cell",
+            "wormhole 12 has exit 40, which is not on the board: use cells 1 to 30",
+            "cell 14 has an unknown effect 'jetpack': expected one of skip, extra, shield, wormhole",
+        ]
+    );
+}
+
+#[test]
+fn random_boards_take_effects_from_the_seed() {
+    let args = ["board", "show", "random", "--seed", "4", "--effects", "6", "--json"];
+    let v = snl_json(&args);
+    let cells = v["cell"].as_array().unwrap();
+    assert_eq!(cells.len(), 6);
+    for kind in ["skip", "extra", "shield", "wormhole"] {
+        assert!(cells.iter().any(|c| c["effect"] == kind), "no {kind} in {v}");
+    }
+    assert_eq!(snl_json(&args), v, "the same seed, the same board");
+    let plain = snl_json(&["board", "show", "random", "--seed", "4", "--json"]);
+    assert_eq!((&plain["snakes"], &plain["ladders"]), (&v["snakes"], &v["ladders"]));
+    let generated = snl(&["board", "generate", "--seed", "4", "--effects", "6"]);
+    assert_eq!(generated.stdout.matches("[[cell]]").count(), 6);
+    assert_fails(
+        &snl(&[
+            "board",
+            "show",
+            "random",
+            "--size",
+            "20",
+            "--snakes",
+            "3",
+            "--ladders",
+            "3",
+            "--effects",
+            "9",
+        ]),
+        2,
+        &["9 cell effects do not fit on 20 cells beside the jumps: use at most 6"],
+    );
+    assert_fails(
+        &snl(&["play", "--board", "classic", "--effects", "2"]),
+        2,
+        &["--effects 2", "random board only"],
+    );
+}
+
+#[test]
+fn a_race_ends_after_its_rounds_and_play_json_says_so() {
+    let v = snl_json(&[
+        "play", "--board", "party", "--seed", "5", "--mode", "race", "--rounds", "4", "--player",
+        "Ann:easy", "--player", "Bob:easy", "--player", "Cat:easy", "--json",
+    ]);
+    assert_eq!(v["turns"], 12, "{v}");
+    let positions: Vec<u64> =
+        v["positions"].as_array().unwrap().iter().map(|p| p.as_u64().unwrap()).collect();
+    let ranking: Vec<&str> =
+        v["ranking"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
+    let seat = |name: &str| ["Ann", "Bob", "Cat"].iter().position(|n| *n == name).unwrap();
+    for pair in ranking.windows(2) {
+        let (a, b) = (seat(pair[0]), seat(pair[1]));
+        assert!(positions[a] > positions[b] || (positions[a] == positions[b] && a < b), "{v}");
+    }
+    let run = snl(&["play", "--mode", "race", "--seed", "5", "--rounds", "2"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains(", race of 2 rounds."), "{}", run.stdout);
+    assert!(run.stdout.contains("Final ranking:"), "{}", run.stdout);
+    assert_fails(&snl(&["play", "--mode", "race"]), 2, &["mode race needs the number of rounds"]);
+    assert_fails(&snl(&["play", "--rounds", "3"]), 2, &["rounds 3 only apply to mode race"]);
+    assert_fails(
+        &snl(&["play", "--mode", "sprint", "--rounds", "3"]),
+        2,
+        &["unknown mode 'sprint'"],
+    );
+}
+
+#[test]
+fn events_of_effects_are_told_in_words_and_as_json_lines() {
+    let args = [
+        "play", "--board", "party", "--seed", "11", "--player", "Ann:easy", "--player", "Bob:easy",
+    ];
+    let words = snl(&args);
+    assert_eq!(words.code, 0, "{}", words.stderr);
+    let mut jsonl_args = args.to_vec();
+    jsonl_args.extend(["--events", "jsonl"]);
+    let lines = snl(&jsonl_args);
+    let types: Vec<String> = lines
+        .stdout
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["type"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    // Seed 11 on party meets at least two kinds of effect; each is told in words too.
+    let said = [
+        ("extra_roll", "landed on an extra-roll cell and rolls again"),
+        ("turn_skipped", "misses this turn (a skip cell)"),
+        ("shield_gained", "picks up a shield"),
+        ("shield_used", "shield stops the snake at"),
+        ("wormhole", "Whoosh! A wormhole at"),
+    ];
+    let met: Vec<&str> =
+        said.iter().filter(|(t, _)| types.iter().any(|x| x == t)).map(|(t, _)| *t).collect();
+    assert!(met.len() >= 2, "only {met:?} in {types:?}");
+    for (t, words_for) in said {
+        assert_eq!(types.iter().any(|x| x == t), words.stdout.contains(words_for), "{t}");
+    }
+}
+
+#[test]
+fn a_game_on_the_party_board_cut_in_two_by_a_save_is_the_uninterrupted_game() {
+    let dir = TempDir::new("effects-cut");
+    let base = [
+        "play",
+        "--board",
+        "party",
+        "--events",
+        "jsonl",
+        "--no-record",
+        "--player",
+        "Ann:easy",
+        "--player",
+        "Bob:easy",
+    ];
+    for (seed, mode) in [("6", "classic"), ("8", "race")] {
+        let mut game = base.to_vec();
+        game.extend(["--seed", seed, "--mode", mode]);
+        if mode == "race" {
+            game.extend(["--rounds", "12"]);
+        }
+        let whole = snl(&game);
+        assert_eq!(whole.code, 0, "{}", whole.stderr);
+        assert!(
+            whole.stdout.contains("\"type\":\"wormhole\"") || mode == "race",
+            "seed {seed} meets a wormhole"
+        );
+        for cut in ["1", "5", "9"] {
+            let file = dir.file(&format!("party-{seed}-{cut}.json"));
+            let first = snl(&[&game[..], &["--save", &file, "--stop-after", cut]].concat());
+            assert_eq!(first.code, 0, "{}", first.stderr);
+            let second = snl(&["play", "--load", &file, "--events", "jsonl", "--no-record"]);
+            assert_eq!(second.code, 0, "{}", second.stderr);
+            eqnice!(whole.stdout, format!("{}{}", first.stdout, second.stdout));
+        }
+    }
+}
+
+#[test]
+fn analysis_commands_refuse_effects_and_races_in_one_sentence() {
+    let effects =
+        "this board has cell effects (extra, shield, skip, wormhole), which snl cannot analyse yet";
+    for command in ["analyze", "solve", "simulate", "tournament"] {
+        let run = snl(&[command, "--board", "party"]);
+        assert_fails(&run, 2, &[effects]);
+        let run = snl(&[command, "--mode", "race", "--rounds", "3"]);
+        assert_fails(&run, 2, &["race mode (3 rounds) cannot be analysed yet"]);
+    }
+    let run = snl(&["board", "design", "--target-turns", "30", "--mode", "race", "--rounds", "3"]);
+    assert_fails(&run, 2, &["race mode (3 rounds) cannot be analysed yet"]);
+}
