@@ -10,7 +10,7 @@ use crate::{
     console::Console,
     play, simulate, solve, tournament,
 };
-use crate::{records, replay, resume, serve};
+use crate::{online, records, replay, resume, serve};
 
 /// Snakes and Ladders: play in the terminal, and learn exactly what a board does.
 ///
@@ -56,6 +56,10 @@ enum Command {
     Leaderboard(records::LeaderboardArgs),
     /// The online game server: rooms, seats, spectators, computer seats (SPEC §9).
     Serve(serve::ServeArgs),
+    /// Take an open seat in a room of `snl serve` and play it here: snl join http://HOST:PORT/room/ID --name NAME.
+    Join(online::JoinArgs),
+    /// Watch a room of `snl serve`, told event by event: snl watch http://HOST:PORT/room/ID.
+    Watch(online::WatchArgs),
 }
 
 /// Runs `snl` with these arguments (the first is the program name) on this console.
@@ -102,6 +106,8 @@ fn dispatch(cli: Cli, console: &mut Console) -> CmdResult {
         Some(Command::Stats(args)) => records::stats(&args, console),
         Some(Command::Leaderboard(args)) => records::leaderboard(&args, console),
         Some(Command::Serve(args)) => serve::run(&args, console),
+        Some(Command::Join(args)) => online::join(&args, console),
+        Some(Command::Watch(args)) => online::watch(&args, console),
     }
 }
 

@@ -11,6 +11,7 @@ mod format;
 mod interrupt;
 mod keyboard;
 mod long_run;
+mod online;
 mod play;
 mod plot;
 mod prompts;

@@ -16,6 +16,7 @@ use crate::{
     record::{Decider, MoveKind, MoveOption, MoveRecord, TurnReport},
     rules::{Bonus, Choice, Rules},
     seat::Seat,
+    time_up::Rounds,
     turn::{Checkpoint, Pending, Phase, Turn},
 };
 
@@ -106,6 +107,8 @@ pub struct Game {
     pub(crate) history: Vec<MoveRecord>,
     pub(crate) phase: Phase,
     pub(crate) clock: Option<fn() -> u64>,
+    /// Where the game stands in rounds, and whether time was called (`time_up.rs`).
+    pub(crate) rounds: Rounds,
 }
 
 impl Game {
@@ -149,6 +152,7 @@ impl Game {
                 begun: false,
             }),
             clock: None,
+            rounds: Rounds::default(),
             board,
             rules,
             seats,
@@ -391,6 +395,7 @@ impl Game {
             rolls_by_seat: self.rolls_by_seat.clone(),
             history_len: self.history.len(),
             phase: self.phase.clone(),
+            rounds: self.rounds,
         }
     }
 
@@ -418,6 +423,7 @@ impl Game {
         self.rolls_by_seat = c.rolls_by_seat;
         self.history.truncate(c.history_len);
         self.phase = c.phase;
+        self.rounds = c.rounds;
     }
 
     /// Sets the time stamp of history record `index` (a restored game keeps its saved times).

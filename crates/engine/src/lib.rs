@@ -40,6 +40,7 @@ mod record;
 mod rules;
 mod save;
 mod seat;
+mod time_up;
 mod turn;
 
 pub use board::{

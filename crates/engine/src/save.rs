@@ -40,7 +40,7 @@ use crate::{
     record::{Decision, MoveKind, MoveOption, MoveRecord},
     rules::Rules,
     seat::Seat,
-    turn::{Input, Pending},
+    turn::{ApplyError, Input, Pending},
 };
 
 /// A game as plain data. Not necessarily valid: it becomes a [`Game`] only through
@@ -69,6 +69,10 @@ pub struct GameState {
     /// A roll made but not yet played: the game awaits the seat's choice among its options.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending_roll: Option<Roll>,
+    /// The game clock ran out after this many inputs (rolls, choices made, and a roll awaiting
+    /// a choice): replayed there, so the game ends with that round as it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_up: Option<u32>,
 }
 
 /// Why a [`GameState`] is not a game that could have been played.
@@ -154,6 +158,7 @@ impl Game {
                 Pending::Choice(decision) => Some(decision.roll),
                 _ => None,
             },
+            time_up: self.time_up(),
         }
     }
 
@@ -183,9 +188,11 @@ impl Game {
         check_shape(state, size)?;
 
         let records = state.history.as_slice();
+        let mut clock = TimeUpAt { at: state.time_up, inputs: 0 };
         for (index, record) in records.iter().enumerate() {
             let number = index + 1;
             let history = |problem: String| RestoreError::History { number, problem };
+            clock.tick(&mut game, observer).map_err(|e| history(e.to_string()))?;
             let seat = match game.pending() {
                 Pending::Over => return Err(history("comes after the game had ended".to_owned())),
                 Pending::Roll { seat, .. } | Pending::Choice(Decision { seat, .. }) => seat,
@@ -211,6 +218,7 @@ impl Game {
                     Some(option) => option,
                     None => legacy_choice(records, index, &decision.options),
                 };
+                clock.tick(&mut game, observer).map_err(|e| history(e.to_string()))?;
                 game.apply_to(Input::Choose { option }, observer)
                     .map_err(|e| history(format!("chooses option {option}, but {e}")))?;
             } else if record.chosen.is_some_and(|c| c != 0) {
@@ -234,16 +242,46 @@ impl Game {
                 faces: roll.dice().to_vec(),
                 problem,
             };
+            clock.tick(&mut game, observer).map_err(|e| refused(e.to_string()))?;
             game.apply_to(Input::Roll { roll }, observer).map_err(|e| refused(e.to_string()))?;
             if !matches!(game.pending(), Pending::Choice(_)) {
                 return Err(refused("offers no choice".to_owned()));
             }
+        }
+        clock.tick(&mut game, observer).map_err(|e| RestoreError::Mismatch {
+            what: "time up".into(),
+            saved: format!("after input {}", state.time_up.unwrap_or(0)),
+            replayed: e.to_string(),
+        })?;
+        if let Some(at) = state.time_up.filter(|_| game.time_up().is_none()) {
+            return Err(RestoreError::Mismatch {
+                what: "time up".into(),
+                saved: format!("after input {at}"),
+                replayed: format!("only {} inputs", clock.inputs),
+            });
         }
         for (i, record) in records.iter().enumerate() {
             game.stamp(i, record.time_ms);
         }
         check_outcome(state, &game)?;
         Ok(game)
+    }
+}
+
+/// Where the game clock ran out, while the history is replayed: [`TimeUpAt::tick`] before each
+/// input (and once after the last) applies [`Input::TimeUp`] when its moment has come.
+struct TimeUpAt {
+    at: Option<u32>,
+    inputs: u32,
+}
+
+impl TimeUpAt {
+    fn tick(&mut self, game: &mut Game, observer: &mut impl Observer) -> Result<(), ApplyError> {
+        if self.at == Some(self.inputs) && game.time_up().is_none() {
+            game.apply_to(Input::TimeUp, observer)?;
+        }
+        self.inputs += 1;
+        Ok(())
     }
 }
 

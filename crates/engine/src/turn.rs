@@ -47,6 +47,9 @@ pub enum Input {
         /// The option.
         option: usize,
     },
+    /// The game clock ran out: the round in play is completed, then the game ends ranked by
+    /// position (SPEC §3b). The game ends at once when no turn of a new round has begun.
+    TimeUp,
 }
 
 /// Why an input was refused; the game is unchanged.
@@ -81,6 +84,9 @@ pub enum ApplyError {
         /// The largest valid index.
         last: usize,
     },
+    /// Time was called already: the game ends with this round.
+    #[error("time is up already: the game ends with this round")]
+    TimeAlreadyUp,
 }
 
 /// Where a turn stands: whose it is, where it began and the top-face streak so far.
@@ -115,6 +121,7 @@ pub struct Checkpoint {
     pub(crate) rolls_by_seat: Vec<u32>,
     pub(crate) history_len: usize,
     pub(crate) phase: Phase,
+    pub(crate) rounds: crate::time_up::Rounds,
 }
 
 impl Checkpoint {
@@ -174,6 +181,7 @@ impl Game {
     ) -> Result<(), ApplyError> {
         match (&self.phase, input) {
             (Phase::Over, _) => Err(ApplyError::GameOver),
+            (_, Input::TimeUp) => self.call_time(observer),
             (Phase::Choice { options, .. }, Input::Roll { .. }) => {
                 Err(ApplyError::ChoiceAwaited { count: options.len() })
             }
@@ -213,6 +221,7 @@ impl Game {
                 observer.event(&Event::GameStarted { players, board_size: self.board.size() });
             }
             turn.begun = true;
+            self.rounds.at_start = false;
             turn.begin = self.positions[seat];
             self.turns += 1;
             self.turns_by_seat[seat] += 1;
@@ -257,7 +266,7 @@ impl Game {
             self.positions[seat] = turn.begin;
             self.record(made(turn.begin, Vec::new(), MoveKind::Voided));
             observer.event(&Event::TurnVoided { player: seat, back_to: turn.begin });
-            self.end_turn(seat);
+            self.end_turn(seat, observer);
             return;
         }
         if option.steps == 0 {
@@ -269,7 +278,7 @@ impl Game {
         }
         if self.positions[seat] == self.board.size() {
             self.finish(seat, observer);
-            self.end_turn(seat);
+            self.end_turn(seat, observer);
             return;
         }
         if after == AfterRoll::Again {
@@ -277,7 +286,7 @@ impl Game {
             self.phase = Phase::Roll(turn);
             return;
         }
-        self.end_turn(seat);
+        self.end_turn(seat, observer);
     }
 
     /// Moves `seat` by `steps` under the overshoot rule, then along any jumps; returns where it
@@ -315,13 +324,19 @@ impl Game {
         (step.end, jumps, MoveKind::Moved)
     }
 
-    /// After `seat`'s turn: the next seat's turn awaits, unless the game is over.
-    pub(crate) fn end_turn(&mut self, seat: usize) {
+    /// After `seat`'s turn: the next seat's turn awaits, unless the game is over (or time was
+    /// called and this turn completes the round).
+    pub(crate) fn end_turn(&mut self, seat: usize, observer: &mut impl Observer) {
         if self.status == Status::Finished {
             self.phase = Phase::Over;
             return;
         }
         let next = self.next_seat(seat);
+        if self.count_round(seat, next) && self.rounds.time_up.is_some() {
+            self.end_by_position(observer);
+            self.phase = Phase::Over;
+            return;
+        }
         self.current = next;
         let begin = self.positions[next];
         self.phase = Phase::Roll(Turn { seat: next, begin, streak: 0, begun: false });
@@ -337,19 +352,9 @@ impl Game {
             Finish::First => true,
             Finish::All => left.len() <= 1,
         };
-        if !over {
-            return;
+        if over {
+            self.end_by_position(observer);
         }
-        // Those who did not finish are ranked by how far they got; ties keep seating order.
-        let mut rest = left;
-        rest.sort_by_key(|&s| std::cmp::Reverse(self.positions[s]));
-        for s in rest {
-            self.ranks[s] = Some(self.ranking.len() as u32 + 1);
-            self.ranking.push(s);
-        }
-        self.status = Status::Finished;
-        let ranking = self.ranking.clone();
-        observer.event(&Event::GameEnded { ranking });
     }
 
     pub(crate) fn next_seat(&self, seat: usize) -> usize {

@@ -1,7 +1,10 @@
 //! One task owns each room: commands come in on a channel, the room changes, the changes are
 //! stored, and only then are the events sent on the room's broadcast channel to every
 //! connection. The task also keeps the room's clocks: a computer seat's pause
-//! (`--bot-delay-ms`) and a person's turn clock (`turn_time`).
+//! (`--bot-delay-ms`), a person's turn clock (`turn_time`) and the game clock (`game_time`,
+//! started when the last seat is taken; after a restart it starts again in full, as nobody could
+//! play while the server was down). A clock's expiry is a command in the room's log, so a
+//! restored room replays it where it came.
 //!
 //! (Long because its tests sit with it: they drive the clocks on tokio's paused clock.)
 
@@ -92,6 +95,8 @@ struct Actor {
     bot_delay: Duration,
     bot_at: Option<Instant>,
     deadline: Option<(Instant, usize, (u32, bool))>,
+    /// When the game clock runs out.
+    game_end: Option<Instant>,
     recorded: bool,
     broken: bool,
     /// What the last awaiting frame announced.
@@ -179,6 +184,7 @@ fn start(
         bot_delay,
         bot_at: None,
         deadline: None,
+        game_end: None,
         recorded,
         broken: false,
         announced,
@@ -243,6 +249,10 @@ impl Actor {
                     if let Some((_, seat, _)) = self.deadline.take() {
                         let _ = self.execute(Some(Command::TimeOut { seat }), vec![]).await;
                     }
+                }
+                () = sleep_until(self.game_end) => {
+                    self.game_end = None;
+                    let _ = self.execute(Some(Command::TimeUp), vec![]).await;
                 }
             }
         }
@@ -400,6 +410,17 @@ impl Actor {
 
     fn arm_clocks(&mut self) {
         let now = Instant::now();
+        let running = self
+            .room
+            .session()
+            .map(snl_session::Session::game)
+            .filter(|g| g.status() != snl_engine::Status::Finished && g.time_up().is_none());
+        match (running, self.room.setup.game_time) {
+            (Some(_), Some(seconds)) => {
+                self.game_end.get_or_insert(now + Duration::from_secs(seconds));
+            }
+            _ => self.game_end = None,
+        }
         match self.room.waiting() {
             Waiting::Computer if !self.bot_delay.is_zero() => {
                 self.deadline = None;
@@ -512,6 +533,60 @@ mod tests {
         let frame = ClientFrame::Roll {};
         let late = ask(&handle, |reply| Msg::Do { seat: Some(1), frame, reply }).await;
         assert_eq!(late.unwrap_err().code, ErrorCode::NotYourTurn);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn when_the_game_clock_runs_out_the_round_is_completed_and_the_game_ends() {
+        let request = r#"{"seats":[{"kind":"human"},{"kind":"human"},{"kind":"easy","name":"Robo"}],
+            "game_time":600,"seed":3}"#;
+        let (handle, dir) = room("game-clock", request, Duration::ZERO).await;
+        let joined = ask(&handle, |reply| Msg::Join { token: None, since: None, reply }).await;
+        let mut rx = joined.unwrap().events;
+        // The clock starts when the last seat is taken, not before.
+        tokio::time::advance(Duration::from_hours(1)).await;
+        for (seat, name) in [(0, "Ann"), (1, "Bob")] {
+            let name = name.to_owned();
+            ask(&handle, |reply| Msg::Claim { seat, name, reply }).await.unwrap();
+        }
+        let roll = |seat| {
+            let handle = handle.clone();
+            async move {
+                let frame = ClientFrame::Roll {};
+                ask(&handle, |reply| Msg::Do { seat: Some(seat), frame, reply }).await
+            }
+        };
+        // Round 1 whole (Robo plays at once), then Ann opens round 2.
+        roll(0).await.unwrap();
+        roll(1).await.unwrap();
+        roll(0).await.unwrap();
+        while rx.try_recv().is_ok() {}
+
+        tokio::time::advance(Duration::from_secs(599)).await;
+        assert_eq!(rx.try_recv().unwrap_err(), TryRecvError::Empty);
+        tokio::time::advance(Duration::from_secs(1)).await;
+        let told = events(&rx.recv().await.unwrap());
+        assert_eq!(told, vec![json!({"type": "time_up"})], "the round goes on");
+
+        // Bob and Robo complete round 2: the game ends, ranked by position.
+        roll(1).await.unwrap();
+        let mut told = Vec::new();
+        while let Ok(batch) = rx.try_recv() {
+            told.extend(events(&batch));
+        }
+        let ended = told.last().unwrap();
+        assert_eq!(ended["type"], "game_ended", "{told:?}");
+        let view = ask(&handle, |reply| Msg::View { reply }).await;
+        assert_eq!(view["status"], "over");
+        assert_eq!(view["time_up"], true);
+        let mut by_position: Vec<(u64, usize)> =
+            (0..3).map(|i| (view["seats"][i]["position"].as_u64().unwrap(), i)).collect();
+        by_position.sort_by_key(|&(p, i)| (std::cmp::Reverse(p), i));
+        let names = ["Ann", "Bob", "Robo"];
+        let expected: Vec<&str> = by_position.iter().map(|&(_, i)| names[i]).collect();
+        assert_eq!(ended["ranking"], json!(expected));
+        let late = roll(0).await.unwrap_err();
+        assert_eq!(late.code, ErrorCode::GameOver);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -28,6 +28,8 @@ pub(crate) enum Command {
     Chat { seat: usize, text: String },
     /// A seat's first connection came, or its last went.
     Presence { seat: usize, online: bool },
+    /// The game clock ran out: the round in play is completed, then the game ends.
+    TimeUp,
 }
 
 /// A person's intent for the game.
@@ -186,6 +188,11 @@ impl Room {
                 Ok(named(session, events))
             }
             Command::TimeOut { seat } => self.time_out(*seat),
+            Command::TimeUp => {
+                let session = self.started()?;
+                let events = session.time_up().map_err(|e| refusal(&e, session))?;
+                Ok(named(session, events))
+            }
         }
     }
 
@@ -284,6 +291,8 @@ impl Room {
             "board": self.setup.board,
             "rules": self.setup.rules,
             "turn_time": self.setup.turn_time,
+            "game_time": self.setup.game_time,
+            "time_up": game.is_some_and(|g| g.time_up().is_some()),
             "seats": seats,
             "awaiting": awaiting,
             "turns": game.map_or(0, snl_engine::Game::turns),
@@ -406,12 +415,19 @@ mod tests {
 
     #[test]
     fn replaying_the_log_rebuilds_the_room_event_for_event() {
-        let json = r#"{"seats":[{"kind":"human"},{"kind":"greedy"}],"rules":"bonus-six"}"#;
+        let json = r#"{"seats":[{"kind":"human"},{"kind":"greedy"}],"rules":"bonus-six",
+            "game_time":60}"#;
         let mut first = room(json);
         let mut log = vec![Command::Claim { seat: 0, name: "Ann".into() }];
         let mut told = Vec::new();
         first.apply(&log[0]).unwrap();
         while first.waiting() != Waiting::Over {
+            let game = first.session().unwrap().game();
+            if game.rolls() >= 7 && game.time_up().is_none() {
+                // The game clock runs out in the middle of the game: a command like the others.
+                told.extend(first.apply(&Command::TimeUp).unwrap());
+                log.push(Command::TimeUp);
+            }
             let command = match first.waiting() {
                 Waiting::Person { seat, .. } => Command::Act { seat, act: Act::Roll },
                 _ => Command::Computer,
@@ -419,6 +435,7 @@ mod tests {
             told.extend(first.apply(&command).unwrap());
             log.push(command);
         }
+        assert!(told.contains(&Event::TimeUp {}));
         let mut second = room(json);
         let again: Vec<_> = log.iter().flat_map(|c| second.apply(c).unwrap()).collect();
         assert_eq!(again, told);

@@ -14,6 +14,8 @@ pub const MAX_CELLS: u32 = 1000;
 pub const MAX_NAME: usize = 32;
 /// Longest turn clock, in seconds (a day).
 pub const MAX_TURN_TIME: u64 = 86_400;
+/// Longest game clock, in seconds (a week).
+pub const MAX_GAME_TIME: u64 = 7 * 86_400;
 
 /// `POST /api/rooms` as sent.
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -36,7 +38,8 @@ pub struct CreateRoom {
     /// Seconds a person has for each input before the computer plays the rest of the turn.
     #[serde(default)]
     pub turn_time: Option<u64>,
-    /// The game clock (not available yet).
+    /// Seconds the game lasts from when its last seat is taken: then the round in play is
+    /// completed and the game ends ranked by position (SPEC §3b).
     #[serde(default)]
     pub game_time: Option<u64>,
     /// The dice's seed (a fresh one from the operating system when absent).
@@ -88,6 +91,9 @@ pub struct RoomSetup {
     pub seats: Vec<SeatRequest>,
     /// The turn clock in seconds.
     pub turn_time: Option<u64>,
+    /// The game clock in seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_time: Option<u64>,
     /// The dice's seed.
     pub seed: u64,
 }
@@ -105,8 +111,8 @@ impl CreateRoom {
         if self.rounds.is_some() {
             return Err("rounds are for race mode, which is not available online yet".into());
         }
-        if self.game_time.is_some() {
-            return Err("game_time is not available online yet".into());
+        if let Some(t) = self.game_time.filter(|t| !(1..=MAX_GAME_TIME).contains(t)) {
+            return Err(format!("game_time {t} is outside 1..={MAX_GAME_TIME} seconds"));
         }
         if let Some(t) = self.turn_time.filter(|t| !(1..=MAX_TURN_TIME).contains(t)) {
             return Err(format!("turn_time {t} is outside 1..={MAX_TURN_TIME} seconds"));
@@ -170,7 +176,8 @@ impl CreateRoom {
             };
             seats.push(SeatRequest { kind: seat.kind, name });
         }
-        let setup = RoomSetup { board_name, board, rules, seats, turn_time: self.turn_time, seed };
+        let (turn_time, game_time) = (self.turn_time, self.game_time);
+        let setup = RoomSetup { board_name, board, rules, seats, turn_time, game_time, seed };
         let names: Vec<String> =
             (0..setup.seats.len()).map(|i| format!("Seat {}", i + 1)).collect();
         setup.game(&names).map_err(|e| e.clone())?;
@@ -254,6 +261,8 @@ mod tests {
         assert_eq!(setup.board.size, 20);
         assert_eq!(setup.rules.dice.to_string(), "1d4");
         assert_eq!(setup.turn_time, Some(30));
+        let setup = request(r#"{"seats":[{"kind":"human"},{"kind":"easy"}],"game_time":600}"#);
+        assert_eq!(setup.unwrap().game_time, Some(600));
         let setup =
             request(r#"{"rules":"three-sixes","seats":[{"kind":"human"},{"kind":"human"}]}"#)
                 .unwrap();
@@ -267,6 +276,7 @@ mod tests {
             (r#"{"board":"chess","seats":[{"kind":"human"},{"kind":"human"}]}"#, "chess"),
             (r#"{"rules":"fast","seats":[{"kind":"human"},{"kind":"human"}]}"#, "fast"),
             (r#"{"turn_time":0,"seats":[{"kind":"human"},{"kind":"human"}]}"#, "turn_time 0"),
+            (r#"{"game_time":0,"seats":[{"kind":"human"},{"kind":"human"}]}"#, "game_time 0"),
             (r#"{"mode":"race","seats":[{"kind":"human"},{"kind":"human"}]}"#, "race"),
             (r#"{"board":{"size":5000},"seats":[{"kind":"human"},{"kind":"human"}]}"#, "5000"),
             (r#"{"seats":[{"kind":"easy","name":"A"},{"kind":"hard","name":"A"}]}"#, "'A'"),

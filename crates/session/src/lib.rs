@@ -229,6 +229,21 @@ impl Session {
         }
     }
 
+    /// The game clock ran out (`--game-time`, a room's `game_time`): the round in play is
+    /// completed, then the game ends ranked by position ([`Input::TimeUp`]). The front end owns
+    /// the clock; the expiry goes into the game's history, so a replay ends the game alike.
+    ///
+    /// # Errors
+    ///
+    /// [`SessionError::Over`] when the game is over or the session stopped;
+    /// [`SessionError::Refused`] when time was called already.
+    pub fn time_up(&mut self) -> Result<Vec<Numbered<usize>>, SessionError> {
+        if self.stopped || self.game.status() == Status::Finished {
+            return Err(SessionError::Over);
+        }
+        self.apply(Input::TimeUp, None)
+    }
+
     /// Throws the dice for the awaited roll and plays it. Dice that cannot roll change nothing.
     fn roll(&mut self) -> Result<Vec<Numbered<usize>>, SessionError> {
         // Taken before the dice move: undo brings back the dice as they were before this roll.

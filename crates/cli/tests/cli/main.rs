@@ -9,6 +9,7 @@ mod database;
 mod design;
 mod limits;
 mod long_run;
+mod online;
 mod play;
 mod records;
 mod save;

@@ -54,6 +54,9 @@ struct Head {
     ranking: Vec<usize>,
     #[serde(default)]
     pending_roll: Option<Roll>,
+    /// Where the game clock ran out, if it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    time_up: Option<u32>,
     dice: HeadDice,
 }
 
@@ -80,6 +83,7 @@ impl Head {
             positions: game.positions().to_vec(),
             ranking: game.ranking().to_vec(),
             pending_roll: state_pending,
+            time_up: game.time_up(),
             dice: match dice {
                 DiceState::Seeded { generator, .. } => {
                     HeadDice::Seeded { generator: generator.clone() }
@@ -191,6 +195,7 @@ impl Database {
             positions: head.positions,
             ranking: head.ranking,
             pending_roll: head.pending_roll,
+            time_up: head.time_up,
             ..base.game.clone()
         };
         Ok(Some(Save { board_name: base.board_name.clone(), game, dice }))

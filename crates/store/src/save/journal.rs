@@ -72,6 +72,9 @@ struct Head {
     ranking: Vec<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pending_roll: Option<Roll>,
+    /// Where the game clock ran out, if it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    time_up: Option<u32>,
     dice: HeadDice,
 }
 
@@ -96,6 +99,7 @@ impl Head {
                 Pending::Choice(decision) => Some(decision.roll),
                 _ => None,
             },
+            time_up: game.time_up(),
             dice: match dice {
                 DiceState::Seeded { generator, .. } => {
                     HeadDice::Seeded { generator: generator.clone() }
@@ -320,6 +324,7 @@ fn apply(save: &mut Save, entry: Entry) -> Result<(), String> {
     game.positions = head.positions;
     game.ranking = head.ranking;
     game.pending_roll = head.pending_roll;
+    game.time_up = head.time_up;
     match (head.dice, &mut save.dice) {
         (HeadDice::Seeded { generator: new }, DiceState::Seeded { generator, .. }) => {
             *generator = new;

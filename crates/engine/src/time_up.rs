@@ -1,0 +1,209 @@
+//! Rounds and the end of a game by time (SPEC §3b): a round is complete when the turn comes back
+//! round the table; when the game clock runs out ([`Input::TimeUp`](crate::Input::TimeUp)) the round in play is
+//! completed and the game ends with the unfinished players ranked by position, ties by seating
+//! order — the ranking a race ends with too ([`Game::end_by_position`]).
+//!
+//! The clock is the caller's: the engine only takes its expiry as an input, recorded in the
+//! game's state ([`GameState::time_up`](crate::GameState::time_up)) at the input it came after,
+//! so a replay gives the same game event for event.
+
+use crate::{
+    event::{Event, Observer},
+    game::{Game, Status},
+    turn::{ApplyError, Phase},
+};
+
+/// Where a game stands in rounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Rounds {
+    /// Rounds completed.
+    pub(crate) done: u32,
+    /// True between rounds: no turn of the round in play has begun.
+    pub(crate) at_start: bool,
+    /// The number of inputs applied before time was called, once it was.
+    pub(crate) time_up: Option<u32>,
+}
+
+impl Default for Rounds {
+    fn default() -> Rounds {
+        Rounds { done: 0, at_start: true, time_up: None }
+    }
+}
+
+impl Game {
+    /// Rounds completed: every seat still playing has had its turn that many times.
+    pub fn rounds(&self) -> u32 {
+        self.rounds.done
+    }
+
+    /// The number of inputs applied before time was called
+    /// ([`Input::TimeUp`](crate::Input::TimeUp)), once it was.
+    pub fn time_up(&self) -> Option<u32> {
+        self.rounds.time_up
+    }
+
+    /// Counts a round when the turn passing from `seat` to `next` goes back round the table;
+    /// returns whether it did.
+    pub(crate) fn count_round(&mut self, seat: usize, next: usize) -> bool {
+        let ends = next <= seat;
+        if ends {
+            self.rounds.done += 1;
+            self.rounds.at_start = true;
+        }
+        ends
+    }
+
+    /// Inputs applied so far: each roll, each choice made, and the roll awaiting a choice.
+    pub(crate) fn inputs(&self) -> u32 {
+        let made: usize = self.history.iter().map(|m| 1 + usize::from(m.chosen.is_some())).sum();
+        (made + usize::from(matches!(self.phase, Phase::Choice { .. }))) as u32
+    }
+
+    /// [`Input::TimeUp`](crate::Input::TimeUp): tells `time_up`, then ends the game at once between rounds, else
+    /// marks the round in play as the last.
+    pub(crate) fn call_time(&mut self, observer: &mut impl Observer) -> Result<(), ApplyError> {
+        if self.rounds.time_up.is_some() {
+            return Err(ApplyError::TimeAlreadyUp);
+        }
+        self.rounds.time_up = Some(self.inputs());
+        if self.status == Status::NotStarted {
+            self.status = Status::Running;
+            let players = (0..self.seats.len()).collect();
+            observer.event(&Event::GameStarted { players, board_size: self.board.size() });
+        }
+        observer.event(&Event::TimeUp {});
+        if self.rounds.at_start && !self.in_turn() {
+            self.end_by_position(observer);
+            self.phase = Phase::Over;
+        }
+        Ok(())
+    }
+
+    /// Ends the game: the players not yet ranked are ranked by how far they got, ties in seating
+    /// order; tells `game_ended`.
+    pub(crate) fn end_by_position(&mut self, observer: &mut impl Observer) {
+        let mut rest: Vec<usize> =
+            (0..self.seats.len()).filter(|&s| self.ranks[s].is_none()).collect();
+        // A stable sort: ties keep seating order.
+        rest.sort_by_key(|&s| std::cmp::Reverse(self.positions[s]));
+        for s in rest {
+            self.ranks[s] = Some(self.ranking.len() as u32 + 1);
+            self.ranking.push(s);
+        }
+        self.status = Status::Finished;
+        let ranking = self.ranking.clone();
+        observer.event(&Event::GameEnded { ranking });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{
+        Board, Event, Finish, Game, Input, Pending, Preset, Roll, Rules, Seat, SeatKind, Status,
+    };
+
+    fn game(seats: &[&str], rules: Rules) -> Game {
+        let board = Board::new(&Preset::Classic.spec(), &rules).unwrap();
+        let seats = seats.iter().map(|n| Seat::new(*n, SeatKind::Easy)).collect();
+        Game::new(board, rules, seats).unwrap()
+    }
+
+    fn roll(game: &mut Game, face: u8) -> Vec<Event> {
+        let roll = Roll::from_faces(&[face]);
+        game.apply(Input::Roll { roll }).unwrap()
+    }
+
+    #[test]
+    fn time_up_mid_round_lets_the_round_finish_then_ranks_by_position() {
+        let mut g = game(&["Ann", "Bob", "Cy"], Rules::default());
+        roll(&mut g, 2); // Ann 2
+        let told = g.apply(Input::TimeUp).unwrap();
+        assert_eq!(told, vec![Event::TimeUp {}]);
+        assert_eq!(g.time_up(), Some(1));
+        assert_eq!(g.apply(Input::TimeUp), Err(crate::ApplyError::TimeAlreadyUp));
+        roll(&mut g, 4); // Bob 4
+        assert_eq!(g.status(), Status::Running);
+        let told = roll(&mut g, 2); // Cy 2: the round is complete
+        assert_eq!(told.last(), Some(&Event::GameEnded { ranking: vec![1, 0, 2] }));
+        assert_eq!(g.status(), Status::Finished);
+        assert_eq!(g.pending(), Pending::Over);
+        assert_eq!(g.ranks(), &[Some(2), Some(1), Some(3)]);
+        assert_eq!(g.rounds(), 1);
+    }
+
+    #[test]
+    fn time_up_between_rounds_ends_the_game_at_once() {
+        let mut g = game(&["Ann", "Bob"], Rules::default());
+        roll(&mut g, 3);
+        roll(&mut g, 5);
+        assert_eq!(g.rounds(), 1);
+        let told = g.apply(Input::TimeUp).unwrap();
+        assert_eq!(told, vec![Event::TimeUp {}, Event::GameEnded { ranking: vec![1, 0] }]);
+        assert_eq!(g.status(), Status::Finished);
+    }
+
+    #[test]
+    fn time_up_before_any_roll_starts_and_ends_the_game_in_seating_order() {
+        let mut g = game(&["Ann", "Bob"], Rules::default());
+        let told = g.apply(Input::TimeUp).unwrap();
+        assert!(matches!(told[0], Event::GameStarted { .. }));
+        assert_eq!(told[1..], [Event::TimeUp {}, Event::GameEnded { ranking: vec![0, 1] }]);
+    }
+
+    #[test]
+    fn under_finish_all_a_player_finishing_mid_round_does_not_end_the_round() {
+        let rules = Rules { finish: Finish::All, ..Rules::default() };
+        let mut g = game(&["Ann", "Bob", "Cy"], rules);
+        g.positions = vec![97, 12, 20];
+        g.apply(Input::TimeUp).unwrap();
+        assert_eq!(g.status(), Status::Finished, "between rounds: at once");
+
+        let mut g = game(&["Ann", "Bob", "Cy"], rules);
+        g.positions = vec![97, 12, 20];
+        roll(&mut g, 3); // Ann finishes on 100: rank 1, the round goes on
+        g.apply(Input::TimeUp).unwrap();
+        roll(&mut g, 1); // Bob 13
+        assert_eq!(g.status(), Status::Running);
+        let told = roll(&mut g, 1); // Cy 21: round complete
+        assert_eq!(told.last(), Some(&Event::GameEnded { ranking: vec![0, 2, 1] }));
+    }
+
+    #[test]
+    fn a_saved_game_replays_its_time_up_at_the_same_input_event_for_event() {
+        use crate::{Choice, RollSource, SeededDice};
+        let rules = Rules { choice: Choice::MayPass, ..Rules::default() };
+        // Time called at every input point of the first rounds, between inputs and at a choice.
+        for at in 0..12 {
+            let mut g = game(&["Ann", "Bob", "Cy"], rules);
+            let mut dice = SeededDice::new(at);
+            let mut told = Vec::new();
+            let mut inputs = 0;
+            while g.status() != Status::Finished {
+                if inputs == at {
+                    g.apply_to(Input::TimeUp, &mut told).unwrap();
+                    if g.status() == Status::Finished {
+                        break;
+                    }
+                }
+                let input = match g.pending() {
+                    Pending::Roll { seat, dice: d, .. } => {
+                        Input::Roll { roll: dice.roll(seat, d).unwrap() }
+                    }
+                    Pending::Choice(d) => Input::Choose { option: d.options.len() - 1 },
+                    Pending::Over => unreachable!(),
+                };
+                g.apply_to(input, &mut told).unwrap();
+                inputs += 1;
+            }
+            assert!(told.contains(&Event::TimeUp {}), "time up at {at}");
+            let state = g.state();
+            assert_eq!(state.time_up, Some(at as u32));
+            let mut again = Vec::new();
+            let back = Game::replay(&state, &mut again).unwrap();
+            assert_eq!(again, told, "time up at {at}");
+            assert_eq!(back.ranking(), g.ranking());
+            let text = serde_json::to_string(&state).unwrap();
+            assert!(text.contains(&format!("\"time_up\":{at}")), "{text}");
+        }
+    }
+}
