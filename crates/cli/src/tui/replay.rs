@@ -106,6 +106,15 @@ impl Recording {
         if !step.is_empty() {
             close(&game, &mut step, &mut sentences);
         }
+        // The points must end where the record does (an input that is not a roll or a choice
+        // would be missed here).
+        let outcome = |g: &Game| {
+            (g.positions().to_vec(), g.ranking().to_vec(), g.status(), g.turns(), g.current())
+        };
+        anyhow::ensure!(
+            outcome(&game) == outcome(end),
+            "the viewer could not cut the game into turns (play it with --plain)"
+        );
         Ok(Recording { last: game, points, steps, said, dice, board_name: board_name.to_owned() })
     }
 
