@@ -38,6 +38,9 @@ pub(crate) struct ServeArgs {
     /// event is still in the database before it is sent, safe against the process being killed.
     #[arg(long)]
     pub(crate) fsync: bool,
+    /// Open the lobby in the browser ($BROWSER, else xdg-open) once the server listens.
+    #[arg(long)]
+    pub(crate) open: bool,
 }
 
 /// Runs the server until the process ends.
@@ -51,12 +54,53 @@ pub(crate) fn run(args: &ServeArgs, console: &mut Console) -> CmdResult {
     config.limits.burst = args.rate.max(1).saturating_mul(2);
     let out = &mut console.out;
     let mut told = Ok(());
+    let browser = args.open.then(|| std::env::var("BROWSER").unwrap_or_default());
     let served = snl_server::run(config, args.addr, |addr| {
         told = writeln!(out, "listening on http://{addr}").and_then(|()| out.flush());
+        if let Some(browser) = &browser {
+            let url = format!("http://{addr}/");
+            if let Err(why) = open_browser(browser, &url) {
+                eprintln!("snl: no browser could be opened ({why}): visit {url}");
+            }
+        }
     });
     told.map_err(Failure::other)?;
     served.map_err(|e| match e {
         ServeError::Restore(_) => Failure::bad(e),
         other => Failure::other(other),
     })
+}
+
+/// Opens `url` with the first command of `browser` (the `$BROWSER` convention: commands separated
+/// by `:`, `%s` standing for the address, else the address goes last) that starts, or with
+/// `xdg-open` when `browser` is empty. The browser is not waited for.
+fn open_browser(browser: &str, url: &str) -> Result<(), String> {
+    let commands: Vec<&str> = if browser.trim().is_empty() {
+        vec!["xdg-open"]
+    } else {
+        browser.split(':').filter(|c| !c.trim().is_empty()).collect()
+    };
+    let mut why = String::from("no browser command");
+    for command in commands {
+        let mut words = command.split_whitespace();
+        let Some(program) = words.next() else { continue };
+        let mut args: Vec<String> = words.map(|w| w.replace("%s", url)).collect();
+        if !command.contains("%s") {
+            args.push(url.to_owned());
+        }
+        match std::process::Command::new(program)
+            .args(&args)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+        {
+            Ok(mut child) => {
+                // Reaped when it ends, so no zombie is left behind; the server does not wait.
+                std::thread::spawn(move || child.wait());
+                return Ok(());
+            }
+            Err(e) => why = format!("{program}: {e}"),
+        }
+    }
+    Err(why)
 }

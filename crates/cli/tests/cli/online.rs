@@ -125,3 +125,46 @@ fn a_bad_address_an_unknown_room_or_a_full_room_is_one_sentence_and_exit_2() {
         assert!(run.stdout.is_empty(), "{args:?}: {}", run.stdout);
     }
 }
+
+/// `snl serve --open` with this `$BROWSER` and `PATH`; returns the process, its address and the
+/// first line it writes on standard error.
+fn serve_open(browser: Option<&str>, path: &str) -> (Served, String) {
+    let dir = TempDir::new("open");
+    let db = dir.file("games.db");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_snl"));
+    command
+        .args(["serve", "--addr", "127.0.0.1:0", "--db", &db, "--open"])
+        .env("PATH", path)
+        .env_remove("BROWSER")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(browser) = browser {
+        command.env("BROWSER", browser);
+    }
+    let mut child = command.spawn().unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let addr = line.trim().strip_prefix("listening on http://").expect(&line).to_owned();
+    let mut said = String::new();
+    BufReader::new(child.stderr.take().unwrap()).read_line(&mut said).unwrap();
+    (Served { child, addr, _dir: dir }, said)
+}
+
+#[test]
+fn serve_open_opens_the_lobby_in_the_browser_or_says_it_cannot_and_keeps_serving() {
+    // A "browser" that tells which address it was given, on the server's standard error.
+    let scripts = TempDir::new("browser");
+    let browser = scripts.file("browser");
+    std::fs::write(&browser, "#!/bin/sh\necho opened \"$1\" >&2\n").unwrap();
+    let mode = std::os::unix::fs::PermissionsExt::from_mode(0o755);
+    std::fs::set_permissions(&browser, mode).unwrap();
+    let (served, said) = serve_open(Some(&format!("{browser}:firefox")), "/usr/bin:/bin");
+    assert_eq!(said.trim(), format!("opened http://{}/", served.addr));
+
+    let empty = TempDir::new("no-browser");
+    let (served, said) = serve_open(None, &empty.file(""));
+    assert!(said.starts_with("snl: no browser could be opened (xdg-open: "), "{said}");
+    assert!(said.trim_end().ends_with(&format!("visit http://{}/", served.addr)), "{said}");
+    let lobby = http(&served.addr, "GET", "/api/rooms", "");
+    assert_eq!(lobby, json!({"rooms": []}), "the server keeps serving");
+}
