@@ -81,18 +81,18 @@ pub(crate) type CmdResult<T = ()> = Result<T, Failure>;
 #[command(next_help_heading = "Board and rules")]
 pub(crate) struct GameArgs {
     /// Board: classic, milton-bradley, kids, empty, random, or a .toml board file (at most 64 MiB
-    /// and 10000000 cells).
+    /// and 10000000 cells; a width at most its cells).
     #[arg(long, value_name = "NAME|FILE", default_value = "classic")]
     pub(crate) board: String,
     /// Cells of a random board (at most 10000000; for solve 100000000).
     #[arg(long, value_name = "N", default_value_t = 100, allow_negative_numbers = true,
         value_parser = cell_count)]
     pub(crate) size: u32,
-    /// Snakes on a random board.
+    /// Snakes on a random board (with the ladders, at most a third of the cells).
     #[arg(long, value_name = "S", default_value_t = 8, allow_negative_numbers = true,
         value_parser = zero_or_more::<u32>)]
     pub(crate) snakes: u32,
-    /// Ladders on a random board.
+    /// Ladders on a random board (with the snakes, at most a third of the cells).
     #[arg(long, value_name = "L", default_value_t = 8, allow_negative_numbers = true,
         value_parser = zero_or_more::<u32>)]
     pub(crate) ladders: u32,
@@ -314,8 +314,27 @@ pub(crate) fn read_file_bounded(path: &str, limit: u64, what: &str) -> CmdResult
     read_bounded(&mut file, limit, &format!("{what} '{path}'"))
 }
 
-/// Parses every `--player NAME:KIND`.
+/// The most seats (`--player`) a game, an analysis, a simulation or a tournament takes: the
+/// exact seat figures rank up to this many, and every table stays a few KB per seat.
+pub(crate) const MAX_SEATS: usize = 256;
+
+/// The most games `simulate` and `tournament` play: 10^12, days of work on many cores; the
+/// tallies are counts, so no memory grows with the number.
+pub(crate) const MAX_GAMES: u64 = 1_000_000_000_000;
+
+/// Parses `--games`: 1 to [`MAX_GAMES`].
+pub(crate) fn game_count(text: &str) -> Result<u64, String> {
+    whole_number(text, 1, MAX_GAMES)
+}
+
+/// Parses every `--player NAME:KIND`; more than [`MAX_SEATS`] are refused before any is read.
 pub(crate) fn parse_seats(values: &[String]) -> CmdResult<Vec<Seat>> {
+    if values.len() > MAX_SEATS {
+        return Err(Failure::bad(anyhow::anyhow!(
+            "{} players are too many: use at most {MAX_SEATS}",
+            values.len()
+        )));
+    }
     values.iter().map(|v| v.parse::<Seat>().or_bad()).collect()
 }
 
