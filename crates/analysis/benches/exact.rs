@@ -17,7 +17,8 @@ use snl_engine::{Board, FirstOption, Preset, RandomBoard, Rules};
 
 fn random(size: u32, jumps: u32, seed: u64) -> Board {
     let rules = Rules::default();
-    let spec = RandomBoard { size, snakes: jumps / 2, ladders: jumps / 2, seed }.spec(&rules);
+    let spec =
+        RandomBoard { size, snakes: jumps / 2, ladders: jumps / 2, seed, min_jump: 1 }.spec(&rules);
     Board::new(&spec, &rules).unwrap()
 }
 

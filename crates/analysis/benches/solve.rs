@@ -23,7 +23,13 @@ const SEED: u64 = 2024;
 
 fn params(cells: u32) -> RandomBoard {
     let jumps = cells / 20;
-    RandomBoard { size: cells, snakes: jumps / 2, ladders: jumps - jumps / 2, seed: SEED }
+    RandomBoard {
+        size: cells,
+        snakes: jumps / 2,
+        ladders: jumps - jumps / 2,
+        seed: SEED,
+        min_jump: 1,
+    }
 }
 
 fn track(cells: u32, rules: &Rules) -> Track {

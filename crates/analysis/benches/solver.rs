@@ -29,7 +29,8 @@ use snl_engine::{Board, FirstOption, RandomBoard, Rules};
 
 fn random(size: u32, jumps: u32) -> Board {
     let rules = Rules::default();
-    let spec = RandomBoard { size, snakes: jumps / 2, ladders: jumps / 2, seed: 0 }.spec(&rules);
+    let spec = RandomBoard { size, snakes: jumps / 2, ladders: jumps / 2, seed: 0, min_jump: 1 }
+        .spec(&rules);
     Board::new(&spec, &rules).unwrap()
 }
 

@@ -37,7 +37,8 @@ fn large_board(c: &mut Criterion) {
         (RuleSet::StrictSixes, Choice::PickDie),
     ] {
         let rules = Rules { choice, ..set.rules() };
-        let spec = RandomBoard { size: 10_000, snakes: 250, ladders: 250, seed: 0 }.spec(&rules);
+        let spec = RandomBoard { size: 10_000, snakes: 250, ladders: 250, seed: 0, min_jump: 1 }
+            .spec(&rules);
         let board = Board::new(&spec, &rules).unwrap();
         group.bench_function(BenchmarkId::new(format!("{set}"), choice), |b| {
             b.iter(|| black_box(HardPolicy::new(&board, &rules).unwrap()));

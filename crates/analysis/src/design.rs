@@ -276,8 +276,13 @@ impl<'a> Search<'a> {
     /// The random board of the engine for the goal's size and seed.
     fn first_board(&self) -> Vec<(u32, u32)> {
         let each = self.goal.size / 12;
-        let random =
-            RandomBoard { size: self.goal.size, snakes: each, ladders: each, seed: self.goal.seed };
+        let random = RandomBoard {
+            size: self.goal.size,
+            snakes: each,
+            ladders: each,
+            seed: self.goal.seed,
+            min_jump: RandomBoard::DEFAULT_MIN_JUMP,
+        };
         let spec = random.spec(self.rules);
         let snakes = spec.snakes.iter().map(|s| (s.head, s.tail));
         let jumps: Vec<(u32, u32)> =

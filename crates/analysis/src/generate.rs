@@ -11,7 +11,7 @@
 //! use snl_analysis::generate::random_track;
 //! use snl_engine::{RandomBoard, Rules};
 //!
-//! let params = RandomBoard { size: 1_000_000, snakes: 25_000, ladders: 25_000, seed: 7 };
+//! let params = RandomBoard { size: 1_000_000, snakes: 25_000, ladders: 25_000, seed: 7, min_jump: 1 };
 //! let track = random_track(&params, &Rules::default())?;
 //! assert_eq!(track.jumps().len(), 50_000);
 //! assert!(track.fewest_rolls().is_reachable());
@@ -52,7 +52,11 @@ pub fn random_jumps(params: &RandomBoard) -> Result<Vec<Jump>, RandomBoardError>
             // order, as RandomBoard.
             let from = if snake { pick(&mut rng, 3, n - 1) } else { pick(&mut rng, 2, n - 2) };
             let to = if snake { pick(&mut rng, 1, from - 1) } else { pick(&mut rng, from + 1, n) };
-            if starts.contains(from) || ends.contains(from) || starts.contains(to) {
+            if starts.contains(from)
+                || ends.contains(from)
+                || starts.contains(to)
+                || from.abs_diff(to) < params.min_jump
+            {
                 continue;
             }
             starts.insert(from);
@@ -86,7 +90,8 @@ mod tests {
     #[test]
     fn large_boards_match_the_engines_draw_jump_for_jump() {
         // Above 10^6 cells the engine keeps its first draw, so the two must agree exactly.
-        let params = RandomBoard { size: 1_200_000, snakes: 300, ladders: 200, seed: 11 };
+        let params =
+            RandomBoard { size: 1_200_000, snakes: 300, ladders: 200, seed: 11, min_jump: 1 };
         let engine = params.spec(&Rules::default());
         let ours = BoardSpec::with_jumps(
             params.size,
@@ -116,7 +121,7 @@ mod tests {
 
     #[test]
     fn random_tracks_never_chain() {
-        let params = RandomBoard { size: 5000, snakes: 600, ladders: 600, seed: 3 };
+        let params = RandomBoard { size: 5000, snakes: 600, ladders: 600, seed: 3, min_jump: 1 };
         let chain = Rules { jumps: JumpMode::Chain, ..Rules::default() };
         let track = random_track(&params, &chain).unwrap();
         for j in track.jumps() {
@@ -124,8 +129,11 @@ mod tests {
             assert_ne!(j.from, 1);
         }
         assert!(
-            random_track(&RandomBoard { size: 20, snakes: 5, ladders: 5, seed: 0 }, &chain)
-                .is_err()
+            random_track(
+                &RandomBoard { size: 20, snakes: 5, ladders: 5, seed: 0, min_jump: 1 },
+                &chain
+            )
+            .is_err()
         );
     }
 }

@@ -186,7 +186,7 @@ fn the_tail_agrees_with_full_propagation_on_random_small_boards_under_random_rul
 fn the_tail_agrees_with_full_propagation_on_random_medium_boards_under_random_rules() {
     let boards = (100..1500_u32, 0..40_u32, any::<u64>()).prop_map(|(size, jumps, seed)| {
         let jumps = jumps.min(size / 8);
-        RandomBoard { size, snakes: jumps / 2, ladders: jumps - jumps / 2, seed }
+        RandomBoard { size, snakes: jumps / 2, ladders: jumps - jumps / 2, seed, min_jump: 1 }
             .spec(&Rules::default())
     });
     let (valid, tail) = run(32, boards);
@@ -259,7 +259,8 @@ fn a_coin_game_follows_its_geometric_law_exactly_in_the_tail() {
 #[test]
 fn the_ten_thousand_cell_board_needs_a_twentieth_of_its_turns_propagated() {
     let rules = Rules::default();
-    let spec = RandomBoard { size: 10_000, snakes: 250, ladders: 250, seed: 0 }.spec(&rules);
+    let spec =
+        RandomBoard { size: 10_000, snakes: 250, ladders: 250, seed: 0, min_jump: 1 }.spec(&rules);
     let a = check(&Board::new(&spec, &rules).unwrap(), &rules);
     let d = &a.distribution;
     assert!(d.turns() > 20 * d.propagated_turns(), "{} of {}", d.propagated_turns(), d.turns());

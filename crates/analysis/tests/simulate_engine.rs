@@ -128,7 +128,7 @@ fn every_kernel_plays_the_engines_games_roll_for_roll() {
 fn a_random_board_plays_the_same_in_the_engine_and_the_simulator() {
     for seed in 0..5 {
         let rules = rules("set=strict-sixes overshoot=bounce");
-        let spec = RandomBoard { size: 60, snakes: 6, ladders: 5, seed }.spec(&rules);
+        let spec = RandomBoard { size: 60, snakes: 6, ladders: 5, seed, min_jump: 1 }.spec(&rules);
         let board = Board::new(&spec, &rules).unwrap();
         let sim = Simulator::new(&board, &rules, 4).unwrap();
         assert_eq!(engine_games(&board, rules, 4, seed), kernel_games(&sim, seed));

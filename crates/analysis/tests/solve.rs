@@ -322,7 +322,7 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let jumps = jumps.min((size - 2) / 3); // the room RandomBoard leaves
-        let params = RandomBoard { size, snakes: jumps / 2, ladders: jumps - jumps / 2, seed };
+        let params = RandomBoard { size, snakes: jumps / 2, ladders: jumps - jumps / 2, seed, min_jump: 1 };
         // RandomBoard::spec would redraw until the game can be played, forever under rules where
         // no board can (3d2 with overshoot stay never lands on N from N − 1): draw once instead,
         // and skip boards the engine will not play.
@@ -509,7 +509,8 @@ fn top_faces_undone_by_a_cap_of_one_can_leave_a_board_unwinnable_in_turns() {
 #[test]
 fn a_million_cell_board_agrees_with_the_brute_force_search() {
     let rules = Rules::default();
-    let params = RandomBoard { size: 1_000_000, snakes: 25_000, ladders: 25_000, seed: 5 };
+    let params =
+        RandomBoard { size: 1_000_000, snakes: 25_000, ladders: 25_000, seed: 5, min_jump: 1 };
     let spec = params.spec(&rules);
     let board = Board::new(&spec, &rules).unwrap();
     let ours = random_track(&params, &rules).unwrap();

@@ -145,7 +145,8 @@ fn engine_games_with_hard_agree_with_its_exact_numbers() {
 fn a_large_board_with_many_backward_moves_is_solved_as_exactly() {
     let rules = Rules { choice: Choice::PickDie, ..RuleSet::StrictSixes.rules() };
     let spec =
-        snl_engine::RandomBoard { size: 2000, snakes: 100, ladders: 100, seed: 3 }.spec(&rules);
+        snl_engine::RandomBoard { size: 2000, snakes: 100, ladders: 100, seed: 3, min_jump: 1 }
+            .spec(&rules);
     let board = Board::new(&spec, &rules).unwrap();
     let greedy = analysis(&board, &rules, &Greedy);
     assert!(greedy.back_cells > 256, "{} back cells", greedy.back_cells);

@@ -32,7 +32,7 @@ pub(crate) struct AnalyzeArgs {
     pub(crate) game: GameArgs,
     /// A seat as NAME:KIND; repeat for each seat, in seating order. Adds each seat's chance to
     /// finish first and the length of the whole game. Under a choice rule each seat plays its
-    /// kind's strategy (a human counts as hard).
+    /// kind's strategy (a human counts as hard). At most 256 seats.
     #[arg(long = "player", value_name = "NAME:KIND", help_heading = "Analysis")]
     pub(crate) players: Vec<String>,
     /// Under --choice may-pass or pick-die: the strategy of the one-player numbers, easy,

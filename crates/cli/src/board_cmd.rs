@@ -156,11 +156,14 @@ pub(crate) fn run(args: &BoardArgs, console: &mut Console) -> CmdResult {
 /// on standard output (each problem one string; a file that cannot be read or parsed is one
 /// problem), and the failure goes on to standard error and the exit code.
 fn invalid_json(failure: crate::common::Failure, console: &mut Console) -> crate::common::Failure {
-    let problems: Vec<String> =
-        failure.error.chain().find_map(|e| e.downcast_ref::<snl_engine::BoardError>()).map_or_else(
-            || vec![failure.to_string()],
-            |e| e.problems.iter().map(ToString::to_string).collect(),
-        );
+    let board = failure.error.chain().find_map(|e| e.downcast_ref::<snl_engine::BoardError>());
+    let file =
+        failure.error.chain().find_map(|e| e.downcast_ref::<crate::common::BoardFileProblems>());
+    let problems: Vec<String> = match (board, file) {
+        (Some(e), _) => e.problems.iter().map(ToString::to_string).collect(),
+        (None, Some(e)) => e.problems.clone(),
+        (None, None) => vec![failure.to_string()],
+    };
     let value = serde_json::json!({
         "valid": false,
         "message": failure.to_string(),
@@ -186,7 +189,8 @@ enum BoardFormat {
 #[command(after_help = "\
 The same numbers always give the same board: with --format toml, the board of \
 --board random --size N --snakes S --ladders L --seed X. Boards up to 10^6 cells are redrawn \
-until they can be won (under standard rules, or LeetCode's for --format leetcode).
+until they can be won (under standard rules, or LeetCode's for --format leetcode). No snake or \
+ladder is shorter than --min-jump cells (3 by default, so none is a mere step aside).
 
 Example: a 3000x3000 LeetCode board, one jump per 20 cells (about 30 MB):
   snl board generate --size 9000000 --snakes 225000 --ladders 225000 --format leetcode -o big.json")]
@@ -208,6 +212,11 @@ struct GenerateArgs {
     #[arg(long, value_name = "K", default_value_t = 0, allow_negative_numbers = true,
         value_parser = crate::common::zero_or_more::<u32>)]
     effects: u32,
+    /// No snake or ladder shorter than this many cells: 1 (any length) to a quarter of the
+    /// cells (or 3).
+    #[arg(long, value_name = "CELLS", default_value_t = snl_engine::RandomBoard::DEFAULT_MIN_JUMP,
+        allow_negative_numbers = true, value_parser = crate::common::zero_or_more::<u32>)]
+    min_jump: u32,
     /// Seed of the draw.
     #[arg(long, value_name = "X", default_value_t = 0, allow_negative_numbers = true,
         value_parser = crate::common::zero_or_more::<u64>)]
@@ -230,6 +239,7 @@ fn generate_board(args: &GenerateArgs, console: &mut Console) -> CmdResult {
         snakes: args.snakes,
         ladders: args.ladders,
         seed: args.seed,
+        min_jump: args.min_jump,
     };
     params.check().or_bad()?;
     params.check_effects(args.effects).or_bad()?;

@@ -25,6 +25,8 @@ analysis (as `snl analyze`), every token taking the first option. Expected turns
 token's turns to finish. The same options and seed give the same board. Effects (skip, extra, \
 shield, wormhole) are not placed yet.
 
+Limits: 10 to 1000 cells, at most 5 expected turns per cell, 1 to 16 seats, at most 4294967295 steps.
+
 Example: a 100-cell board of about 30 turns, fair between 2 seats, written to a file:
   snl board design --target-turns 30 --fair --seed 4 -o fair30.toml")]
 #[command(mut_arg("board", |a| a.hide(true)))]
@@ -36,7 +38,7 @@ pub(crate) struct DesignArgs {
     /// Expected turns for one player to finish (the board found is within 0.5 of it).
     #[arg(long, value_name = "T", help_heading = "Design")]
     target_turns: f64,
-    /// Seats whose chances to win are reported (and evened out with --fair).
+    /// Seats whose chances to win are reported (and evened out with --fair): 1 to 16.
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = at_least_one::<usize>,
           help_heading = "Design")]
     seats: usize,

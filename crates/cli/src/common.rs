@@ -81,18 +81,18 @@ pub(crate) type CmdResult<T = ()> = Result<T, Failure>;
 #[command(next_help_heading = "Board and rules")]
 pub(crate) struct GameArgs {
     /// Board: classic, milton-bradley, kids, empty, random, or a .toml board file (at most 64 MiB
-    /// and 10000000 cells).
+    /// and 10000000 cells; a width at most its cells).
     #[arg(long, value_name = "NAME|FILE", default_value = "classic")]
     pub(crate) board: String,
     /// Cells of a random board (at most 10000000; for solve 100000000).
     #[arg(long, value_name = "N", default_value_t = 100, allow_negative_numbers = true,
         value_parser = cell_count)]
     pub(crate) size: u32,
-    /// Snakes on a random board.
+    /// Snakes on a random board (with the ladders, at most a third of the cells).
     #[arg(long, value_name = "S", default_value_t = 8, allow_negative_numbers = true,
         value_parser = zero_or_more::<u32>)]
     pub(crate) snakes: u32,
-    /// Ladders on a random board.
+    /// Ladders on a random board (with the snakes, at most a third of the cells).
     #[arg(long, value_name = "L", default_value_t = 8, allow_negative_numbers = true,
         value_parser = zero_or_more::<u32>)]
     pub(crate) ladders: u32,
@@ -100,6 +100,11 @@ pub(crate) struct GameArgs {
     #[arg(long, value_name = "K", default_value_t = 0, allow_negative_numbers = true,
         value_parser = zero_or_more::<u32>)]
     pub(crate) effects: u32,
+    /// No snake or ladder on a random board shorter than this many cells: 1 to a quarter of the
+    /// cells (or 3).
+    #[arg(long, value_name = "CELLS", default_value_t = RandomBoard::DEFAULT_MIN_JUMP,
+        allow_negative_numbers = true, value_parser = zero_or_more::<u32>)]
+    pub(crate) min_jump: u32,
     /// Named rule set: standard, bonus-six, three-sixes, strict-sixes (single options override it).
     #[arg(long, value_name = "NAME")]
     pub(crate) rules: Option<String>,
@@ -172,9 +177,7 @@ impl GameArgs {
                     e.utf8_error().valid_up_to()
                 ))
             })?;
-            return BoardSpec::from_toml(&text).map_err(|e| {
-                Failure::bad(anyhow::anyhow!("board file '{name}' is not a valid board: {e}"))
-            });
+            return BoardSpec::from_toml(&text).map_err(|_| self.file_problems(name, &text, rules));
         }
         let preset: Preset = name.parse().or_bad()?;
         if preset == Preset::Random {
@@ -183,6 +186,7 @@ impl GameArgs {
                 snakes: self.snakes,
                 ladders: self.ladders,
                 seed: self.seed_or(0),
+                min_jump: self.min_jump,
             };
             params.check().or_bad()?;
             params.check_effects(self.effects).or_bad()?;
@@ -203,6 +207,25 @@ impl GameArgs {
             )));
         }
         Ok(())
+    }
+
+    /// A board file that is not well-formed TOML or not shaped like a board: every TOML problem,
+    /// then the board's own problems in the parts that could be read (a bad jump beside a bad key).
+    fn file_problems(&self, name: &str, text: &str, cli_rules: &Rules) -> Failure {
+        let read = BoardSpec::from_toml_partial(text);
+        let mut problems: Vec<String> = read.problems.iter().map(ToString::to_string).collect();
+        let rules = self.rules_with(&read.spec.rules).unwrap_or_else(|e| {
+            problems.push(e.to_string());
+            *cli_rules
+        });
+        if let Err(e) = Board::new(&read.spec, &rules) {
+            // Without a size read, "too small" would only repeat the size's own problem.
+            let shown = e.problems.iter().filter(|p| {
+                read.size_read || !matches!(p, snl_engine::BoardProblem::TooSmall { .. })
+            });
+            problems.extend(shown.map(ToString::to_string));
+        }
+        Failure::bad(BoardFileProblems { name: name.to_owned(), problems })
     }
 
     /// The rule options given on the command line.
@@ -243,7 +266,19 @@ impl GameArgs {
         // own; files carry theirs. So: rules from the command line first, then the spec.
         let cli_rules = self.rules_with(&RuleSpec::default())?;
         let spec = self.board_spec(&cli_rules)?;
-        let rules = self.rules_with(&spec.rules)?;
+        let rules = match self.rules_with(&spec.rules) {
+            Ok(rules) => rules,
+            // A bad [rules] value and a bad jump are listed together.
+            Err(failure) => match Board::new(&spec, &cli_rules) {
+                Ok(_) => return Err(failure),
+                Err(e) => {
+                    let mut problems = vec![failure.to_string()];
+                    problems.extend(e.problems.iter().map(ToString::to_string));
+                    let name = self.board.clone();
+                    return Err(Failure::bad(BoardFileProblems { name, problems }));
+                }
+            },
+        };
         // Kept as a typed error under the context, so `board validate --json` can list problems.
         let board = Board::new(&spec, &rules).map_err(|e| {
             Failure::bad(anyhow::Error::new(e).context(format!("board '{}'", self.board)))
@@ -276,6 +311,32 @@ impl GameArgs {
     }
 }
 
+/// Every problem of a board file that could not be read as a board (see
+/// [`GameArgs::board_spec`]), for people and for `board validate --json`.
+#[derive(Debug)]
+pub(crate) struct BoardFileProblems {
+    pub(crate) name: String,
+    pub(crate) problems: Vec<String>,
+}
+
+impl fmt::Display for BoardFileProblems {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = &self.name;
+        match self.problems.as_slice() {
+            [one] => write!(f, "board file '{name}' is not a valid board: {one}"),
+            many => {
+                write!(f, "board file '{name}' is not a valid board, {} problems:", many.len())?;
+                for p in many {
+                    write!(f, "\n  - {p}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for BoardFileProblems {}
+
 /// Reads at most `limit` bytes from `reader`; more is refused with a sentence naming `what` and
 /// the limit, so that no input (`/dev/zero`, an endless pipe) is read until memory runs out.
 pub(crate) fn read_bounded(
@@ -304,8 +365,27 @@ pub(crate) fn read_file_bounded(path: &str, limit: u64, what: &str) -> CmdResult
     read_bounded(&mut file, limit, &format!("{what} '{path}'"))
 }
 
-/// Parses every `--player NAME:KIND`.
+/// The most seats (`--player`) a game, an analysis, a simulation or a tournament takes: the
+/// exact seat figures rank up to this many, and every table stays a few KB per seat.
+pub(crate) const MAX_SEATS: usize = 256;
+
+/// The most games `simulate` and `tournament` play: 10^12, days of work on many cores; the
+/// tallies are counts, so no memory grows with the number.
+pub(crate) const MAX_GAMES: u64 = 1_000_000_000_000;
+
+/// Parses `--games`: 1 to [`MAX_GAMES`].
+pub(crate) fn game_count(text: &str) -> Result<u64, String> {
+    whole_number(text, 1, MAX_GAMES)
+}
+
+/// Parses every `--player NAME:KIND`; more than [`MAX_SEATS`] are refused before any is read.
 pub(crate) fn parse_seats(values: &[String]) -> CmdResult<Vec<Seat>> {
+    if values.len() > MAX_SEATS {
+        return Err(Failure::bad(anyhow::anyhow!(
+            "{} players are too many: use at most {MAX_SEATS}",
+            values.len()
+        )));
+    }
     values.iter().map(|v| v.parse::<Seat>().or_bad()).collect()
 }
 

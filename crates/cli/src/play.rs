@@ -30,7 +30,8 @@ pub(crate) struct PlayArgs {
     #[command(flatten)]
     pub(crate) game: GameArgs,
     /// A seat as NAME:KIND, KIND one of human, easy, greedy, hard; repeat for each seat
-    /// (default: you against a hard computer in a terminal, two computers otherwise).
+    /// (default: you against a hard computer in a terminal, two computers otherwise); 2 to 256
+    /// seats.
     #[arg(long = "player", value_name = "NAME:KIND", help_heading = "Players and dice")]
     pub(crate) players: Vec<String>,
     /// Use these rolls in order, then stop: totals (3,6,1) or each die (2+5,6+6).
@@ -40,9 +41,9 @@ pub(crate) struct PlayArgs {
     #[arg(long, help_heading = "Players and dice")]
     pub(crate) setup: bool,
     /// Go on with the game saved in FILE: its board, rules, players and dice. Turns are saved
-    /// back to FILE unless --save names another.
+    /// back to FILE unless --save names another. At most 256 MiB.
     #[arg(long, value_name = "FILE", help_heading = "Saving", conflicts_with_all = [
-        "board", "size", "snakes", "ladders", "rules", "start", "dice", "overshoot", "jumps",
+        "board", "size", "snakes", "ladders", "min_jump", "rules", "start", "dice", "overshoot", "jumps",
         "bonus", "max_bonus", "on_max", "finish", "choice", "seed", "players", "rolls", "setup",
     ])]
     pub(crate) load: Option<PathBuf>,

@@ -15,6 +15,10 @@ use crate::{
 
 /// Options of `snl games`.
 #[derive(Args, Clone, Debug, Default)]
+#[command(
+    after_help = "Limits: the database is read row by row, never written, up to SQLite's own limit (at most \
+281 TB)."
+)]
 pub(crate) struct GamesArgs {
     /// Print one JSON array instead of the table.
     #[arg(long)]
@@ -25,6 +29,10 @@ pub(crate) struct GamesArgs {
 
 /// Options of `snl history`.
 #[derive(Args, Clone, Debug, Default)]
+#[command(
+    after_help = "Limits: the database is read row by row, never written, up to SQLite's own limit (at most \
+281 TB); ID at most 9223372036854775807 (SQLite's largest row number)."
+)]
 pub(crate) struct HistoryArgs {
     /// The game's number (see `snl games`).
     #[arg(value_name = "ID")]
@@ -41,6 +49,10 @@ pub(crate) struct HistoryArgs {
 
 /// Options of `snl stats`.
 #[derive(Args, Clone, Debug, Default)]
+#[command(
+    after_help = "Limits: the database is read row by row, never written, up to SQLite's own limit (at most \
+281 TB)."
+)]
 pub(crate) struct StatsArgs {
     /// Only this player.
     #[arg(long, value_name = "NAME")]
@@ -54,6 +66,10 @@ pub(crate) struct StatsArgs {
 
 /// Options of `snl leaderboard`.
 #[derive(Args, Clone, Debug, Default)]
+#[command(
+    after_help = "Limits: the database is read row by row, never written, up to SQLite's own limit (at most \
+281 TB)."
+)]
 pub(crate) struct LeaderboardArgs {
     /// Print one JSON array instead of the table.
     #[arg(long)]

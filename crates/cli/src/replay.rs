@@ -20,6 +20,8 @@ use crate::{
 
 /// Options of `snl replay`.
 #[derive(Args, Clone, Debug)]
+#[command(after_help = "Limits: a save file of at most 268435456 bytes (256 MiB, about a million \
+turns); ID at most 9223372036854775807 (SQLite's largest row number).")]
 pub(crate) struct ReplayArgs {
     /// A game's number in the game database (see `snl games`), or a save file.
     #[arg(value_name = "ID|FILE")]

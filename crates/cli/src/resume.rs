@@ -17,6 +17,11 @@ use crate::{
 
 /// Options of `snl resume`.
 #[derive(Args, Clone, Debug, Default)]
+#[command(
+    after_help = "Limits: ID at most 9223372036854775807 (SQLite's largest row number); the \
+game goes on with the board, rules and seats it was recorded with (at most 10000000 cells and \
+256 seats)."
+)]
 pub(crate) struct ResumeArgs {
     /// The game's number (see `snl games`); default: the unfinished game recorded last.
     #[arg(value_name = "ID")]

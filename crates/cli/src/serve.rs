@@ -16,6 +16,10 @@ use crate::{
 
 /// Options of `snl serve`.
 #[derive(Args, Clone, Debug)]
+#[command(
+    after_help = "Limits: a request body or WebSocket message of at most 65536 bytes, a chat \
+line of at most 500 characters, at most 16 seats a room; rooms and connections as set above."
+)]
 pub(crate) struct ServeArgs {
     /// Where to listen (port 0: any free port).
     #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]

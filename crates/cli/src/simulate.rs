@@ -20,7 +20,7 @@ use snl_engine::{Choice, Seat};
 
 use crate::{
     common::{
-        CmdResult, Failure, GameArgs, OrFail, at_least_one, default_computer_seats, fresh_seed,
+        CmdResult, Failure, GameArgs, OrFail, default_computer_seats, fresh_seed, game_count,
         parse_seats, thread_count, worker_pool,
     },
     console::Console,
@@ -39,8 +39,8 @@ pub(crate) struct SimulateArgs {
     /// (a human counts as hard) in games played by the engine; a lone seat takes the first option.
     #[arg(long = "player", value_name = "NAME:KIND", help_heading = "Simulation")]
     pub(crate) players: Vec<String>,
-    /// Games to play.
-    #[arg(long, value_name = "N", default_value_t = 100_000, allow_negative_numbers = true, value_parser = at_least_one::<u64>,
+    /// Games to play: 1 to 1000000000000.
+    #[arg(long, value_name = "N", default_value_t = 100_000, allow_negative_numbers = true, value_parser = game_count,
           help_heading = "Simulation")]
     pub(crate) games: u64,
     /// Worker threads (default: all cores). The result for a seed is the same for any number.
@@ -319,9 +319,10 @@ mod tests {
 
     #[test]
     fn counts_must_be_whole_numbers_of_one_or_more() {
-        assert_eq!(at_least_one::<u64>("12"), Ok(12));
-        assert!(at_least_one::<u64>("0").unwrap_err().contains("'0'"));
-        assert!(at_least_one::<u64>("-3").is_err());
+        assert_eq!(game_count("12"), Ok(12));
+        assert!(game_count("0").unwrap_err().contains("'0'"));
+        assert!(game_count("-3").is_err());
+        assert!(game_count("1000000000001").unwrap_err().contains("at most 1000000000000"));
         assert_eq!(thread_count("1024"), Ok(1024));
         assert!(thread_count("1025").unwrap_err().contains("1 to 1024"));
     }

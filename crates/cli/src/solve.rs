@@ -175,6 +175,7 @@ fn huge_random(game: &GameArgs) -> CmdResult<Option<Track>> {
         snakes: game.snakes,
         ladders: game.ladders,
         seed: game.seed_or(0),
+        min_jump: game.min_jump,
     };
     random_track(&params, &rules).map(Some).or_bad()
 }

@@ -16,7 +16,7 @@ use snl_engine::{Choice, SetupError};
 
 use crate::{
     common::{
-        CmdResult, Failure, GameArgs, OrFail, at_least_one, fresh_seed, parse_seats, thread_count,
+        CmdResult, Failure, GameArgs, OrFail, fresh_seed, game_count, parse_seats, thread_count,
         worker_pool,
     },
     console::Console,
@@ -30,11 +30,12 @@ pub(crate) struct TournamentArgs {
     #[command(flatten)]
     pub(crate) game: GameArgs,
     /// A player as NAME:KIND, KIND one of easy, greedy, hard; repeat for each player (default:
-    /// one of each).
+    /// one of each); at most 256.
     #[arg(long = "player", value_name = "NAME:KIND", help_heading = "Tournament")]
     pub(crate) players: Vec<String>,
-    /// Games to play; each player sits in each seat equally often over every n games.
-    #[arg(long, value_name = "N", default_value_t = 10_000, allow_negative_numbers = true, value_parser = at_least_one::<u64>,
+    /// Games to play, 1 to 1000000000000; each player sits in each seat equally often over every
+    /// n games.
+    #[arg(long, value_name = "N", default_value_t = 10_000, allow_negative_numbers = true, value_parser = game_count,
           help_heading = "Tournament")]
     pub(crate) games: u64,
     /// Worker threads (default: all cores). The result for a seed is the same for any number.
@@ -339,8 +340,8 @@ mod tests {
 
     #[test]
     fn counts_and_threads_are_checked() {
-        assert_eq!(at_least_one::<u64>("5"), Ok(5));
-        assert!(at_least_one::<u64>("0").is_err());
+        assert_eq!(game_count("5"), Ok(5));
+        assert!(game_count("0").is_err());
         assert!(thread_count("0").unwrap_err().contains("1 to 1024"));
     }
 

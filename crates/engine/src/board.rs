@@ -83,18 +83,85 @@ impl BoardSpec {
     ///
     /// [`ParseBoardError`] with the line and column of the first problem.
     pub fn from_toml(text: &str) -> Result<BoardSpec, ParseBoardError> {
-        toml::from_str(text).map_err(|e| {
-            let (line, column) = e.span().map_or((0, 0), |span| line_column(text, span.start));
-            let mut message = e.message().to_owned();
-            // The parser says only "duplicate key"; the key is the text at the error's span.
-            if message == "duplicate key"
-                && let Some(key) = e.span().and_then(|span| text.get(span)).map(str::trim)
-                && !key.is_empty()
-            {
-                message = format!("duplicate key '{key}': each key may be given once");
+        toml::from_str(text).map_err(|e| describe(text, &e))
+    }
+
+    /// Reads as much of a board file as is well formed, with every TOML problem found (not only
+    /// the first): a syntax error, a key that is not a board's, a value of the wrong kind. The
+    /// spec holds the parts that were read, so that [`Board::new`] can list the board's own
+    /// problems beside these.
+    ///
+    /// ```
+    /// use snl_engine::BoardSpec;
+    /// let read = BoardSpec::from_toml_partial(
+    ///     "size = 20\ncolour = 3\n[[snake]]\nhead = 8\ntail = 'x'\n[[ladder]]\nfoot = 2\ntop = 30\n",
+    /// );
+    /// assert_eq!(read.problems.len(), 2); // colour, and the snake's tail
+    /// assert_eq!(read.spec.size, 20);
+    /// assert_eq!(read.spec.ladders.len(), 1); // kept for validation: its top is off the board
+    /// assert!(read.size_read);
+    /// ```
+    pub fn from_toml_partial(text: &str) -> PartialBoard {
+        use toml::de::{DeTable, DeValue};
+        let (root, errors) = DeTable::parse_recoverable(text);
+        let mut problems: Vec<ParseBoardError> = errors.iter().map(|e| describe(text, e)).collect();
+        let mut spec = BoardSpec::default();
+        let mut size_read = false;
+        // Each top-level entry is read alone, and each snake or ladder alone, so that one bad
+        // part does not hide the others.
+        let mut read_one = |key: &toml::Spanned<toml::de::DeString<'_>>,
+                            value: toml::Spanned<DeValue<'_>>,
+                            problems: &mut Vec<ParseBoardError>| {
+            let mut one = DeTable::new();
+            one.insert(key.clone(), value);
+            let table = toml::Spanned::new(key.span(), one);
+            match Loose::deserialize(toml::de::Deserializer::from(table)) {
+                Ok(part) => {
+                    if let Some(size) = part.size {
+                        spec.size = size;
+                        size_read = true;
+                    }
+                    spec.width = part.width.or(spec.width);
+                    spec.snakes.extend(part.snakes);
+                    spec.ladders.extend(part.ladders);
+                    if let Some(rules) = part.rules {
+                        spec.rules = rules;
+                    }
+                }
+                Err(e) => {
+                    let mut problem = describe(text, &e);
+                    if !problem.message.starts_with("unknown field") {
+                        problem.message = format!("{}: {}", key.get_ref(), problem.message);
+                    }
+                    problems.push(problem);
+                }
             }
-            ParseBoardError { line, column, message }
-        })
+        };
+        for (key, value) in root.get_ref() {
+            match value.get_ref() {
+                DeValue::Array(items) if matches!(key.get_ref().as_ref(), "snake" | "ladder") => {
+                    for item in items {
+                        let mut one = toml::de::DeArray::new();
+                        one.push(item.clone());
+                        read_one(
+                            key,
+                            toml::Spanned::new(item.span(), DeValue::Array(one)),
+                            &mut problems,
+                        );
+                    }
+                }
+                _ => read_one(key, value.clone(), &mut problems),
+            }
+        }
+        if !root.get_ref().keys().any(|k| k.get_ref() == "size") {
+            problems.push(ParseBoardError {
+                line: 0,
+                column: 0,
+                message: "missing field `size`".to_owned(),
+            });
+        }
+        problems.sort_by_key(|p| (p.line, p.column));
+        PartialBoard { spec, problems, size_read }
     }
 
     /// Writes the spec as a TOML board file.
@@ -105,6 +172,44 @@ impl BoardSpec {
     pub fn to_toml(&self) -> String {
         toml::to_string(self).expect("a board spec is always representable in TOML")
     }
+}
+
+/// Everything of a board file that could be read: see [`BoardSpec::from_toml_partial`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartialBoard {
+    /// The well-formed parts (a missing or bad size is 0).
+    pub spec: BoardSpec,
+    /// Every TOML problem, in the order of the file.
+    pub problems: Vec<ParseBoardError>,
+    /// Whether `size` was read (when not, the board's own "too small" would only repeat it).
+    pub size_read: bool,
+}
+
+/// One top-level entry of a board file, every key optional (see `from_toml_partial`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Loose {
+    size: Option<u32>,
+    width: Option<u32>,
+    #[serde(default, rename = "snake")]
+    snakes: Vec<SnakeSpec>,
+    #[serde(default, rename = "ladder")]
+    ladders: Vec<LadderSpec>,
+    rules: Option<RuleSpec>,
+}
+
+/// A TOML error as a line, a column and a message that names a duplicate key.
+fn describe(text: &str, e: &toml::de::Error) -> ParseBoardError {
+    let (line, column) = e.span().map_or((0, 0), |span| line_column(text, span.start));
+    let mut message = e.message().trim_end().replace("expected u32", "expected a whole number");
+    // The parser says only "duplicate key"; the key is the text at the error's span.
+    if message == "duplicate key"
+        && let Some(key) = e.span().and_then(|span| text.get(span)).map(str::trim)
+        && !key.is_empty()
+    {
+        message = format!("duplicate key '{key}': each key may be given once");
+    }
+    ParseBoardError { line, column, message }
 }
 
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
@@ -1070,6 +1175,34 @@ mod tests {
         let err = BoardSpec::from_toml("size = 9\n[[snake]]\nhead = 8\nhead = 7\ntail = 2\n")
             .unwrap_err();
         assert!(err.message.contains("'head'"), "{err}");
+    }
+
+    #[test]
+    fn a_partial_read_lists_every_toml_problem_and_keeps_the_good_parts() {
+        let text = "size = 30\ncolour = 3\n[[snake]]\nhead = 9\ntail = 'x'\n\
+                    [[snake]]\nhead = 8\ntail = 20\n[[ladder]]\nfoot = 2\ntop = 9\n";
+        let read = BoardSpec::from_toml_partial(text);
+        let lines: Vec<usize> = read.problems.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [2, 5], "{:?}", read.problems);
+        assert!(read.problems[0].message.contains("colour"), "{:?}", read.problems);
+        assert_eq!(read.spec.size, 30);
+        assert_eq!(read.spec.snakes, [SnakeSpec { head: 8, tail: 20 }]);
+        assert_eq!(read.spec.ladders, [LadderSpec { foot: 2, top: 9 }]);
+        // The board's own problem is there to be found beside them.
+        let err = Board::new(&read.spec, &rules()).unwrap_err();
+        assert_eq!(err.problems, [BoardProblem::SnakeNotDown { jump: Jump { from: 8, to: 20 } }]);
+
+        let read = BoardSpec::from_toml_partial("width = 'a'\nsize = 'b'\n[x\n");
+        assert!(!read.size_read);
+        let lines: Vec<usize> = read.problems.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [1, 2, 3, 3], "{:?}", read.problems);
+        assert_eq!(
+            read.problems[1].message,
+            "size: invalid type: string \"b\", expected a whole number"
+        );
+        let read = BoardSpec::from_toml_partial("width = 5\n");
+        assert_eq!(read.problems.len(), 1);
+        assert!(read.problems[0].message.contains("size"), "{:?}", read.problems);
     }
 
     #[test]

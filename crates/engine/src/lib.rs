@@ -46,7 +46,8 @@ mod turn;
 
 pub use board::{
     Advance, Board, BoardError, BoardProblem, BoardSpec, Jump, LadderSpec, Layout,
-    MAX_BOARD_FILE_BYTES, MAX_CELLS, ParseBoardError, Reach, SnakeSpec, default_width,
+    MAX_BOARD_FILE_BYTES, MAX_CELLS, ParseBoardError, PartialBoard, Reach, SnakeSpec,
+    default_width,
 };
 pub use dice::{
     Dice, DiceError, MAX_DICE, MAX_FACES, ParseRollsError, Roll, RollError, RollSource, Scripted,

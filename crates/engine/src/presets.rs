@@ -196,11 +196,14 @@ pub struct RandomBoard {
     pub ladders: u32,
     /// The seed; the same parameters always give the same board.
     pub seed: u64,
+    /// No snake or ladder is shorter than this many cells (`--min-jump`, default
+    /// [`RandomBoard::DEFAULT_MIN_JUMP`]); 1 allows every length.
+    pub min_jump: u32,
 }
 
 impl Default for RandomBoard {
     fn default() -> RandomBoard {
-        RandomBoard { size: 100, snakes: 8, ladders: 8, seed: 0 }
+        RandomBoard { size: 100, snakes: 8, ladders: 8, seed: 0, min_jump: Self::DEFAULT_MIN_JUMP }
     }
 }
 
@@ -214,6 +217,11 @@ impl RandomBoard {
     pub fn check(&self) -> Result<(), RandomBoardError> {
         if self.size < 4 {
             return Err(RandomBoardError::TooSmall { size: self.size });
+        }
+        let most = self.most_min_jump();
+        if self.min_jump == 0 || self.min_jump > most {
+            let (min_jump, size) = (self.min_jump, self.size);
+            return Err(RandomBoardError::MinJump { min_jump, size, most });
         }
         let jumps = u64::from(self.snakes) + u64::from(self.ladders);
         let room = u64::from(self.size - 2) / 3;
@@ -343,6 +351,16 @@ impl RandomBoard {
         cells
     }
 
+    /// The shortest snake or ladder on a random board unless asked otherwise: 3 cells, the
+    /// shortest chute of the Milton Bradley board, so that no jump is a mere step aside.
+    pub const DEFAULT_MIN_JUMP: u32 = 3;
+
+    /// The largest `min_jump` allowed on this board: a quarter of its cells (3 on boards under 16
+    /// cells), which leaves every jump room to be drawn quickly.
+    pub fn most_min_jump(&self) -> u32 {
+        (self.size / 4).max(3)
+    }
+
     /// How many boards [`RandomBoard::spec`] draws at most while looking for a playable one.
     pub const MAX_DRAWS: u32 = 200;
 
@@ -362,7 +380,11 @@ impl RandomBoard {
                 // A snake's head in 3..N−1, a ladder's foot in 2..N−2.
                 let from = if snake { pick(rng, 3, n - 1) } else { pick(rng, 2, n - 2) };
                 let to = if snake { pick(rng, 1, from - 1) } else { pick(rng, from + 1, n) };
-                if used[from as usize] != FREE || used[to as usize] == START {
+                // A short jump is drawn again, so boards without one keep their draw.
+                if used[from as usize] != FREE
+                    || used[to as usize] == START
+                    || from.abs_diff(to) < self.min_jump
+                {
                     continue;
                 }
                 used[from as usize] = START;
@@ -384,6 +406,18 @@ pub enum RandomBoardError {
     TooSmall {
         /// N.
         size: u32,
+    },
+    /// A minimum jump length of 0, or too long for the board.
+    #[error(
+        "--min-jump {min_jump} does not fit on {size} cells: use 1 to {most} (a quarter of the cells, or 3)"
+    )]
+    MinJump {
+        /// The minimum asked for.
+        min_jump: u32,
+        /// N.
+        size: u32,
+        /// The most allowed ([`RandomBoard::most_min_jump`]).
+        most: u32,
     },
     /// More jumps than the board has room for. The message names only what does not fit: the
     /// snakes alone, the ladders alone, or both together.
@@ -463,21 +497,69 @@ mod tests {
     fn rules_that_no_board_can_satisfy_end_the_search_with_a_valid_board() {
         // 3d2 shows 3..=6: it never reaches N from N − 1 under overshoot stay.
         let rules = Rules { dice: "3d2".parse().unwrap(), ..Rules::default() };
-        let params = RandomBoard { size: 20, snakes: 0, ladders: 0, seed: 1 };
+        let params = RandomBoard { size: 20, snakes: 0, ladders: 0, seed: 1, min_jump: 1 };
         let board = Board::new(&params.spec(&rules), &rules).unwrap();
         assert!(!board.reach(&rules).trapped.is_empty());
     }
 
     #[test]
+    fn random_boards_have_no_jump_shorter_than_the_minimum() {
+        let rules = Rules::default();
+        for (size, min_jump) in [(100, 3), (100, 25), (16, 4), (6, 3), (1000, 250)] {
+            for seed in 0..20 {
+                let jumps = (size - 2) / 3;
+                let params = RandomBoard {
+                    size,
+                    snakes: jumps / 2,
+                    ladders: jumps - jumps / 2,
+                    seed,
+                    min_jump,
+                };
+                let board = Board::new(&params.spec(&rules), &rules).unwrap();
+                assert_eq!(board.jumps().len() as u32, jumps);
+                let shortest = board.jumps().iter().map(|j| j.from.abs_diff(j.to)).min();
+                assert!(shortest.unwrap_or(min_jump) >= min_jump, "{params:?}: {shortest:?}");
+            }
+        }
+        // With no minimum, one-cell jumps do come up (this is what the default prevents).
+        let any =
+            RandomBoard { size: 40, snakes: 6, ladders: 6, min_jump: 1, ..RandomBoard::default() };
+        assert!((0..50).any(|seed| {
+            let spec = RandomBoard { seed, ..any }.spec(&rules);
+            let board = Board::new(&spec, &rules).unwrap();
+            board.jumps().iter().any(|j| j.from.abs_diff(j.to) < 3)
+        }));
+    }
+
+    #[test]
+    fn a_minimum_jump_that_cannot_fit_is_refused_with_the_range() {
+        let e = RandomBoard { min_jump: 26, ..RandomBoard::default() }.check().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--min-jump 26 does not fit on 100 cells: use 1 to 25 (a quarter of the cells, or 3)"
+        );
+        assert!(RandomBoard { min_jump: 0, ..RandomBoard::default() }.check().is_err());
+        assert!(
+            RandomBoard { size: 6, snakes: 1, ladders: 0, seed: 0, min_jump: 3 }.check().is_ok()
+        );
+    }
+
+    #[test]
     fn crowded_random_boards_are_refused_with_the_numbers() {
-        let e = RandomBoard { size: 20, snakes: 5, ladders: 5, seed: 0 }.check().unwrap_err();
+        let e = RandomBoard { size: 20, snakes: 5, ladders: 5, ..RandomBoard::default() }
+            .check()
+            .unwrap_err();
         assert_eq!(
             e.to_string(),
             "5 snakes and 5 ladders do not fit on 20 cells: use at most 6 in all"
         );
-        let e = RandomBoard { size: 4, snakes: 10, ladders: 8, seed: 0 }.check().unwrap_err();
+        let e = RandomBoard { size: 4, snakes: 10, ladders: 8, ..RandomBoard::default() }
+            .check()
+            .unwrap_err();
         assert_eq!(e.to_string(), "10 snakes do not fit on 4 cells: use at most 0");
-        let e = RandomBoard { size: 20, snakes: 0, ladders: 7, seed: 0 }.check().unwrap_err();
+        let e = RandomBoard { size: 20, snakes: 0, ladders: 7, ..RandomBoard::default() }
+            .check()
+            .unwrap_err();
         assert_eq!(e.to_string(), "7 ladders do not fit on 20 cells: use at most 6");
     }
 

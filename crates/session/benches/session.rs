@@ -9,7 +9,8 @@ use snl_store::DiceState;
 
 fn game() -> Game {
     let rules = Rules::default();
-    let spec = RandomBoard { size: 20_000, snakes: 0, ladders: 0, seed: 1 }.spec(&rules);
+    let spec =
+        RandomBoard { size: 20_000, snakes: 0, ladders: 0, seed: 1, min_jump: 1 }.spec(&rules);
     let board = Board::new(&spec, &rules).expect("a valid board");
     let seats = vec![Seat::new("Red", SeatKind::Easy), Seat::new("Blue", SeatKind::Easy)];
     Game::new(board, rules, seats).expect("a playable game")

@@ -29,6 +29,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         snakes: snakes.parse()?,
         ladders: ladders.parse()?,
         seed,
+        min_jump: 1,
     }
     .spec(&rules);
     let board = Board::new(&spec, &rules)?;

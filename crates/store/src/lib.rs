@@ -55,7 +55,7 @@ pub use db::{
 };
 pub use dice::DiceState;
 pub use rooms::{ROOM_SCHEMA_VERSION, RoomStore, RoomWrite, StoredRoom};
-pub use save::{SAVE_FORMAT, SAVE_VERSION, Save, SaveError, SaveJournal};
+pub use save::{MAX_SAVE_BYTES, SAVE_FORMAT, SAVE_VERSION, Save, SaveError, SaveJournal};
 
 #[cfg(test)]
 mod test_dir {

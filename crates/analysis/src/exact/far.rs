@@ -141,7 +141,8 @@ mod tests {
     fn a_board_too_large_to_square_has_no_far_quantiles() {
         let rules = Rules::default();
         let spec =
-            snl_engine::RandomBoard { size: 1000, snakes: 10, ladders: 10, seed: 1 }.spec(&rules);
+            snl_engine::RandomBoard { size: 1000, snakes: 10, ladders: 10, seed: 1, min_jump: 1 }
+                .spec(&rules);
         let chain = TurnChain::new(&Board::new(&spec, &rules).unwrap(), &rules);
         assert!(quantiles(&chain, &classify(&chain), &[0.5]).is_none());
     }

@@ -692,7 +692,8 @@ mod tests {
     #[test]
     fn gmres_on_the_back_cells_agrees_with_the_dense_factors() {
         for (rules, seed) in [(Rules::default(), 1), (Rules::named("strict-sixes").unwrap(), 2)] {
-            let spec = RandomBoard { size: 3000, snakes: 300, ladders: 300, seed }.spec(&rules);
+            let spec = RandomBoard { size: 3000, snakes: 300, ladders: 300, seed, min_jump: 1 }
+                .spec(&rules);
             let board = Board::new(&spec, &rules).unwrap();
             let chain = TurnChain::new(&board, &rules);
             let dense = Solver::with_dense_limit(&chain, MAX_BACK_CELLS);
@@ -731,7 +732,8 @@ mod tests {
         let rules = Rules::default();
         for (size, jumps, direct) in [(10_000, 2_000, false), (10_000, 500, true)] {
             let spec =
-                RandomBoard { size, snakes: jumps / 2, ladders: jumps / 2, seed: 0 }.spec(&rules);
+                RandomBoard { size, snakes: jumps / 2, ladders: jumps / 2, seed: 0, min_jump: 1 }
+                    .spec(&rules);
             let chain = TurnChain::new(&Board::new(&spec, &rules).unwrap(), &rules);
             let solver = Solver::new(&chain, Method::Auto, MAX_BACK_CELLS);
             assert_eq!(matches!(solver.reduced, Reduced::Dense { .. }), direct, "{jumps}");

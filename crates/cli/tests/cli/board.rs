@@ -217,3 +217,90 @@ fn validate_json_lists_every_problem_of_a_bad_board_on_stdout_and_exits_2() {
     let value: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON object");
     assert!(value["problems"][0].as_str().unwrap().contains("duplicate key 'size'"), "{value}");
 }
+
+#[test]
+fn toml_problems_and_board_problems_of_a_file_are_listed_together() {
+    let dir = TempDir::new("together");
+    let path = dir.file("both.toml");
+    std::fs::write(
+        &path,
+        "size = 20\ncolour = 'red'\n[[snake]]\nhead = 5\ntail = 9\n[[ladder]]\nfoot = 3\ntop = 'x'\n",
+    )
+    .unwrap();
+    let run = snl(&["board", "validate", &path]);
+    assert_fails(
+        &run,
+        2,
+        &[
+            "3 problems",
+            "line 2, column 1: unknown field `colour`",
+            "line 8",
+            "snake 5→9 does not go down",
+        ],
+    );
+    let run = snl(&["board", "validate", "--json", &path]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON object");
+    let problems = value["problems"].as_array().expect("problems");
+    assert_eq!(problems.len(), 3, "{value}");
+    assert!(problems[2].as_str().unwrap().contains("snake 5→9"), "{value}");
+
+    std::fs::write(
+        &path,
+        "size = 20\n[[snake]]\nhead = 5\ntail = 9\n[rules]\novershoot = 'sideways'\n",
+    )
+    .unwrap();
+    let run = snl(&["board", "validate", &path]);
+    assert_fails(&run, 2, &["2 problems", "unknown overshoot 'sideways'", "snake 5→9"]);
+}
+
+#[test]
+fn random_boards_keep_every_jump_at_least_min_jump_long_and_refuse_a_minimum_that_cannot_fit() {
+    for (min, args) in [
+        (3, &["board", "generate", "--size", "200", "--snakes", "30", "--ladders", "30"][..]),
+        (
+            12,
+            &[
+                "board",
+                "generate",
+                "--size",
+                "200",
+                "--snakes",
+                "30",
+                "--ladders",
+                "30",
+                "--min-jump",
+                "12",
+            ][..],
+        ),
+    ] {
+        let run = snl(args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let spec = snl_engine::BoardSpec::from_toml(&run.stdout).expect("a board file");
+        let lengths: Vec<u32> = (spec.snakes.iter().map(|s| s.head - s.tail))
+            .chain(spec.ladders.iter().map(|l| l.top - l.foot))
+            .collect();
+        assert_eq!(lengths.len(), 60);
+        assert!(lengths.iter().all(|&l| l >= min), "min {min}: {lengths:?}");
+    }
+    let run = snl(&[
+        "board",
+        "show",
+        "random",
+        "--min-jump",
+        "2",
+        "--size",
+        "20",
+        "--snakes",
+        "3",
+        "--ladders",
+        "3",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = snl(&["analyze", "--board", "random", "--min-jump", "26"]);
+    assert_fails(&run, 2, &["--min-jump 26 does not fit on 100 cells: use 1 to 25"]);
+    let run = snl(&["board", "generate", "--min-jump", "0"]);
+    assert_fails(&run, 2, &["--min-jump 0"]);
+    let run = snl(&["board", "generate", "--help"]);
+    assert!(run.stdout.contains("--min-jump"), "{}", run.stdout);
+}

@@ -98,7 +98,7 @@ fn negative_numbers_must_be_0_or_more() {
 #[test]
 fn numbers_too_large_say_the_most_allowed_not_that_they_are_no_number() {
     for (args, needle) in [
-        (&["simulate", "--games", "99999999999999999999999"][..], "at most 18446744073709551615"),
+        (&["simulate", "--games", "99999999999999999999999"][..], "at most 1000000000000"),
         (&["play", "--fast", "--seed", "18446744073709551616"], "at most 18446744073709551615"),
         (&["board", "generate", "--snakes", "4294967296"], "at most 4294967295"),
         (&["simulate", "--threads", "1025"], "at most 1024"),
@@ -110,4 +110,55 @@ fn numbers_too_large_say_the_most_allowed_not_that_they_are_no_number() {
     }
     let run = snl(&["simulate", "--games", "lots"]);
     assert!(run.stderr.contains("'lots' is not a whole number"), "{}", run.stderr);
+}
+
+#[test]
+fn every_command_states_its_limits_in_its_help() {
+    for command in [
+        &["play"][..],
+        &["solve"],
+        &["analyze"],
+        &["simulate"],
+        &["tournament"],
+        &["board", "show"],
+        &["board", "validate"],
+        &["board", "generate"],
+        &["board", "convert"],
+        &["board", "design"],
+        &["resume"],
+        &["games"],
+        &["replay"],
+        &["history"],
+        &["stats"],
+        &["leaderboard"],
+        &["serve"],
+    ] {
+        let run = snl(&[command, &["--help"][..]].concat());
+        assert_eq!(run.code, 0, "{command:?}: {}", run.stderr);
+        assert!(
+            run.stdout.contains("at most"),
+            "{command:?} --help states no limit:\n{}",
+            run.stdout
+        );
+    }
+    let run = snl(&["simulate", "--help"]);
+    assert!(run.stdout.contains("1 to 1000000000000"), "{}", run.stdout);
+}
+
+#[test]
+fn more_games_or_seats_than_the_limits_are_refused_in_one_sentence() {
+    one_sentence(&snl_capped(&["simulate", "--games", "1000000000001"]), "at most 1000000000000");
+    one_sentence(&snl_capped(&["tournament", "--games", "1000000000001"]), "at most 1000000000000");
+    let players: Vec<String> = (0..257).map(|i| format!("--player=P{i}:easy")).collect();
+    for command in ["play", "analyze", "simulate", "tournament"] {
+        let mut args = vec![command, "--seed", "1"];
+        args.extend(players.iter().map(String::as_str));
+        one_sentence(&snl_capped(&args), "257 players are too many: use at most 256");
+    }
+}
+
+#[test]
+fn an_endless_save_file_is_read_only_up_to_the_limit() {
+    let run = snl_capped(&["play", "--load", "/dev/zero", "--fast"]);
+    one_sentence(&run, "longer than 268435456 bytes");
 }

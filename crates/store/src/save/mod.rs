@@ -31,6 +31,35 @@ pub const SAVE_FORMAT: &str = "snl-save";
 /// files (without one) are still read, with every other check.
 pub const SAVE_VERSION: u32 = 3;
 
+/// All of `reader` when it holds at most `limit` bytes, else `None`, having read at most `limit`
+/// bytes plus one chunk. The buffer never grows past `limit` (doubling would reach twice it).
+fn read_at_most(mut reader: impl io::Read, limit: u64) -> io::Result<Option<Vec<u8>>> {
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    let mut bytes = Vec::new();
+    let mut chunk = vec![0; 64 * 1024];
+    loop {
+        let n = match reader.read(&mut chunk) {
+            Ok(0) => return Ok(Some(bytes)),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let needed = bytes.len() + n;
+        if needed > limit {
+            return Ok(None);
+        }
+        if needed > bytes.capacity() {
+            let grown = needed.max(bytes.capacity() * 2).min(limit);
+            bytes.reserve_exact(grown - bytes.len());
+        }
+        bytes.extend_from_slice(&chunk[..n]);
+    }
+}
+
+/// The longest save file that is read, in bytes: room for a game of about a million turns.
+/// A longer file (or an endless one such as `/dev/zero`) is refused without being read whole.
+pub const MAX_SAVE_BYTES: u64 = 256 * 1024 * 1024;
+
 /// The version of a whole save ([`Save::to_json`]).
 const WHOLE_VERSION: u32 = 2;
 
@@ -86,6 +115,12 @@ pub enum SaveError {
     /// The file could not be read.
     #[error("{0}")]
     Io(#[from] io::Error),
+    /// Longer than [`MAX_SAVE_BYTES`].
+    #[error("it is longer than {limit} bytes, the most that is read")]
+    TooLarge {
+        /// [`MAX_SAVE_BYTES`].
+        limit: u64,
+    },
     /// Not JSON: cut short or damaged.
     #[error("it is cut short or damaged ({0})")]
     Corrupt(String),
@@ -216,7 +251,9 @@ impl Save {
     ///
     /// [`SaveError::Io`] when it cannot be read, else as [`Save::from_json`].
     pub fn read(path: &Path) -> Result<Save, SaveError> {
-        Save::from_json(&fs::read(path)?)
+        let bytes = read_at_most(fs::File::open(path)?, MAX_SAVE_BYTES)?
+            .ok_or(SaveError::TooLarge { limit: MAX_SAVE_BYTES })?;
+        Save::from_json(&bytes)
     }
 
     /// Writes the save to `path` atomically, whole (see [`Save::to_json`]): a crash leaves the
