@@ -199,7 +199,7 @@ mod tests {
                         Input::Roll { roll: dice.roll(seat, d).unwrap() }
                     }
                     Pending::Choice(d) => Input::Choose { option: d.options.len() - 1 },
-                    Pending::Over => unreachable!(),
+                    Pending::Draw { .. } | Pending::Over => unreachable!(),
                 };
                 g.apply_to(input, &mut told).unwrap();
                 inputs += 1;
