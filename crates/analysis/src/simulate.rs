@@ -41,7 +41,7 @@ use snl_engine::{AfterRoll, Board, Bonus, Choice, Finish, Overshoot, Rules, spli
 use crate::Budget;
 use dice::Cursor;
 pub use dice::{DiceStream, Xoshiro256PlusPlus};
-pub use tally::{GameOutcome, Interval, MAX_LENGTH_BIN, Tally, Z95, Z999};
+pub use tally::{GameOutcome, Interval, MAX_LENGTH_BIN, MAX_TURN_BIN, Tally, Z95, Z999};
 
 /// Games per chunk. Part of what a seed means: changing it changes every seeded result.
 pub const CHUNK_GAMES: u64 = 1000;
@@ -318,7 +318,12 @@ impl Simulator {
                 *row = table[(*row + dice.face()) as usize];
                 if *row == goal {
                     let rolls = rounds * P as u64 + seat as u64 + 1;
-                    return GameOutcome { winner: seat, rolls, turns: rolls };
+                    return GameOutcome {
+                        winner: seat,
+                        rolls,
+                        turns: rolls,
+                        winner_turns: rounds + 1,
+                    };
                 }
             }
             rounds += 1;
@@ -337,7 +342,8 @@ impl Simulator {
                 rolls += 1;
                 *row = table[(*row + dice.face()) as usize];
                 if *row == goal {
-                    return GameOutcome { winner: seat, rolls, turns: rolls };
+                    let winner_turns = rolls.div_ceil(rows.len() as u64);
+                    return GameOutcome { winner: seat, rolls, turns: rolls, winner_turns };
                 }
             }
         }
@@ -420,11 +426,14 @@ impl Simulator {
             }
             positions[seat] = at;
             if at == goal {
-                let winner = *winner.get_or_insert(seat);
+                // No seat has finished before the first to finish, so every seat has had the
+                // same number of turns up to it: its turn is the round the game is in.
+                let first = winner.get_or_insert((seat, turns.div_ceil(seats as u64)));
+                let (winner, winner_turns) = *first;
                 finished[seat] = true;
                 playing -= 1;
                 if self.finish_first || playing <= 1 {
-                    return GameOutcome { winner, rolls, turns };
+                    return GameOutcome { winner, rolls, turns, winner_turns };
                 }
             }
             seat = if seat + 1 == seats { 0 } else { seat + 1 };

@@ -220,10 +220,12 @@ impl Tournament {
                 for i in 0..count {
                     let index = chunk * CHUNK_GAMES + i;
                     let game = self.play_seated(0, &mut dice, chunk_seed(!seed, index));
+                    let winner = game.ranking()[0];
                     tally.record(GameOutcome {
-                        winner: game.ranking()[0],
+                        winner,
                         rolls: u64::from(game.rolls()),
                         turns: u64::from(game.turns()),
+                        winner_turns: u64::from(game.turns_of(winner)),
                     });
                 }
                 tally

@@ -63,10 +63,12 @@ fn engine_games(board: &Board, rules: Rules, seats: usize, seed: u64) -> Vec<Gam
         .map(|_| {
             let mut game = Game::new(board.clone(), rules, seats.clone()).unwrap();
             game.play_to_end(&mut dice, &mut FirstOption, &mut ()).unwrap();
+            let winner = game.ranking()[0];
             GameOutcome {
-                winner: game.ranking()[0],
+                winner,
                 rolls: u64::from(game.rolls()),
                 turns: u64::from(game.turns()),
+                winner_turns: u64::from(game.turns_of(winner)),
             }
         })
         .collect()

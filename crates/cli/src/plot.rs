@@ -240,14 +240,16 @@ where
 }
 
 /// Draws the plot of a simulation: the game length in rolls, and each seat's share of wins with
-/// its 95% interval.
+/// its 95% interval; with two seats or more, a second row of each seat's share of the games won
+/// on each of its turns (as `analyze` draws the exact chances).
 pub(crate) fn draw_simulation(
     target: &PlotTarget,
     title: &str,
     tally: &Tally,
     names: &[&str],
 ) -> Result<(), DrawError> {
-    render!(target, (WIDTH, TITLE + ROW), |root| simulation_figure(&root, title, tally, names))
+    let height = TITLE + ROW + if names.len() > 1 { SEAT_ROW } else { 0 };
+    render!(target, (WIDTH, height), |root| simulation_figure(&root, title, tally, names))
 }
 
 fn simulation_figure<DB: DrawingBackend>(
@@ -261,7 +263,8 @@ where
 {
     {
         let root = titled(root, title)?;
-        let (left, right) = root.split_horizontally(WIDTH * LEFT / 20);
+        let (top, bottom) = root.split_vertically(ROW);
+        let (left, right) = top.split_horizontally(WIDTH * LEFT / 20);
         let counts = tally.length_counts();
         let games = tally.games() as f64;
         // The longest 0.1% of games are left out so the shape stays readable.
@@ -301,6 +304,12 @@ where
             })
             .collect();
         seats::draw_chances(&right, "Who wins: each seat's share of the games", &chances)?;
+        if names.len() > 1 {
+            let by_turn: Vec<Vec<f64>> = (0..names.len())
+                .map(|i| tally.win_turn_counts(i).iter().map(|&c| c as f64 / games).collect())
+                .collect();
+            seats::draw_rounds(&bottom, "Who wins, and on which of their turns", names, &by_turn)?;
+        }
         Ok(())
     }
 }

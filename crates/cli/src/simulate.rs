@@ -194,10 +194,31 @@ fn report_json(report: &Report) -> serde_json::Value {
         "win_rate": tally.win_rates(),
         "ci95_win_rate": win_ci,
         "mean_turns_per_player": tally.mean_turns_per_player(),
+        "mean_win_turn": (0..tally.seats()).map(|s| finite(tally.mean_win_turn(s))).collect::<Vec<_>>(),
+        "win_turn_quantiles": (0..tally.seats()).map(|s| win_turn_quantiles(tally, s)).collect::<Vec<_>>(),
+        "win_turn_counts": (0..tally.seats()).map(|s| tally.win_turn_counts(s)).collect::<Vec<_>>(),
         "rolls_per_second": report.rolls_per_second().round(),
         "complete": tally.games() == report.requested,
         "games_requested": report.requested,
     })
+}
+
+/// The quantiles a seat's winning turn is summed up by, in text and JSON.
+const WIN_TURN_QUANTILES: [(f64, &str); 5] =
+    [(0.1, "10%"), (0.25, "25%"), (0.5, "median"), (0.75, "75%"), (0.9, "90%")];
+
+/// `{"0.1": k, …}`: the turn by which that share of the seat's wins had come (null if none).
+fn win_turn_quantiles(tally: &Tally, seat: usize) -> serde_json::Value {
+    WIN_TURN_QUANTILES
+        .iter()
+        .map(|&(q, _)| (q.to_string(), serde_json::json!(tally.win_turn_quantile(seat, q))))
+        .collect::<serde_json::Map<_, _>>()
+        .into()
+}
+
+/// A number for JSON: null for NaN (a seat that won no game has no mean turn).
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
 }
 
 fn write_text(out: &mut dyn Write, report: &Report, plot: Option<&Path>) -> std::io::Result<()> {
@@ -273,6 +294,22 @@ fn write_text(out: &mut dyn Write, report: &Report, plot: Option<&Path>) -> std:
             ]);
         }
         table.write(out)?;
+        writeln!(out, "\nThe turn each seat won on (its own k-th turn), over the games it won:")?;
+        let mut columns = vec![("seat", Align::Left), ("mean", Align::Right)];
+        columns.extend(WIN_TURN_QUANTILES.iter().map(|&(_, name)| (name, Align::Right)));
+        let mut table = Table::new(&columns);
+        for (i, seat) in report.seats.iter().enumerate() {
+            let mean = tally.mean_win_turn(i);
+            let mut row = vec![
+                seat.name.clone(),
+                if mean.is_finite() { format!("{mean:.2}") } else { "-".to_owned() },
+            ];
+            row.extend(WIN_TURN_QUANTILES.iter().map(|&(q, _)| {
+                tally.win_turn_quantile(i, q).map_or_else(|| "-".to_owned(), |k| k.to_string())
+            }));
+            table.row(row);
+        }
+        table.write(out)?;
     }
     writeln!(
         out,
@@ -283,7 +320,11 @@ fn write_text(out: &mut dyn Write, report: &Report, plot: Option<&Path>) -> std:
         plural(report.threads, "thread")
     )?;
     if let Some(path) = plot {
-        writeln!(out, "Plot of the game length and the wins written to {}.", path.display())?;
+        writeln!(
+            out,
+            "Plot of the game length, the wins and the turns they came on written to {}.",
+            path.display()
+        )?;
     }
     Ok(())
 }

@@ -10,6 +10,9 @@ pub const Z999: f64 = 3.290_526_731_491_926;
 /// Games longer than this many rolls are counted in [`Tally::length_counts`]'s last bin.
 pub const MAX_LENGTH_BIN: usize = 1 << 16;
 
+/// A seat's wins on its k-th turn are counted for k up to this; later wins in the last bin.
+pub const MAX_TURN_BIN: usize = 1 << 14;
+
 /// How one game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GameOutcome {
@@ -19,6 +22,8 @@ pub struct GameOutcome {
     pub rolls: u64,
     /// Turns played in the whole game.
     pub turns: u64,
+    /// Turns the winner played: it finished on its `winner_turns`-th turn (its round).
+    pub winner_turns: u64,
 }
 
 /// A closed interval `[lo, hi]`.
@@ -43,12 +48,13 @@ impl Interval {
 /// ```
 /// use snl_analysis::simulate::{GameOutcome, Tally};
 /// let mut a = Tally::new(2);
-/// a.record(GameOutcome { winner: 0, rolls: 10, turns: 10 });
+/// a.record(GameOutcome { winner: 0, rolls: 10, turns: 10, winner_turns: 5 });
 /// let mut b = Tally::new(2);
-/// b.record(GameOutcome { winner: 1, rolls: 20, turns: 19 });
+/// b.record(GameOutcome { winner: 1, rolls: 20, turns: 19, winner_turns: 10 });
 /// a += b;
 /// assert_eq!((a.games(), a.total_rolls(), a.wins()), (2, 30, &[1, 1][..]));
 /// assert_eq!(a.mean_rolls(), 15.0);
+/// assert_eq!(a.win_turn_counts(1)[10], 1); // seat 1 won once, on its 10th turn
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
@@ -58,12 +64,14 @@ pub struct Tally {
     turns: u64,
     wins: Vec<u64>,
     lengths: Vec<u64>,
+    /// `win_turns[seat][k]`: games the seat won on its k-th turn.
+    win_turns: Vec<Vec<u64>>,
 }
 
 impl Tally {
     /// An empty tally for games of `seats` seats.
     pub fn new(seats: usize) -> Tally {
-        Tally { wins: vec![0; seats], ..Tally::default() }
+        Tally { wins: vec![0; seats], win_turns: vec![Vec::new(); seats], ..Tally::default() }
     }
 
     /// Counts one game.
@@ -83,6 +91,49 @@ impl Tally {
             self.lengths.resize(bin + 1, 0);
         }
         self.lengths[bin] += 1;
+        let row = &mut self.win_turns[game.winner];
+        let turn = (game.winner_turns as usize).min(MAX_TURN_BIN);
+        if turn >= row.len() {
+            row.resize(turn + 1, 0);
+        }
+        row[turn] += 1;
+    }
+
+    /// Index `k` holds the number of games `seat` won on its k-th turn (the last index,
+    /// [`MAX_TURN_BIN`], on that turn or later). Trailing zeros are not stored.
+    ///
+    /// # Panics
+    ///
+    /// Panics if `seat` is not one of the tally's seats.
+    pub fn win_turn_counts(&self, seat: usize) -> &[u64] {
+        &self.win_turns[seat]
+    }
+
+    /// The mean turn on which `seat` finished in the games it won (NaN when it won none).
+    ///
+    /// # Panics
+    ///
+    /// Panics if `seat` is not one of the tally's seats.
+    pub fn mean_win_turn(&self, seat: usize) -> f64 {
+        let row = &self.win_turns[seat];
+        let won: u64 = row.iter().sum();
+        row.iter().enumerate().map(|(k, &c)| k as f64 * c as f64).sum::<f64>() / won as f64
+    }
+
+    /// The smallest turn k by which at least a share `q` of `seat`'s wins had come (`None` when it
+    /// won no game).
+    ///
+    /// # Panics
+    ///
+    /// Panics if `seat` is not one of the tally's seats.
+    pub fn win_turn_quantile(&self, seat: usize, q: f64) -> Option<usize> {
+        let row = &self.win_turns[seat];
+        let won: u64 = row.iter().sum();
+        let mut seen = 0;
+        row.iter().position(|&c| {
+            seen += c;
+            won > 0 && seen as f64 >= q * won as f64
+        })
     }
 
     /// Games counted.
@@ -203,6 +254,17 @@ impl AddAssign<&Tally> for Tally {
         for (mine, theirs) in self.lengths.iter_mut().zip(&other.lengths) {
             *mine += theirs;
         }
+        if self.win_turns.len() < other.win_turns.len() {
+            self.win_turns.resize(other.win_turns.len(), Vec::new());
+        }
+        for (mine, theirs) in self.win_turns.iter_mut().zip(&other.win_turns) {
+            if mine.len() < theirs.len() {
+                mine.resize(theirs.len(), 0);
+            }
+            for (m, t) in mine.iter_mut().zip(theirs) {
+                *m += t;
+            }
+        }
     }
 }
 
@@ -225,7 +287,7 @@ mod tests {
     use super::*;
 
     fn game(winner: usize, rolls: u64) -> GameOutcome {
-        GameOutcome { winner, rolls, turns: rolls }
+        GameOutcome { winner, rolls, turns: rolls, winner_turns: rolls.div_ceil(2) }
     }
 
     #[test]

@@ -193,13 +193,21 @@ fn plot_writes_an_svg_of_game_lengths_and_wins() {
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
-        run.stdout.contains("Plot of the game length and the wins written to"),
+        run.stdout.contains("Plot of the game length, the wins and the turns they came on written"),
         "{}",
         run.stdout
     );
     let svg = std::fs::read_to_string(&path).expect("the plot was written");
     assert!(svg.starts_with("<svg"), "{}", &svg[..100.min(svg.len())]);
-    for text in ["rolls in the game", "mean ", "2000 games", "Who wins", "95% intervals"] {
+    for text in [
+        "rolls in the game",
+        "mean ",
+        "2000 games",
+        "Who wins",
+        "95% intervals",
+        "Who wins, and on which of their turns",
+        "each seat&apos;s k-th turn",
+    ] {
         assert!(svg.contains(text), "{text:?} not in the plot");
     }
     // The same style as analyze: bars in its colour, the seats in theirs.
@@ -228,7 +236,64 @@ fn plot_to_a_png_file_writes_a_png() {
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "PNG magic bytes");
     let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
     let height = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
-    assert_eq!((width, height), (1400, 680));
+    // Two seats: the length and the wins, then the turns the wins came on.
+    assert_eq!((width, height), (1400, 1160));
+    let run = snl(&[
+        "simulate",
+        "--seed",
+        "1",
+        "--games",
+        "300",
+        "--player",
+        "Solo:easy",
+        "--plot",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let bytes = std::fs::read(&path).unwrap();
+    let height = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+    assert_eq!(height, 680, "one seat: no row of seats");
+}
+
+#[test]
+fn each_seat_s_win_chance_comes_with_the_turns_its_wins_came_on() {
+    let args = [
+        "simulate", "--seed", "3", "--games", "5000", "--player", "Ann:easy", "--player",
+        "Bob:easy",
+    ];
+    let run = snl(&[&args[..], &["--json"]].concat());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let mut all = 0;
+    for seat in 0..2 {
+        let counts: Vec<u64> = v["win_turn_counts"][seat]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_u64().unwrap())
+            .collect();
+        let won: u64 = counts.iter().sum();
+        let rate = v["win_rate"][seat].as_f64().unwrap();
+        assert!((won as f64 / 5000.0 - rate).abs() < 1e-12, "seat {seat}: {won} wins, rate {rate}");
+        all += won;
+        // No one wins before the fewest rolls that reach the last cell (one roll a turn here).
+        let fewest = snl_json(&["solve", "--json"])["min_rolls"].as_u64().unwrap() as usize;
+        assert_eq!(counts[..fewest].iter().sum::<u64>(), 0, "{counts:?}");
+        let mean = counts.iter().enumerate().map(|(k, &c)| (k as u64 * c) as f64).sum::<f64>()
+            / won as f64;
+        assert!((v["mean_win_turn"][seat].as_f64().unwrap() - mean).abs() < 1e-9);
+        let median = v["win_turn_quantiles"][seat]["0.5"].as_u64().unwrap();
+        let below: u64 = counts[..=median as usize].iter().sum();
+        assert!(2 * below >= won && 2 * (below - counts[median as usize]) < won);
+    }
+    assert_eq!(all, 5000);
+    let text = snl(&args);
+    let lines: Vec<&str> = text.stdout.lines().collect();
+    let at = lines.iter().position(|l| l.starts_with("The turn each seat won on")).unwrap();
+    let table = &lines[at + 1..at + 4];
+    assert!(table[0].contains("median"), "{}", text.stdout);
+    let median = v["win_turn_quantiles"][0]["0.5"].as_u64().unwrap().to_string();
+    assert_eq!(table[1].split_whitespace().nth(4), Some(median.as_str()), "{}", text.stdout);
 }
 
 #[test]

@@ -11,7 +11,7 @@ use snl_engine::{Event, Game, GameState, MoveRecord, Roll, SeededDice, Status};
 use super::{
     Action, Database, DbError, GameId, GameStatus,
     query::{bad, field, millis, move_parts},
-    write::{insert_moves, int, log},
+    write::{insert_moves, int, log_at, next_seq},
 };
 use crate::{dice::DiceState, save::Save};
 
@@ -144,8 +144,10 @@ impl Database {
         let recorded = self.retrying(|conn| {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
             write_progress(&tx, id, game, &head, now_ms)?;
-            for line in log_lines {
-                log(&tx, id, line.action.as_str(), line.turns, line.at_ms, line.events.as_deref())?;
+            let first = next_seq(&tx, id)?;
+            for (seq, line) in (first..).zip(log_lines) {
+                let (action, events) = (line.action.as_str(), line.events.as_deref());
+                log_at(&tx, id, seq, action, line.turns, line.at_ms, events)?;
             }
             tx.commit()
         });
