@@ -89,10 +89,21 @@ impl Recording {
             steps.push(events);
             points.push(game.checkpoint());
         };
+        // The game clock ran out after this many inputs, as `Game::replay` plays it.
+        let mut inputs = 0;
+        let mut clock = |game: &mut Game, step: &mut Vec<Event>| -> anyhow::Result<()> {
+            if end.time_up() == Some(inputs) && game.time_up().is_none() {
+                step.extend(game.apply(Input::TimeUp)?);
+            }
+            inputs += 1;
+            Ok(())
+        };
         for record in end.history() {
+            clock(&mut game, &mut step)?;
             step.extend(game.apply(Input::Roll { roll: record.roll })?);
             if matches!(game.pending(), Pending::Choice(_)) {
                 let option = record.chosen.unwrap_or(0);
+                clock(&mut game, &mut step)?;
                 step.extend(game.apply(Input::Choose { option })?);
             }
             if !game.in_turn() {
@@ -101,13 +112,14 @@ impl Recording {
         }
         // Kept at a choice: the roll awaiting it is part of the record.
         if let Pending::Choice(decision) = end.pending() {
+            clock(&mut game, &mut step)?;
             step.extend(game.apply(Input::Roll { roll: decision.roll })?);
         }
+        clock(&mut game, &mut step)?;
         if !step.is_empty() {
             close(&game, &mut step, &mut sentences);
         }
-        // The points must end where the record does (an input that is not a roll or a choice
-        // would be missed here).
+        // The points must end where the record does.
         let outcome = |g: &Game| {
             (g.positions().to_vec(), g.ranking().to_vec(), g.status(), g.turns(), g.current())
         };

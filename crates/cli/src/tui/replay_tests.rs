@@ -280,3 +280,17 @@ fn the_help_lists_the_replay_keys_and_q_leaves_without_a_question() {
     press(&mut app, KeyCode::Char('q'));
     assert_eq!(app.stop, Some(Stop::Over));
 }
+
+#[test]
+fn a_game_whose_clock_ran_out_replays_to_where_it_ended() {
+    let stop = |s: &Session| s.game().turns() >= 6 && !s.game().in_turn();
+    let (mut game, dice, _) = played_until(Rules::default(), 7, stop);
+    game.apply(snl_engine::Input::TimeUp).unwrap();
+    let game = Game::restore(&game.state()).unwrap();
+    assert!(game.time_up().is_some());
+    let mut app = viewer(&game, dice, true);
+    press(&mut app, KeyCode::End);
+    assert_eq!(app.session.game().positions(), game.positions());
+    assert_eq!(app.session.game().status(), game.status());
+    assert_eq!(app.session.game().ranking(), game.ranking());
+}
