@@ -18,11 +18,16 @@
 //! Where things are: `api` (HTTP routes and errors), `ws` (one connection: limits, hello,
 //! intents), `actor` (a room's task, its clocks, store-then-send), `room` (a room as a state
 //! machine and its command log), `setup` (what a room is created with), `store` (the one
-//! database writer, group commit), `frames` (the WebSocket frames), `token` (seat tokens).
+//! database writer, group commit), `frames` (the WebSocket frames), `token` (seat tokens);
+//! `odds` (a room's live odds), `boards` (a board checked and analysed for the editor), `games`
+//! (recorded games for replays).
 
 mod actor;
 mod api;
+pub mod boards;
 pub mod frames;
+pub mod games;
+mod odds;
 mod room;
 pub mod setup;
 mod store;
@@ -130,6 +135,10 @@ struct Shared {
     writer: store::Writer,
     config: Config,
     connections: AtomicUsize,
+    /// The live odds' kept tables and the permits for analysis work.
+    work: odds::Work,
+    /// Recorded games, read for replays.
+    library: games::Library,
 }
 
 /// The server, with its rooms restored, ready to serve.
@@ -170,8 +179,10 @@ pub async fn open(config: Config) -> Result<App, ServeError> {
     let shared = Arc::new(Shared {
         rooms: RwLock::new(rooms),
         writer,
+        library: games::Library::new(config.db.clone()),
         config,
         connections: AtomicUsize::new(0),
+        work: odds::Work::default(),
     });
     Ok(App { shared, restored })
 }
