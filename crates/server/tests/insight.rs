@@ -58,7 +58,7 @@ async fn a_rooms_odds_follow_every_move_and_sum_to_one() {
         for seat in 0..2 {
             let position = state["seats"][seat]["position"].as_u64().unwrap();
             assert_eq!(odds["seats"][seat]["position"], position);
-            let fewest = left[position as usize].map(Value::from).unwrap_or(Value::Null);
+            let fewest = left[position as usize].map_or(Value::Null, Value::from);
             assert_eq!(odds["seats"][seat]["fewest_rolls"], fewest, "{odds}");
         }
         seen += 1;
