@@ -18,9 +18,9 @@
 //! Where things are: `api` (HTTP routes and errors), `ws` (one connection: limits, hello,
 //! intents), `actor` (a room's task, its clocks, store-then-send), `room` (a room as a state
 //! machine and its command log), `setup` (what a room is created with), `store` (the one
-//! database writer, group commit), `frames` (the WebSocket frames), `token` (seat tokens);
-//! `odds` (a room's live odds), `boards` (a board checked and analysed for the editor), `games`
-//! (recorded games for replays).
+//! database writer, group commit), `frames` (the WebSocket frames), `token` (seat tokens), `web`
+//! (the browser game's pages and assets, embedded from `web/`); `odds` (a room's live odds),
+//! `boards` (a board checked and analysed for the editor), `games` (recorded games for replays).
 
 mod actor;
 mod api;
@@ -32,6 +32,7 @@ mod room;
 pub mod setup;
 mod store;
 mod token;
+mod web;
 mod ws;
 
 use std::{
@@ -193,9 +194,9 @@ impl App {
         self.restored
     }
 
-    /// The routes, for serving or for tests.
+    /// The routes (the API and the browser game), for serving or for tests.
     pub fn router(&self) -> axum::Router {
-        api::router(self.shared.clone())
+        api::router(self.shared.clone()).merge(web::router())
     }
 
     /// Serves on `listener` until the process ends.
