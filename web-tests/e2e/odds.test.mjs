@@ -2,7 +2,8 @@
 // chances the server works out for the room as it stands.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, post, settled, startServer } from './support.mjs';
+import path from 'node:path';
+import { launch, openPage, post, settled, shots, startServer } from './support.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -38,6 +39,7 @@ test('the odds panel follows every move with the server’s exact chances', asyn
     assert.ok(Math.abs(shown[0] + shown[1] - 1) < 1e-9, String(shown));
     const texts = await page.locator('#odds li .num').allTextContents();
     assert.deepEqual(texts, odds.seats.map((/** @type {{win: number}} */ s) => `${(s.win * 100).toFixed(1)}%`));
+    if (turn === 3) await page.screenshot({ path: path.join(shots, 'room-odds.png') });
     await roll.click();
     await page.waitForFunction(() => (/** @type {HTMLButtonElement} */ (document.getElementById('roll'))).disabled);
   }

@@ -48,7 +48,7 @@ function show() {
   const players = $('players');
   players.replaceChildren(...tokens.map((/** @type {{name: string, seat: number, position: number}} */ t) => {
     const li = document.createElement('li');
-    li.dataset.player = t.name;
+    li.dataset.name = t.name;
     const name = document.createElement('span');
     name.textContent = t.name;
     const where = document.createElement('span');
@@ -62,7 +62,6 @@ function show() {
   for (let k = Math.max(0, at - 40); k < at; k++) {
     if (!sentences[k]) continue;
     const li = document.createElement('li');
-    li.value = k + 1;
     li.textContent = /** @type {string} */ (sentences[k]);
     told.push(li);
   }
