@@ -2,8 +2,9 @@
 // seeked, the tokens standing where the game's events put them at every point asked.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { launch, openPage, post, shots, startServer, tokens } from './support.mjs';
+import { launch, openPage, post, root, shots, startServer, tokens } from './support.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -91,5 +92,29 @@ test('a recorded game is listed, then replayed: seek, step, back, play and pause
   assert.equal(end[game.ranking[0]], 100);
   await page.keyboard.press('Home');
   await at(page, 0);
+  assert.deepEqual(errors, []);
+});
+
+test('a game that snl play recorded in the same database replays to where it ended', async (t) => {
+  if (!server.db) return t.skip('the server was started elsewhere (SNL_URL without SNL_DB)');
+  const bin = process.env.SNL_BIN ?? path.join(root, 'target', 'release', 'snl');
+  // With no terminal, snl play plays its seats out and records the game.
+  execFileSync(bin, ['play', '--db', server.db, '--seed', '17', '--player', 'Ann:easy', '--player', 'Bob:greedy'], { stdio: 'ignore' });
+  const list = await (await fetch(`${server.url}/api/games`)).json();
+  const local = list.games.find((/** @type {{seats: {name: string}[]}} */ g) => g.seats.map((s) => s.name).join() === 'Ann,Bob');
+  assert.ok(local, JSON.stringify(list));
+  const game = await (await fetch(`${server.url}/api/games/${local.id}`)).json();
+  const n = game.events.length;
+  const { page, errors } = await openPage(browser);
+  await page.goto(`${server.url}/replay/${local.id}`);
+  await at(page, 0);
+  const third = Math.floor(n / 3);
+  await page.locator('#seek').fill(String(third));
+  await at(page, third);
+  assert.deepEqual(await tokens(page), positionsAfter(game, third));
+  await page.keyboard.press('End');
+  await at(page, n);
+  assert.deepEqual(Object.values(await tokens(page)).sort(), [...game.positions].sort());
+  assert.deepEqual(await tokens(page), positionsAfter(game, n));
   assert.deepEqual(errors, []);
 });
