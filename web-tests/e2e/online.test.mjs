@@ -31,8 +31,9 @@ async function playOnline(players, between) {
     }, undefined, { timeout: 60_000 }).then(async (h) => [i, await h.jsonValue()]));
     const [i, what] = await Promise.race(handles);
     if (what === 'over') return;
+    const mark = await players[i].evaluate(() => document.body.dataset.awaited);
     await players[i].getByRole('button', { name: 'Roll', exact: true }).click();
-    await players[i].waitForFunction(() => /** @type {HTMLButtonElement} */ (document.getElementById('roll')).disabled);
+    await players[i].waitForFunction((before) => document.body.dataset.awaited !== before || !document.getElementById('winner')?.hidden, mark);
     await between?.(turn);
   }
   throw new Error('the game did not end');

@@ -64,6 +64,7 @@ export async function openPage(browser, options = {}) {
     hasTouch: options.hasTouch,
   });
   const page = await context.newPage();
+  page.setDefaultTimeout(60_000);
   /** @type {string[]} */
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -112,20 +113,19 @@ export async function playToEnd(page, options = {}) {
     const what = await next.jsonValue();
     if (what === 'over') return rolls;
     if (rolls++ > limit) throw new Error('the game did not end');
+    const mark = await page.evaluate(() => `${document.body.dataset.awaited}/${document.body.dataset.refused}`);
     if (what === 'roll') {
       if (options.keyboard) await page.keyboard.press(rolls % 2 ? 'Space' : 'Enter');
       else await page.getByRole('button', { name: 'Roll', exact: true }).click();
     } else {
-      // The last option moves (the first may be staying put, which could go on for ever).
-      const count = await page.locator('#options button.option').count();
-      if (options.keyboard) await page.keyboard.press(String(count));
-      else await page.locator('#options button.option').last().click();
+      // An option that moves (staying put for ever might never end the game).
+      const texts = await page.locator('#options button.option').allTextContents();
+      const pick = Math.max(0, texts.findIndex((t) => / Move /.test(t)));
+      if (options.keyboard) await page.keyboard.press(String(pick + 1));
+      else await page.locator('#options button.option').nth(pick).click();
     }
-    // The intent is answered by events, then an awaiting frame: wait until this one is taken.
-    await page.waitForFunction(() => {
-      const roll = /** @type {HTMLButtonElement} */ (document.getElementById('roll'));
-      return roll.disabled || !document.getElementById('winner')?.hidden;
-    });
+    // The intent is answered by events, then a new awaiting frame (or refused): wait for it.
+    await page.waitForFunction((before) => `${document.body.dataset.awaited}/${document.body.dataset.refused}` !== before || !document.getElementById('winner')?.hidden, mark);
   }
 }
 
@@ -142,5 +142,5 @@ export async function tokens(page) {
  * @param {import('playwright-core').Page} page
  */
 export async function logLines(page) {
-  return page.$$eval('#log li:not(.error)', (nodes) => nodes.map((n) => n.textContent ?? ''));
+  return page.$$eval('#log > p:not(.error)', (nodes) => nodes.map((n) => n.textContent ?? ''));
 }

@@ -3,7 +3,7 @@
 // winner. Web Animations on transforms and opacity only, so the compositor does the work.
 
 import { CELL, center, frame } from './geometry.js';
-import { placeTransform, el, COLOURS } from './board.js';
+import { placeTransform, el, COLOURS, tokenLayer } from './board.js';
 
 /**
  * @typedef {import('./plan.js').Beat} Beat
@@ -18,7 +18,7 @@ import { placeTransform, el, COLOURS } from './board.js';
  * @returns {SVGGElement | null}
  */
 function tokenOf(svg, player) {
-  return svg.querySelector(`g.token[data-player="${CSS.escape(player)}"]`);
+  return tokenLayer(svg).querySelector(`g.token[data-player="${CSS.escape(player)}"]`);
 }
 
 /** @param {Point} p @param {number} [lift] @param {number} [scale] */
@@ -137,7 +137,7 @@ export async function playBeat(svg, board, beat, hooks = {}) {
  * @param {number} ms
  */
 export async function celebrate(svg, board, ms) {
-  const layer = svg.querySelector('g.overlay');
+  const layer = tokenLayer(svg).querySelector('g.overlay');
   if (!layer || ms <= 0) return;
   const f = frame(board);
   const pieces = [];

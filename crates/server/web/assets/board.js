@@ -90,6 +90,7 @@ export function el(tag, attrs = {}, parent) {
  */
 export function tokenBody(seat, name, parent) {
   const g = el('g', { class: 'token-body' }, parent);
+  el('ellipse', { cx: 3, cy: 26, rx: 24, ry: 8, class: 'token-shadow' }, g);
   el('path', { d: shapeOf(seat), transform: 'scale(30)', fill: colourOf(seat), class: 'token-shape' }, g);
   const letter = el('text', { class: 'token-letter', y: 1 }, g);
   letter.textContent = (name.trim()[0] ?? '?').toUpperCase();
@@ -230,8 +231,34 @@ function drawBoard(svg, board) {
     el('circle', { cx: 9.5, cy: -8, r: 2.6, class: 'snake-pupil' }, h);
     el('circle', { cx: 9.5, cy: 8, r: 2.6, class: 'snake-pupil' }, h);
   }
-  el('g', { class: 'tokens' }, svg);
-  el('g', { class: 'overlay' }, svg);
+  const top = tokenLayer(svg);
+  top.setAttribute('viewBox', /** @type {string} */ (svg.getAttribute('viewBox')));
+  top.replaceChildren();
+  el('g', { class: 'tokens' }, top);
+  el('g', { class: 'overlay' }, top);
+}
+
+/**
+ * The layer the tokens (and the confetti) are drawn in: a second SVG laid over the board's, so
+ * that moving a token repaints only the tokens, never the board under them. Made on first use,
+ * with the board's SVG wrapped in a `div.board-stack` that holds both.
+ * @param {SVGSVGElement} svg the board's SVG
+ * @returns {SVGSVGElement}
+ */
+export function tokenLayer(svg) {
+  const parent = /** @type {HTMLElement} */ (svg.parentElement);
+  let stack = parent.classList.contains('board-stack') ? parent : null;
+  if (!stack) {
+    stack = document.createElement('div');
+    stack.className = 'board-stack';
+    parent.insertBefore(stack, svg);
+    stack.appendChild(svg);
+  }
+  let top = /** @type {SVGSVGElement | null} */ (stack.querySelector(':scope > svg.board-tokens'));
+  if (!top) {
+    top = /** @type {SVGSVGElement} */ (el('svg', { class: 'board-tokens', 'aria-hidden': 'true' }, stack));
+  }
+  return top;
 }
 
 /**
@@ -284,7 +311,7 @@ export function render(svg, board, tokens, options = {}) {
     drawBoard(svg, board);
     svg.dataset.board = key;
   }
-  const layer = /** @type {SVGGElement} */ (svg.querySelector('g.tokens'));
+  const layer = /** @type {SVGGElement} */ (tokenLayer(svg).querySelector('g.tokens'));
   const places = tokenPlaces(board, tokens);
   /** @type {Map<string, SVGGElement>} */
   const existing = new Map();
@@ -297,6 +324,7 @@ export function render(svg, board, tokens, options = {}) {
     existing.delete(t.name);
     if (!g) {
       g = /** @type {SVGGElement} */ (el('g', { class: 'token', 'data-player': t.name }, layer));
+      el('title', {}, g);
       el('circle', { r: 44, class: 'token-ring' }, g);
       tokenBody(t.seat, t.name, g);
       const badge = el('g', { class: 'token-shield' }, g);
@@ -304,6 +332,8 @@ export function render(svg, board, tokens, options = {}) {
       badge.setAttribute('transform', 'translate(24 -24)');
     }
     g.dataset.position = String(t.position);
+    const title = g.querySelector('title');
+    if (title) title.textContent = `${t.name} ${t.position === 0 ? 'at the start' : `on ${t.position}`}`;
     g.classList.toggle('current', options.current === t.name);
     g.classList.toggle('shielded', options.shields?.has(t.name) ?? false);
     const place = places.get(t.name);

@@ -3,7 +3,7 @@
 // lobby); it may hold several seats (people sharing one device): each has its own connection and
 // the Roll button acts for whichever of them the game awaits.
 
-import { render, tokenIcon, shapeName } from './board.js';
+import { render, tokenIcon, shapeName, tokenLayer } from './board.js';
 import { frame } from './geometry.js';
 import { planEvent, catchUpSpeed } from './plan.js';
 import { playBeat, celebrate } from './anim.js';
@@ -77,10 +77,10 @@ function draw() {
 /** @param {string} text @param {string} [kind] */
 function tell(text, kind = '') {
   const log = $('log');
-  const li = document.createElement('li');
-  li.textContent = text;
-  if (kind) li.className = kind;
-  log.appendChild(li);
+  const line = document.createElement('p');
+  line.textContent = text;
+  if (kind) line.className = kind;
+  log.appendChild(line);
   while (log.children.length > 200) log.firstElementChild?.remove();
   log.scrollTop = log.scrollHeight;
 }
@@ -203,7 +203,7 @@ function drawControls() {
   } else if (seat !== null) {
     const who = seatName(seat);
     const verb = awaiting?.type === 'choice' ? 'choose where to move' : 'roll';
-    status.textContent = ours ? `${mine.size > 1 ? who : 'Your'} turn${mine.size > 1 ? '' : ', ' + who}: ${verb}!` : `${who} to ${verb}…`;
+    status.textContent = ours ? (mine.size > 1 ? `${who}'s turn: ${verb}!` : `Your turn, ${who}: ${verb}!`) : `${who} to ${verb}…`;
   }
   status.classList.toggle('yours', ours);
   $('timer').hidden = deadline === null;
@@ -248,6 +248,8 @@ function adopt(state) {
   drawPlayers();
   drawControls();
   if (state.status === 'over') showWinner(false);
+  const n = Number(/^(\d+)d/.exec(state.rules?.dice ?? '1d6')?.[1] ?? 1);
+  if (!$('dice').children.length) dice.show(Array(n).fill(faces()), faces());
 }
 
 /** Restarts the turn clock when the room has one and a person is awaited. */
@@ -378,6 +380,8 @@ async function pump() {
       if (item.kind === 'event') {
         await show(item.event);
       } else if (item.kind === 'awaiting') {
+        // Counted, so that a test (or anything watching) knows a new input is awaited.
+        document.body.dataset.awaited = String(Number(document.body.dataset.awaited ?? 0) + 1);
         awaiting = item.awaiting;
         sent = false;
         if (awaiting) current = seatName(awaiting.seat);
@@ -419,14 +423,17 @@ async function refresh() {
  */
 function onFrame(f) {
   if (f.type === 'welcome') {
-    // A resumed connection's events follow its welcome: only a fresh one replaces the state.
+    // A resumed connection's missed events follow its welcome: only a fresh one replaces the
+    // state; a resumed one says what is awaited now (awaiting frames are not sent again).
     if (!f.resumed) enqueue({ kind: 'welcome', frame: f });
+    else enqueue({ kind: 'awaiting', awaiting: f.state.awaiting });
   } else if (f.type === 'event') {
     enqueue({ kind: 'event', seq: f.seq, event: f.event });
   } else if (f.type === 'awaiting') {
     enqueue({ kind: 'awaiting', awaiting: f.awaiting });
   } else if (f.type === 'error') {
     sent = false;
+    document.body.dataset.refused = String(Number(document.body.dataset.refused ?? 0) + 1);
     tell(f.message, 'error');
     drawControls();
   }
@@ -488,7 +495,7 @@ function setZoom(z) {
 /** Scrolls a zoomed board to the token of `name`. */
 function follow(/** @type {string | null} */ name) {
   if (!name || !svg.classList.contains('zoomable')) return;
-  const token = svg.querySelector(`g.token[data-player="${CSS.escape(name)}"]`);
+  const token = tokenLayer(svg).querySelector(`g.token[data-player="${CSS.escape(name)}"]`);
   const wrap = $('board-wrap');
   if (!token) return;
   const box = token.getBoundingClientRect();
