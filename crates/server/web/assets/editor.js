@@ -3,7 +3,7 @@
 // length, each seat's chance to win, the fewest rolls with one shortest path drawn on the board),
 // downloaded as a board file (TOML) or played at once in a new room.
 
-import { el, render, tokenIcon } from './board.js';
+import { el, render, tokenIcon, tokenLayer } from './board.js';
 import { center, frame } from './geometry.js';
 import { api } from './net.js';
 
@@ -45,7 +45,8 @@ function draw() {
   render(svg, shown, []);
   for (const g of svg.querySelectorAll('.cell.picked')) g.classList.remove('picked');
   if (picked !== null) svg.querySelector(`.cell[data-cell="${picked}"]`)?.classList.add('picked');
-  const overlay = /** @type {SVGGElement} */ (svg.querySelector('g.overlay'));
+  // The path is drawn on the layer over the board (where tokens go), so it never hides a cell.
+  const overlay = /** @type {SVGGElement} */ (tokenLayer(svg).querySelector('g.overlay'));
   overlay.replaceChildren();
   const path = answer?.valid && Array.isArray(answer.path) && answer.size === board.size ? answer.path : null;
   if (path) {
