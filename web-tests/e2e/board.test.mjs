@@ -56,10 +56,28 @@ test('a board file is drawn with its snakes, ladders and effect cells; sound off
   await page.locator('#preview').screenshot({ path: path.join(shots, 'effects-board.png') });
 
   const room = await post(`${server.url}/api/rooms`, { seats: [{ kind: 'human' }, { kind: 'easy' }] });
+  // Count the audio contexts the page makes: none before the first click.
+  await page.addInitScript(() => {
+    const Real = window.AudioContext;
+    // @ts-expect-error a counter for the test
+    window.audioContexts = 0;
+    window.AudioContext = class extends Real {
+      constructor() {
+        super();
+        // @ts-expect-error a counter for the test
+        window.audioContexts++;
+      }
+    };
+  });
   await page.goto(`${server.url}/room/${room.room}`);
+  await page.waitForSelector('[data-player="Easy 2"]');
+  // @ts-expect-error the counter above
+  assert.equal(await page.evaluate(() => window.audioContexts), 0, 'no sound before the first click');
   const sound = page.getByRole('button', { name: /^Sound/ });
   assert.equal(await sound.getAttribute('aria-pressed'), 'true');
   await sound.click();
+  // @ts-expect-error the counter above
+  assert.equal(await page.evaluate(() => window.audioContexts), 1, 'the first click starts the audio');
   assert.equal(await sound.getAttribute('aria-pressed'), 'false');
   await page.reload();
   await page.waitForSelector('#sound[aria-pressed="false"]');

@@ -54,7 +54,7 @@ export async function launch() {
 /**
  * A page that fails the test on any script error.
  * @param {import('playwright-core').Browser} browser
- * @param {{reducedMotion?: 'reduce' | 'no-preference', viewport?: {width: number, height: number}, isMobile?: boolean, hasTouch?: boolean}} [options]
+ * @param {{reducedMotion?: 'reduce' | 'no-preference', viewport?: {width: number, height: number}, isMobile?: boolean, hasTouch?: boolean, bypassCSP?: boolean}} [options]
  */
 export async function openPage(browser, options = {}) {
   const context = await browser.newContext({
@@ -62,6 +62,7 @@ export async function openPage(browser, options = {}) {
     viewport: options.viewport ?? { width: 1280, height: 860 },
     isMobile: options.isMobile,
     hasTouch: options.hasTouch,
+    bypassCSP: options.bypassCSP,
   });
   const page = await context.newPage();
   page.setDefaultTimeout(60_000);
