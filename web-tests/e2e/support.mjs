@@ -15,11 +15,11 @@ mkdirSync(shots, { recursive: true });
 
 /**
  * Starts `snl serve` and resolves with its address once it prints its first line.
- * @returns {Promise<{url: string, stop: () => void}>}
+ * @returns {Promise<{url: string, db: string | null, stop: () => void}>}
  */
 export async function startServer() {
   // A server already running (e.g. dev-server.mjs in front of one), for working on the pages.
-  if (process.env.SNL_URL) return { url: process.env.SNL_URL, stop() {} };
+  if (process.env.SNL_URL) return { url: process.env.SNL_URL, db: process.env.SNL_DB ?? null, stop() {} };
   const bin = process.env.SNL_BIN ?? path.join(root, 'target', 'release', 'snl');
   const dir = mkdtempSync(path.join(tmpdir(), 'snl-web-'));
   const child = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--db', path.join(dir, 'games.db'), '--bot-delay-ms', '0', '--rate', '200'], {
@@ -34,6 +34,8 @@ export async function startServer() {
   if (!match) throw new Error(`unexpected first line: ${first}`);
   return {
     url: match[1],
+    /** The server's game database (`snl play --db` records into it too). @type {string | null} */
+    db: path.join(dir, 'games.db'),
     stop() {
       child.kill('SIGTERM');
       rmSync(dir, { recursive: true, force: true });

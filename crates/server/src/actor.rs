@@ -50,6 +50,8 @@ pub(crate) enum Msg {
     Claim { seat: usize, name: String, reply: oneshot::Sender<Result<String, ClaimError>> },
     /// `GET /api/rooms/{room}`.
     View { reply: oneshot::Sender<Value> },
+    /// `GET /api/rooms/{room}/odds`: where the tokens stand.
+    Standing { reply: oneshot::Sender<crate::odds::Standing> },
 }
 
 /// Why a seat was not given.
@@ -288,6 +290,9 @@ impl Actor {
             }
             Msg::View { reply } => {
                 let _ = reply.send(self.room.view(self.frames.len() as u64, &self.online));
+            }
+            Msg::Standing { reply } => {
+                let _ = reply.send(crate::odds::standing(&self.room, self.frames.len() as u64));
             }
         }
     }

@@ -19,11 +19,15 @@
 //! intents), `actor` (a room's task, its clocks, store-then-send), `room` (a room as a state
 //! machine and its command log), `setup` (what a room is created with), `store` (the one
 //! database writer, group commit), `frames` (the WebSocket frames), `token` (seat tokens), `web`
-//! (the browser game's pages and assets, embedded from `web/`).
+//! (the browser game's pages and assets, embedded from `web/`); `odds` (a room's live odds),
+//! `boards` (a board checked and analysed for the editor), `games` (recorded games for replays).
 
 mod actor;
 mod api;
+pub mod boards;
 pub mod frames;
+pub mod games;
+mod odds;
 mod room;
 pub mod setup;
 mod store;
@@ -132,6 +136,10 @@ struct Shared {
     writer: store::Writer,
     config: Config,
     connections: AtomicUsize,
+    /// The live odds' kept tables and the permits for analysis work.
+    work: odds::Work,
+    /// Recorded games, read for replays.
+    library: games::Library,
 }
 
 /// The server, with its rooms restored, ready to serve.
@@ -172,8 +180,10 @@ pub async fn open(config: Config) -> Result<App, ServeError> {
     let shared = Arc::new(Shared {
         rooms: RwLock::new(rooms),
         writer,
+        library: games::Library::new(config.db.clone()),
         config,
         connections: AtomicUsize::new(0),
+        work: odds::Work::default(),
     });
     Ok(App { shared, restored })
 }
