@@ -23,10 +23,11 @@ use crate::{
     storage::Notice,
 };
 
-/// How long a node waits for a room's holder to let it go, each time it asks.
-const RELEASE_WAIT: Duration = Duration::from_secs(2);
+/// How long a node waits for a room's holder to let it go, each time it asks (a holder that
+/// died lets go without telling: its lock goes as PostgreSQL sees its connection end).
+const RELEASE_WAIT: Duration = Duration::from_millis(500);
 /// How many times a node asks a room's holder to let it go before it gives up.
-const ASKS: u32 = 3;
+const ASKS: u32 = 10;
 /// The shortest time between two lobby entries a room publishes while only its turn count
 /// changes.
 const LOBBY_PACE: Duration = Duration::from_secs(1);

@@ -87,6 +87,8 @@ pub struct PgStorage {
     jobs: mpsc::UnboundedSender<Job>,
     reader: AsyncMutex<Option<Arc<Client>>>,
     notices: broadcast::Sender<Notice>,
+    /// This node's name in what it tells the others (random).
+    node: String,
 }
 
 fn db(e: &tokio_postgres::Error) -> StorageError {
@@ -121,8 +123,13 @@ impl PgStorage {
             notices: notices.clone(),
         };
         tokio::spawn(writer.run(rx));
-        let storage =
-            PgStorage { url: url.to_owned(), jobs, reader: AsyncMutex::new(None), notices };
+        let storage = PgStorage {
+            url: url.to_owned(),
+            jobs,
+            reader: AsyncMutex::new(None),
+            notices,
+            node: format!("{:016x}", random()?),
+        };
         storage.reader().await?;
         Ok(storage)
     }
@@ -137,11 +144,17 @@ impl PgStorage {
             .await
             .map_err(|e| StorageError::Unreachable(e.to_string()))?;
         let notices = self.notices.clone();
+        let node = self.node.clone();
         tokio::spawn(async move {
             let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
             while let Some(Ok(message)) = messages.next().await {
                 if let AsyncMessage::Notification(n) = message {
-                    let room = n.payload().to_owned(); // a room id, or a lobby entry
+                    // "NODE ROOM" or "NODE ENTRY": what this node said itself is not news.
+                    let Some((from, what)) = n.payload().split_once(' ') else { continue };
+                    if from == node {
+                        continue;
+                    }
+                    let room = what.to_owned();
                     let notice = match n.channel() {
                         RELEASE => Notice::Release(room),
                         RELEASED => Notice::Released(room),
@@ -195,6 +208,14 @@ impl PgStorage {
             setup,
         })
     }
+}
+
+/// 64 random bits.
+fn random() -> Result<u64, StorageError> {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| StorageError::Unreachable(format!("no randomness for a node name: {e}")))?;
+    Ok(u64::from_le_bytes(bytes))
 }
 
 async fn migrate(client: &mut Client) -> Result<(), StorageError> {
@@ -597,8 +618,9 @@ impl Storage for PgStorage {
                 Notice::Lost => return Ok(()),
             };
             let client = self.reader().await?;
+            let payload = format!("{} {room}", self.node);
             client
-                .execute("SELECT pg_notify($1, $2)", &[&channel, &room])
+                .execute("SELECT pg_notify($1, $2)", &[&channel, &payload])
                 .await
                 .map_err(|e| db(&e))?;
             Ok(())
@@ -615,8 +637,8 @@ impl Storage for PgStorage {
             client
                 .execute(
                     "WITH entry AS (UPDATE rooms SET lobby = $2 WHERE id = $1)
-                     SELECT pg_notify($3, $2)",
-                    &[&room, &entry, &LOBBY],
+                     SELECT pg_notify($3, $4 || ' ' || $2)",
+                    &[&room, &entry, &LOBBY, &self.node],
                 )
                 .await
                 .map_err(|e| db(&e))?;
