@@ -42,9 +42,14 @@ nginx_bin() { command -v nginx || echo /usr/sbin/nginx; }
 
 # Waits (at most 20 s) for "listening on" in node K's log: the node is serving.
 wait_listening() {
-  local log=$DIR/node-$1.log
-  timeout 20 tail -n +1 -f "$log" | grep -q -m1 "listening on" \
-    || die "node $1 did not start: $(tail -n 3 "$log")"
+  local log=$DIR/node-$1.log pid
+  pid=$(cat "$DIR/node-$1.pid")
+  for _ in $(seq 200); do
+    grep -q "listening on" "$log" && return
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  die "node $1 did not start: $(tail -n 3 "$log")"
 }
 
 start_node() {

@@ -14,3 +14,16 @@ need tmux tmux
 # Snapshot tests fail on a changed screen instead of writing a new one.
 export INSTA_UPDATE=no
 cargo test --workspace --release "$@"
+
+# Issue 15: three nodes on PostgreSQL behind nginx; 300 rooms played at once, one node killed
+# with SIGKILL mid-way and started again (deploy/cluster.sh installs postgresql and nginx).
+cluster_tmp=$(mktemp -d)
+chmod 755 "$cluster_tmp" # the postgres user runs the database inside
+cluster_dir=$cluster_tmp/cluster
+trap 'SNL_CLUSTER_DIR=$cluster_dir deploy/cluster.sh down >/dev/null 2>&1 || true' EXIT
+cargo build --release -p snl
+SNL_CLUSTER_DIR=$cluster_dir SNL_SERVE_ARGS="--bot-delay-ms 50 --rate 1000" deploy/cluster.sh up 3
+SNL_CLUSTER_DIR=$cluster_dir cargo run --release -p snl-server --example cluster_run -- \
+  --addr 127.0.0.1:8800 --rooms 300 \
+  --kill "SNL_CLUSTER_DIR=$cluster_dir deploy/cluster.sh kill-node 2" \
+  --restart "SNL_CLUSTER_DIR=$cluster_dir deploy/cluster.sh start-node 2" --node 127.0.0.1:8802

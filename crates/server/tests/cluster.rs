@@ -173,3 +173,43 @@ async fn a_dead_nodes_room_goes_on_at_another_node_with_nothing_lost() {
     assert_eq!(status, 200);
     assert!(lobby["rooms"].as_array().unwrap().iter().all(|r| r["room"] != room.as_str()));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_nodes_lobby_lists_the_rooms_of_the_others() {
+    use futures_util::StreamExt;
+    let postgres = pg::Postgres::start("lobby");
+    let url = postgres.database("lobby").await;
+    let (a, b) = (node("lobby-a", &url).await, node("lobby-b", &url).await);
+    // Listen as the nodes do, to know when A has told its room.
+    let (listener, mut connection) =
+        tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
+    let (told, mut heard) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
+        while let Some(Ok(message)) = messages.next().await {
+            if let tokio_postgres::AsyncMessage::Notification(n) = message {
+                let _ = told.send(n.payload().to_owned());
+            }
+        }
+    });
+    listener.batch_execute("LISTEN snl_lobby").await.unwrap();
+    let room = a.room(request(3)).await;
+    while !heard.recv().await.unwrap().contains(&room) {}
+    // B heard it too, at the same moment or a little later: ask until it lists it.
+    let mut listed = false;
+    for _ in 0..1000 {
+        let (_, lobby) = b.http("GET", "/api/rooms", None).await;
+        let rooms = lobby["rooms"].as_array().unwrap().clone();
+        if let Some(entry) = rooms.iter().find(|r| r["room"] == room.as_str()) {
+            assert_eq!(entry["status"], "open");
+            assert_eq!(entry["seats"][1]["name"], "Robo");
+            listed = true;
+            break;
+        }
+    }
+    assert!(listed, "B's lobby lists A's room");
+    // Listed once on A too (its own entry, not the one it published).
+    let (_, lobby) = a.http("GET", "/api/rooms", None).await;
+    let on_a = lobby["rooms"].as_array().unwrap().iter().filter(|r| r["room"] == room.as_str());
+    assert_eq!(on_a.count(), 1);
+}
