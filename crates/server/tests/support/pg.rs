@@ -73,12 +73,15 @@ impl Postgres {
 
     fn run(&self, program: &str, args: &[&str]) {
         let program = self.bin.join(program);
-        let status = if is_root() {
-            Command::new("runuser").args(["-u", "postgres", "--"]).arg(&program).args(args).status()
+        let mut command = if is_root() {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(&program);
+            c
         } else {
-            Command::new(&program).args(args).status()
-        }
-        .unwrap();
+            Command::new(&program)
+        };
+        // What they say on success is noise in a test's output; their errors go to stderr.
+        let status = command.args(args).stdout(std::process::Stdio::null()).status().unwrap();
         assert!(status.success(), "{} {args:?} failed", program.display());
     }
 
