@@ -10,6 +10,10 @@ need() {
   else sudo apt-get update -qq && sudo apt-get install -y -qq "$2" >/dev/null; fi
 }
 need tmux tmux
+# PostgreSQL (the server's storage and cluster tests start throwaway clusters) and nginx (the
+# cluster run below).
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need no-such-command-initdb postgresql
+need nginx nginx
 
 # Snapshot tests fail on a changed screen instead of writing a new one.
 export INSTA_UPDATE=no
