@@ -80,6 +80,8 @@ pub(crate) struct Handle {
     pub(crate) tx: mpsc::Sender<Msg>,
     /// The room as the lobby lists it.
     pub(crate) summary: watch::Receiver<Value>,
+    /// Stops the task (its connections close): the room is another node's now.
+    pub(crate) task: tokio::task::AbortHandle,
 }
 
 /// A room's task.
@@ -191,8 +193,8 @@ fn start(
         broken: false,
         announced,
     };
-    tokio::spawn(actor.run(rx));
-    Handle { tx, summary: summary_rx }
+    let task = tokio::spawn(actor.run(rx)).abort_handle();
+    Handle { tx, summary: summary_rx, task }
 }
 
 fn summary_of(room: &Room) -> Value {

@@ -95,9 +95,13 @@ pub(crate) fn body_json<T: for<'de> Deserialize<'de>>(
         .map_err(|e| ApiError::bad(format!("the request body is not valid: {e}")))
 }
 
-pub(crate) fn room_handle(shared: &Shared, room: &str) -> ApiResult<Handle> {
-    let rooms = shared.rooms.read().unwrap_or_else(std::sync::PoisonError::into_inner);
-    rooms.get(room).cloned().ok_or_else(|| ApiError::no_room(room))
+pub(crate) async fn room_handle(shared: &Arc<Shared>, room: &str) -> ApiResult<Handle> {
+    match crate::cluster::handle(shared, room).await {
+        Ok(handle) => handle.ok_or_else(|| ApiError::no_room(room)),
+        Err(message) => {
+            Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "server_error", message))
+        }
+    }
 }
 
 async fn create(
@@ -139,11 +143,7 @@ async fn create(
     let room = Room::new(id.clone(), setup);
     let handle = actor::spawn(room, shared.writer.clone(), shared.config.bot_delay);
     let seats = handle.summary.borrow()["seats"].clone();
-    shared
-        .rooms
-        .write()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .insert(id.clone(), handle);
+    crate::cluster::hold(&shared, &id, &handle);
     Ok((StatusCode::CREATED, Json(json!({"room": id, "seats": seats}))).into_response())
 }
 
@@ -154,12 +154,13 @@ async fn lobby(State(shared): State<Arc<Shared>>) -> Json<Value> {
         .map(|h| h.summary.borrow().clone())
         .filter(|s| s["status"] != "over")
         .collect();
+    listed.extend(shared.cluster.remote_lobby(&rooms));
     listed.sort_by(|a, b| a["room"].as_str().cmp(&b["room"].as_str()));
     Json(json!({"rooms": listed}))
 }
 
 async fn view(State(shared): State<Arc<Shared>>, Path(room): Path<String>) -> ApiResult {
-    let handle = room_handle(&shared, &room)?;
+    let handle = room_handle(&shared, &room).await?;
     let (reply, answer) = oneshot::channel();
     handle.tx.send(Msg::View { reply }).await.map_err(|_| ApiError::gone(&room))?;
     Ok(Json(answer.await.map_err(|_| ApiError::gone(&room))?).into_response())
@@ -176,7 +177,7 @@ async fn claim(
     Path((room, seat)): Path<(String, String)>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
-    let handle = room_handle(&shared, &room)?;
+    let handle = room_handle(&shared, &room).await?;
     let seat: usize = seat.parse().map_err(|_| {
         ApiError::new(StatusCode::NOT_FOUND, "no_such_seat", format!("there is no seat '{seat}'"))
     })?;
@@ -221,7 +222,7 @@ async fn websocket(
             "a page from another origin cannot open this room's WebSocket",
         ));
     }
-    let handle = room_handle(&shared, &room)?;
+    let handle = room_handle(&shared, &room).await?;
     let upgrade = upgrade.map_err(|e| ApiError::new(e.status(), "bad_request", e.body_text()))?;
     let max = shared.config.max_connections;
     let held = shared.connections.fetch_add(1, Ordering::SeqCst);
