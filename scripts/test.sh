@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test of snl, on a fresh machine as on a developer's: installs what the tests need beyond
-# cargo (tmux, for the full-screen game's end-to-end tests), then runs the workspace's tests.
+# cargo (tmux, for the full-screen game's end-to-end tests; Chromium, node and the npm test tools
+# in web-tests/, for the browser game's), then runs the workspace's tests, then the browser game's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,7 +11,38 @@ need() {
   else sudo apt-get update -qq && sudo apt-get install -y -qq "$2" >/dev/null; fi
 }
 need tmux tmux
+need chromium chromium
+need node nodejs
+need npm npm
+# PostgreSQL (the server's storage and cluster tests start throwaway clusters) and nginx (the
+# cluster run below).
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need no-such-command-initdb postgresql
+need nginx nginx
 
 # Snapshot tests fail on a changed screen instead of writing a new one.
 export INSTA_UPDATE=no
 cargo test --workspace --release "$@"
+
+# The browser game (crates/server/web): types checked, the animation planner's unit tests, then
+# real Chromium against the release binary that cargo's tests just built.
+cargo build --release --quiet -p snl
+(
+  cd web-tests
+  [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error
+  npx --no-install tsc -p tsconfig.json
+  node --test unit/
+  node --test --test-concurrency=1 e2e/
+)
+
+# Issue 15: three nodes on PostgreSQL behind nginx; 300 rooms played at once, one node killed
+# with SIGKILL mid-way and started again (deploy/cluster.sh installs postgresql and nginx).
+cluster_tmp=$(mktemp -d)
+chmod 755 "$cluster_tmp" # the postgres user runs the database inside
+cluster_dir=$cluster_tmp/cluster
+trap 'SNL_CLUSTER_DIR=$cluster_dir deploy/cluster.sh down >/dev/null 2>&1 || true' EXIT
+SNL_CLUSTER_DIR=$cluster_dir SNL_SERVE_ARGS="--bot-delay-ms 50 --rate 1000" deploy/cluster.sh up 3
+SNL_CLUSTER_DIR=$cluster_dir cargo run --release -p snl-server --example cluster_run -- \
+  --addr 127.0.0.1:8800 --rooms 300 \
+  --kill "SNL_CLUSTER_DIR=$cluster_dir deploy/cluster.sh kill-node 2" \
+  --restart "SNL_CLUSTER_DIR=$cluster_dir deploy/cluster.sh start-node 2" --node 127.0.0.1:8802
+

@@ -22,7 +22,8 @@
 //!   cells, where big dice make games of millions of turns, it stops after 65,536 turns and the
 //!   quantiles past them come from powers of the chain (`far`);
 //! - seats are independent tokens taking one turn per round, so their chances
-//!   ([`seat_outcomes`]) are sums over rounds of products of that distribution.
+//!   ([`seat_outcomes`]) are sums over rounds of products of that distribution; from a game
+//!   under way, [`live_odds`] follows the same race from where the tokens stand.
 //!
 //! Answers are exact to about 1e-12 relative, far inside the 1e-9 the specification promises;
 //! the tests compare them with exact rational arithmetic and with published results.
@@ -69,6 +70,7 @@
 mod chain;
 mod distribution;
 mod far;
+mod odds;
 mod seats;
 mod solver;
 mod tail;
@@ -78,6 +80,7 @@ use snl_engine::{Board, Rules};
 pub(crate) use chain::{BONUS_TAIL, RollClass, roll_classes};
 pub use chain::{FnPolicy, Policy, Situation, TurnChain};
 pub use distribution::TurnDistribution;
+pub use odds::{Race, RaceLimits, live_odds, race};
 pub use seats::{MAX_RANKED_SEATS, SeatOutcomes, seat_outcomes, win_by_round};
 pub use solver::{MAX_BACK_CELLS, Method};
 

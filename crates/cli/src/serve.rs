@@ -1,7 +1,8 @@
 //! `snl serve`: the online game server (SPEC §9). The first line on stdout is
 //! `listening on http://HOST:PORT`; the rooms, their seats and their events live in the game
 //! database (the same one `snl play` records into), so a server started again goes on with every
-//! unfinished room.
+//! unfinished room. With `--db postgres://…` several servers share the rooms on PostgreSQL
+//! (behind nginx; see `docs/scaling.md` and `deploy/cluster.sh`).
 
 use std::{io::Write, net::SocketAddr, time::Duration};
 

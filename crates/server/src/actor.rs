@@ -50,6 +50,8 @@ pub(crate) enum Msg {
     Claim { seat: usize, name: String, reply: oneshot::Sender<Result<String, ClaimError>> },
     /// `GET /api/rooms/{room}`.
     View { reply: oneshot::Sender<Value> },
+    /// `GET /api/rooms/{room}/odds`: where the tokens stand.
+    Standing { reply: oneshot::Sender<crate::odds::Standing> },
 }
 
 /// Why a seat was not given.
@@ -78,6 +80,8 @@ pub(crate) struct Handle {
     pub(crate) tx: mpsc::Sender<Msg>,
     /// The room as the lobby lists it.
     pub(crate) summary: watch::Receiver<Value>,
+    /// Stops the task (its connections close): the room is another node's now.
+    pub(crate) task: tokio::task::AbortHandle,
 }
 
 /// A room's task.
@@ -189,8 +193,8 @@ fn start(
         broken: false,
         announced,
     };
-    tokio::spawn(actor.run(rx));
-    Handle { tx, summary: summary_rx }
+    let task = tokio::spawn(actor.run(rx)).abort_handle();
+    Handle { tx, summary: summary_rx, task }
 }
 
 fn summary_of(room: &Room) -> Value {
@@ -288,6 +292,9 @@ impl Actor {
             }
             Msg::View { reply } => {
                 let _ = reply.send(self.room.view(self.frames.len() as u64, &self.online));
+            }
+            Msg::Standing { reply } => {
+                let _ = reply.send(crate::odds::standing(&self.room, self.frames.len() as u64));
             }
         }
     }

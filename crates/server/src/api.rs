@@ -1,5 +1,6 @@
 //! The HTTP side of SPEC §9: create a room, take a seat, the lobby, a room's public state, and
-//! the door to a room's WebSocket. Every error is `{"error": {"code", "message"}}` with a 4xx
+//! the door to a room's WebSocket; the routes of a room's odds (`odds`), the board check
+//! (`boards`) and recorded games (`games`), whose handlers sit in those modules. Every error is `{"error": {"code", "message"}}` with a 4xx
 //! status.
 
 use std::sync::{Arc, atomic::Ordering};
@@ -41,7 +42,7 @@ impl ApiError {
         ApiError { status, code, message: message.into() }
     }
 
-    fn bad(message: impl Into<String>) -> Self {
+    pub(crate) fn bad(message: impl Into<String>) -> Self {
         ApiError::new(StatusCode::BAD_REQUEST, "bad_request", message)
     }
 
@@ -49,7 +50,7 @@ impl ApiError {
         ApiError::new(StatusCode::NOT_FOUND, "no_such_room", format!("there is no room '{room}'"))
     }
 
-    fn gone(room: &str) -> Self {
+    pub(crate) fn gone(room: &str) -> Self {
         ApiError::new(StatusCode::GONE, "room_closed", format!("room '{room}' is closed"))
     }
 }
@@ -61,7 +62,7 @@ impl IntoResponse for ApiError {
     }
 }
 
-type ApiResult<T = Response> = Result<T, ApiError>;
+pub(crate) type ApiResult<T = Response> = Result<T, ApiError>;
 
 /// The routes under `/api/`.
 pub(crate) fn router(shared: Arc<Shared>) -> Router {
@@ -70,6 +71,10 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         .route("/api/rooms/{room}", get(view))
         .route("/api/rooms/{room}/seats/{seat}", post(claim))
         .route("/api/rooms/{room}/ws", get(websocket))
+        .route("/api/rooms/{room}/odds", get(crate::odds::endpoint))
+        .route("/api/boards/check", post(crate::boards::endpoint))
+        .route("/api/games", get(crate::games::list))
+        .route("/api/games/{id}", get(crate::games::one))
         .fallback(|| async {
             ApiError::new(StatusCode::NOT_FOUND, "not_found", "there is nothing at this address")
         })
@@ -77,7 +82,9 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         .with_state(shared)
 }
 
-fn body_json<T: for<'de> Deserialize<'de>>(body: Result<Bytes, BytesRejection>) -> ApiResult<T> {
+pub(crate) fn body_json<T: for<'de> Deserialize<'de>>(
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<T> {
     let body = body.map_err(|e| {
         let status = e.status();
         let code =
@@ -88,9 +95,13 @@ fn body_json<T: for<'de> Deserialize<'de>>(body: Result<Bytes, BytesRejection>) 
         .map_err(|e| ApiError::bad(format!("the request body is not valid: {e}")))
 }
 
-fn room_handle(shared: &Shared, room: &str) -> ApiResult<Handle> {
-    let rooms = shared.rooms.read().unwrap_or_else(std::sync::PoisonError::into_inner);
-    rooms.get(room).cloned().ok_or_else(|| ApiError::no_room(room))
+pub(crate) async fn room_handle(shared: &Arc<Shared>, room: &str) -> ApiResult<Handle> {
+    match crate::cluster::handle(shared, room).await {
+        Ok(handle) => handle.ok_or_else(|| ApiError::no_room(room)),
+        Err(message) => {
+            Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "server_error", message))
+        }
+    }
 }
 
 async fn create(
@@ -132,11 +143,7 @@ async fn create(
     let room = Room::new(id.clone(), setup);
     let handle = actor::spawn(room, shared.writer.clone(), shared.config.bot_delay);
     let seats = handle.summary.borrow()["seats"].clone();
-    shared
-        .rooms
-        .write()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .insert(id.clone(), handle);
+    crate::cluster::hold(&shared, &id, &handle);
     Ok((StatusCode::CREATED, Json(json!({"room": id, "seats": seats}))).into_response())
 }
 
@@ -147,12 +154,13 @@ async fn lobby(State(shared): State<Arc<Shared>>) -> Json<Value> {
         .map(|h| h.summary.borrow().clone())
         .filter(|s| s["status"] != "over")
         .collect();
+    listed.extend(shared.cluster.remote_lobby(&rooms));
     listed.sort_by(|a, b| a["room"].as_str().cmp(&b["room"].as_str()));
     Json(json!({"rooms": listed}))
 }
 
 async fn view(State(shared): State<Arc<Shared>>, Path(room): Path<String>) -> ApiResult {
-    let handle = room_handle(&shared, &room)?;
+    let handle = room_handle(&shared, &room).await?;
     let (reply, answer) = oneshot::channel();
     handle.tx.send(Msg::View { reply }).await.map_err(|_| ApiError::gone(&room))?;
     Ok(Json(answer.await.map_err(|_| ApiError::gone(&room))?).into_response())
@@ -169,7 +177,7 @@ async fn claim(
     Path((room, seat)): Path<(String, String)>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
-    let handle = room_handle(&shared, &room)?;
+    let handle = room_handle(&shared, &room).await?;
     let seat: usize = seat.parse().map_err(|_| {
         ApiError::new(StatusCode::NOT_FOUND, "no_such_seat", format!("there is no seat '{seat}'"))
     })?;
@@ -214,7 +222,7 @@ async fn websocket(
             "a page from another origin cannot open this room's WebSocket",
         ));
     }
-    let handle = room_handle(&shared, &room)?;
+    let handle = room_handle(&shared, &room).await?;
     let upgrade = upgrade.map_err(|e| ApiError::new(e.status(), "bad_request", e.body_text()))?;
     let max = shared.config.max_connections;
     let held = shared.connections.fetch_add(1, Ordering::SeqCst);

@@ -17,16 +17,28 @@
 //!
 //! Where things are: `api` (HTTP routes and errors), `ws` (one connection: limits, hello,
 //! intents), `actor` (a room's task, its clocks, store-then-send), `room` (a room as a state
-//! machine and its command log), `setup` (what a room is created with), `store` (the one
-//! database writer, group commit), `frames` (the WebSocket frames), `token` (seat tokens).
+//! machine and its command log), `setup` (what a room is created with), `store` (the storage
+//! seam: store-then-send), [`storage`] (SQLite or PostgreSQL behind one trait), `cluster`
+//! (nodes sharing PostgreSQL: room leases, take-overs, the lobby of every node), `frames` (the
+//! WebSocket frames), `token` (seat tokens), `web` (the browser game's pages and assets, embedded
+//! from `web/`); `odds` (a room's live odds), `boards` (a board checked and analysed for the
+//! editor), `games` (recorded games for replays).
+//!
+//! With `db` a `postgres://…` URL, several servers share the rooms (see `docs/scaling.md`).
 
 mod actor;
 mod api;
+pub mod boards;
+mod cluster;
 pub mod frames;
+pub mod games;
+mod odds;
 mod room;
 pub mod setup;
+pub mod storage;
 mod store;
 mod token;
+mod web;
 mod ws;
 
 use std::{
@@ -37,7 +49,7 @@ use std::{
     time::Duration,
 };
 
-use snl_store::{DbError, RoomStore};
+use storage::{Location, StorageError};
 
 /// Largest HTTP request body, in bytes.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -66,7 +78,7 @@ impl Default for Limits {
 /// How the server runs.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// The game database.
+    /// The game database: a SQLite file, or a `postgres://…` URL shared by several servers.
     pub db: PathBuf,
     /// The pause before a computer seat plays (0 in tests).
     pub bot_delay: Duration,
@@ -100,12 +112,12 @@ impl Config {
 #[non_exhaustive]
 pub enum ServeError {
     /// The database cannot be opened or read.
-    #[error("the game database {path} {error}")]
+    #[error("cannot open {location}: {error}")]
     Db {
         /// Where it is.
-        path: PathBuf,
+        location: Location,
         /// What is wrong.
-        error: DbError,
+        error: StorageError,
     },
     /// A stored room does not replay.
     #[error("cannot restore {0}")]
@@ -130,6 +142,11 @@ struct Shared {
     writer: store::Writer,
     config: Config,
     connections: AtomicUsize,
+    /// The live odds' kept tables and the permits for analysis work.
+    work: odds::Work,
+    /// Recorded games, read for replays.
+    library: games::Library,
+    cluster: cluster::Cluster,
 }
 
 /// The server, with its rooms restored, ready to serve.
@@ -146,19 +163,21 @@ fn now_ms() -> u64 {
         .map_or(0, |d| d.as_millis() as u64)
 }
 
-/// Opens the database and restores every unfinished room (on the current tokio runtime).
+/// Opens the database and restores every unfinished room (on the current tokio runtime). On a
+/// database shared by several servers (PostgreSQL), rooms are not restored at start but each
+/// when it is first asked for, by the server it is routed to.
 ///
 /// # Errors
 ///
 /// [`ServeError::Db`] when the database cannot be opened or read, [`ServeError::Restore`] when a
 /// stored room does not replay to the events it stored.
-#[expect(clippy::unused_async, reason = "it spawns the rooms' tasks, so it runs in the runtime")]
 pub async fn open(config: Config) -> Result<App, ServeError> {
-    let db_error = |error| ServeError::Db { path: config.db.clone(), error };
-    let mut store = RoomStore::open(&config.db).map_err(db_error)?;
-    store.set_fsync(config.fsync).map_err(db_error)?;
-    let stored = store.unfinished().map_err(db_error)?;
-    let writer = store::Writer::start(store, now_ms);
+    let location = Location::parse(&config.db);
+    let db_error = |error| ServeError::Db { location: location.clone(), error };
+    let storage = location.open_with(config.fsync).await.map_err(db_error)?;
+    let stored =
+        if storage.shared() { Vec::new() } else { storage.unfinished().await.map_err(db_error)? };
+    let writer = store::Writer::new(storage);
     let mut rooms = HashMap::new();
     let restored = stored.len();
     for room in stored {
@@ -170,9 +189,13 @@ pub async fn open(config: Config) -> Result<App, ServeError> {
     let shared = Arc::new(Shared {
         rooms: RwLock::new(rooms),
         writer,
+        library: games::Library::new(config.db.clone()),
         config,
         connections: AtomicUsize::new(0),
+        work: odds::Work::default(),
+        cluster: cluster::Cluster::default(),
     });
+    cluster::listen(&shared);
     Ok(App { shared, restored })
 }
 
@@ -182,9 +205,9 @@ impl App {
         self.restored
     }
 
-    /// The routes, for serving or for tests.
+    /// The routes (the API and the browser game), for serving or for tests.
     pub fn router(&self) -> axum::Router {
-        api::router(self.shared.clone())
+        api::router(self.shared.clone()).merge(web::router())
     }
 
     /// Serves on `listener` until the process ends.

@@ -28,6 +28,7 @@ async fn every_example_in_the_protocol_document_is_accepted() {
     let blocks = examples();
     let count = |label: &str| blocks.iter().filter(|(l, _)| l == label).count();
     assert!(count("client") >= 6 && count("server") >= 6 && count("create-room") >= 3);
+    assert!(count("board-check") >= 2);
     let server = Server::start("protocol-doc").await;
     let mut rooms = Vec::new();
     for (label, text) in &blocks {
@@ -50,6 +51,11 @@ async fn every_example_in_the_protocol_document_is_accepted() {
             "server" => {
                 serde_json::from_value::<ServerFrame>(value)
                     .unwrap_or_else(|e| panic!("{e}: {text}"));
+            }
+            "board-check" => {
+                let (status, body) = server.http("POST", "/api/boards/check", Some(text)).await;
+                assert_eq!(status, 200, "{text}: {body}");
+                assert!(body["valid"].is_boolean(), "{text}: {body}");
             }
             "response" => {}
             other => panic!("an example labelled '{other}'"),

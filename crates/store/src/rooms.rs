@@ -220,37 +220,47 @@ impl RoomStore {
     ///
     /// Whatever SQLite reports.
     pub fn unfinished(&self) -> Result<Vec<StoredRoom>, DbError> {
-        let conn = &self.db.conn;
-        let mut rooms =
-            conn.prepare("SELECT id, setup FROM rooms WHERE over = 0 ORDER BY created_ms, id")?;
-        let mut seats = conn.prepare(
-            "SELECT seat, name, token_hash FROM room_seats WHERE room = ?1 ORDER BY seat",
-        )?;
-        let mut log =
-            conn.prepare("SELECT command FROM room_log WHERE room = ?1 ORDER BY number")?;
-        let mut events =
-            conn.prepare("SELECT event FROM room_events WHERE room = ?1 ORDER BY seq")?;
+        let mut rooms = self
+            .db
+            .conn
+            .prepare("SELECT id, setup FROM rooms WHERE over = 0 ORDER BY created_ms, id")?;
         let heads = rooms
             .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?
             .collect::<Result<Vec<_>, _>>()?;
-        let mut found = Vec::with_capacity(heads.len());
-        for (id, setup) in heads {
-            let room_seats = seats
-                .query_map([&id], |r| Ok((r.get::<_, i64>(0)? as usize, r.get(1)?, r.get(2)?)))?
-                .collect::<Result<Vec<_>, _>>()?;
-            let room_log =
-                log.query_map([&id], |r| r.get(0))?.collect::<Result<Vec<String>, _>>()?;
-            let room_events =
-                events.query_map([&id], |r| r.get(0))?.collect::<Result<Vec<String>, _>>()?;
-            found.push(StoredRoom {
-                id,
-                setup,
-                seats: room_seats,
-                log: room_log,
-                events: room_events,
-            });
-        }
-        Ok(found)
+        heads.into_iter().map(|(id, setup)| self.rest_of(id, setup)).collect()
+    }
+
+    /// Room `id` with its seats, log and events, whether its game is over or not; `None` when
+    /// there is no such room.
+    ///
+    /// # Errors
+    ///
+    /// Whatever SQLite reports.
+    pub fn room(&self, id: &str) -> Result<Option<StoredRoom>, DbError> {
+        let setup: Option<String> = self
+            .db
+            .conn
+            .query_row("SELECT setup FROM rooms WHERE id = ?1", [id], |r| r.get(0))
+            .optional()?;
+        setup.map(|setup| self.rest_of(id.to_owned(), setup)).transpose()
+    }
+
+    /// A room's seats, log and events read around its id and setup.
+    fn rest_of(&self, id: String, setup: String) -> Result<StoredRoom, DbError> {
+        let conn = &self.db.conn;
+        let mut seats = conn.prepare_cached(
+            "SELECT seat, name, token_hash FROM room_seats WHERE room = ?1 ORDER BY seat",
+        )?;
+        let mut log =
+            conn.prepare_cached("SELECT command FROM room_log WHERE room = ?1 ORDER BY number")?;
+        let mut events =
+            conn.prepare_cached("SELECT event FROM room_events WHERE room = ?1 ORDER BY seq")?;
+        let seats = seats
+            .query_map([&id], |r| Ok((r.get::<_, i64>(0)? as usize, r.get(1)?, r.get(2)?)))?
+            .collect::<Result<Vec<_>, _>>()?;
+        let log = log.query_map([&id], |r| r.get(0))?.collect::<Result<Vec<String>, _>>()?;
+        let events = events.query_map([&id], |r| r.get(0))?.collect::<Result<Vec<String>, _>>()?;
+        Ok(StoredRoom { id, setup, seats, log, events })
     }
 
     /// The room tables' schema version (0 before they exist).
@@ -335,6 +345,9 @@ mod tests {
         assert_eq!(rooms[0].seats, [(1, "Ann".to_owned(), vec![7; 32])]);
         assert_eq!(rooms[0].log, ["roll"]);
         assert_eq!(rooms[0].events, ["e1", "e2"]);
+        assert_eq!(store.room("a").unwrap().as_ref(), Some(&rooms[0]));
+        assert_eq!(store.room("b").unwrap().map(|r| r.setup), Some("setup b".to_owned()));
+        assert_eq!(store.room("c").unwrap(), None);
     }
 
     #[test]

@@ -161,16 +161,32 @@ impl Database {
     ///
     /// [`DbError::BadRow`] for a value this snl does not know, and whatever SQLite reports.
     pub fn games(&self) -> Result<Vec<GameSummary>, DbError> {
+        self.games_page(None, usize::MAX)
+    }
+
+    /// At most `limit` games, newest first, those numbered below `before` when it is given: a
+    /// page of [`Database::games`] (the next page is the one before the last game of this one).
+    ///
+    /// # Errors
+    ///
+    /// As [`Database::games`].
+    pub fn games_page(
+        &self,
+        before: Option<GameId>,
+        limit: usize,
+    ) -> Result<Vec<GameSummary>, DbError> {
         let mut seats_of = self
             .conn
             .prepare("SELECT seat, name, kind FROM seats WHERE game_id = ?1 ORDER BY seat")?;
         let sql = format!(
             "SELECT g.status, {LAST_ACTION}, g.id, g.started_ms, g.updated_ms, g.board,
                     g.board_size, g.rules, g.winner, g.turns
-             FROM games g ORDER BY g.id DESC"
+             FROM games g WHERE ?1 IS NULL OR g.id < ?1 ORDER BY g.id DESC LIMIT ?2"
         );
         let mut stmt = self.conn.prepare(&sql)?;
-        let mut rows = stmt.query([])?;
+        // SQLite reads a negative limit as none.
+        let limit = i64::try_from(limit).unwrap_or(-1);
+        let mut rows = stmt.query(params![before.map(|b| b.0), limit])?;
         let mut games = Vec::new();
         while let Some(r) = rows.next()? {
             let id = GameId(r.get(2)?);

@@ -96,6 +96,20 @@ fn the_list_shows_seats_winner_and_status_newest_first() {
 }
 
 #[test]
+fn the_list_comes_in_pages_newest_first() {
+    let dir = TestDir::new("db-pages");
+    let mut db = Database::open(&dir.path().join("games.db")).unwrap();
+    let ids: Vec<GameId> = (0..5)
+        .map(|i| db.new_game(&Table::new(&["Ann", "Bob"], DiceState::seeded(i)).save(), i).unwrap())
+        .collect();
+    let ids_of = |page: Vec<GameSummary>| page.iter().map(|g| g.id).collect::<Vec<_>>();
+    assert_eq!(ids_of(db.games_page(None, 2).unwrap()), [ids[4], ids[3]]);
+    assert_eq!(ids_of(db.games_page(Some(ids[3]), 2).unwrap()), [ids[2], ids[1]]);
+    assert_eq!(ids_of(db.games_page(Some(ids[1]), 2).unwrap()), [ids[0]]);
+    assert_eq!(db.games_page(None, usize::MAX).unwrap(), db.games().unwrap());
+}
+
+#[test]
 fn an_undo_deletes_the_taken_back_moves_and_a_redo_puts_them_back() {
     let dir = TestDir::new("db-undo");
     let mut db = Database::open(&dir.path().join("games.db")).unwrap();

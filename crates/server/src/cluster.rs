@@ -1,0 +1,261 @@
+//! Several nodes on one shared storage (PostgreSQL): a node acts for a room only while it holds
+//! the room's lease. Asked for a room it does not hold, a node takes the lease (asking the
+//! holder to let it go, if there is one that lives), loads the room from its stored events and
+//! goes on. Told to let a room go, or losing every lease with its connection, a node stops the
+//! room's task at once: its connections close and their clients reconnect to the room's new
+//! node with `since`, missing nothing. The lobby lists every node's rooms: each node publishes
+//! its rooms' entries and keeps the others' as they are told (`LISTEN`/`NOTIFY`).
+//!
+//! Alone on a SQLite database, a node holds every room and none of this runs.
+
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex, PoisonError, RwLock},
+    time::Duration,
+};
+
+use serde_json::Value;
+use tokio::sync::{Mutex as AsyncMutex, broadcast::error::RecvError};
+
+use crate::{
+    Shared,
+    actor::{self, Handle},
+    storage::Notice,
+};
+
+/// How long a node waits for a room's holder to let it go, each time it asks (a holder that
+/// died lets go without telling: its lock goes as PostgreSQL sees its connection end).
+const RELEASE_WAIT: Duration = Duration::from_millis(500);
+/// How many times a node asks a room's holder to let it go before it gives up.
+const ASKS: u32 = 10;
+/// The shortest time between two lobby entries a room publishes while only its turn count
+/// changes.
+const LOBBY_PACE: Duration = Duration::from_secs(1);
+
+/// What a node of a cluster keeps beside its rooms.
+#[derive(Debug, Default)]
+pub(crate) struct Cluster {
+    /// One gate per room being loaded, so one request loads it and the others wait for it.
+    gates: Mutex<HashMap<String, Arc<AsyncMutex<()>>>>,
+    /// The lobby entries of rooms other nodes hold, by room.
+    remote: RwLock<HashMap<String, Value>>,
+}
+
+impl Cluster {
+    fn gate(&self, room: &str) -> Arc<AsyncMutex<()>> {
+        let mut gates = self.gates.lock().unwrap_or_else(PoisonError::into_inner);
+        gates.entry(room.to_owned()).or_default().clone()
+    }
+
+    fn ungate(&self, room: &str) {
+        let mut gates = self.gates.lock().unwrap_or_else(PoisonError::into_inner);
+        if gates.get(room).is_some_and(|g| Arc::strong_count(g) == 1) {
+            gates.remove(room);
+        }
+    }
+
+    /// The other nodes' lobby entries, but for rooms in `local`.
+    pub(crate) fn remote_lobby(&self, local: &HashMap<String, Handle>) -> Vec<Value> {
+        let remote = self.remote.read().unwrap_or_else(PoisonError::into_inner);
+        remote
+            .iter()
+            .filter(|(room, _)| !local.contains_key(*room))
+            .map(|(_, entry)| entry.clone())
+            .collect()
+    }
+}
+
+/// The live task of `room` on this node, if there is one.
+fn live(shared: &Shared, room: &str) -> Option<Handle> {
+    let rooms = shared.rooms.read().unwrap_or_else(PoisonError::into_inner);
+    rooms.get(room).filter(|h| !h.tx.is_closed()).cloned()
+}
+
+/// The task of `room`: this node's, or — on a shared storage — taken over from the stored
+/// room. `Ok(None)` when there is no such room.
+///
+/// # Errors
+///
+/// One sentence when the room cannot be taken over (its holder does not let it go, the
+/// storage fails, or the stored room does not replay).
+pub(crate) async fn handle(shared: &Arc<Shared>, room: &str) -> Result<Option<Handle>, String> {
+    let storage = shared.writer.storage().clone();
+    if !storage.shared() {
+        let rooms = shared.rooms.read().unwrap_or_else(PoisonError::into_inner);
+        return Ok(rooms.get(room).cloned());
+    }
+    if let Some(handle) = live(shared, room) {
+        return Ok(Some(handle));
+    }
+    let gate = shared.cluster.gate(room);
+    let taken = {
+        let _one_at_a_time = gate.lock().await;
+        match live(shared, room) {
+            Some(handle) => Ok(Some(handle)),
+            None => take_over(shared, room).await,
+        }
+    };
+    drop(gate);
+    shared.cluster.ungate(room);
+    taken
+}
+
+async fn take_over(shared: &Arc<Shared>, room: &str) -> Result<Option<Handle>, String> {
+    let storage = shared.writer.storage().clone();
+    let mut notices = storage.notices();
+    let mut asked = 0;
+    while !storage.acquire(room).await.map_err(|e| e.to_string())? {
+        if asked == ASKS {
+            return Err(format!("room {room} is held by another node that does not let it go"));
+        }
+        asked += 1;
+        storage.notify(Notice::Release(room.to_owned())).await.map_err(|e| e.to_string())?;
+        if let Some(notices) = notices.as_mut() {
+            let released = async {
+                loop {
+                    match notices.recv().await {
+                        Ok(Notice::Released(r)) if r == room => return,
+                        Err(RecvError::Closed) => return,
+                        _ => {}
+                    }
+                }
+            };
+            let _ = tokio::time::timeout(RELEASE_WAIT, released).await;
+        }
+    }
+    let loaded = async {
+        let Some(stored) = storage.room(room).await.map_err(|e| e.to_string())? else {
+            return Ok(None);
+        };
+        actor::restore(stored, shared.writer.clone(), shared.config.bot_delay).map(Some)
+    };
+    let handle = match loaded.await {
+        Ok(Some(handle)) => handle,
+        other => {
+            let _ = storage.release(room).await;
+            return other;
+        }
+    };
+    hold(shared, room, &handle);
+    Ok(Some(handle))
+}
+
+/// Keeps `handle` as this node's task for `room`, and — on a shared storage — publishes its
+/// lobby entry whenever it changes (its turn count at most once per [`LOBBY_PACE`]).
+pub(crate) fn hold(shared: &Arc<Shared>, room: &str, handle: &Handle) {
+    let previous = shared
+        .rooms
+        .write()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(room.to_owned(), handle.clone());
+    if let Some(previous) = previous {
+        previous.task.abort();
+    }
+    let storage = shared.writer.storage().clone();
+    if !storage.shared() {
+        return;
+    }
+    shared.cluster.remote.write().unwrap_or_else(PoisonError::into_inner).remove(room);
+    let mut summary = handle.summary.clone();
+    let room = room.to_owned();
+    tokio::spawn(async move {
+        let mut told: Option<Value> = None;
+        loop {
+            let entry = summary.borrow_and_update().clone();
+            let only_turns = told
+                .as_ref()
+                .is_some_and(|t| t["status"] == entry["status"] && t["seats"] == entry["seats"]);
+            if told.as_ref() != Some(&entry) {
+                if let Err(e) = storage.publish(&room, &entry.to_string()).await {
+                    eprintln!("snl serve: room {room}'s lobby entry was not published: {e}");
+                }
+                told = Some(entry);
+                if only_turns {
+                    // Turn counts are told at a pace; the changes meanwhile are told at once after.
+                    tokio::time::sleep(LOBBY_PACE).await;
+                }
+            }
+            if summary.changed().await.is_err() {
+                return;
+            }
+        }
+    });
+}
+
+/// Answers what the other nodes say, for as long as the server runs: lets rooms go when asked,
+/// stops every room when the leases are lost, keeps the other nodes' lobby entries.
+pub(crate) fn listen(shared: &Arc<Shared>) {
+    let storage = shared.writer.storage().clone();
+    let Some(mut notices) = storage.notices() else { return };
+    let shared = Arc::downgrade(shared);
+    tokio::spawn(async move {
+        if let Some(shared) = shared.upgrade() {
+            match storage.lobby().await {
+                Ok(entries) => {
+                    let mut remote =
+                        shared.cluster.remote.write().unwrap_or_else(PoisonError::into_inner);
+                    for (room, entry) in entries {
+                        if let Ok(entry) = serde_json::from_str(&entry) {
+                            remote.insert(room, entry);
+                        }
+                    }
+                }
+                Err(e) => eprintln!("snl serve: the lobby of the other nodes was not read: {e}"),
+            }
+        }
+        loop {
+            let notice = match notices.recv().await {
+                Ok(notice) => notice,
+                Err(RecvError::Lagged(_)) => continue,
+                Err(RecvError::Closed) => return,
+            };
+            let Some(shared) = shared.upgrade() else { return };
+            match notice {
+                Notice::Release(room) => {
+                    let gate = shared.cluster.gate(&room);
+                    let guard = gate.lock().await;
+                    let handle =
+                        shared.rooms.write().unwrap_or_else(PoisonError::into_inner).remove(&room);
+                    if let Some(handle) = handle {
+                        handle.task.abort();
+                    }
+                    // Writes the task queued before this are committed first; any later one is
+                    // refused.
+                    if storage.release(&room).await.unwrap_or(false) {
+                        let _ = storage.notify(Notice::Released(room.clone())).await;
+                    }
+                    drop(guard);
+                    drop(gate);
+                    shared.cluster.ungate(&room);
+                }
+                Notice::Lost => {
+                    eprintln!(
+                        "snl serve: the connection to the database broke: every room here stops"
+                    );
+                    let rooms: Vec<Handle> = shared
+                        .rooms
+                        .write()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .drain()
+                        .map(|(_, h)| h)
+                        .collect();
+                    for handle in rooms {
+                        handle.task.abort();
+                    }
+                }
+                Notice::Lobby(entry) => {
+                    let Ok(entry) = serde_json::from_str::<Value>(&entry) else { continue };
+                    let Some(room) = entry["room"].as_str().map(str::to_owned) else { continue };
+                    let mut remote =
+                        shared.cluster.remote.write().unwrap_or_else(PoisonError::into_inner);
+                    if entry["status"] == "over" {
+                        remote.remove(&room);
+                    } else {
+                        remote.insert(room, entry);
+                    }
+                }
+                Notice::Released(_) => {}
+            }
+        }
+    });
+}

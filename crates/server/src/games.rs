@@ -1,0 +1,158 @@
+//! `GET /api/games` and `GET /api/games/{id}`: the games recorded in the server's database —
+//! those `snl play` recorded there and the online games that ended — listed in pages, and one
+//! game whole for a replay: board, rules, seats and every event numbered from 1, told by
+//! replaying its history exactly as `snl replay` does (a game that does not replay is refused).
+//! Reads go through one read-only connection of their own, on the blocking pool, so they never
+//! wait for the rooms' writer.
+
+use std::{
+    path::PathBuf,
+    sync::{Mutex, PoisonError},
+};
+
+use serde_json::{Value, json};
+use snl_engine::{Event, Game};
+use snl_store::{Database, DbError, GameId};
+
+/// Most games in one page of the list.
+pub const MAX_PAGE: usize = 100;
+/// Games in a page when the request does not say.
+pub const DEFAULT_PAGE: usize = 20;
+/// Most rolls in a game sent whole (a game of about 100,000 events, a few megabytes).
+pub const MAX_REPLAY_MOVES: usize = 20_000;
+
+/// Why a read failed: a status, a code and one sentence.
+pub(crate) type ReadError = (u16, &'static str, String);
+
+/// The server's reader of recorded games.
+#[derive(Debug)]
+pub(crate) struct Library {
+    path: PathBuf,
+    db: Mutex<Option<Database>>,
+}
+
+impl Library {
+    pub(crate) fn new(path: PathBuf) -> Library {
+        Library { path, db: Mutex::new(None) }
+    }
+
+    /// Runs `read` on the read-only connection, opening it the first time.
+    fn with<T>(&self, read: impl FnOnce(&Database) -> Result<T, DbError>) -> Result<T, ReadError> {
+        let mut db = self.db.lock().unwrap_or_else(PoisonError::into_inner);
+        if db.is_none() {
+            *db = Some(Database::open_existing(&self.path).map_err(|e| Library::failure(&e))?);
+        }
+        read(db.as_ref().expect("opened above")).map_err(|e| Library::failure(&e))
+    }
+
+    fn failure(error: &DbError) -> ReadError {
+        match error {
+            DbError::NoSuchGame(id) => {
+                (404, "no_such_game", format!("there is no game {id} in the database"))
+            }
+            other => (503, "server_error", format!("the game database {other}")),
+        }
+    }
+
+    /// A page of the list, newest first (blocking).
+    pub(crate) fn page(&self, before: Option<i64>, limit: usize) -> Result<Value, ReadError> {
+        let games = self.with(|db| db.games_page(before.map(GameId), limit))?;
+        let next = (games.len() == limit).then(|| games.last().map(|g| g.id)).flatten();
+        Ok(json!({"games": games, "next": next}))
+    }
+
+    /// Game `id` whole, for a replay (blocking).
+    pub(crate) fn game(&self, id: i64) -> Result<Value, ReadError> {
+        let (save, summary) = self.with(|db| {
+            let save = db.load(GameId(id))?;
+            let summary = db.games_page(Some(GameId(id + 1)), 1)?.pop();
+            Ok((save, summary))
+        })?;
+        let state = &save.game;
+        if state.history.len() > MAX_REPLAY_MOVES {
+            return Err((
+                413,
+                "too_large",
+                format!(
+                    "game {id} has {} rolls, more than the {MAX_REPLAY_MOVES} a replay is sent",
+                    state.history.len()
+                ),
+            ));
+        }
+        let mut events: Vec<Event> = Vec::new();
+        let end = Game::replay(state, &mut events)
+            .map_err(|e| (409, "bad_game", format!("game {id} cannot be replayed: {e}")))?;
+        let numbered: Vec<Value> = events
+            .iter()
+            .enumerate()
+            .map(|(i, e)| json!({"seq": i + 1, "event": e.named(&state.seats)}))
+            .collect();
+        let ranking: Vec<&str> =
+            end.ranking().iter().map(|&s| state.seats[s].name.as_str()).collect();
+        Ok(json!({
+            "id": id,
+            "board_name": save.board_name,
+            "board": state.board,
+            "rules": state.rules,
+            "seats": state.seats,
+            "status": summary.map(|s| s.status),
+            "turns": end.turns(),
+            "positions": end.positions(),
+            "ranking": ranking,
+            "events": numbered,
+        }))
+    }
+}
+
+/// The query of `GET /api/games`.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PageQuery {
+    /// Games numbered below this one.
+    before: Option<i64>,
+    /// How many, 1 to [`MAX_PAGE`].
+    limit: Option<usize>,
+}
+
+fn read_error((status, code, message): ReadError) -> crate::api::ApiError {
+    let status = axum::http::StatusCode::from_u16(status)
+        .unwrap_or(axum::http::StatusCode::SERVICE_UNAVAILABLE);
+    crate::api::ApiError::new(status, code, message)
+}
+
+async fn blocking(
+    shared: std::sync::Arc<crate::Shared>,
+    read: impl FnOnce(&Library) -> Result<Value, ReadError> + Send + 'static,
+) -> crate::api::ApiResult<axum::Json<Value>> {
+    let answer = tokio::task::spawn_blocking(move || read(&shared.library))
+        .await
+        .map_err(|e| read_error((503, "server_error", format!("the read failed: {e}"))))?;
+    answer.map(axum::Json).map_err(read_error)
+}
+
+/// `GET /api/games?before=ID&limit=N`.
+pub(crate) async fn list(
+    axum::extract::State(shared): axum::extract::State<std::sync::Arc<crate::Shared>>,
+    query: Result<axum::extract::Query<PageQuery>, axum::extract::rejection::QueryRejection>,
+) -> crate::api::ApiResult<axum::Json<Value>> {
+    let axum::extract::Query(query) = query.map_err(|e| {
+        crate::api::ApiError::bad(format!("the query is not valid: {}", e.body_text()))
+    })?;
+    let limit = query.limit.unwrap_or(DEFAULT_PAGE);
+    if !(1..=MAX_PAGE).contains(&limit) {
+        return Err(crate::api::ApiError::bad(format!("limit {limit} is outside 1..={MAX_PAGE}")));
+    }
+    let before = query.before;
+    blocking(shared, move |library| library.page(before, limit)).await
+}
+
+/// `GET /api/games/{id}`.
+pub(crate) async fn one(
+    axum::extract::State(shared): axum::extract::State<std::sync::Arc<crate::Shared>>,
+    axum::extract::Path(id): axum::extract::Path<String>,
+) -> crate::api::ApiResult<axum::Json<Value>> {
+    let Ok(number) = id.parse::<i64>() else {
+        return Err(read_error((404, "no_such_game", format!("there is no game '{id}'"))));
+    };
+    blocking(shared, move |library| library.game(number)).await
+}

@@ -1,0 +1,231 @@
+//! `GET /api/rooms/{room}/odds`: each seat's exact chance to win from where the tokens stand
+//! ([`snl_analysis::exact::live_odds`], the same work as the full-screen game's panel) and the
+//! fewest rolls each still needs. The chain and the fewest-rolls table are worked out once per
+//! board and rules and kept; an answer is kept per room until its next event; the work runs on
+//! the blocking pool, two at a time at most, so it never holds up a room.
+
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex, PoisonError},
+};
+
+use serde_json::{Value, json};
+use snl_analysis::{
+    exact::{RaceLimits, TurnChain, race},
+    solve::rolls_to_finish,
+};
+use snl_engine::{Board, BoardSpec, Rules};
+use tokio::sync::Semaphore;
+
+use crate::room::Room;
+
+/// Boards (with their rules) whose tables are kept; past it the oldest half is dropped.
+const KEPT_BOARDS: usize = 64;
+
+/// What the odds are worked out from: taken from a room by its task, cheap to copy.
+#[derive(Clone, Debug)]
+pub(crate) struct Standing {
+    pub(crate) seq: u64,
+    pub(crate) board: BoardSpec,
+    pub(crate) rules: Rules,
+    pub(crate) names: Vec<Option<String>>,
+    /// Where each token stands.
+    pub(crate) positions: Vec<u32>,
+    /// Where each seat still playing begins its next turn (the current seat: where its turn
+    /// began).
+    pub(crate) starts: Vec<Option<u32>>,
+    /// Who plays next.
+    pub(crate) first: usize,
+    /// Who won, once someone has.
+    pub(crate) winner: Option<usize>,
+}
+
+/// The standing of `room` after event `seq`.
+pub(crate) fn standing(room: &Room, seq: u64) -> Standing {
+    let setup = &room.setup;
+    let seats = setup.seats.len();
+    let start = setup.rules.start_position();
+    let mut standing = Standing {
+        seq,
+        board: setup.board.clone(),
+        rules: setup.rules,
+        names: room.names().to_vec(),
+        positions: vec![start; seats],
+        starts: vec![Some(start); seats],
+        first: 0,
+        winner: None,
+    };
+    if let Some(game) = room.session().map(snl_session::Session::game) {
+        let current = game.current();
+        standing.positions = game.positions().to_vec();
+        standing.first = current;
+        standing.winner = game.ranking().first().copied();
+        standing.starts = (0..seats)
+            .map(|s| {
+                game.is_playing(s).then(|| {
+                    if s == current && game.in_turn() {
+                        game.turn_start()
+                    } else {
+                        game.positions()[s]
+                    }
+                })
+            })
+            .collect();
+    }
+    standing
+}
+
+/// A board's tables under some rules.
+#[derive(Debug)]
+struct Tables {
+    chain: TurnChain,
+    rolls_left: Vec<Option<u32>>,
+}
+
+/// The kept tables and answers, and the permits for the work.
+#[derive(Debug)]
+pub(crate) struct Work {
+    tables: Mutex<HashMap<String, (u64, Arc<Tables>)>>,
+    answers: Mutex<HashMap<String, (u64, Value)>>,
+    uses: std::sync::atomic::AtomicU64,
+    /// Analyses running at once (odds and board checks): the machine's other work goes on.
+    pub(crate) permits: Semaphore,
+}
+
+impl Default for Work {
+    fn default() -> Work {
+        Work {
+            tables: Mutex::default(),
+            answers: Mutex::default(),
+            uses: std::sync::atomic::AtomicU64::new(0),
+            permits: Semaphore::new(2),
+        }
+    }
+}
+
+impl Work {
+    /// The answer kept for `room` at `seq`, if any.
+    pub(crate) fn kept(&self, room: &str, seq: u64) -> Option<Value> {
+        let answers = self.answers.lock().unwrap_or_else(PoisonError::into_inner);
+        answers.get(room).filter(|(s, _)| *s == seq).map(|(_, v)| v.clone())
+    }
+
+    /// Keeps `answer` for `room` at `seq` (rooms that are gone are dropped with it).
+    pub(crate) fn keep(&self, room: &str, seq: u64, answer: &Value, live: &dyn Fn(&str) -> bool) {
+        let mut answers = self.answers.lock().unwrap_or_else(PoisonError::into_inner);
+        if answers.len() >= 4 * KEPT_BOARDS {
+            answers.retain(|r, _| live(r));
+        }
+        answers.insert(room.to_owned(), (seq, answer.clone()));
+    }
+
+    /// The tables of `board` under `rules`, worked out when not kept.
+    fn tables(&self, board: &BoardSpec, rules: &Rules) -> Result<Arc<Tables>, String> {
+        let key = serde_json::to_string(&(board, rules)).unwrap_or_default();
+        let now = self.uses.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if let Some((used, tables)) =
+            self.tables.lock().unwrap_or_else(PoisonError::into_inner).get_mut(&key)
+        {
+            *used = now;
+            return Ok(tables.clone());
+        }
+        let board = Board::new(board, rules).map_err(|e| e.to_string())?;
+        let tables = Arc::new(Tables {
+            chain: TurnChain::new(&board, rules),
+            rolls_left: rolls_to_finish(&board, rules),
+        });
+        let mut kept = self.tables.lock().unwrap_or_else(PoisonError::into_inner);
+        if kept.len() >= KEPT_BOARDS {
+            let mut ages: Vec<u64> = kept.values().map(|(used, _)| *used).collect();
+            ages.sort_unstable();
+            let cut = ages[ages.len() / 2];
+            kept.retain(|_, (used, _)| *used > cut);
+        }
+        kept.insert(key, (now, tables.clone()));
+        Ok(tables)
+    }
+
+    /// The odds of `standing` in room `room`, as the endpoint answers (blocking work).
+    pub(crate) fn answer(&self, room: &str, standing: &Standing) -> Result<Value, String> {
+        let tables = self.tables(&standing.board, &standing.rules)?;
+        let race = match standing.winner {
+            Some(winner) => {
+                let mut chances = vec![0.0; standing.names.len()];
+                chances[winner] = 1.0;
+                Some(snl_analysis::exact::Race { chances, unresolved: 0.0 })
+            }
+            None => race(&tables.chain, &standing.starts, standing.first, RaceLimits::EXACT),
+        };
+        let seats: Vec<Value> = standing
+            .names
+            .iter()
+            .enumerate()
+            .map(|(seat, name)| {
+                let position = standing.positions[seat];
+                json!({
+                    "seat": seat,
+                    "name": name,
+                    "position": position,
+                    "win": race.as_ref().map(|r| r.chances[seat]),
+                    "fewest_rolls": if position == standing.board.size {
+                        Some(0)
+                    } else {
+                        tables.rolls_left.get(position as usize).copied().flatten()
+                    },
+                })
+            })
+            .collect();
+        Ok(json!({
+            "room": room,
+            "seq": standing.seq,
+            "exact": race.is_some(),
+            "unresolved": race.as_ref().map(|r| r.unresolved),
+            "seats": seats,
+        }))
+    }
+}
+
+/// `GET /api/rooms/{room}/odds`.
+pub(crate) async fn endpoint(
+    axum::extract::State(shared): axum::extract::State<Arc<crate::Shared>>,
+    axum::extract::Path(room): axum::extract::Path<String>,
+) -> crate::api::ApiResult<axum::Json<Value>> {
+    use crate::api::ApiError;
+    let handle = crate::api::room_handle(&shared, &room)?;
+    let (reply, answer) = tokio::sync::oneshot::channel();
+    handle
+        .tx
+        .send(crate::actor::Msg::Standing { reply })
+        .await
+        .map_err(|_| ApiError::gone(&room))?;
+    let standing = answer.await.map_err(|_| ApiError::gone(&room))?;
+    if let Some(kept) = shared.work.kept(&room, standing.seq) {
+        return Ok(axum::Json(kept));
+    }
+    let busy = |_| {
+        ApiError::new(
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            "server_error",
+            "the server is stopping",
+        )
+    };
+    let _permit = shared.work.permits.acquire().await.map_err(busy)?;
+    let work = shared.clone();
+    let id = room.clone();
+    let answer = tokio::task::spawn_blocking(move || {
+        work.work.answer(&id, &standing).map(|a| (standing.seq, a))
+    })
+    .await
+    .map_err(|e| {
+        ApiError::new(
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            "server_error",
+            format!("the odds failed: {e}"),
+        )
+    })?
+    .map_err(ApiError::bad)?;
+    let live =
+        |r: &str| shared.rooms.read().unwrap_or_else(PoisonError::into_inner).contains_key(r);
+    shared.work.keep(&room, answer.0, &answer.1, &live);
+    Ok(axum::Json(answer.1))
+}

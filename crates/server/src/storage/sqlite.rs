@@ -1,0 +1,164 @@
+//! The game database on one machine: one thread owns the SQLite connection. Rooms hand it
+//! batches of writes and wait until they are committed; batches that arrive while a commit is
+//! under way are committed together in one transaction (group commit), so the cost of a commit
+//! is shared by every room that wrote in that moment. A group the database refuses is written
+//! again batch by batch, so one room's bad batch fails that room alone.
+
+use std::{path::Path, sync::mpsc, thread};
+
+use snl_store::{DbError, GameId, RoomStore, RoomWrite, Save, StoredRoom};
+use tokio::sync::oneshot;
+
+use super::{Pending, Storage, StorageError};
+
+/// Most batches committed in one transaction.
+const GROUP: usize = 512;
+
+type Read = Box<dyn FnOnce(&mut RoomStore) + Send>;
+
+#[expect(clippy::large_enum_variant, reason = "a job lives for one commit; most are writes")]
+enum Job {
+    Write {
+        writes: Vec<RoomWrite>,
+        finished: Option<Save>,
+        done: oneshot::Sender<Result<(), StorageError>>,
+    },
+    Read(Read),
+}
+
+/// The SQLite game database, its writer thread behind it; cheap to share.
+#[derive(Debug)]
+pub struct SqliteStorage {
+    jobs: mpsc::Sender<Job>,
+}
+
+fn db_error(store: &mut RoomStore, error: &DbError) -> StorageError {
+    StorageError::Db(format!("{} {error}", store.database().path().display()))
+}
+
+impl SqliteStorage {
+    /// Opens (creating if needed) the database at `path`; `fsync` waits for the disk at every
+    /// commit; `clock` gives milliseconds since the Unix epoch (when finished games are
+    /// recorded).
+    ///
+    /// # Errors
+    ///
+    /// [`StorageError::Db`] when the database cannot be opened or upgraded.
+    pub fn open(
+        path: &Path,
+        fsync: bool,
+        clock: fn() -> u64,
+    ) -> Result<SqliteStorage, StorageError> {
+        let error = |e: DbError| StorageError::Db(e.to_string());
+        let mut store = RoomStore::open(path).map_err(error)?;
+        store.set_fsync(fsync).map_err(error)?;
+        Ok(SqliteStorage::start(store, clock))
+    }
+
+    /// Starts the writer thread on `store`.
+    ///
+    /// # Panics
+    ///
+    /// When the operating system cannot start a thread.
+    pub fn start(mut store: RoomStore, clock: fn() -> u64) -> SqliteStorage {
+        let (jobs, rx) = mpsc::channel::<Job>();
+        thread::Builder::new()
+            .name("snl-db-writer".into())
+            .spawn(move || {
+                while let Ok(first) = rx.recv() {
+                    let mut group = Vec::new();
+                    let mut next = Some(first);
+                    while let Some(job) = next.take() {
+                        match job {
+                            Job::Read(read) => {
+                                // Reads see every write queued before them.
+                                commit(&mut store, std::mem::take(&mut group), clock);
+                                read(&mut store);
+                            }
+                            Job::Write { writes, finished, done } => {
+                                group.push((writes, finished, done));
+                            }
+                        }
+                        if group.len() < GROUP {
+                            next = rx.try_recv().ok();
+                        }
+                    }
+                    commit(&mut store, group, clock);
+                }
+            })
+            .expect("the operating system starts a thread");
+        SqliteStorage { jobs }
+    }
+
+    async fn read<T: Send + 'static>(
+        &self,
+        read: impl FnOnce(&mut RoomStore) -> Result<T, StorageError> + Send + 'static,
+    ) -> Result<T, StorageError> {
+        let (done, wait) = oneshot::channel();
+        let stopped = || StorageError::Db("writer has stopped".into());
+        self.jobs
+            .send(Job::Read(Box::new(move |store| {
+                let _ = done.send(read(store));
+            })))
+            .map_err(|_| stopped())?;
+        wait.await.map_err(|_| stopped())?
+    }
+}
+
+type Batch = (Vec<RoomWrite>, Option<Save>, oneshot::Sender<Result<(), StorageError>>);
+
+/// Commits `group` in one transaction, or batch by batch when the database refuses it whole.
+fn commit(store: &mut RoomStore, group: Vec<Batch>, clock: fn() -> u64) {
+    if group.is_empty() {
+        return;
+    }
+    let all: Vec<RoomWrite> = group.iter().flat_map(|(w, _, _)| w.iter().cloned()).collect();
+    let together = store.write(&all).map_err(|e| db_error(store, &e));
+    let alone = group.len() == 1;
+    for (writes, finished, done) in group {
+        let result = if together.is_ok() || alone {
+            together.clone()
+        } else {
+            store.write(&writes).map_err(|e| db_error(store, &e))
+        };
+        if result.is_ok()
+            && let Some(save) = finished
+            && let Err(e) = store.database().new_game(&save, clock())
+        {
+            eprintln!("snl serve: a finished game was not recorded: {e}");
+        }
+        let _ = done.send(result);
+    }
+}
+
+impl Storage for SqliteStorage {
+    fn write(&self, writes: Vec<RoomWrite>, finished: Option<Save>) -> Pending<'_, ()> {
+        Box::pin(async move {
+            let (done, wait) = oneshot::channel();
+            let stopped = || StorageError::Db("writer has stopped".into());
+            self.jobs.send(Job::Write { writes, finished, done }).map_err(|_| stopped())?;
+            wait.await.map_err(|_| stopped())?
+        })
+    }
+
+    fn unfinished(&self) -> Pending<'_, Vec<StoredRoom>> {
+        Box::pin(self.read(|store| store.unfinished().map_err(|e| db_error(store, &e))))
+    }
+
+    fn room<'a>(&'a self, id: &'a str) -> Pending<'a, Option<StoredRoom>> {
+        let id = id.to_owned();
+        Box::pin(self.read(move |store| store.room(&id).map_err(|e| db_error(store, &e))))
+    }
+
+    fn games(&self) -> Pending<'_, Vec<Save>> {
+        Box::pin(self.read(|store| {
+            let games = store.database().games();
+            let mut ids: Vec<GameId> =
+                games.map_err(|e| db_error(store, &e))?.iter().map(|g| g.id).collect();
+            ids.sort_by_key(|id| id.0);
+            ids.into_iter()
+                .map(|id| store.database().load(id).map_err(|e| db_error(store, &e)))
+                .collect()
+        }))
+    }
+}

@@ -1,0 +1,222 @@
+// The board editor (/editor): snakes and ladders placed by clicking cells, the board checked by
+// the server as it changes (every problem the validator lists), its exact analysis (expected
+// length, each seat's chance to win, the fewest rolls with one shortest path drawn on the board),
+// downloaded as a board file (TOML) or played at once in a new room.
+
+import { el, render, tokenIcon, tokenLayer } from './board.js';
+import { center, frame } from './geometry.js';
+import { api } from './net.js';
+
+/** @typedef {import('./geometry.js').BoardJson} BoardJson */
+
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const input = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ ($(id));
+const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($('board')));
+
+/** @type {{size: number, snake: {head: number, tail: number}[], ladder: {foot: number, top: number}[]}} */
+const board = { size: 100, snake: [], ladder: [] };
+/** The first cell of a jump being placed. @type {number | null} */
+let picked = null;
+/** Checks sent, to drop answers that came back late. */
+let asked = 0;
+/** @type {any} */
+let answer = null;
+
+const tool = () => /** @type {HTMLInputElement} */ (document.querySelector('input[name="tool"]:checked')).value;
+const rules = () => /** @type {HTMLSelectElement} */ ($('rules')).value;
+const seats = () => Number(/** @type {HTMLSelectElement} */ ($('seats')).value);
+
+/** The board as the server takes it: only what is there. @returns {BoardJson} */
+function boardJson() {
+  /** @type {BoardJson} */
+  const json = { size: board.size };
+  if (board.snake.length) json.snake = board.snake.map((s) => ({ ...s }));
+  if (board.ladder.length) json.ladder = board.ladder.map((l) => ({ ...l }));
+  return json;
+}
+
+/** Draws the board, the picked cell and the shortest path of the last answer. */
+function draw() {
+  // Only cells on the board are drawn; jumps that leave it are told as problems.
+  const shown = boardJson();
+  const inside = (/** @type {number} */ c) => c >= 1 && c <= shown.size;
+  shown.snake = (shown.snake ?? []).filter((s) => inside(s.head) && inside(s.tail) && s.head !== s.tail);
+  shown.ladder = (shown.ladder ?? []).filter((l) => inside(l.foot) && inside(l.top) && l.foot !== l.top);
+  render(svg, shown, []);
+  for (const g of svg.querySelectorAll('.cell.picked')) g.classList.remove('picked');
+  if (picked !== null) svg.querySelector(`.cell[data-cell="${picked}"]`)?.classList.add('picked');
+  // The path is drawn on the layer over the board (where tokens go), so it never hides a cell.
+  const overlay = /** @type {SVGGElement} */ (tokenLayer(svg).querySelector('g.overlay'));
+  overlay.replaceChildren();
+  const path = answer?.valid && Array.isArray(answer.path) && answer.size === board.size ? answer.path : null;
+  if (path) {
+    const f = frame(shown);
+    const points = path.map((/** @type {number} */ c) => center(c, f));
+    const d = points.map((/** @type {{x: number, y: number}} */ p, /** @type {number} */ i) => `${i ? 'L' : 'M'}${p.x.toFixed(1)} ${p.y.toFixed(1)}`).join('');
+    el('path', { d, class: 'best-path' }, overlay);
+    for (const p of points) el('circle', { cx: p.x, cy: p.y, r: 9, class: 'best-stop' }, overlay);
+    overlay.setAttribute('data-path', path.join(' '));
+  }
+}
+
+/** @param {number} p */
+const percent = (p) => `${(p * 100).toFixed(1)}%`;
+/** @param {number | null | undefined} x @param {number} [digits] */
+const num = (x, digits = 2) => (x === null || x === undefined ? '∞' : Number(x).toFixed(digits));
+
+/** Shows the server's answer. @param {any} a */
+function showAnswer(a) {
+  answer = a;
+  $('verdict').textContent = a.message;
+  $('verdict').className = `status ${a.valid ? (a.playable ? 'ok' : 'warn') : 'bad'}`;
+  const problems = $('problems');
+  problems.replaceChildren(...a.problems.map((/** @type {string} */ p) => {
+    const li = document.createElement('li');
+    li.textContent = p;
+    return li;
+  }));
+  $('analysis').hidden = !a.valid;
+  const chances = $('chances');
+  chances.replaceChildren();
+  if (a.valid) {
+    $('min-rolls').textContent = a.min_rolls === null ? 'unreachable' : String(a.min_rolls);
+    $('expected').textContent = num(a.expected_turns);
+    $('median').textContent = a.median_turns === null ? '—' : String(a.median_turns);
+    $('game-rolls').textContent = num(a.expected_game_rolls, 1);
+    (a.win_probability ?? []).forEach((/** @type {number} */ p, /** @type {number} */ seat) => {
+      const li = document.createElement('li');
+      li.dataset.seat = String(seat);
+      li.dataset.win = String(p);
+      const label = document.createElement('span');
+      label.textContent = `Seat ${seat + 1}`;
+      const value = document.createElement('span');
+      value.className = 'num';
+      value.textContent = percent(p);
+      const bar = document.createElement('span');
+      bar.className = 'bar';
+      const fill = document.createElement('span');
+      fill.style.width = percent(p);
+      bar.append(fill);
+      li.append(tokenIcon(seat, `${seat + 1}`), label, value, bar);
+      chances.append(li);
+    });
+  }
+  /** @type {HTMLButtonElement} */ ($('open')).disabled = !(a.valid && a.playable);
+  draw();
+}
+
+/** Asks the server to check the board as it is now. */
+async function check() {
+  const mine = ++asked;
+  document.body.dataset.checked = 'false';
+  try {
+    const a = await api('/api/boards/check', { board: boardJson(), rules: rules(), seats: seats() });
+    if (mine !== asked) return;
+    showAnswer(a);
+  } catch (e) {
+    if (mine !== asked) return;
+    showAnswer({ valid: false, playable: false, message: 'The board cannot be checked.', problems: [String(/** @type {Error} */ (e).message)] });
+  }
+  document.body.dataset.checked = String(mine);
+}
+
+let timer = 0;
+/** Checks again shortly (typing a size does not send a check per key). */
+function changed() {
+  draw();
+  clearTimeout(timer);
+  document.body.dataset.checked = 'false';
+  timer = window.setTimeout(check, 120);
+}
+
+/** Removes every jump that starts or ends on `cell`. @param {number} cell */
+function erase(cell) {
+  board.snake = board.snake.filter((s) => s.head !== cell && s.tail !== cell);
+  board.ladder = board.ladder.filter((l) => l.foot !== cell && l.top !== cell);
+}
+
+/** @param {number} cell */
+function clickCell(cell) {
+  const what = tool();
+  if (what === 'erase') {
+    erase(cell);
+    picked = null;
+  } else if (picked === null) {
+    picked = cell;
+  } else if (picked === cell) {
+    picked = null;
+  } else {
+    if (what === 'snake') board.snake.push({ head: picked, tail: cell });
+    else board.ladder.push({ foot: picked, top: cell });
+    picked = null;
+  }
+  hint();
+  changed();
+}
+
+function hint() {
+  const what = tool();
+  $('hint').textContent = what === 'erase'
+    ? 'Click a cell to take away every snake and ladder that starts or ends there.'
+    : picked === null
+      ? (what === 'snake' ? 'Click the cell where a snake’s head goes, then the cell of its tail.' : 'Click the cell where a ladder’s foot goes, then the cell of its top.')
+      : `From cell ${picked}: now click where the ${what === 'snake' ? 'snake’s tail' : 'ladder’s top'} goes.`;
+}
+
+/** The board file (SPEC §4) as TOML. */
+function toml() {
+  const lines = [`# Made in the snl board editor.`, `size = ${board.size}`];
+  for (const s of board.snake) lines.push('', '[[snake]]', `head = ${s.head}`, `tail = ${s.tail}`);
+  for (const l of board.ladder) lines.push('', '[[ladder]]', `foot = ${l.foot}`, `top = ${l.top}`);
+  if (rules() !== 'standard' && answer?.rules) {
+    lines.push('', '[rules]');
+    for (const [k, v] of Object.entries(answer.rules)) lines.push(`${k} = ${JSON.stringify(String(v))}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function download() {
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(new Blob([toml()], { type: 'text/plain' }));
+  link.download = 'board.toml';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+/** Opens a room on this board: you in the first seat, hard computers in the others. */
+async function openRoom(/** @type {SubmitEvent} */ e) {
+  e.preventDefault();
+  $('use-error').textContent = '';
+  try {
+    const others = Array.from({ length: seats() - 1 }, () => ({ kind: 'hard' }));
+    const made = await api('/api/rooms', { board: boardJson(), rules: rules(), seats: [{ kind: 'human' }, ...others] });
+    const name = input('name').value.trim() || 'Designer';
+    const seat = await api(`/api/rooms/${encodeURIComponent(made.room)}/seats/0`, { name });
+    location.href = `/room/${encodeURIComponent(made.room)}#token=${encodeURIComponent(seat.token)}`;
+  } catch (err) {
+    $('use-error').textContent = String(/** @type {Error} */ (err).message);
+  }
+}
+
+svg.addEventListener('click', (e) => {
+  const cell = /** @type {Element} */ (e.target).closest('[data-cell]');
+  const n = Number(cell?.getAttribute('data-cell'));
+  if (n >= 1) clickCell(n);
+});
+input('size').addEventListener('input', () => {
+  const n = Math.round(Number(input('size').value));
+  if (!(n >= 2 && n <= 1000)) return;
+  board.size = n;
+  picked = null;
+  changed();
+});
+for (const id of ['rules', 'seats']) $(id).addEventListener('change', changed);
+for (const radio of document.querySelectorAll('input[name="tool"]')) radio.addEventListener('change', () => { picked = null; hint(); draw(); });
+$('clear').addEventListener('click', () => { board.snake = []; board.ladder = []; picked = null; changed(); });
+$('download').addEventListener('click', download);
+$('open-room').addEventListener('submit', (e) => void openRoom(/** @type {SubmitEvent} */ (e)));
+
+draw();
+void check();

@@ -1,0 +1,185 @@
+// The lobby (/): create a room (board, rules, seats open or computers), take its first seat (or
+// every person's seat, to play on one device), and see the open rooms to join or watch.
+
+import { render } from './board.js';
+import { api, keepToken } from './net.js';
+import { readBoardFile } from './boardfile.js';
+
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const form = /** @type {HTMLFormElement} */ ($('create'));
+const nameInput = /** @type {HTMLInputElement} */ ($('name'));
+const boardSelect = /** @type {HTMLSelectElement} */ ($('board'));
+const preview = /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($('preview')));
+
+/** The preset boards drawn in the preview (SPEC §4). */
+const PRESETS = /** @type {Record<string, import('./geometry.js').BoardJson>} */ ({
+  classic: {
+    size: 100,
+    snake: [[99, 54], [70, 55], [52, 42], [25, 2], [95, 72]].map(([head, tail]) => ({ head, tail })),
+    ladder: [[6, 25], [11, 40], [60, 85], [46, 90], [17, 69]].map(([foot, top]) => ({ foot, top })),
+  },
+  'milton-bradley': {
+    size: 100,
+    snake: [[16, 6], [47, 26], [49, 11], [56, 53], [62, 19], [64, 60], [87, 24], [93, 73], [95, 75], [98, 78]].map(([head, tail]) => ({ head, tail })),
+    ladder: [[1, 38], [4, 14], [9, 31], [21, 42], [28, 84], [36, 44], [51, 67], [71, 91], [80, 100]].map(([foot, top]) => ({ foot, top })),
+  },
+  empty: { size: 100 },
+});
+
+/** @type {import('./geometry.js').BoardJson | null} */
+let fileBoard = null;
+
+const KINDS = [['human', 'Person'], ['hard', 'Computer (hard)'], ['greedy', 'Computer (greedy)'], ['easy', 'Computer (easy)']];
+
+/** @param {string} kind @param {string} [name] */
+function addSeat(kind, name = '') {
+  const list = $('seats');
+  const n = list.children.length;
+  if (n >= 16) return;
+  const li = document.createElement('li');
+  li.className = 'seat-row';
+  const kindId = `seat-kind-${n}-${Date.now() % 100000}`;
+  const nameId = `${kindId}-name`;
+  li.innerHTML = `<label for="${kindId}" class="visually-hidden">Seat kind</label><select id="${kindId}" class="seat-kind">${KINDS.map(([v, t]) => `<option value="${v}">${t}</option>`).join('')}</select>
+    <label for="${nameId}" class="visually-hidden">Seat name</label><input id="${nameId}" class="seat-name" maxlength="32" placeholder="name (optional)">
+    <button type="button" class="ghost remove" aria-label="Remove this seat">✕</button>`;
+  const select = /** @type {HTMLSelectElement} */ (li.querySelector('select'));
+  select.value = kind;
+  /** @type {HTMLInputElement} */ (li.querySelector('input')).value = name;
+  /** @type {HTMLButtonElement} */ (li.querySelector('.remove')).addEventListener('click', () => {
+    if (list.children.length > 2) li.remove();
+    numberSeats();
+  });
+  list.appendChild(li);
+  numberSeats();
+}
+
+function numberSeats() {
+  const rows = Array.from($('seats').children);
+  rows.forEach((row, i) => {
+    const label = row.querySelector('label');
+    if (label) label.textContent = `Seat ${i + 1} kind`;
+    const input = /** @type {HTMLInputElement} */ (row.querySelector('.seat-name'));
+    input.placeholder = i === 0 ? 'you' : 'name (optional)';
+    input.disabled = i === 0;
+    /** @type {HTMLButtonElement} */ (row.querySelector('.remove')).hidden = rows.length <= 2;
+  });
+}
+
+function drawPreview() {
+  const board = boardSelect.value === 'file' ? fileBoard : PRESETS[boardSelect.value] ?? PRESETS.classic;
+  if (board) {
+    render(preview, board, [
+      { name: 'A', seat: 0, position: Math.min(board.size, 17) },
+      { name: 'B', seat: 1, position: Math.min(board.size, 42) },
+    ]);
+  }
+}
+
+boardSelect.addEventListener('change', () => {
+  $('file-field').hidden = boardSelect.value !== 'file';
+  drawPreview();
+});
+$('file').addEventListener('change', async () => {
+  const input = /** @type {HTMLInputElement} */ ($('file'));
+  const file = input.files?.[0];
+  const note = $('file-note');
+  fileBoard = null;
+  if (!file) return;
+  try {
+    fileBoard = readBoardFile(await file.text());
+    note.textContent = `${file.name}: ${fileBoard?.size} cells, ${fileBoard?.snake?.length ?? 0} snakes, ${fileBoard?.ladder?.length ?? 0} ladders.`;
+    drawPreview();
+  } catch (e) {
+    note.textContent = `${file.name} cannot be read: ${/** @type {Error} */ (e).message}`;
+  }
+});
+$('add-seat').addEventListener('click', () => addSeat('hard'));
+
+form.addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const error = $('create-error');
+  error.textContent = '';
+  const me = nameInput.value.trim();
+  localStorage.setItem('snl.name', me);
+  const rows = Array.from($('seats').children).map((row, i) => ({
+    kind: /** @type {HTMLSelectElement} */ (row.querySelector('select')).value,
+    name: i === 0 ? me : /** @type {HTMLInputElement} */ (row.querySelector('.seat-name')).value.trim(),
+  }));
+  if (rows[0].kind !== 'human') rows[0].kind = 'human';
+  /** @type {Record<string, any>} */
+  const body = { seats: rows.map((r) => (r.kind === 'human' || !r.name ? { kind: r.kind } : { kind: r.kind, name: r.name })) };
+  if (boardSelect.value === 'file') {
+    if (!fileBoard) {
+      error.textContent = 'Choose a board file first.';
+      return;
+    }
+    body.board = fileBoard;
+  } else {
+    body.board = boardSelect.value;
+  }
+  const ruleSet = /** @type {HTMLSelectElement} */ ($('rules')).value;
+  /** @type {Record<string, string>} */
+  const options = {};
+  for (const id of ['dice', 'overshoot', 'choice', 'jumps', 'finish']) {
+    const v = /** @type {HTMLSelectElement} */ ($(id)).value;
+    if (v) options[id] = v;
+  }
+  body.rules = Object.keys(options).length > 0 ? { set: ruleSet, ...options } : ruleSet;
+  const time = /** @type {HTMLSelectElement} */ ($('turn-time')).value;
+  if (time) body.turn_time = Number(time);
+  try {
+    const created = await api('/api/rooms', body);
+    const sameDevice = /** @type {HTMLInputElement} */ ($('same-device')).checked;
+    let others = 1;
+    for (let i = 0; i < rows.length; i++) {
+      if (rows[i].kind !== 'human' || (i > 0 && !sameDevice)) continue;
+      const name = i === 0 ? me : rows[i].name || `Player ${++others}`;
+      const { token } = await api(`/api/rooms/${created.room}/seats/${i}`, { name });
+      keepToken(created.room, token);
+    }
+    location.assign(`/room/${created.room}`);
+  } catch (err) {
+    error.textContent = /** @type {Error} */ (err).message;
+  }
+});
+
+/** Lists the rooms with open seats or a game going on. */
+async function listRooms() {
+  const list = $('rooms');
+  try {
+    const { rooms } = await api('/api/rooms');
+    list.replaceChildren();
+    if (rooms.length === 0) {
+      const li = document.createElement('li');
+      li.className = 'empty';
+      li.textContent = 'No rooms yet: create one!';
+      list.appendChild(li);
+    }
+    for (const r of rooms) {
+      const li = document.createElement('li');
+      const open = r.seats.filter((/** @type {any} */ s) => s.open).length;
+      const names = r.seats.map((/** @type {any} */ s) => s.name ?? 'open').join(', ');
+      const a = document.createElement('a');
+      a.href = `/room/${r.room}`;
+      a.className = open > 0 ? 'button' : 'button ghost';
+      a.textContent = open > 0 ? 'Join' : 'Watch';
+      a.setAttribute('aria-label', `${open > 0 ? 'Join' : 'Watch'} room ${r.room}`);
+      const text = document.createElement('div');
+      text.innerHTML = '<strong></strong><span class="detail"></span>';
+      /** @type {HTMLElement} */ (text.querySelector('strong')).textContent = `${r.board_name} · ${names}`;
+      /** @type {HTMLElement} */ (text.querySelector('.detail')).textContent = open > 0 ? `${open} open seat${open === 1 ? '' : 's'}` : `playing · turn ${r.turns}`;
+      li.append(text, a);
+      list.appendChild(li);
+    }
+  } catch {
+    // Shown again at the next look.
+  }
+}
+
+nameInput.value = localStorage.getItem('snl.name') ?? '';
+addSeat('human');
+addSeat('hard');
+drawPreview();
+void listRooms();
+setInterval(listRooms, 5000);

@@ -1,0 +1,120 @@
+// Talking to snl serve: the HTTP API, the room's WebSocket (reconnecting with `since`, so no
+// event is missed), and the seat tokens this device holds.
+
+/**
+ * @param {string} path
+ * @param {unknown} [body] sent as JSON with POST when given
+ * @returns {Promise<any>}
+ */
+export async function api(path, body) {
+  const init = body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+  const response = await fetch(path, init);
+  const json = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(json?.error?.message ?? `the server answered ${response.status}`);
+  return json;
+}
+
+/** @param {string} room */
+const key = (room) => `snl.room.${room}`;
+
+/**
+ * The seat tokens this device holds for `room`.
+ * @param {string} room
+ * @returns {string[]}
+ */
+export function heldTokens(room) {
+  try {
+    const list = JSON.parse(localStorage.getItem(key(room)) ?? '[]');
+    return Array.isArray(list) ? list.filter((t) => typeof t === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** @param {string} room @param {string} token */
+export function keepToken(room, token) {
+  const list = heldTokens(room);
+  if (!list.includes(token)) list.push(token);
+  localStorage.setItem(key(room), JSON.stringify(list));
+}
+
+/** @param {string} room @param {string} token */
+export function dropToken(room, token) {
+  localStorage.setItem(key(room), JSON.stringify(heldTokens(room).filter((t) => t !== token)));
+}
+
+/**
+ * @typedef {{type: string} & Record<string, any>} Frame
+ * @typedef {{send: (frame: object) => boolean, close: () => void, readonly open: boolean}} Link
+ */
+
+/**
+ * A room's WebSocket that says hello with `token` and reconnects after a drop, asking for the
+ * events after the last one seen.
+ * @param {string} room
+ * @param {string | null} token
+ * @param {(frame: Frame) => void} onFrame every frame from the server
+ * @param {(open: boolean) => void} [onLink] told when the connection opens or drops
+ * @returns {Link}
+ */
+export function connect(room, token, onFrame, onLink) {
+  /** @type {number | null} */
+  let since = null;
+  /** @type {WebSocket | null} */
+  let socket = null;
+  let closed = false;
+  let tries = 0;
+  let open = false;
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/rooms/${encodeURIComponent(room)}/ws`;
+  const dial = () => {
+    const ws = new WebSocket(url);
+    socket = ws;
+    ws.onopen = () => {
+      tries = 0;
+      ws.send(JSON.stringify({ type: 'hello', token, since }));
+    };
+    ws.onmessage = (message) => {
+      /** @type {Frame} */
+      let frame;
+      try {
+        frame = JSON.parse(String(message.data));
+      } catch {
+        return;
+      }
+      if (frame.type === 'welcome') {
+        open = true;
+        onLink?.(true);
+        // A fresh connection (no since) gets the whole state; a resumed one only what it missed.
+        if (since === null) since = frame.seq;
+        else frame.resumed = true;
+      }
+      if (frame.type === 'event') {
+        if (since !== null && frame.seq <= since) return;
+        since = frame.seq;
+      }
+      onFrame(frame);
+    };
+    ws.onclose = () => {
+      if (open) onLink?.(false);
+      open = false;
+      if (closed) return;
+      tries++;
+      setTimeout(dial, Math.min(5000, 250 * 2 ** tries));
+    };
+  };
+  dial();
+  return {
+    send(frame) {
+      if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+      socket.send(JSON.stringify(frame));
+      return true;
+    },
+    close() {
+      closed = true;
+      socket?.close();
+    },
+    get open() {
+      return open;
+    },
+  };
+}

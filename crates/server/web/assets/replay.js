@@ -1,0 +1,163 @@
+// Replays (/replay/{game}): any recorded game, local or online, from GET /api/games/{id}: play,
+// pause, step back and forth, seek, speed. The positions at any point come from the events alone
+// (the same planner the room page animates with), so seeking anywhere is exact. /replay lists the
+// recorded games.
+
+import { render, tokenIcon } from './board.js';
+import { positionsAfter } from './plan.js';
+import { narrator } from './words.js';
+import { api } from './net.js';
+
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($('board')));
+const seek = /** @type {HTMLInputElement} */ ($('seek'));
+const playButton = /** @type {HTMLButtonElement} */ ($('play'));
+const id = decodeURIComponent(location.pathname.split('/')[2] ?? '');
+
+/** @type {any} */
+let game = null;
+/** @type {import('./plan.js').WireEvent[]} */
+let events = [];
+/** The sentence told for each event (or null). @type {(string | null)[]} */
+let sentences = [];
+/** Positions after every 100th event, so a seek replays at most 100. @type {Record<string, number>[]} */
+let marks = [];
+/** Events shown: 0 (the start) to events.length. */
+let at = 0;
+let timer = 0;
+
+/** @param {number} i @returns {Record<string, number>} */
+function positionsAt(i) {
+  const k = Math.floor(i / 100);
+  return positionsAfter(game.board, marks[k], events.slice(k * 100, i));
+}
+
+/** Who is to move after `i` events (the last turn started), for the highlight. @param {number} i */
+function currentAt(i) {
+  for (let k = i - 1; k >= 0; k--) if (events[k].type === 'turn_started') return /** @type {string} */ (events[k].player);
+  return null;
+}
+
+function show() {
+  const positions = positionsAt(at);
+  const tokens = game.seats.map((/** @type {{name: string}} */ s, /** @type {number} */ seat) => ({ name: s.name, seat, position: positions[s.name] ?? 0 }));
+  render(svg, game.board, tokens, { current: currentAt(at) });
+  seek.value = String(at);
+  document.body.dataset.index = String(at);
+  $('where').textContent = `Event ${at} of ${events.length}`;
+  const players = $('players');
+  players.replaceChildren(...tokens.map((/** @type {{name: string, seat: number, position: number}} */ t) => {
+    const li = document.createElement('li');
+    li.dataset.name = t.name;
+    const name = document.createElement('span');
+    name.textContent = t.name;
+    const where = document.createElement('span');
+    where.className = 'num';
+    where.textContent = t.position === 0 ? 'start' : `cell ${t.position}`;
+    li.append(tokenIcon(t.seat, t.name), name, where);
+    return li;
+  }));
+  const log = $('log');
+  const told = [];
+  for (let k = Math.max(0, at - 40); k < at; k++) {
+    if (!sentences[k]) continue;
+    const li = document.createElement('li');
+    li.textContent = /** @type {string} */ (sentences[k]);
+    told.push(li);
+  }
+  told.at(-1)?.classList.add('now');
+  log.replaceChildren(...told);
+  log.scrollTop = log.scrollHeight;
+  /** @type {HTMLButtonElement} */ ($('back')).disabled = at === 0;
+  /** @type {HTMLButtonElement} */ ($('step')).disabled = at === events.length;
+}
+
+/** @param {number} i */
+function go(i) {
+  at = Math.max(0, Math.min(events.length, i));
+  show();
+  if (at === events.length) pause();
+}
+
+function delay() {
+  return 450 / Number(/** @type {HTMLSelectElement} */ ($('speed')).value);
+}
+
+function tick() {
+  go(at + 1);
+  if (timer) timer = window.setTimeout(tick, delay());
+}
+
+function play() {
+  if (at === events.length) go(0);
+  playButton.textContent = 'Pause';
+  document.body.dataset.playing = 'true';
+  timer = window.setTimeout(tick, delay());
+}
+
+function pause() {
+  clearTimeout(timer);
+  timer = 0;
+  playButton.textContent = 'Play';
+  document.body.dataset.playing = 'false';
+}
+
+async function viewer() {
+  game = await api(`/api/games/${encodeURIComponent(id)}`);
+  events = game.events.map((/** @type {{event: any}} */ e) => e.event);
+  const start = game.rules.start === 'first-cell' ? 1 : 0;
+  /** @type {Record<string, number>} */
+  const first = Object.fromEntries(game.seats.map((/** @type {{name: string}} */ s) => [s.name, start]));
+  marks = [first];
+  for (let k = 100; k <= events.length; k += 100) marks.push(positionsAfter(game.board, marks[marks.length - 1], events.slice(k - 100, k)));
+  const words = narrator(game.board.size, game.rules);
+  sentences = events.map((e) => words.sentence(e));
+  document.title = `Snakes and Ladders — replay of game ${game.id}`;
+  $('replay-title').textContent = `Game ${game.id}`;
+  const names = game.seats.map((/** @type {{name: string, kind: string}} */ s) => `${s.name} (${s.kind})`).join(', ');
+  const won = game.ranking.length ? ` Won by ${game.ranking[0]}.` : '';
+  $('about').textContent = `${game.board_name} board, ${game.turns} turns: ${names}.${won}`;
+  seek.max = String(events.length);
+  $('viewer').hidden = false;
+  go(0);
+  seek.addEventListener('input', () => { pause(); go(Number(seek.value)); });
+  $('back').addEventListener('click', () => { pause(); go(at - 1); });
+  $('step').addEventListener('click', () => { pause(); go(at + 1); });
+  playButton.addEventListener('click', () => (timer ? pause() : play()));
+  document.addEventListener('keydown', (e) => {
+    if (/** @type {Element} */ (e.target).closest('input, select')) return;
+    if (e.key === 'ArrowRight') go(at + 1);
+    else if (e.key === 'ArrowLeft') go(at - 1);
+    else if (e.key === 'Home') go(0);
+    else if (e.key === 'End') go(events.length);
+    else return;
+    e.preventDefault();
+  });
+  document.body.dataset.ready = 'true';
+}
+
+/** @type {number | null} */
+let before = null;
+async function list() {
+  $('list').hidden = false;
+  const page = await api(`/api/games?limit=20${before === null ? '' : `&before=${before}`}`);
+  for (const g of page.games) {
+    const li = document.createElement('li');
+    const a = document.createElement('a');
+    a.href = `/replay/${g.id}`;
+    const names = g.seats.map((/** @type {{name: string}} */ s) => s.name).join(' vs ');
+    a.textContent = `Game ${g.id} · ${g.board} · ${names} · ${g.turns} turns${g.winner ? ` · won by ${g.winner}` : ` · ${g.status}`}`;
+    li.append(a);
+    $('games').append(li);
+  }
+  if (!page.games.length && before === null) $('games').textContent = 'No game is recorded yet.';
+  before = page.next;
+  $('more').hidden = before === null;
+  document.body.dataset.ready = 'true';
+}
+
+$('more').addEventListener('click', () => void list());
+(id ? viewer() : list()).catch((e) => {
+  $('failure').textContent = String(e.message);
+  document.body.dataset.ready = 'true';
+});

@@ -1,0 +1,556 @@
+// A room's page (/room/{room}): the board, the dice, the players, the log, chat. It watches as a
+// spectator until this device holds a seat's token (from `#token=T`, taking a seat here, or the
+// lobby); it may hold several seats (people sharing one device): each has its own connection and
+// the Roll button acts for whichever of them the game awaits.
+
+import { render, tokenIcon, shapeName, tokenLayer } from './board.js';
+import { frame } from './geometry.js';
+import { planEvent, catchUpSpeed } from './plan.js';
+import { playBeat, celebrate } from './anim.js';
+import { diceTray } from './dice.js';
+import { armSound, play as playSound, setSound, soundOn } from './sound.js';
+import { narrator } from './words.js';
+import { api, connect, dropToken, heldTokens, keepToken } from './net.js';
+
+/**
+ * @typedef {import('./net.js').Frame} Frame
+ * @typedef {import('./net.js').Link} Link
+ * @typedef {{seat: number, kind: string, name: string | null, open: boolean, online: boolean,
+ *   autopilot: boolean, position: number, rank: number | null}} SeatView
+ * @typedef {{type: 'roll', seat: number} | {type: 'choice', seat: number,
+ *   options: {steps: number, lands: number, top_face: boolean}[]} | null} Awaiting
+ * @typedef {{room: string, status: string, board_name: string, board: import('./geometry.js').BoardJson,
+ *   rules: Record<string, any>, turn_time: number | null, seats: SeatView[], awaiting: Awaiting,
+ *   turns: number, ranking: string[], seq: number}} RoomView
+ * @typedef {{kind: 'event', seq: number, event: import('./plan.js').WireEvent}
+ *   | {kind: 'awaiting', awaiting: Awaiting} | {kind: 'welcome', frame: Frame}} Item
+ */
+
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const room = decodeURIComponent(location.pathname.split('/')[2] ?? '');
+const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($('board')));
+const dice = diceTray($('dice'));
+const rollButton = /** @type {HTMLButtonElement} */ ($('roll'));
+const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
+
+// A seat's token in the address (an invitation): keep it, and take it out of the address bar.
+const fromHash = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+if (fromHash) {
+  keepToken(room, decodeURIComponent(fromHash[1]));
+  history.replaceState(null, '', location.pathname + location.search);
+}
+
+/** @type {RoomView | null} */
+let view = null;
+/** @type {Record<string, number>} */
+let positions = {};
+/** @type {Set<string>} */
+const shields = new Set();
+/** @type {Awaiting} */
+let awaiting = null;
+/** @type {string | null} */
+let current = null;
+/** Seats this device holds, and the connection of each. @type {Map<number, Link>} */
+const mine = new Map();
+/** @type {Item[]} */
+const queue = [];
+let pumping = false;
+/** Whether an intent was sent and its answer is not in yet. */
+let sent = false;
+/** @type {ReturnType<typeof narrator> | null} */
+let words = null;
+/** @type {number | null} */
+let deadline = null;
+
+const faces = () => Number(/d(\d+)/.exec(view?.rules?.dice ?? '1d6')?.[1] ?? 6);
+const seatName = (/** @type {number} */ seat) => view?.seats[seat]?.name ?? `seat ${seat + 1}`;
+
+/** Draws the tokens where they stand now. */
+function draw() {
+  if (!view) return;
+  const tokens = view.seats.filter((s) => s.name).map((s) => ({ name: /** @type {string} */ (s.name), seat: s.seat, position: positions[/** @type {string} */ (s.name)] ?? 0 }));
+  render(svg, view.board, tokens, { current, shields });
+  const where = tokens.map((t) => `${t.name} ${t.position === 0 ? 'at the start' : `on ${t.position}`}`).join(', ');
+  svg.setAttribute('aria-label', `Board of ${view.board.size} cells${where ? `: ${where}` : ''}`);
+}
+
+/** @param {string} text @param {string} [kind] */
+function tell(text, kind = '') {
+  const log = $('log');
+  const line = document.createElement('p');
+  line.textContent = text;
+  if (kind) line.className = kind;
+  log.appendChild(line);
+  while (log.children.length > 200) log.firstElementChild?.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+const KINDS = /** @type {Record<string, string>} */ ({ human: 'person', easy: 'easy computer', greedy: 'greedy computer', hard: 'hard computer' });
+
+/** Redraws the players' list (the key: colour, shape, name, where, presence). */
+function drawPlayers() {
+  if (!view) return;
+  const list = $('players');
+  list.replaceChildren();
+  for (const s of view.seats) {
+    const li = document.createElement('li');
+    li.className = 'player';
+    li.dataset.seat = String(s.seat);
+    if (s.name && s.name === current && view.status === 'running') {
+      li.classList.add('current');
+      li.setAttribute('aria-current', 'true');
+    }
+    li.appendChild(tokenIcon(s.seat, s.name ?? '?'));
+    const text = document.createElement('div');
+    text.className = 'who';
+    const name = document.createElement('strong');
+    name.textContent = s.name ?? 'Open seat';
+    text.appendChild(name);
+    const detail = document.createElement('span');
+    detail.className = 'detail';
+    const pos = s.name ? positions[s.name] ?? 0 : 0;
+    const at = s.rank ? `finished ${s.rank === 1 ? '1st' : `#${s.rank}`}` : pos === 0 ? 'at the start' : `on ${pos}`;
+    detail.textContent = s.open ? `${shapeName(s.seat)} · waiting for a player` : `${shapeName(s.seat)} · ${KINDS[s.kind] ?? s.kind} · ${at}`;
+    text.appendChild(detail);
+    li.appendChild(text);
+    const badges = document.createElement('div');
+    badges.className = 'badges';
+    if (mine.has(s.seat)) badges.appendChild(badge('you', 'badge-you'));
+    if (s.kind === 'human' && !s.open) badges.appendChild(badge(s.online ? 'online' : 'away', s.online ? 'badge-on' : 'badge-away'));
+    if (s.autopilot) badges.appendChild(badge('autopilot', 'badge-auto'));
+    if (s.name && shields.has(s.name)) badges.appendChild(badge('shield', 'badge-shield'));
+    li.appendChild(badges);
+    if (s.open && view.status === 'open') li.appendChild(claimForm(s.seat));
+    if (mine.has(s.seat) && view.status === 'running' && !s.rank) li.appendChild(autopilotSwitch(s));
+    list.appendChild(li);
+  }
+}
+
+/** @param {string} text @param {string} cls */
+function badge(text, cls) {
+  const b = document.createElement('span');
+  b.className = `badge ${cls}`;
+  b.textContent = text;
+  return b;
+}
+
+/** @param {number} seat */
+function claimForm(seat) {
+  const form = document.createElement('form');
+  form.className = 'claim';
+  const id = `claim-name-${seat}`;
+  form.innerHTML = `<label for="${id}">Your name</label><input id="${id}" name="name" maxlength="32" required autocomplete="nickname"><button type="submit">Take seat ${seat + 1}</button>`;
+  const input = /** @type {HTMLInputElement} */ (form.querySelector('input'));
+  input.value = localStorage.getItem('snl.name') ?? '';
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const name = input.value.trim();
+    try {
+      const { token } = await api(`/api/rooms/${encodeURIComponent(room)}/seats/${seat}`, { name });
+      localStorage.setItem('snl.name', name);
+      keepToken(room, token);
+      location.reload();
+    } catch (err) {
+      tell(`Cannot take seat ${seat + 1}: ${/** @type {Error} */ (err).message}`, 'error');
+    }
+  });
+  return form;
+}
+
+/** @param {SeatView} s */
+function autopilotSwitch(s) {
+  const label = document.createElement('label');
+  label.className = 'switch';
+  const box = document.createElement('input');
+  box.type = 'checkbox';
+  box.setAttribute('role', 'switch');
+  box.checked = s.autopilot;
+  box.addEventListener('change', () => mine.get(s.seat)?.send({ type: 'autopilot', on: box.checked }));
+  label.append(box, ` Autopilot for ${s.name}`);
+  return label;
+}
+
+/** Whose move it is, and what this device may do about it. */
+function drawControls() {
+  if (!view) return;
+  const status = $('status');
+  const options = $('options');
+  const seat = awaiting?.seat ?? null;
+  const ours = seat !== null && mine.has(seat) && !view.seats[seat]?.autopilot;
+  const busy = queue.length > 0 || pumping;
+  rollButton.disabled = !(ours && awaiting?.type === 'roll') || sent || busy;
+  options.replaceChildren();
+  options.hidden = !(ours && awaiting?.type === 'choice');
+  if (awaiting?.type === 'choice' && ours && !busy) {
+    const from = positions[seatName(awaiting.seat)] ?? 0;
+    awaiting.options.forEach((o, i) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'option';
+      b.dataset.option = String(i);
+      const jump = o.steps > 0 && o.lands !== Math.min(from + o.steps, view?.board.size ?? 0) ? (o.lands > from + o.steps ? ' (ladder!)' : ' (snake!)') : '';
+      b.textContent = o.steps === 0 ? `${i + 1}: Stay on ${from === 0 ? 'the start' : from}` : `${i + 1}: Move ${o.steps} to ${o.lands}${jump}`;
+      b.disabled = sent;
+      b.addEventListener('click', () => choose(i));
+      options.appendChild(b);
+    });
+  }
+  if (view.status === 'open') {
+    const open = view.seats.filter((s) => s.open).length;
+    status.textContent = `Waiting for ${open} more player${open === 1 ? '' : 's'}: share the invite link.`;
+  } else if (view.status === 'over') {
+    status.textContent = `Game over${view.ranking[0] ? `: ${view.ranking[0]} won` : ''}.`;
+  } else if (seat !== null) {
+    const who = seatName(seat);
+    const verb = awaiting?.type === 'choice' ? 'choose where to move' : 'roll';
+    status.textContent = ours ? (mine.size > 1 ? `${who}'s turn: ${verb}!` : `Your turn, ${who}: ${verb}!`) : `${who} to ${verb}…`;
+  }
+  status.classList.toggle('yours', ours);
+  $('timer').hidden = deadline === null;
+  $('chat-form').toggleAttribute('hidden', mine.size === 0);
+}
+
+function roll() {
+  if (rollButton.disabled || awaiting?.type !== 'roll') return;
+  const link = mine.get(awaiting.seat);
+  if (link?.send({ type: 'roll' })) {
+    sent = true;
+    drawControls();
+  }
+}
+
+/** @param {number} i */
+function choose(i) {
+  if (awaiting?.type !== 'choice' || sent || i >= awaiting.options.length) return;
+  const link = mine.get(awaiting.seat);
+  if (link?.send({ type: 'choose', option: i })) {
+    sent = true;
+    drawControls();
+  }
+}
+
+/** @param {RoomView} state */
+function adopt(state) {
+  view = state;
+  positions = {};
+  for (const s of state.seats) if (s.name) positions[s.name] = s.position;
+  awaiting = state.awaiting;
+  current = awaiting ? seatName(awaiting.seat) : null;
+  words = narrator(state.board.size, state.rules);
+  words.follow(positions);
+  const big = state.board.size > 400;
+  $('zoom').hidden = !big;
+  svg.classList.toggle('zoomable', big);
+  if (big) setZoom(Math.max(1, 36 / fitCell()));
+  startClock();
+  draw();
+  if (big) follow(current);
+  drawPlayers();
+  drawControls();
+  if (state.status === 'over') showWinner(false);
+  const n = Number(/^(\d+)d/.exec(state.rules?.dice ?? '1d6')?.[1] ?? 1);
+  if (!$('dice').children.length) dice.show(Array(n).fill(faces()), faces());
+}
+
+/** Restarts the turn clock when the room has one and a person is awaited. */
+function startClock() {
+  const person = awaiting && view?.seats[awaiting.seat]?.kind === 'human' && !view.seats[awaiting.seat].autopilot;
+  deadline = view?.turn_time && person ? Date.now() + view.turn_time * 1000 : null;
+  tickClock();
+}
+
+function tickClock() {
+  const timer = $('timer');
+  if (deadline === null) {
+    timer.hidden = true;
+    return;
+  }
+  const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+  timer.hidden = false;
+  timer.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+  timer.setAttribute('aria-label', `${left} seconds left for ${awaiting ? seatName(awaiting.seat) : ''}`);
+  timer.classList.toggle('low', left <= 5);
+}
+setInterval(tickClock, 1000);
+
+/** @param {string} name */
+function seatOf(name) {
+  return view?.seats.find((s) => s.name === name);
+}
+
+/**
+ * Shows one event: its words, its animation, then the state after it.
+ * @param {import('./plan.js').WireEvent} event
+ */
+async function show(event) {
+  if (!view) return;
+  const text = words?.sentence(event);
+  if (event.type === 'chat') {
+    const li = document.createElement('li');
+    const who = document.createElement('strong');
+    who.textContent = `${event.player}: `;
+    li.append(who, String(event.text));
+    $('chat').appendChild(li);
+    $('chat').scrollTop = $('chat').scrollHeight;
+    return;
+  }
+  if (text) tell(text, event.type);
+  const seat = event.player ? seatOf(event.player) : undefined;
+  switch (event.type) {
+    case 'turn_started':
+      current = event.player;
+      draw();
+      drawPlayers();
+      follow(current);
+      break;
+    case 'presence':
+      if (seat) seat.online = event.online;
+      else void refresh();
+      drawPlayers();
+      break;
+    case 'autopilot':
+      if (seat) seat.autopilot = event.on;
+      drawPlayers();
+      break;
+    case 'shield_gained':
+      shields.add(event.player);
+      break;
+    case 'shield_used':
+      shields.delete(event.player);
+      break;
+    case 'player_finished':
+      if (seat) seat.rank = event.rank;
+      break;
+    case 'game_ended':
+      view.status = 'over';
+      view.ranking = event.ranking;
+      awaiting = null;
+      current = null;
+      deadline = null;
+      break;
+    default:
+      break;
+  }
+  const speed = catchUpSpeed(queue.length);
+  const planned = planEvent(view.board, positions, event, { reduced: reducedMotion.matches, speed, faces: faces() });
+  if (speed !== Infinity) {
+    for (const beat of planned.beats) {
+      if (beat.kind === 'win' && !reducedMotion.matches) continue; // celebrated with the banner
+      await playBeat(svg, view.board, beat, {
+        sound: playSound,
+        dice: (b) => dice.roll(b.dice, b.faces, b.ms),
+      });
+    }
+  } else {
+    for (const beat of planned.beats) if (beat.kind === 'dice') dice.show(beat.dice, beat.faces);
+  }
+  positions = planned.after;
+  if (seat && event.type !== 'presence') seat.position = positions[event.player] ?? seat.position;
+  draw();
+  if (['moved', 'snake', 'ladder', 'wormhole', 'turn_voided', 'player_finished', 'shield_gained', 'shield_used', 'game_ended'].includes(event.type)) drawPlayers();
+  if (event.type === 'game_ended') showWinner(true);
+}
+
+/** @param {boolean} fresh whether the game just ended here (celebrate) */
+function showWinner(fresh) {
+  if (!view) return;
+  const first = view.ranking[0];
+  $('winner-title').textContent = first ? `${first} wins!` : 'Game over';
+  const list = $('ranking');
+  list.replaceChildren(...view.ranking.map((name) => {
+    const li = document.createElement('li');
+    li.textContent = name;
+    return li;
+  }));
+  $('winner').hidden = false;
+  drawControls();
+  if (fresh) {
+    playSound('win');
+    if (!reducedMotion.matches) void celebrate(svg, view.board, 2600);
+  }
+}
+
+/** Takes the queued frames one at a time, each after the last one's animation. */
+async function pump() {
+  if (pumping) return;
+  pumping = true;
+  try {
+    while (queue.length > 0) {
+      const item = /** @type {Item} */ (queue.shift());
+      if (item.kind === 'event') {
+        await show(item.event);
+      } else if (item.kind === 'awaiting') {
+        // Counted, so that a test (or anything watching) knows a new input is awaited.
+        document.body.dataset.awaited = String(Number(document.body.dataset.awaited ?? 0) + 1);
+        awaiting = item.awaiting;
+        sent = false;
+        if (awaiting) current = seatName(awaiting.seat);
+        if (view && awaiting && view.status === 'open') void refresh();
+        startClock();
+        draw();
+        drawPlayers();
+      } else {
+        adopt(/** @type {RoomView} */ (item.frame.state));
+      }
+    }
+  } finally {
+    pumping = false;
+    drawControls();
+    document.body.dataset.idle = 'true';
+  }
+}
+
+/** @param {Item} item */
+function enqueue(item) {
+  document.body.dataset.idle = 'false';
+  queue.push(item);
+  void pump();
+}
+
+/** Reads the room's state again (seats taken while it was open). */
+async function refresh() {
+  try {
+    const state = await api(`/api/rooms/${encodeURIComponent(room)}`);
+    if (view && view.status === 'open') enqueue({ kind: 'welcome', frame: { type: 'welcome', state } });
+  } catch {
+    // The next frame tries again.
+  }
+}
+
+/**
+ * Frames from the connection that drives the page.
+ * @param {Frame} f
+ */
+function onFrame(f) {
+  if (f.type === 'welcome') {
+    // A resumed connection's missed events follow its welcome: only a fresh one replaces the
+    // state; a resumed one says what is awaited now (awaiting frames are not sent again).
+    if (!f.resumed) enqueue({ kind: 'welcome', frame: f });
+    else enqueue({ kind: 'awaiting', awaiting: f.state.awaiting });
+  } else if (f.type === 'event') {
+    enqueue({ kind: 'event', seq: f.seq, event: f.event });
+  } else if (f.type === 'awaiting') {
+    enqueue({ kind: 'awaiting', awaiting: f.awaiting });
+  } else if (f.type === 'error') {
+    sent = false;
+    document.body.dataset.refused = String(Number(document.body.dataset.refused ?? 0) + 1);
+    tell(f.message, 'error');
+    drawControls();
+  }
+}
+
+/** Connects: the first seat held drives the page; other seats held only send their intents. */
+function start() {
+  const tokens = heldTokens(room);
+  let driver = false;
+  /** @param {string | null} token */
+  const open = (token) => {
+    const drives = !driver;
+    driver = true;
+    /** @type {number | null} */
+    let seat = null;
+    const link = connect(room, token, (f) => {
+      if (f.type === 'welcome' && f.seat !== null && f.seat !== undefined) {
+        seat = f.seat;
+        mine.set(f.seat, link);
+        if (!drives) {
+          drawPlayers();
+          drawControls();
+        }
+      }
+      if (f.type === 'error' && f.code === 'bad_token' && token) {
+        dropToken(room, token);
+        link.close();
+        if (drives) location.reload();
+        return;
+      }
+      if (drives) onFrame(f);
+      else if (f.type === 'error') onFrame(f);
+    }, (up) => {
+      if (!up && seat !== null) mine.delete(seat);
+      if (drives) document.body.dataset.online = String(up);
+    });
+  };
+  if (tokens.length === 0) open(null);
+  for (const t of tokens) open(t);
+}
+
+/** The cell size that shows the whole board in the page (zoom 1). */
+function fitCell() {
+  if (!view) return 40;
+  const f = frame(view.board);
+  const wrap = $('board-wrap');
+  const rows = f.rows + 0.8;
+  return Math.min(wrap.clientWidth / f.width, Math.max(200, innerHeight - 100) / rows);
+}
+
+/** @param {number} z zoom: 1 shows the whole board */
+function setZoom(z) {
+  if (!view) return;
+  const f = frame(view.board);
+  svg.style.width = `${Math.round(fitCell() * z * f.width)}px`;
+  svg.dataset.zoom = String(z);
+}
+
+/** Scrolls a zoomed board to the token of `name`. */
+function follow(/** @type {string | null} */ name) {
+  if (!name || !svg.classList.contains('zoomable')) return;
+  const token = tokenLayer(svg).querySelector(`g.token[data-player="${CSS.escape(name)}"]`);
+  const wrap = $('board-wrap');
+  if (!token) return;
+  const box = token.getBoundingClientRect();
+  const outer = wrap.getBoundingClientRect();
+  wrap.scrollBy({ left: box.left - outer.left - outer.width / 2, top: box.top - outer.top - outer.height / 2 });
+}
+
+// Controls.
+rollButton.addEventListener('click', roll);
+document.addEventListener('keydown', (e) => {
+  const target = /** @type {HTMLElement} */ (e.target);
+  if (target.closest('input, textarea, select, button, a, [contenteditable]') || e.altKey || e.ctrlKey || e.metaKey) return;
+  if (e.key === ' ' || e.key === 'Enter') {
+    e.preventDefault();
+    roll();
+  } else if (/^[1-9]$/.test(e.key)) {
+    choose(Number(e.key) - 1);
+  }
+});
+$('zoom').addEventListener('click', (e) => {
+  const b = /** @type {HTMLElement} */ (e.target).closest('button');
+  if (!b) return;
+  const z = Number(svg.dataset.zoom ?? 1);
+  setZoom(b.dataset.zoom === 'in' ? z * 1.4 : b.dataset.zoom === 'out' ? Math.max(1, z / 1.4) : 1);
+  follow(current);
+});
+$('chat-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const input = /** @type {HTMLInputElement} */ ($('chat-text'));
+  const text = input.value.trim();
+  const link = mine.values().next().value;
+  if (text && link?.send({ type: 'chat', text })) input.value = '';
+});
+$('invite').addEventListener('click', async () => {
+  const link = `${location.origin}/room/${encodeURIComponent(room)}`;
+  const button = $('invite');
+  try {
+    await navigator.clipboard.writeText(link);
+    button.textContent = 'Link copied!';
+  } catch {
+    prompt('Copy this link:', link);
+  }
+  setTimeout(() => { button.textContent = 'Copy invite link'; }, 2000);
+});
+const soundButton = $('sound');
+const drawSound = () => {
+  soundButton.setAttribute('aria-pressed', String(soundOn()));
+  soundButton.textContent = soundOn() ? 'Sound on' : 'Sound off';
+};
+soundButton.addEventListener('click', () => {
+  setSound(!soundOn());
+  drawSound();
+});
+$('winner-close').addEventListener('click', () => { $('winner').hidden = true; });
+drawSound();
+armSound();
+document.title = `Snakes and Ladders — room ${room}`;
+start();

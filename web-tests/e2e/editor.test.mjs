@@ -1,0 +1,107 @@
+// The board editor in real Chromium: snakes and ladders placed by clicking cells, problems shown
+// as the validator lists them, the exact analysis and shortest path the server gives, the board
+// file downloaded, and a room opened on the board.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { launch, openPage, post, shots, startServer } from './support.mjs';
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */
+let server;
+/** @type {import('playwright-core').Browser} */
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+/**
+ * Waits until the page has its answer for the board as it stands.
+ * @param {import('playwright-core').Page} page
+ */
+async function checked(page) {
+  await page.waitForFunction(() => (document.body.dataset.checked ?? 'false') !== 'false');
+}
+
+/**
+ * Places a jump with the tool `tool` from cell `a` to cell `b`.
+ * @param {import('playwright-core').Page} page
+ * @param {'snake' | 'ladder'} tool
+ * @param {number} a
+ * @param {number} b
+ */
+async function place(page, tool, a, b) {
+  await page.getByLabel(tool === 'snake' ? 'Snake' : 'Ladder', { exact: true }).check();
+  await page.locator(`[data-cell="${a}"]`).click();
+  await page.locator(`[data-cell="${b}"]`).click();
+  await checked(page);
+}
+
+test('the editor makes a valid board, shows its problems and analysis, downloads it and opens a room on it', async () => {
+  const { page, errors } = await openPage(browser);
+  await page.goto(`${server.url}/editor`);
+  await checked(page);
+  assert.match(await page.locator('#verdict').textContent() ?? '', /^the board is valid: 100 cells, 0 snakes, 0 ladders/);
+
+  await page.getByLabel('Cells').fill('30');
+  await checked(page);
+  assert.equal(await page.locator('[data-cell]').count(), 31, 'cells 1..30 and the start tray');
+  await place(page, 'ladder', 4, 20);
+  await place(page, 'snake', 27, 3);
+  await page.locator('#seats').selectOption('3');
+  await checked(page);
+
+  const board = { size: 30, snake: [{ head: 27, tail: 3 }], ladder: [{ foot: 4, top: 20 }] };
+  const want = await post(`${server.url}/api/boards/check`, { board, rules: 'standard', seats: 3 });
+  assert.equal(want.valid, true);
+  assert.equal(await page.locator('#verdict').textContent(), want.message);
+  assert.equal(await page.locator('#min-rolls').textContent(), String(want.min_rolls));
+  assert.equal(await page.locator('#expected').textContent(), want.expected_turns.toFixed(2));
+  assert.equal(await page.locator('g.overlay').getAttribute('data-path'), want.path.join(' '), 'the shortest path is drawn');
+  const chances = await page.$$eval('#chances li', (nodes) => nodes.map((n) => Number(n.getAttribute('data-win'))));
+  assert.deepEqual(chances, want.win_probability);
+  assert.equal(await page.locator('#problems li').count(), 0);
+
+  // A snake that goes up and a ladder that goes down: both told, the room refused.
+  await place(page, 'snake', 10, 15);
+  await place(page, 'ladder', 30, 12);
+  const problems = await page.locator('#problems li').allTextContents();
+  assert.equal(problems.length, 2, problems.join('\n'));
+  assert.ok(problems.includes("snake 10→15 does not go down: a snake's tail must be below its head"), problems.join('\n'));
+  assert.ok(problems.includes("ladder 30→12 does not go up: a ladder's top must be above its foot"), problems.join('\n'));
+  assert.match(await page.locator('#verdict').textContent() ?? '', /^invalid board, 2 problems/);
+  assert.equal(await page.getByRole('button', { name: 'Open a room with it' }).isDisabled(), true);
+  await page.getByLabel('Erase', { exact: true }).check();
+  await page.locator('[data-cell="10"]').click();
+  await checked(page);
+  await page.locator('[data-cell="30"]').click();
+  await checked(page);
+  assert.equal(await page.locator('#problems li').count(), 0);
+  assert.equal(await page.locator('#verdict').textContent(), want.message);
+  await page.screenshot({ path: path.join(shots, 'editor.png') });
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download board file' }).click(),
+  ]);
+  const text = await readFile(/** @type {string} */ (await download.path()), 'utf8');
+  assert.match(text, /^size = 30$/m);
+  assert.match(text, /\[\[snake\]\]\nhead = 27\ntail = 3/);
+  assert.match(text, /\[\[ladder\]\]\nfoot = 4\ntop = 20/);
+
+  await page.getByLabel('Your name').fill('Dee');
+  await page.getByRole('button', { name: 'Open a room with it' }).click();
+  await page.waitForURL(/\/room\/[0-9a-f]{16}$/);
+  await page.waitForSelector('[data-player="Dee"][data-position="0"]');
+  assert.equal(await page.locator('[data-cell]').count(), 31);
+  const room = new URL(page.url()).pathname.split('/')[2];
+  const state = await (await fetch(`${server.url}/api/rooms/${room}`)).json();
+  assert.deepEqual(state.board, board);
+  assert.equal(state.seats.length, 3);
+  assert.deepEqual(errors, []);
+});

@@ -1,0 +1,48 @@
+// A person against two computers, from the lobby to the end of the game, in real Chromium.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { launch, openPage, playToEnd, settled, shots, startServer, tokens, logLines } from './support.mjs';
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */
+let server;
+/** @type {import('playwright-core').Browser} */
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+test('a person creates a room in the lobby and plays two computers to the end', async () => {
+  const { page, errors } = await openPage(browser);
+  await page.goto(server.url);
+  await page.getByLabel('Your name').fill('Ann');
+  await page.getByRole('button', { name: 'Add a seat' }).click();
+  const kinds = page.locator('select.seat-kind');
+  await kinds.nth(2).selectOption('easy');
+  await page.locator('input.seat-name').nth(2).fill('Eve');
+  await page.screenshot({ path: path.join(shots, 'lobby.png') });
+  await page.getByRole('button', { name: 'Create the room' }).click();
+  await page.waitForURL(/\/room\/[0-9a-f]{16}$/);
+  await page.waitForSelector('[data-player="Ann"][data-position="0"]');
+  assert.equal(await page.locator('[data-cell]').count(), 101, 'cells 1..100 and the start tray');
+  assert.equal(await page.locator('[data-cell="100"]').count(), 1);
+  assert.deepEqual(Object.keys(await tokens(page)).sort(), ['Ann', 'Eve', 'Hard 2']);
+  const rolls = await playToEnd(page);
+  assert.ok(rolls > 0);
+  await settled(page);
+  const winner = await page.locator('#winner-title').textContent();
+  assert.match(winner ?? '', /^(Ann|Hard 2|Eve) wins!$/);
+  const who = (winner ?? '').replace(' wins!', '');
+  assert.equal((await tokens(page))[who], 100, 'the winner stands on 100');
+  const lines = await logLines(page);
+  assert.match(lines[0], /^New game on a board of 100 cells: Ann, Hard 2, Eve\./);
+  assert.ok(lines.some((l) => l === `${who} reached 100 and wins!`), lines.slice(-5).join('\n'));
+  assert.match(lines[lines.length - 1], /^Final ranking: 1\. /);
+  await page.screenshot({ path: path.join(shots, 'game-over.png') });
+  assert.deepEqual(errors, []);
+});

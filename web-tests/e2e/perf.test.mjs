@@ -1,0 +1,96 @@
+// Page weight, first contentful paint and frame times in Chromium, printed (and kept in
+// target/web-screenshots/perf.json). Targets: script and styles under 120 KB (35 KB gzipped),
+// first paint under 150 ms on loopback, no frame over 50 ms during play. Timings are reported,
+// not asserted: they depend on the machine.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { launch, openPage, playToEnd, post, shots, startServer } from './support.mjs';
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */
+let server;
+/** @type {import('playwright-core').Browser} */
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+/** @param {number[]} xs @param {number} q */
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
+};
+
+/** @type {Record<string, any>} */
+const report = {};
+
+test('page weight and first contentful paint', async () => {
+  const room = await post(`${server.url}/api/rooms`, { seats: [{ kind: 'human' }, { kind: 'hard', name: 'Robo' }] });
+  for (const [label, address] of [['lobby', '/'], ['room', `/room/${room.room}`]]) {
+    /** @type {number[]} */
+    const paints = [];
+    let bytes = 0;
+    let gzipped = 0;
+    for (let run = 0; run < 5; run++) {
+      const { page, context } = await openPage(browser);
+      /** @type {Promise<void>[]} */
+      const bodies = [];
+      let b = 0;
+      let g = 0;
+      page.on('response', (r) => {
+        const type = r.request().resourceType();
+        if (type === 'script' || type === 'stylesheet') {
+          bodies.push(r.body().then((body) => { b += body.length; g += gzipSync(body).length; }));
+        }
+      });
+      await page.goto(`${server.url}${address}`, { waitUntil: 'load' });
+      await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0);
+      paints.push(await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0].startTime));
+      await Promise.all(bodies);
+      bytes = b;
+      gzipped = g;
+      await context.close();
+    }
+    report[label] = { script_and_styles_bytes: bytes, gzipped_bytes: gzipped, fcp_ms_median: quantile(paints, 0.5), fcp_ms_runs: paints.map((p) => Math.round(p)) };
+    console.log(`${label}: script+styles ${(bytes / 1024).toFixed(1)} KB, ${(gzipped / 1024).toFixed(1)} KB gzipped; first contentful paint median ${quantile(paints, 0.5).toFixed(0)} ms over 5 loads (${paints.map((p) => p.toFixed(0)).join(', ')})`);
+    assert.ok(bytes > 0 && gzipped < bytes);
+  }
+});
+
+test('frame times while a game animates at full motion', async () => {
+  const room = await post(`${server.url}/api/rooms`, { board: 'classic', rules: 'bonus-six', seats: [{ kind: 'human' }, { kind: 'greedy', name: 'Robo' }], seed: 21 });
+  const { token } = await post(`${server.url}/api/rooms/${room.room}/seats/0`, { name: 'Ann' });
+  const { page, errors } = await openPage(browser, { reducedMotion: 'no-preference' });
+  await page.goto(`${server.url}/room/${room.room}#token=${token}`);
+  await page.waitForSelector('[data-player="Ann"]');
+  await page.evaluate(() => {
+    /** @type {number[]} */
+    const frames = [];
+    // @ts-expect-error kept for the test to read
+    window.frameTimes = frames;
+    let last = performance.now();
+    const tick = (/** @type {number} */ t) => {
+      if (document.body.dataset.idle === 'false') frames.push(t - last);
+      last = t;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  await playToEnd(page);
+  // @ts-expect-error set above
+  const frames = /** @type {number[]} */ (await page.evaluate(() => window.frameTimes));
+  const over = frames.filter((f) => f > 50).length;
+  report.frames = { count: frames.length, median_ms: quantile(frames, 0.5), p95_ms: quantile(frames, 0.95), p99_ms: quantile(frames, 0.99), max_ms: Math.max(...frames), over_50ms: over };
+  console.log(`frames while animating: ${frames.length}, median ${quantile(frames, 0.5).toFixed(1)} ms, p95 ${quantile(frames, 0.95).toFixed(1)} ms, p99 ${quantile(frames, 0.99).toFixed(1)} ms, max ${Math.max(...frames).toFixed(1)} ms, ${over} over 50 ms`);
+  await page.screenshot({ path: path.join(shots, 'game-full-motion.png') });
+  writeFileSync(path.join(shots, 'perf.json'), `${JSON.stringify(report, null, 2)}\n`);
+  assert.ok(frames.length > 30, 'the game animated');
+  assert.deepEqual(errors, []);
+});

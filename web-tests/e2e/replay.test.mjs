@@ -1,0 +1,120 @@
+// Replays in real Chromium: a recorded online game listed, then played, paused, stepped and
+// seeked, the tokens standing where the game's events put them at every point asked.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { launch, openPage, post, root, shots, startServer, tokens } from './support.mjs';
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */
+let server;
+/** @type {import('playwright-core').Browser} */
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+/**
+ * Where each player stands after the first `k` events, followed from the events alone.
+ * @param {any} game
+ * @param {number} k
+ */
+function positionsAfter(game, k) {
+  /** @type {Record<string, number>} */
+  const at = Object.fromEntries(game.seats.map((/** @type {{name: string}} */ s) => [s.name, 0]));
+  for (const { event: e } of game.events.slice(0, k)) {
+    if (['moved', 'snake', 'ladder', 'wormhole'].includes(e.type)) at[e.player] = e.to;
+    if (e.type === 'turn_voided') at[e.player] = e.back_to;
+  }
+  return at;
+}
+
+/**
+ * @param {import('playwright-core').Page} page
+ * @param {number} k
+ */
+async function at(page, k) {
+  await page.waitForSelector(`body[data-index="${k}"]`);
+}
+
+test('a recorded game is listed, then replayed: seek, step, back, play and pause show the right positions', async () => {
+  // Two computers play a whole game at once; it is recorded in the commit of its last events,
+  // before they are sent: once a spectator's page shows the winner, the game is in the list.
+  const made = await post(`${server.url}/api/rooms`, { seats: [{ kind: 'greedy', name: 'Gus' }, { kind: 'hard', name: 'Hal' }], seed: 12 });
+  const { page, errors } = await openPage(browser);
+  await page.goto(`${server.url}/room/${made.room}`);
+  await page.waitForSelector('#winner:not([hidden])');
+  const list = await (await fetch(`${server.url}/api/games`)).json();
+  assert.deepEqual(list.games[0].seats.map((/** @type {{name: string}} */ s) => s.name), ['Gus', 'Hal'], 'the newest game is this one');
+  const id = list.games[0].id;
+  const game = await (await fetch(`${server.url}/api/games/${id}`)).json();
+  const n = game.events.length;
+  assert.ok(n > 20);
+
+  await page.goto(`${server.url}/replay`);
+  await page.getByRole('link', { name: new RegExp(`^Game ${id} `) }).click();
+  await page.waitForURL(new RegExp(`/replay/${id}$`));
+  await at(page, 0);
+  assert.deepEqual(await tokens(page), { Gus: 0, Hal: 0 });
+  assert.equal(await page.locator('[data-cell]').count(), 101);
+
+  const middle = Math.floor(n / 2);
+  await page.locator('#seek').fill(String(middle));
+  await at(page, middle);
+  assert.deepEqual(await tokens(page), positionsAfter(game, middle));
+  assert.equal(await page.locator('#where').textContent(), `Event ${middle} of ${n}`);
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await at(page, middle + 1);
+  assert.deepEqual(await tokens(page), positionsAfter(game, middle + 1));
+  await page.getByRole('button', { name: 'Step back' }).click();
+  await page.getByRole('button', { name: 'Step back' }).click();
+  await at(page, middle - 1);
+  assert.deepEqual(await tokens(page), positionsAfter(game, middle - 1));
+  await page.screenshot({ path: path.join(shots, 'replay.png') });
+
+  await page.locator('#speed').selectOption('16');
+  await page.getByRole('button', { name: 'Play' }).click();
+  await page.waitForFunction((k) => Number(document.body.dataset.index) >= k, middle + 3);
+  await page.getByRole('button', { name: 'Pause' }).click();
+  const paused = Number(await page.evaluate(() => document.body.dataset.index));
+  assert.deepEqual(await tokens(page), positionsAfter(game, paused));
+
+  await page.keyboard.press('End');
+  await at(page, n);
+  const end = positionsAfter(game, n);
+  assert.deepEqual(await tokens(page), end);
+  assert.deepEqual(Object.values(end), game.positions);
+  assert.equal(end[game.ranking[0]], 100);
+  await page.keyboard.press('Home');
+  await at(page, 0);
+  assert.deepEqual(errors, []);
+});
+
+test('a game that snl play recorded in the same database replays to where it ended', async (t) => {
+  if (!server.db) return t.skip('the server was started elsewhere (SNL_URL without SNL_DB)');
+  const bin = process.env.SNL_BIN ?? path.join(root, 'target', 'release', 'snl');
+  // With no terminal, snl play plays its seats out and records the game.
+  execFileSync(bin, ['play', '--db', server.db, '--seed', '17', '--player', 'Ann:easy', '--player', 'Bob:greedy'], { stdio: 'ignore' });
+  const list = await (await fetch(`${server.url}/api/games`)).json();
+  const local = list.games.find((/** @type {{seats: {name: string}[]}} */ g) => g.seats.map((s) => s.name).join() === 'Ann,Bob');
+  assert.ok(local, JSON.stringify(list));
+  const game = await (await fetch(`${server.url}/api/games/${local.id}`)).json();
+  const n = game.events.length;
+  const { page, errors } = await openPage(browser);
+  await page.goto(`${server.url}/replay/${local.id}`);
+  await at(page, 0);
+  const third = Math.floor(n / 3);
+  await page.locator('#seek').fill(String(third));
+  await at(page, third);
+  assert.deepEqual(await tokens(page), positionsAfter(game, third));
+  await page.keyboard.press('End');
+  await at(page, n);
+  assert.deepEqual(Object.values(await tokens(page)).sort(), [...game.positions].sort());
+  assert.deepEqual(await tokens(page), positionsAfter(game, n));
+  assert.deepEqual(errors, []);
+});
