@@ -595,7 +595,8 @@ mod tests {
             assert!(board.reach(&chain).finish_reachable);
             assert_eq!(params.spec_with_effects(&rules, 0), params.spec(&rules));
         }
-        let e = RandomBoard { size: 20, snakes: 3, ladders: 3, seed: 0, min_jump: 1 }.check_effects(7);
+        let e =
+            RandomBoard { size: 20, snakes: 3, ladders: 3, seed: 0, min_jump: 1 }.check_effects(7);
         assert_eq!(
             e.unwrap_err().to_string(),
             "7 cell effects do not fit on 20 cells beside the jumps: use at most 6"

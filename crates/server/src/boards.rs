@@ -136,6 +136,20 @@ fn analyse(board: &Board, rules: &Rules, seats: usize) -> Value {
         board.size(),
         board.jumps().len() - snakes
     );
+    if let Err(e) = snl_analysis::check_supported(board, rules) {
+        // Cell effects and races are played, not yet analysed: no numbers rather than wrong ones.
+        return json!({
+            "valid": true,
+            "playable": reach.finish_reachable && reach.trapped.is_empty(),
+            "message": message,
+            "problems": [],
+            "size": board.size(),
+            "rules": rules,
+            "seats": seats,
+            "exact": false,
+            "analysis_error": e.to_string(),
+        });
+    }
     let best = solve::solve(board, rules);
     let mut options = exact::Options::default();
     options.landings = false;

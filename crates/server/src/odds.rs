@@ -130,6 +130,7 @@ impl Work {
             return Ok(tables.clone());
         }
         let board = Board::new(board, rules).map_err(|e| e.to_string())?;
+        snl_analysis::check_supported(&board, rules).map_err(|e| e.to_string())?;
         let tables = Arc::new(Tables {
             chain: TurnChain::new(&board, rules),
             rolls_left: rolls_to_finish(&board, rules),
@@ -191,7 +192,7 @@ pub(crate) async fn endpoint(
     axum::extract::Path(room): axum::extract::Path<String>,
 ) -> crate::api::ApiResult<axum::Json<Value>> {
     use crate::api::ApiError;
-    let handle = crate::api::room_handle(&shared, &room)?;
+    let handle = crate::api::room_handle(&shared, &room).await?;
     let (reply, answer) = tokio::sync::oneshot::channel();
     handle
         .tx
