@@ -1,3 +1,4 @@
+// Long on purpose: one home for the options every command shares (board, rules, seats, limits) and their checks; split by command they would be copied.
 //! What several commands share: choosing the board and rules, seats, and failures with exit codes.
 
 use std::{fmt, path::Path};

@@ -1,3 +1,4 @@
+// Long on purpose: the turn is one state machine; its phases, inputs and the order of §3/§3b within a roll read best in one file.
 //! The turn as a state machine: what the game awaits ([`Pending`]), the inputs it takes
 //! ([`Input`]), why it refuses one ([`ApplyError`]), and how one input plays out — a roll begins a
 //! turn, is moved under the overshoot rule and along jumps, then the bonus rule says whether the

@@ -1,3 +1,4 @@
+// Long on purpose: the session is the one door for every front end; its intents, seats and numbering are one type.
 //! One door for every front end: a [`Session`] is a game with its dice, its seats (people,
 //! computers, people on autopilot), undo and redo, and the recorders that keep it. Intents go in
 //! ([`Session::act`] for a person, [`Session::play_computer`] for a computer seat), numbered

@@ -1,3 +1,4 @@
+// Long on purpose: the URL, the HTTP calls and the WebSocket thread belong together as one client; about a tenth is its tests.
 //! A small client of `snl serve` for front ends in the terminal: the room's address, its public
 //! state and a seat taken over HTTP, and [`RoomClient`] — a WebSocket to the room on a thread of
 //! its own that hands the front end numbered events (each once, in order) and sends its intents,

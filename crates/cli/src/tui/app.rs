@@ -1,3 +1,4 @@
+// Long on purpose: the whole state of the full-screen game in one place, as the crates-tui shape keeps it (update.rs changes it, ui/ draws it).
 //! The state of the full-screen game: the session, what the screen shows of it (tokens where the
 //! animation has them, the die, the log of sentences), the overlay, and the beats still to play.
 //! Nothing here draws or reads a key: [`super::update`] changes it, [`super::ui`] draws it.

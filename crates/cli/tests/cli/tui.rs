@@ -61,7 +61,9 @@ impl Pane {
         self.tmux(&args);
     }
 
-    /// Polls the screen until it shows `text`; the screen at that moment.
+    /// Polls the screen until it shows `text`; the screen at that moment. tmux gives no event for
+    /// "the screen now shows X", so the wait is a bounded poll of capture-pane on that condition,
+    /// never a fixed sleep standing in for it.
     #[track_caller]
     fn wait_for(&self, text: &str) -> String {
         let mut screen = String::new();

@@ -1,3 +1,4 @@
+// Long on purpose: every read of the database in one module, so each row is read strictly in one way.
 //! Reading: a game back as a save, its status, its moves, the list of games, and the statistics
 //! behind `snl stats` and `snl leaderboard`. Rows are read strictly: a value this snl does not
 //! know is [`DbError::BadRow`] naming the game and the row, never a guess.
