@@ -72,6 +72,7 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         .route("/api/rooms/{room}/seats/{seat}", post(claim))
         .route("/api/rooms/{room}/ws", get(websocket))
         .route("/api/rooms/{room}/odds", get(crate::odds::endpoint))
+        .route("/api/lobby/ws", get(crate::lobby::endpoint))
         .route("/api/boards/check", post(crate::boards::endpoint))
         .route("/api/games", get(crate::games::list))
         .route("/api/games/{id}", get(crate::games::one))
@@ -148,15 +149,7 @@ async fn create(
 }
 
 async fn lobby(State(shared): State<Arc<Shared>>) -> Json<Value> {
-    let rooms = shared.rooms.read().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let mut listed: Vec<Value> = rooms
-        .values()
-        .map(|h| h.summary.borrow().clone())
-        .filter(|s| s["status"] != "over")
-        .collect();
-    listed.extend(shared.cluster.remote_lobby(&rooms));
-    listed.sort_by(|a, b| a["room"].as_str().cmp(&b["room"].as_str()));
-    Json(json!({"rooms": listed}))
+    Json(json!({"rooms": crate::lobby::listing(&shared)}))
 }
 
 async fn view(State(shared): State<Arc<Shared>>, Path(room): Path<String>) -> ApiResult {
@@ -209,21 +202,20 @@ fn same_origin(headers: &HeaderMap) -> bool {
     matches!((origin, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
 }
 
-async fn websocket(
-    State(shared): State<Arc<Shared>>,
-    Path(room): Path<String>,
-    headers: HeaderMap,
-    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
-) -> ApiResult {
-    if !same_origin(&headers) {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "bad_origin",
-            "a page from another origin cannot open this room's WebSocket",
-        ));
+/// Refuses a page from another origin (`403 bad_origin`).
+pub(crate) fn check_origin(headers: &HeaderMap) -> ApiResult<()> {
+    if same_origin(headers) {
+        return Ok(());
     }
-    let handle = room_handle(&shared, &room).await?;
-    let upgrade = upgrade.map_err(|e| ApiError::new(e.status(), "bad_request", e.body_text()))?;
+    Err(ApiError::new(
+        StatusCode::FORBIDDEN,
+        "bad_origin",
+        "a page from another origin cannot open this server's WebSockets",
+    ))
+}
+
+/// Counts one more WebSocket connection, or refuses it past `--max-connections`.
+pub(crate) fn count_connection(shared: &Arc<Shared>) -> ApiResult<ws::Held> {
     let max = shared.config.max_connections;
     let held = shared.connections.fetch_add(1, Ordering::SeqCst);
     let guard = ws::Held(shared.clone());
@@ -235,6 +227,19 @@ async fn websocket(
             format!("the server holds its limit of {max} connections; try again later"),
         ));
     }
+    Ok(guard)
+}
+
+async fn websocket(
+    State(shared): State<Arc<Shared>>,
+    Path(room): Path<String>,
+    headers: HeaderMap,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> ApiResult {
+    check_origin(&headers)?;
+    let handle = room_handle(&shared, &room).await?;
+    let upgrade = upgrade.map_err(|e| ApiError::new(e.status(), "bad_request", e.body_text()))?;
+    let guard = count_connection(&shared)?;
     let limits = shared.config.limits;
     Ok(upgrade
         .max_message_size(crate::MAX_WS_MESSAGE)

@@ -4,9 +4,11 @@
 //! goes on. Told to let a room go, or losing every lease with its connection, a node stops the
 //! room's task at once: its connections close and their clients reconnect to the room's new
 //! node with `since`, missing nothing. The lobby lists every node's rooms: each node publishes
-//! its rooms' entries and keeps the others' as they are told (`LISTEN`/`NOTIFY`).
+//! its rooms' entries and keeps the others' as they are told (`LISTEN`/`NOTIFY`), and tells its
+//! lobby streams each change, its own rooms' and the others' alike.
 //!
-//! Alone on a SQLite database, a node holds every room and none of this runs.
+//! Alone on a SQLite database, a node holds every room and none of this runs but the lobby
+//! streams' watch on its rooms.
 
 use std::{
     collections::HashMap,
@@ -140,8 +142,7 @@ async fn take_over(shared: &Arc<Shared>, room: &str) -> Result<Option<Handle>, S
     Ok(Some(handle))
 }
 
-/// Keeps `handle` as this node's task for `room`, and — on a shared storage — publishes its
-/// lobby entry whenever it changes (its turn count at most once per [`LOBBY_PACE`]).
+/// Keeps `handle` as this node's task for `room`, and tells its lobby entry (see [`watch`]).
 pub(crate) fn hold(shared: &Arc<Shared>, room: &str, handle: &Handle) {
     let previous = shared
         .rooms
@@ -151,11 +152,18 @@ pub(crate) fn hold(shared: &Arc<Shared>, room: &str, handle: &Handle) {
     if let Some(previous) = previous {
         previous.task.abort();
     }
-    let storage = shared.writer.storage().clone();
-    if !storage.shared() {
-        return;
+    if shared.writer.storage().shared() {
+        shared.cluster.remote.write().unwrap_or_else(PoisonError::into_inner).remove(room);
     }
-    shared.cluster.remote.write().unwrap_or_else(PoisonError::into_inner).remove(room);
+    watch(shared, room, handle);
+}
+
+/// Tells `room`'s lobby entry whenever it changes (its turn count at most once per
+/// [`LOBBY_PACE`]), for as long as its task lives: to this node's lobby streams, and — on a
+/// shared storage — to the other nodes.
+pub(crate) fn watch(shared: &Shared, room: &str, handle: &Handle) {
+    let storage = shared.writer.storage().clone();
+    let lobby = shared.lobby.clone();
     let mut summary = handle.summary.clone();
     let room = room.to_owned();
     tokio::spawn(async move {
@@ -166,8 +174,11 @@ pub(crate) fn hold(shared: &Arc<Shared>, room: &str, handle: &Handle) {
                 .as_ref()
                 .is_some_and(|t| t["status"] == entry["status"] && t["seats"] == entry["seats"]);
             if told.as_ref() != Some(&entry) {
-                if let Err(e) = storage.publish(&room, &entry.to_string()).await {
-                    eprintln!("snl serve: room {room}'s lobby entry was not published: {e}");
+                lobby.tell(&entry);
+                if storage.shared() {
+                    if let Err(e) = storage.publish(&room, &entry.to_string()).await {
+                        eprintln!("snl serve: room {room}'s lobby entry was not published: {e}");
+                    }
                 }
                 told = Some(entry);
                 if only_turns {
@@ -195,8 +206,11 @@ pub(crate) fn listen(shared: &Arc<Shared>) {
                     let mut remote =
                         shared.cluster.remote.write().unwrap_or_else(PoisonError::into_inner);
                     for (room, entry) in entries {
-                        if let Ok(entry) = serde_json::from_str(&entry) {
-                            remote.insert(room, entry);
+                        if let Ok(entry) = serde_json::from_str::<Value>(&entry) {
+                            remote.insert(room, entry.clone());
+                            // Told after it is kept: a stream that reads the list before
+                            // this is told it.
+                            shared.lobby.tell(&entry);
                         }
                     }
                 }
@@ -232,27 +246,32 @@ pub(crate) fn listen(shared: &Arc<Shared>) {
                     eprintln!(
                         "snl serve: the connection to the database broke: every room here stops"
                     );
-                    let rooms: Vec<Handle> = shared
+                    let rooms: Vec<(String, Handle)> = shared
                         .rooms
                         .write()
                         .unwrap_or_else(PoisonError::into_inner)
                         .drain()
-                        .map(|(_, h)| h)
                         .collect();
-                    for handle in rooms {
+                    for (room, handle) in rooms {
                         handle.task.abort();
+                        // No node lists it until one takes it over.
+                        shared.lobby.gone(&room);
                     }
                 }
                 Notice::Lobby(entry) => {
                     let Ok(entry) = serde_json::from_str::<Value>(&entry) else { continue };
                     let Some(room) = entry["room"].as_str().map(str::to_owned) else { continue };
-                    let mut remote =
-                        shared.cluster.remote.write().unwrap_or_else(PoisonError::into_inner);
-                    if entry["status"] == "over" {
-                        remote.remove(&room);
-                    } else {
-                        remote.insert(room, entry);
+                    {
+                        let mut remote =
+                            shared.cluster.remote.write().unwrap_or_else(PoisonError::into_inner);
+                        if entry["status"] == "over" {
+                            remote.remove(&room);
+                        } else {
+                            remote.insert(room, entry.clone());
+                        }
                     }
+                    // Told after it is kept (see the lobby's first read).
+                    shared.lobby.tell(&entry);
                 }
                 Notice::Released(_) => {}
             }

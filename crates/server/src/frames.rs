@@ -1,5 +1,6 @@
 //! The WebSocket frames of SPEC §9, as typed values: what a client sends ([`ClientFrame`]) and
-//! what the server sends ([`ServerFrame`]). `docs/protocol.md` shows each with an example.
+//! what the server sends ([`ServerFrame`]), and what the lobby stream sends ([`LobbyFrame`]).
+//! `docs/protocol.md` shows each with an example.
 
 use serde::{Deserialize, Serialize};
 use snl_engine::Event;
@@ -116,6 +117,36 @@ impl ServerFrame {
     }
 }
 
+/// A frame of the lobby stream (`/api/lobby/ws`): the server sends them, the client sends none.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum LobbyFrame {
+    /// The first frame: every room listed now (as `GET /api/rooms`).
+    Lobby {
+        /// The rooms' lobby entries.
+        rooms: Vec<serde_json::Value>,
+    },
+    /// A room opened or changed (a seat taken, the game started, its turn count): its new entry,
+    /// which replaces the one the client has for the same `room`.
+    Room {
+        /// The room's lobby entry, as in `GET /api/rooms`.
+        entry: serde_json::Value,
+    },
+    /// A room left the lobby: its game is over, or no node lists it any more.
+    Gone {
+        /// The room's id.
+        room: String,
+    },
+}
+
+impl LobbyFrame {
+    /// The frame as JSON text.
+    pub fn to_text(&self) -> String {
+        // Plain data: serialising it cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,5 +171,13 @@ mod tests {
         );
         let event = ServerFrame::Event { seq: 3, event: Event::TimeUp {} };
         assert_eq!(event.to_text(), r#"{"type":"event","seq":3,"event":{"type":"time_up"}}"#);
+    }
+
+    #[test]
+    fn lobby_frames_write_as_the_protocol_document_reads_them() {
+        let gone = LobbyFrame::Gone { room: "5f0c2a9e81d34b07".into() };
+        assert_eq!(gone.to_text(), r#"{"type":"gone","room":"5f0c2a9e81d34b07"}"#);
+        let lobby = LobbyFrame::Lobby { rooms: Vec::new() };
+        assert_eq!(lobby.to_text(), r#"{"type":"lobby","rooms":[]}"#);
     }
 }

@@ -19,7 +19,8 @@
 //! intents), `actor` (a room's task, its clocks, store-then-send), `room` (a room as a state
 //! machine and its command log), `setup` (what a room is created with), `store` (the storage
 //! seam: store-then-send), [`storage`] (SQLite or PostgreSQL behind one trait), `cluster`
-//! (nodes sharing PostgreSQL: room leases, take-overs, the lobby of every node), `frames` (the
+//! (nodes sharing PostgreSQL: room leases, take-overs, the lobby of every node), `lobby` (the
+//! rooms listed and the lobby stream that tells their changes), `frames` (the
 //! WebSocket frames), `token` (seat tokens), `web` (the browser game's pages and assets, embedded
 //! from `web/`); `odds` (a room's live odds), `boards` (a board checked and analysed for the
 //! editor), `games` (recorded games for replays).
@@ -32,6 +33,7 @@ pub mod boards;
 mod cluster;
 pub mod frames;
 pub mod games;
+mod lobby;
 mod odds;
 mod room;
 pub mod setup;
@@ -147,6 +149,8 @@ struct Shared {
     /// Recorded games, read for replays.
     library: games::Library,
     cluster: cluster::Cluster,
+    /// The lobby's changes, for the lobby streams.
+    lobby: lobby::Lobby,
 }
 
 /// The server, with its rooms restored, ready to serve.
@@ -194,7 +198,14 @@ pub async fn open(config: Config) -> Result<App, ServeError> {
         connections: AtomicUsize::new(0),
         work: odds::Work::default(),
         cluster: cluster::Cluster::default(),
+        lobby: lobby::Lobby::default(),
     });
+    {
+        let rooms = shared.rooms.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+        for (id, handle) in rooms.iter() {
+            cluster::watch(&shared, id, handle);
+        }
+    }
     cluster::listen(&shared);
     Ok(App { shared, restored })
 }

@@ -1,6 +1,7 @@
 //! Several `snl serve` nodes on one PostgreSQL, in this process on real loopback sockets: a room
 //! asked of another node moves there, a dead node's rooms go on on another, and the players,
-//! reconnecting with `since`, see every event once, in order, the same game their seed gives.
+//! reconnecting with `since`, see every event once, in order, the same game their seed gives;
+//! a lobby stream on one node tells the rooms of the others as they change.
 
 #[path = "support/pg.rs"]
 mod pg;
@@ -212,4 +213,37 @@ async fn every_nodes_lobby_lists_the_rooms_of_the_others() {
     let (_, lobby) = a.http("GET", "/api/rooms", None).await;
     let on_a = lobby["rooms"].as_array().unwrap().iter().filter(|r| r["room"] == room.as_str());
     assert_eq!(on_a.count(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lobby_stream_on_one_node_tells_the_rooms_of_another_as_they_change() {
+    let postgres = pg::Postgres::start("stream");
+    let url = postgres.database("stream").await;
+    let (a, b) = (node("stream-a", &url).await, node("stream-b", &url).await);
+    let mut stream = Client::lobby(a.addr, None).await.unwrap();
+    let first = stream.frame().await;
+    assert_eq!(first, json!({"type": "lobby", "rooms": []}));
+
+    // A room opened on B reaches A's stream through NOTIFY, and so does each change of it.
+    let room = b.room(request(5)).await;
+    let opened = stream.change_of(&room).await;
+    assert_eq!(opened["type"], "room", "{opened}");
+    assert_eq!(opened["entry"]["status"], "open");
+    assert_eq!(opened["entry"]["seats"][0]["open"], true);
+    assert_eq!(opened["entry"]["seats"][1]["name"], "Robo");
+    let token = b.claim(&room, 0, "Ann").await;
+    let taken = stream.change_of(&room).await;
+    assert_eq!(taken["entry"]["seats"][0]["name"], "Ann", "{taken}");
+    assert_eq!(taken["entry"]["status"], "running", "the last open seat taken starts the game");
+
+    // Ann plays to the end on B: A's stream tells the room gone.
+    let mut ann = Player { room: room.clone(), token, seen: Vec::new() };
+    assert_eq!(ann.play(b.addr, None).await, Ended::Over);
+    loop {
+        let change = stream.change_of(&room).await;
+        if change["type"] == "gone" {
+            break;
+        }
+        assert_eq!(change["entry"]["status"], "running", "{change}");
+    }
 }

@@ -137,6 +137,47 @@ impl Client {
         Ok(Client { socket })
     }
 
+    /// The lobby stream, `/api/lobby/ws`.
+    pub async fn lobby(
+        addr: SocketAddr,
+        origin: Option<&str>,
+    ) -> Result<Client, tokio_tungstenite::tungstenite::Error> {
+        let mut request = format!("ws://{addr}/api/lobby/ws").into_client_request()?;
+        if let Some(origin) = origin {
+            request.headers_mut().insert("Origin", origin.parse().unwrap());
+        }
+        let (socket, _) = tokio_tungstenite::connect_async(request).await?;
+        Ok(Client { socket })
+    }
+
+    /// The lobby stream's next change about `room` (changes of other rooms are skipped).
+    pub async fn change_of(&mut self, room: &str) -> Value {
+        loop {
+            let frame = self.frame().await;
+            match frame["type"].as_str() {
+                Some("room") if frame["entry"]["room"] == room => return frame,
+                Some("gone") if frame["room"] == room => return frame,
+                Some("room" | "gone") => {}
+                _ => panic!("not a lobby change: {frame}"),
+            }
+        }
+    }
+
+    /// The code of the server's close frame, once it comes (text frames before it are
+    /// skipped); `None` when the connection ends without one.
+    pub async fn close_code(&mut self) -> Option<u16> {
+        loop {
+            let message = tokio::time::timeout(PATIENCE, self.socket.next())
+                .await
+                .expect("a frame within the patience");
+            match message? {
+                Ok(Message::Close(frame)) => return frame.map(|f| u16::from(f.code)),
+                Err(_) => return None,
+                Ok(_) => {}
+            }
+        }
+    }
+
     pub async fn send(&mut self, frame: Value) {
         self.send_text(&frame.to_string()).await;
     }
