@@ -1,11 +1,11 @@
 //! Every example in `docs/protocol.md` is one the server takes: requests are sent to a real
 //! server, client frames are sent on a real connection, server frames read into the server's
-//! frame types, responses are JSON.
+//! frame types (the lobby stream's too), responses are JSON.
 
 mod support;
 
 use serde_json::{Value, json};
-use snl_server::frames::{ClientFrame, ServerFrame};
+use snl_server::frames::{ClientFrame, LobbyFrame, ServerFrame};
 use support::Server;
 
 /// Each fenced block's label (`json client`, …) and text.
@@ -28,7 +28,7 @@ async fn every_example_in_the_protocol_document_is_accepted() {
     let blocks = examples();
     let count = |label: &str| blocks.iter().filter(|(l, _)| l == label).count();
     assert!(count("client") >= 6 && count("server") >= 6 && count("create-room") >= 3);
-    assert!(count("board-check") >= 2);
+    assert!(count("board-check") >= 2 && count("lobby") >= 3);
     let server = Server::start("protocol-doc").await;
     let mut rooms = Vec::new();
     for (label, text) in &blocks {
@@ -50,6 +50,10 @@ async fn every_example_in_the_protocol_document_is_accepted() {
             }
             "server" => {
                 serde_json::from_value::<ServerFrame>(value)
+                    .unwrap_or_else(|e| panic!("{e}: {text}"));
+            }
+            "lobby" => {
+                serde_json::from_value::<LobbyFrame>(value)
                     .unwrap_or_else(|e| panic!("{e}: {text}"));
             }
             "board-check" => {

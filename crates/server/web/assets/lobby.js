@@ -1,5 +1,6 @@
 // The lobby (/): create a room (board, rules, seats open or computers), take its first seat (or
-// every person's seat, to play on one device), and see the open rooms to join or watch.
+// every person's seat, to play on one device), and see the open rooms to join or watch, told by the
+// lobby stream as they change.
 
 import { render } from './board.js';
 import { api, keepToken } from './net.js';
@@ -144,42 +145,105 @@ form.addEventListener('submit', async (e) => {
   }
 });
 
-/** Lists the rooms with open seats or a game going on. */
-async function listRooms() {
+/**
+ * The rooms listed, by id, as the lobby stream last told them.
+ * @type {Map<string, any>}
+ */
+const listed = new Map();
+
+/** Draws the rooms with open seats or a game going on. */
+function drawRooms() {
   const list = $('rooms');
+  list.replaceChildren();
+  if (listed.size === 0) {
+    const li = document.createElement('li');
+    li.className = 'empty';
+    li.textContent = 'No rooms yet: create one!';
+    list.appendChild(li);
+  }
+  const rooms = Array.from(listed.values()).sort((a, b) => (a.room < b.room ? -1 : a.room > b.room ? 1 : 0));
+  for (const r of rooms) {
+    const li = document.createElement('li');
+    li.dataset.room = r.room;
+    const open = r.seats.filter((/** @type {any} */ s) => s.open).length;
+    const names = r.seats.map((/** @type {any} */ s) => s.name ?? 'open').join(', ');
+    const a = document.createElement('a');
+    a.href = `/room/${r.room}`;
+    a.className = open > 0 ? 'button' : 'button ghost';
+    a.textContent = open > 0 ? 'Join' : 'Watch';
+    a.setAttribute('aria-label', `${open > 0 ? 'Join' : 'Watch'} room ${r.room}`);
+    const text = document.createElement('div');
+    text.innerHTML = '<strong></strong><span class="detail"></span>';
+    /** @type {HTMLElement} */ (text.querySelector('strong')).textContent = `${r.board_name} · ${names}`;
+    /** @type {HTMLElement} */ (text.querySelector('.detail')).textContent = open > 0 ? `${open} open seat${open === 1 ? '' : 's'}` : `playing · turn ${r.turns}`;
+    li.append(text, a);
+    list.appendChild(li);
+  }
+}
+
+/** Lists the rooms once from `GET /api/rooms` (the fallback while the stream cannot open). */
+async function fetchRooms() {
   try {
     const { rooms } = await api('/api/rooms');
-    list.replaceChildren();
-    if (rooms.length === 0) {
-      const li = document.createElement('li');
-      li.className = 'empty';
-      li.textContent = 'No rooms yet: create one!';
-      list.appendChild(li);
-    }
-    for (const r of rooms) {
-      const li = document.createElement('li');
-      const open = r.seats.filter((/** @type {any} */ s) => s.open).length;
-      const names = r.seats.map((/** @type {any} */ s) => s.name ?? 'open').join(', ');
-      const a = document.createElement('a');
-      a.href = `/room/${r.room}`;
-      a.className = open > 0 ? 'button' : 'button ghost';
-      a.textContent = open > 0 ? 'Join' : 'Watch';
-      a.setAttribute('aria-label', `${open > 0 ? 'Join' : 'Watch'} room ${r.room}`);
-      const text = document.createElement('div');
-      text.innerHTML = '<strong></strong><span class="detail"></span>';
-      /** @type {HTMLElement} */ (text.querySelector('strong')).textContent = `${r.board_name} · ${names}`;
-      /** @type {HTMLElement} */ (text.querySelector('.detail')).textContent = open > 0 ? `${open} open seat${open === 1 ? '' : 's'}` : `playing · turn ${r.turns}`;
-      li.append(text, a);
-      list.appendChild(li);
-    }
+    listed.clear();
+    for (const r of rooms) listed.set(r.room, r);
+    drawRooms();
   } catch {
     // Shown again at the next look.
   }
+}
+
+/**
+ * Follows the lobby stream (`/api/lobby/ws`, docs/protocol.md): the rooms listed, then each change
+ * as it happens, so the page never polls. A dropped stream is dialled again after 0.5 s, 1 s, 2 s…
+ * up to 30 s; each new connection starts with the whole list again.
+ */
+function followRooms() {
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/lobby/ws`;
+  let tries = 0;
+  /** @type {ReturnType<typeof setInterval> | null} */
+  let fallback = null;
+  const dial = () => {
+    const ws = new WebSocket(url);
+    ws.onmessage = (message) => {
+      /** @type {any} */
+      let frame;
+      try {
+        frame = JSON.parse(String(message.data));
+      } catch {
+        return;
+      }
+      if (frame.type === 'lobby') {
+        tries = 0;
+        if (fallback !== null) clearInterval(fallback);
+        fallback = null;
+        listed.clear();
+        for (const r of frame.rooms) listed.set(r.room, r);
+      } else if (frame.type === 'room') {
+        listed.set(frame.entry.room, frame.entry);
+      } else if (frame.type === 'gone') {
+        listed.delete(frame.room);
+      } else {
+        return;
+      }
+      drawRooms();
+    };
+    ws.onclose = () => {
+      tries++;
+      // Polling is only a fallback, for when the stream cannot open at all (a proxy that refuses
+      // WebSockets): after three failed tries, look once every 30 s until the stream comes back.
+      if (tries === 3 && fallback === null) {
+        void fetchRooms();
+        fallback = setInterval(fetchRooms, 30_000);
+      }
+      setTimeout(dial, Math.min(30_000, 250 * 2 ** tries));
+    };
+  };
+  dial();
 }
 
 nameInput.value = localStorage.getItem('snl.name') ?? '';
 addSeat('human');
 addSeat('hard');
 drawPreview();
-void listRooms();
-setInterval(listRooms, 5000);
+followRooms();
