@@ -47,3 +47,37 @@ test('the lobby shows a room another client opens, and its seat taken, without r
   assert.deepEqual(sockets, ['/api/lobby/ws']);
   assert.deepEqual(errors, []);
 });
+
+test('a dropped lobby stream is dialled again, and the list is fetched only while the stream cannot open', async () => {
+  // Dropped once: the page reconnects and goes on without polling.
+  {
+    const { page, errors } = await openPage(browser);
+    let dials = 0;
+    await page.routeWebSocket('**/api/lobby/ws', (ws) => {
+      const server = ws.connectToServer();
+      if (++dials === 1) server.onMessage((message) => { ws.send(message); ws.close({ code: 1013, reason: 'fell behind' }); });
+    });
+    /** @type {string[]} */
+    const listRequests = [];
+    page.on('request', (request) => { if (new URL(request.url()).pathname === '/api/rooms') listRequests.push(request.method()); });
+    await page.goto(`${server.url}/`);
+    await page.waitForFunction(() => document.querySelector('#rooms li') !== null);
+    const room = await post(`${server.url}/api/rooms`, { seats: [{ kind: 'human' }, { kind: 'hard' }] });
+    await page.locator(`#rooms li[data-room="${room.room}"]`).getByText('1 open seat').waitFor();
+    assert.ok(dials >= 2, `dialled ${dials} times`);
+    assert.deepEqual(listRequests, []);
+    assert.deepEqual(errors.filter((e) => !/WebSocket/.test(e)), []);
+    await page.context().close();
+  }
+  // Never opens (a proxy that refuses WebSockets): the slow fallback lists the rooms.
+  {
+    const { page } = await openPage(browser);
+    await page.routeWebSocket('**/api/lobby/ws', (ws) => ws.close({ code: 1011 }));
+    const room = await post(`${server.url}/api/rooms`, { seats: [{ kind: 'human' }, { kind: 'easy' }] });
+    const fetched = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/rooms');
+    await page.goto(`${server.url}/`);
+    await fetched;
+    await page.locator(`#rooms li[data-room="${room.room}"]`).waitFor();
+    await page.context().close();
+  }
+});

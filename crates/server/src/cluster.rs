@@ -175,10 +175,10 @@ pub(crate) fn watch(shared: &Shared, room: &str, handle: &Handle) {
                 .is_some_and(|t| t["status"] == entry["status"] && t["seats"] == entry["seats"]);
             if told.as_ref() != Some(&entry) {
                 lobby.tell(&entry);
-                if storage.shared() {
-                    if let Err(e) = storage.publish(&room, &entry.to_string()).await {
-                        eprintln!("snl serve: room {room}'s lobby entry was not published: {e}");
-                    }
+                if storage.shared()
+                    && let Err(e) = storage.publish(&room, &entry.to_string()).await
+                {
+                    eprintln!("snl serve: room {room}'s lobby entry was not published: {e}");
                 }
                 told = Some(entry);
                 if only_turns {

@@ -232,9 +232,9 @@ async fn a_lobby_stream_on_one_node_tells_the_rooms_of_another_as_they_change() 
     assert_eq!(opened["entry"]["seats"][0]["open"], true);
     assert_eq!(opened["entry"]["seats"][1]["name"], "Robo");
     let token = b.claim(&room, 0, "Ann").await;
-    let taken = stream.change_of(&room).await;
-    assert_eq!(taken["entry"]["seats"][0]["name"], "Ann", "{taken}");
-    assert_eq!(taken["entry"]["status"], "running", "the last open seat taken starts the game");
+    let claimed = stream.change_of(&room).await;
+    assert_eq!(claimed["entry"]["seats"][0]["name"], "Ann", "{claimed}");
+    assert_eq!(claimed["entry"]["status"], "running", "the last open seat taken starts the game");
 
     // Ann plays to the end on B: A's stream tells the room gone.
     let mut ann = Player { room: room.clone(), token, seen: Vec::new() };
