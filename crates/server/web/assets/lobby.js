@@ -151,32 +151,47 @@ form.addEventListener('submit', async (e) => {
  */
 const listed = new Map();
 
-/** Draws the rooms with open seats or a game going on. */
+/**
+ * Draws the rooms with open seats or a game going on. A diff: each room keeps its row, changed in
+ * place, so a change elsewhere never takes the focus from a Join link (changes come every second
+ * while games are played).
+ */
 function drawRooms() {
   const list = $('rooms');
-  list.replaceChildren();
+  list.querySelector('li.empty')?.remove();
+  /** @type {Map<string, HTMLLIElement>} */
+  const rows = new Map();
+  for (const li of /** @type {HTMLLIElement[]} */ (Array.from(list.querySelectorAll('li[data-room]')))) {
+    if (listed.has(li.dataset.room ?? '')) rows.set(li.dataset.room ?? '', li);
+    else li.remove();
+  }
+  const rooms = Array.from(listed.values()).sort((a, b) => (a.room < b.room ? -1 : a.room > b.room ? 1 : 0));
+  /** @type {Element | null} */
+  let before = list.firstElementChild;
+  for (const r of rooms) {
+    let li = rows.get(r.room);
+    if (!li) {
+      li = document.createElement('li');
+      li.dataset.room = r.room;
+      li.innerHTML = '<div><strong></strong><span class="detail"></span></div><a></a>';
+      /** @type {HTMLAnchorElement} */ (li.querySelector('a')).href = `/room/${r.room}`;
+    }
+    const open = r.seats.filter((/** @type {any} */ s) => s.open).length;
+    const names = r.seats.map((/** @type {any} */ s) => s.name ?? 'open').join(', ');
+    const a = /** @type {HTMLAnchorElement} */ (li.querySelector('a'));
+    const set = (/** @type {Element} */ node, /** @type {string} */ text) => { if (node.textContent !== text) node.textContent = text; };
+    a.className = open > 0 ? 'button' : 'button ghost';
+    set(a, open > 0 ? 'Join' : 'Watch');
+    a.setAttribute('aria-label', `${open > 0 ? 'Join' : 'Watch'} room ${r.room}`);
+    set(/** @type {HTMLElement} */ (li.querySelector('strong')), `${r.board_name} · ${names}`);
+    set(/** @type {HTMLElement} */ (li.querySelector('.detail')), open > 0 ? `${open} open seat${open === 1 ? '' : 's'}` : `playing · turn ${r.turns}`);
+    if (li !== before) list.insertBefore(li, before);
+    before = li.nextElementSibling;
+  }
   if (listed.size === 0) {
     const li = document.createElement('li');
     li.className = 'empty';
     li.textContent = 'No rooms yet: create one!';
-    list.appendChild(li);
-  }
-  const rooms = Array.from(listed.values()).sort((a, b) => (a.room < b.room ? -1 : a.room > b.room ? 1 : 0));
-  for (const r of rooms) {
-    const li = document.createElement('li');
-    li.dataset.room = r.room;
-    const open = r.seats.filter((/** @type {any} */ s) => s.open).length;
-    const names = r.seats.map((/** @type {any} */ s) => s.name ?? 'open').join(', ');
-    const a = document.createElement('a');
-    a.href = `/room/${r.room}`;
-    a.className = open > 0 ? 'button' : 'button ghost';
-    a.textContent = open > 0 ? 'Join' : 'Watch';
-    a.setAttribute('aria-label', `${open > 0 ? 'Join' : 'Watch'} room ${r.room}`);
-    const text = document.createElement('div');
-    text.innerHTML = '<strong></strong><span class="detail"></span>';
-    /** @type {HTMLElement} */ (text.querySelector('strong')).textContent = `${r.board_name} · ${names}`;
-    /** @type {HTMLElement} */ (text.querySelector('.detail')).textContent = open > 0 ? `${open} open seat${open === 1 ? '' : 's'}` : `playing · turn ${r.turns}`;
-    li.append(text, a);
     list.appendChild(li);
   }
 }
