@@ -40,7 +40,14 @@ test('the lobby shows a room another client opens, and its seat taken, without r
   await post(`${server.url}/api/rooms/${room.room}/seats/0`, { name: 'Ann' });
   await row.getByText('1 open seat').waitFor();
   assert.match(await row.innerText(), /Ann, open/);
-  await page.getByRole('link', { name: `Join room ${room.room}` }).waitFor();
+  const join = page.getByRole('link', { name: `Join room ${room.room}` });
+  await join.focus();
+
+  // Another room opens and changes: the row in focus stays, focused.
+  const other = await post(`${server.url}/api/rooms`, { seats: [{ kind: 'human' }, { kind: 'human' }] });
+  await post(`${server.url}/api/rooms/${other.room}/seats/1`, { name: 'Bob' });
+  await page.locator(`#rooms li[data-room="${other.room}"]`).getByText('1 open seat').waitFor();
+  assert.equal(await join.evaluate((a) => a === document.activeElement), true, 'the Join link keeps the focus');
 
   assert.equal(await page.evaluate(() => /** @type {any} */ (window).sameDocument), true, 'no reload');
   assert.deepEqual(listRequests, [], 'the room list is never fetched: the stream tells it');
