@@ -360,7 +360,9 @@ impl Solver<'_> {
                 continue;
             }
             let mut acc = cost.map_or(0.0, |c| c[b]);
-            for i in self.chain.range(b as u32) {
+            // Farthest targets first: the nearest, x[b + 1], was computed last and is added
+            // last, so the other products do not wait for it.
+            for i in self.chain.range(b as u32).rev() {
                 let e = targets[i] as usize;
                 if e == b || self.class[e] != Class::Live {
                     continue;
