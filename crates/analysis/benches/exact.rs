@@ -113,5 +113,32 @@ fn big_dice(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, hundred_cells, large_boards, big_dice);
+/// Everything `snl analyze` computes for one player (`exact::analyze`), across sizes with sparse
+/// (one per 100 cells, one per 1,000 at 10^6) and dense (one per 20 cells) jumps. Issue 16: the
+/// 10^5-cell board with one jump per 20 cells within 0.6 s on one core. Measured (min CPU of
+/// four runs, machine shared with other builds): 0.79 s before, 0.57 s after summing a fair
+/// die's diagonals before scaling, adding the nearest value last in the backward sweep and
+/// solving for rolls only when a turn can take more than one roll.
+fn analyze_sizes(c: &mut Criterion) {
+    let rules = Rules::default();
+    let mut group = c.benchmark_group("analyze");
+    group.sample_size(10);
+    for (size, jumps) in [
+        (1_000, 10),
+        (1_000, 50),
+        (10_000, 100),
+        (10_000, 500),
+        (100_000, 1_000),
+        (100_000, 5_000),
+        (1_000_000, 1_000),
+    ] {
+        let board = random(size, jumps, 0);
+        group.bench_function(format!("{size}_cells_{jumps}_jumps"), |b| {
+            b.iter(|| exact::analyze(&board, &rules).unwrap().median_turns());
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, hundred_cells, large_boards, big_dice, analyze_sizes);
 criterion_main!(benches);

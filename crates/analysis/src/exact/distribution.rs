@@ -233,6 +233,7 @@ pub(crate) fn propagate(
         ratio = live / before;
         if extrapolate && settled && schedule.due(cdf.len()) {
             let turn = Turn {
+                chain,
                 now: &now,
                 next: &next,
                 live_mask: live_mask.as_deref(),
