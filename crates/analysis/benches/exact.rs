@@ -113,5 +113,38 @@ fn big_dice(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, hundred_cells, large_boards, big_dice);
+/// Everything `snl analyze` computes for one player (`exact::analyze`), across sizes with sparse
+/// (one per 100 cells, one per 1,000 at 10^6) and dense (one per 20 cells) jumps. Issue 16: the
+/// 10^5-cell board with one jump per 20 cells within 0.6 s on one core.
+///
+/// The board here is `snl board generate --size 100000 --snakes 2500 --ladders 2500 --seed 0
+/// --min-jump 1` (games of 7,300 turns); the issue's figure was taken on `--seed 1` with the
+/// default minimum jump (games of 2,100 turns). `snl analyze` on them, user CPU, median of 5
+/// under `taskset -c 0` on a machine shared with other builds (load 9): seed 1, 0.88 s before,
+/// 0.61 s after; the min of a few in-process runs is about 0.55 s. Seed 0: the tail's bound
+/// never passed before (11,495 turns propagated to the work limit, 2.9 s in-process), it now
+/// starts at turn 3,818 (1.1 s). This bench (wall time, same load): 5.3 s before, 2.2 s after;
+/// `analyze/10000_cells_500_jumps` 78 ms.
+fn analyze_sizes(c: &mut Criterion) {
+    let rules = Rules::default();
+    let mut group = c.benchmark_group("analyze");
+    group.sample_size(10);
+    for (size, jumps) in [
+        (1_000, 10),
+        (1_000, 50),
+        (10_000, 100),
+        (10_000, 500),
+        (100_000, 1_000),
+        (100_000, 5_000),
+        (1_000_000, 1_000),
+    ] {
+        let board = random(size, jumps, 0);
+        group.bench_function(format!("{size}_cells_{jumps}_jumps"), |b| {
+            b.iter(|| exact::analyze(&board, &rules).unwrap().median_turns());
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, hundred_cells, large_boards, big_dice, analyze_sizes);
 criterion_main!(benches);

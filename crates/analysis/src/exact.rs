@@ -292,6 +292,9 @@ pub fn analyze_with(
     let turns = solver.everywhere(&ones)?;
     let rolls: Vec<f64> =
         (0..n).map(|b| if live(b) { chain.rolls(b as u32) } else { 0.0 }).collect();
+    // Without bonus rolls every turn is one roll: the rolls' cost is the turns' own, and so is
+    // its solve (a whole GMRES solve on boards with many back cells).
+    let one_roll = rolls.iter().zip(&ones).all(|(r, o)| r.to_bits() == o.to_bits());
     // Var T_b = Σ_e K(b,e) Var T_e + Σ_e K(b,e) (E T_e + 1 − E T_b)²: a non-negative cost per
     // turn, so the variance is solved like an expectation, without E[T²] − E[T]² cancelling.
     let spread: Vec<f64> = (0..n)
@@ -304,7 +307,7 @@ pub fn analyze_with(
         .collect();
     let start = chain.start() as usize;
     analysis.expected_turns = turns[start];
-    analysis.expected_rolls = solver.at_start(&rolls)?;
+    analysis.expected_rolls = if one_roll { turns[start] } else { solver.at_start(&rolls)? };
     analysis.std_dev_turns = solver.at_start(&spread)?.sqrt();
     if options.landings {
         let visits = solver.visits()?;

@@ -423,14 +423,6 @@ impl TurnChain {
     pub(crate) fn range(&self, position: u32) -> std::ops::Range<usize> {
         self.offsets[position as usize]..self.offsets[position as usize + 1]
     }
-
-    pub(crate) fn targets(&self) -> &[u32] {
-        &self.targets
-    }
-
-    pub(crate) fn probs(&self) -> &[f64] {
-        &self.probs
-    }
 }
 
 #[cfg(test)]

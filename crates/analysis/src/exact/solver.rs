@@ -81,13 +81,59 @@ pub(crate) fn direct_is_cheaper(back: usize, transitions: usize) -> bool {
 pub(crate) struct Solver<'c> {
     chain: &'c TurnChain,
     class: Vec<Class>,
-    /// Σ of the row's probabilities off the diagonal (the chance of leaving the position).
-    leave: Vec<f64>,
     /// Index of each back cell in `S`, `NONE` for other cells.
     back: Vec<u32>,
     /// The back cells, in index order.
     back_cells: Vec<u32>,
+    /// The live rows as the sweeps read them.
+    rows: LiveRows,
     reduced: Reduced,
+}
+
+/// The live positions' moves among live positions, compact for the sweeps (every GMRES product
+/// is one): per live position, its forward moves, farthest first (in the backward sweep the
+/// nearest value is the one just computed, so it is added last and the rest need not wait
+/// for it), then its backward moves by back-cell index; and `1 / leave`.
+#[derive(Debug, Default)]
+struct LiveRows {
+    /// The live positions, increasing.
+    cells: Vec<u32>,
+    /// Row i holds entries `ends[i]..ends[i + 1]`, forward before `split[i]`, backward after.
+    ends: Vec<usize>,
+    split: Vec<usize>,
+    /// Forward: the target cell; backward: the target's back-cell index.
+    to: Vec<u32>,
+    prob: Vec<f64>,
+    /// `1 / leave` of each live position, in `cells` order.
+    inv_leave: Vec<f64>,
+}
+
+impl LiveRows {
+    fn new(chain: &TurnChain, class: &[Class], leave: &[f64], back: &[u32]) -> LiveRows {
+        let mut rows = LiveRows { ends: vec![0], ..LiveRows::default() };
+        let mut backward = Vec::new();
+        for b in (0..chain.size()).filter(|&b| class[b as usize] == Class::Live) {
+            rows.cells.push(b);
+            rows.inv_leave.push(1.0 / leave[b as usize]);
+            backward.clear();
+            let live = chain.row(b).filter(|&(e, _)| e != b && class[e as usize] == Class::Live);
+            for (e, p) in live.collect::<Vec<_>>().into_iter().rev() {
+                if e > b {
+                    rows.to.push(e);
+                    rows.prob.push(p);
+                } else {
+                    backward.push((back[e as usize], p));
+                }
+            }
+            rows.split.push(rows.to.len());
+            for &(j, p) in &backward {
+                rows.to.push(j);
+                rows.prob.push(p);
+            }
+            rows.ends.push(rows.to.len());
+        }
+        rows
+    }
 }
 
 /// How the back cells' system `(I − B) u = r` is solved.
@@ -170,7 +216,8 @@ impl<'c> Solver<'c> {
         } else {
             Reduced::Iterative
         };
-        Solver { chain, class, leave, back, back_cells, reduced }
+        let rows = LiveRows::new(chain, &class, &leave, &back);
+        Solver { chain, class, back, back_cells, rows, reduced }
     }
 }
 
@@ -353,25 +400,22 @@ impl Solver<'_> {
     /// when `cost` is `None`), where a backward move to back cell `j` counts `back[j]` (0 when
     /// `back` is `None`) and moves out of the live positions count 0.
     fn sweep(&self, cost: Option<&[f64]>, back: Option<&[f64]>, x: &mut [f64]) {
-        let n = self.chain.size() as usize;
-        let (targets, probs) = (self.chain.targets(), self.chain.probs());
-        for b in (0..n).rev() {
-            if self.class[b] != Class::Live {
-                continue;
-            }
+        let rows = &self.rows;
+        for (i, &b) in rows.cells.iter().enumerate().rev() {
+            let b = b as usize;
             let mut acc = cost.map_or(0.0, |c| c[b]);
-            for i in self.chain.range(b as u32) {
-                let e = targets[i] as usize;
-                if e == b || self.class[e] != Class::Live {
-                    continue;
-                }
-                if e > b {
-                    acc += probs[i] * x[e];
-                } else if let Some(u) = back {
-                    acc += probs[i] * u[self.back[e] as usize];
+            let (forward, backward) =
+                (rows.ends[i]..rows.split[i], rows.split[i]..rows.ends[i + 1]);
+            if let Some(u) = back {
+                for k in backward {
+                    acc += rows.prob[k] * u[rows.to[k] as usize];
                 }
             }
-            x[b] = acc / self.leave[b];
+            // Farthest first: x[b + 1], just computed, comes last.
+            for k in forward {
+                acc += rows.prob[k] * x[rows.to[k] as usize];
+            }
+            x[b] = acc * rows.inv_leave[i];
         }
     }
 
@@ -381,13 +425,11 @@ impl Solver<'_> {
     fn push(&self, source: bool, inject: Option<&[f64]>, y: &mut [f64]) -> Vec<f64> {
         let n = self.chain.size() as usize;
         let start = self.chain.start() as usize;
-        let (targets, probs) = (self.chain.targets(), self.chain.probs());
+        let rows = &self.rows;
         let mut inflow = vec![0.0; n + 1];
         let mut arrivals = vec![0.0; self.back_cells.len()];
-        for b in 0..n {
-            if self.class[b] != Class::Live {
-                continue;
-            }
+        for (i, &b) in rows.cells.iter().enumerate() {
+            let b = b as usize;
             let mut into = inflow[b];
             if source && b == start {
                 into += 1.0;
@@ -395,18 +437,13 @@ impl Solver<'_> {
             if let (Some(z), Some(j)) = (inject, index(self.back[b])) {
                 into += z[j];
             }
-            let visits = into / self.leave[b];
+            let visits = into * rows.inv_leave[i];
             y[b] = visits;
-            for i in self.chain.range(b as u32) {
-                let e = targets[i] as usize;
-                if e == b || self.class[e] != Class::Live {
-                    continue;
-                }
-                if e > b {
-                    inflow[e] += visits * probs[i];
-                } else {
-                    arrivals[self.back[e] as usize] += visits * probs[i];
-                }
+            for k in rows.ends[i]..rows.split[i] {
+                inflow[rows.to[k] as usize] += visits * rows.prob[k];
+            }
+            for k in rows.split[i]..rows.ends[i + 1] {
+                arrivals[rows.to[k] as usize] += visits * rows.prob[k];
             }
         }
         arrivals

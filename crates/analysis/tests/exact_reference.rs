@@ -1,0 +1,131 @@
+//! The fast exact analysis (dice diagonals summed then scaled, GMRES on many back cells, one solve
+//! for turns and rolls when every turn is one roll, the geometric tail) against the plainest
+//! reference there is: the start's distribution pushed through the chain's rows one transition
+//! at a time, turn after turn, until less than 1e-14 is left. Expected turns, rolls and the
+//! standard deviation come from that distribution's sums, so nothing is shared with the solvers.
+//! Boards: printed ones under several rules, random ones of 10^3 cells and the 10^4-cell board
+//! with one jump per 20 cells.
+
+use snl_analysis::exact::{self, TurnChain};
+use snl_engine::{Board, Overshoot, Preset, RandomBoard, Rules};
+
+/// What the reference gives: `P(T ≤ k)` for every k, E[T], E[rolls] and the standard deviation.
+struct Reference {
+    cdf: Vec<f64>,
+    turns: f64,
+    rolls: f64,
+    std_dev: f64,
+}
+
+/// Propagates the start's distribution through the chain's rows until less than 1e-14 is left.
+/// The boards used have no trap: every position can still finish.
+fn reference(chain: &TurnChain) -> Reference {
+    let n = chain.size() as usize;
+    let mut now = vec![0.0; n + 1];
+    now[chain.start() as usize] = 1.0;
+    let mut next = vec![0.0; n + 1];
+    let (mut finished, mut left) = (0.0, 1.0);
+    let mut cdf = vec![0.0];
+    // E[T] = Σ_k P(T > k), E[T²] = Σ_k (2k + 1) P(T > k), E[rolls] = Σ_k E[rolls in turn k+1].
+    let (mut turns, mut square, mut rolls) = (0.0, 0.0, 0.0);
+    let mut k = 0.0;
+    while left >= 1e-14 {
+        turns += left;
+        square += (2.0 * k + 1.0) * left;
+        next.fill(0.0);
+        for (b, &m) in now[..n].iter().enumerate() {
+            if m == 0.0 {
+                continue;
+            }
+            rolls += m * chain.rolls(b as u32);
+            for (e, p) in chain.row(b as u32) {
+                next[e as usize] += p * m;
+            }
+        }
+        finished += std::mem::take(&mut next[n]);
+        left = next[..n].iter().sum();
+        cdf.push(finished);
+        std::mem::swap(&mut now, &mut next);
+        k += 1.0;
+    }
+    Reference { cdf, turns, rolls, std_dev: (square - turns * turns).sqrt() }
+}
+
+#[track_caller]
+fn close(what: &str, a: f64, b: f64, rel: f64) {
+    assert!((a - b).abs() <= rel * b.abs(), "{what}: {a} vs {b}");
+}
+
+#[track_caller]
+fn agrees(name: &str, board: &Board, rules: &Rules) {
+    let fast = exact::analyze(board, rules).unwrap();
+    let chain = TurnChain::new(board, rules);
+    let slow = reference(&chain);
+    let d = &fast.distribution;
+    assert!(d.is_complete(), "{name}: the distribution stopped early");
+    assert!(fast.never_finish_probability == 0.0, "{name}: a trap");
+    // Every P(T ≤ k) the fast analysis reports, to 1e-12 relative (the tail's promise) and
+    // 1e-15 absolute (the reference's own rounding over thousands of turns).
+    for (k, &want) in slow.cdf.iter().enumerate().take(d.turns() + 1) {
+        let got = d.cdf(k);
+        assert!((got - want).abs() <= 1e-12 * want + 1e-15, "{name}: P(T <= {k}) {got} vs {want}");
+    }
+    // The reference stops at 1e-14 left: its sums miss at most that tail times E[T].
+    close(&format!("{name}: expected turns"), fast.expected_turns, slow.turns, 1e-9);
+    close(&format!("{name}: expected rolls"), fast.expected_rolls, slow.rolls, 1e-9);
+    close(&format!("{name}: standard deviation"), fast.std_dev_turns, slow.std_dev, 1e-9);
+    for q in exact::QUANTILES {
+        let want = slow.cdf.partition_point(|&p| p < q - 1e-12) as u32;
+        assert_eq!(d.quantile(q), Some(want), "{name}: quantile {q}");
+    }
+}
+
+fn random(size: u32, jumps: u32, seed: u64, rules: &Rules) -> Board {
+    let spec =
+        RandomBoard { size, snakes: jumps / 2, ladders: jumps / 2, seed, min_jump: 1 }.spec(rules);
+    Board::new(&spec, rules).unwrap()
+}
+
+#[test]
+fn the_fast_analysis_agrees_with_plain_propagation_on_printed_boards() {
+    for rules in ["standard", "bonus-six", "strict-sixes"] {
+        let rules = Rules::named(rules).unwrap();
+        for preset in [Preset::Classic, Preset::MiltonBradley] {
+            let Ok(board) = Board::new(&preset.spec(), &rules) else { continue };
+            agrees(&format!("{preset} under {rules}"), &board, &rules);
+        }
+    }
+}
+
+#[test]
+fn the_fast_analysis_agrees_with_plain_propagation_on_random_boards() {
+    let two_dice =
+        Rules { dice: "2d6".parse().unwrap(), overshoot: Overshoot::Bounce, ..Rules::default() };
+    for (i, rules) in
+        [Rules::default(), Rules::named("bonus-six").unwrap(), two_dice].iter().enumerate()
+    {
+        for seed in 0..2 {
+            let board = random(1_000, 50, seed + 10 * i as u64, rules);
+            agrees(&format!("1000 cells, seed {seed}, {rules}"), &board, rules);
+        }
+    }
+}
+
+/// 10^4-cell boards: with one jump per 20 cells (248 back cells, solved directly; a
+/// distribution of some 30,000 turns, most of them from the tail), and with one per 5 cells
+/// (more than 900 back cells, solved by GMRES).
+#[test]
+fn the_fast_analysis_agrees_with_plain_propagation_on_ten_thousand_cells() {
+    let rules = Rules::default();
+    for jumps in [500, 2_000] {
+        let board = random(10_000, jumps, 0, &rules);
+        let analysis = exact::analyze(&board, &rules).unwrap();
+        assert!(analysis.distribution.propagated_turns() < analysis.distribution.turns() / 4);
+        assert!(
+            analysis.back_cells > if jumps == 500 { 200 } else { 900 },
+            "{}",
+            analysis.back_cells
+        );
+        agrees(&format!("10^4 cells, {jumps} jumps"), &board, &rules);
+    }
+}
