@@ -51,8 +51,18 @@ pub(crate) fn serve() -> Served {
 impl Served {
     /// Kills the server with SIGKILL and starts it again on the same database and address.
     fn kill_and_restart(&mut self) {
+        self.kill();
+        self.start_again();
+    }
+
+    /// Kills the server with SIGKILL.
+    pub(crate) fn kill(&mut self) {
         self.child.kill().unwrap();
         self.child.wait().unwrap();
+    }
+
+    /// Starts the server again on the same database and address.
+    pub(crate) fn start_again(&mut self) {
         let (child, addr) = start_server(&self.db, &self.addr);
         assert_eq!(addr, self.addr);
         self.child = child;

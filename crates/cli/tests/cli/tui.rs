@@ -308,3 +308,34 @@ fn leaving_a_room_keeps_the_seat_and_the_printed_address_takes_it_back() {
     }
     panic!("Ann's next turn never came:\n{}", again.screen());
 }
+
+#[test]
+fn the_full_screen_says_reconnecting_while_the_server_is_down_and_plays_on_once_it_is_back() {
+    let mut served = crate::online::serve();
+    let (url, _) = crate::online::room(&served, 9);
+    let pane = Pane::start("reconnect", &format!("join {url} --name Ann --fast --quiet"));
+    pane.wait_for("Ann to roll");
+    pane.keys(&["Space"]);
+    pane.wait_for("Ann rolled");
+    pane.wait_for("Ann to roll");
+    // Killed with SIGKILL: the screen says so and keeps trying.
+    served.kill();
+    let down = pane.wait_for("reconnecting…");
+    assert!(down.contains("The connection was lost"), "{down}");
+    served.start_again();
+    pane.wait_for("Connected again");
+    let end = roll_to_the_end(&pane, "Ann");
+    assert!(end.contains("1. ") && end.contains("2. "), "{end}");
+    pane.keys(&["q"]);
+    let after = pane.wait_for("MODE=");
+    assert!(after.contains("SNL-EXIT=0") && after.contains("Final ranking:"), "{after}");
+    // The screen's copy of the game followed every event (a missed or doubled one stops it):
+    // its ranking is the one a watcher is told afterwards, each player where the server has them.
+    let watched = crate::util::snl_with_input(&["watch", &url, "--plain"], "");
+    let ranking = watched.stdout.split("Final ranking:").nth(1).unwrap_or_default().to_owned();
+    for line in ranking.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let (_, who) = line.split_once(". ").unwrap();
+        assert!(end.contains(who), "{who} missing:\n{end}");
+    }
+    assert!(ranking.contains("(on 100)"), "{}", watched.stdout);
+}
