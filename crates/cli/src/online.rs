@@ -103,7 +103,10 @@ pub(crate) fn join(args: &JoinArgs, console: &mut Console) -> CmdResult {
     let mut keyboard =
         if console.stdin_tty { Keyboard::typed() } else { Keyboard::Lines(console.input.as_mut()) };
     let out: &mut dyn Write = console.out.as_mut();
-    follow(&client, out, Some((seat, &mut keyboard)))
+    if follow(&client, out, Some((seat, &mut keyboard)))? {
+        come_back(&url, &token);
+    }
+    Ok(())
 }
 
 /// Comes back to the seat `token` holds.
@@ -129,7 +132,10 @@ fn rejoin(
     let mut keyboard =
         if console.stdin_tty { Keyboard::typed() } else { Keyboard::Lines(console.input.as_mut()) };
     let out: &mut dyn Write = console.out.as_mut();
-    follow_from(client, out, Some((seat, &mut keyboard)), Some(state))
+    if follow_from(client, out, Some((seat, &mut keyboard)), Some(state))? {
+        come_back(url, token);
+    }
+    Ok(())
 }
 
 /// Watches the room, telling every event from the first, until the game ends.
@@ -140,7 +146,7 @@ pub(crate) fn watch(args: &WatchArgs, console: &mut Console) -> CmdResult {
     if args.screen.full(console) {
         return on_screen(&client, &url, None, &args.screen, console);
     }
-    follow(&client, console.out.as_mut(), None)
+    follow(&client, console.out.as_mut(), None).map(|_| ())
 }
 
 /// The room on the full screen, from its welcome.
@@ -177,11 +183,10 @@ fn show(
     }
     if !ended.over {
         match seat {
-            Some((_, token)) => eprintln!(
-                "You left room {}; your seat stays yours. Come back with: snl join '{url}#token={token}' \
-                 (or open that address in a browser).",
-                url.room
-            ),
+            Some((_, token)) => {
+                eprintln!("You left room {}; your seat stays yours.", url.room);
+                come_back(url, token);
+            }
             None => eprintln!("You stopped watching room {}.", url.room),
         }
     }
@@ -357,13 +362,20 @@ fn ask(
 }
 
 /// Tells the room's events until the game ends; with `seat`, asks the person for each input
-/// awaited from it.
+/// awaited from it. True when the person left before the end.
 fn follow(
     client: &RoomClient,
     out: &mut dyn Write,
     seat: Option<(usize, &mut Keyboard<'_>)>,
-) -> CmdResult {
+) -> CmdResult<bool> {
     follow_from(client, out, seat, None)
+}
+
+/// Where to come back to a seat left before the end.
+fn come_back(url: &RoomUrl, token: &str) {
+    eprintln!(
+        "Come back with: snl join '{url}#token={token}' (or open that address in a browser)."
+    );
 }
 
 /// As [`follow`], with the room's `state` when its welcome was read already.
@@ -372,7 +384,7 @@ fn follow_from(
     out: &mut dyn Write,
     mut seat: Option<(usize, &mut Keyboard<'_>)>,
     state: Option<Value>,
-) -> CmdResult {
+) -> CmdResult<bool> {
     let mut table: Option<Table> = None;
     let mut due: Option<Value> = None;
     if let Some(state) = state {
@@ -399,7 +411,7 @@ fn follow_from(
                     }
                     Some(Answer::Leave) => {
                         eprintln!("You leave the table; the seat stays yours in the room.");
-                        return Ok(());
+                        return Ok(true);
                     }
                     Some(Answer::Again) => due = Some(awaited),
                     None => {}
@@ -436,7 +448,7 @@ fn follow_from(
                     autopilot = *on;
                 }
                 if matches!(numbered.event, Event::GameEnded { .. }) {
-                    return Ok(());
+                    return Ok(false);
                 }
             }
             Update::Awaiting(awaiting) => {

@@ -145,6 +145,8 @@ fn a_bad_address_an_unknown_room_or_a_full_room_is_one_sentence_and_exit_2() {
         (vec!["join", &unknown, "--name", "Bo"], "there is no room 'nope'"),
         (vec!["watch", &unknown], "there is no room 'nope'"),
         (vec!["join", &url, "--name", "Bo"], &format!("room {id} has no open seat")),
+        (vec!["join", &url], "snl join needs --name NAME to take a seat"),
+        (vec!["join", &format!("{url}#token=0123")], "token"),
     ] {
         let run = snl_with_input(&args, "");
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
@@ -268,4 +270,26 @@ fn a_seat_played_from_the_console_reconnects_when_the_server_is_killed_and_misse
     let after = snl_with_input(&["watch", &url], "");
     assert_eq!(after.code, 0, "{}", after.stderr);
     eqnice!(after.stdout, told);
+}
+
+#[test]
+fn a_seat_left_from_the_console_is_taken_back_with_the_address_printed() {
+    let served = serve();
+    let (url, _) = room(&served, 3);
+    let left = snl_with_input(&["join", &url, "--name", "Ann"], "\nq\n");
+    assert_eq!(left.code, 0, "{}", left.stderr);
+    assert!(left.stderr.contains("the seat stays yours"), "{}", left.stderr);
+    let back = left
+        .stderr
+        .split('\'')
+        .find(|part| part.starts_with(&url) && part.contains("#token="))
+        .unwrap_or_else(|| panic!("no address to come back with:\n{}", left.stderr))
+        .to_owned();
+    let again = snl_with_input(&["join", &back], &"\n".repeat(2000));
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(again.stderr.contains("You are back at seat 1 of room"), "{}", again.stderr);
+    assert!(again.stdout.contains("Final ranking:"), "{}", again.stdout);
+    // The whole game, the turn played before leaving included, as a watcher is told it.
+    let watched = snl_with_input(&["watch", &url], "");
+    eqnice!(watched.stdout, again.stdout);
 }
