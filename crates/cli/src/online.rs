@@ -20,18 +20,22 @@ use crate::{
     display::{Sentences, draw_game},
     keyboard::{Keyboard, Line},
     prompts::describe_option,
+    tui::{self, Options},
 };
 use client::{ClientError, RoomClient, RoomUrl, Update};
 
 /// Options of `snl join`.
 #[derive(Args, Clone, Debug)]
 pub(crate) struct JoinArgs {
-    /// The room's address, as its page shows it: http://HOST:PORT/room/ID.
+    /// The room's address, as its page shows it: http://HOST:PORT/room/ID; with #token=T at the
+    /// end (as printed when you leave), the seat that T holds, to come back to it.
     #[arg(value_name = "URL")]
     pub(crate) url: String,
-    /// Your name at the table.
+    /// Your name at the table (to take an open seat).
     #[arg(long, value_name = "NAME")]
-    pub(crate) name: String,
+    pub(crate) name: Option<String>,
+    #[command(flatten)]
+    pub(crate) screen: ScreenArgs,
 }
 
 /// Options of `snl watch`.
@@ -40,22 +44,98 @@ pub(crate) struct WatchArgs {
     /// The room's address, as its page shows it: http://HOST:PORT/room/ID.
     #[arg(value_name = "URL")]
     pub(crate) url: String,
+    #[command(flatten)]
+    pub(crate) screen: ScreenArgs,
+}
+
+/// How a room is shown in a terminal.
+#[derive(Args, Clone, Debug, Default)]
+pub(crate) struct ScreenArgs {
+    /// The line-by-line console even in a terminal, instead of the full screen.
+    #[arg(long)]
+    pub(crate) plain: bool,
+    /// Do not animate moves on the full screen.
+    #[arg(long)]
+    pub(crate) fast: bool,
+    /// No bell on snakes, ladders and the win on the full screen.
+    #[arg(long)]
+    pub(crate) quiet: bool,
+}
+
+impl ScreenArgs {
+    /// Whether the room is shown on the full screen: in a terminal, unless `--plain`.
+    fn full(&self, console: &Console) -> bool {
+        console.stdin_tty && console.stdout_tty && !self.plain
+    }
+
+    fn options(&self, console: &Console) -> Options {
+        Options { color: console.color, fast: self.fast, quiet: self.quiet, ..Options::default() }
+    }
 }
 
 fn failure(error: ClientError) -> Failure {
     if error.is_bad_input() { Failure::bad(error) } else { Failure::other(error) }
 }
 
-/// Takes an open seat and plays it until the game ends (or the person leaves).
+/// Takes an open seat (or the seat the address's token holds) and plays it until the game ends
+/// (or the person leaves).
 pub(crate) fn join(args: &JoinArgs, console: &mut Console) -> CmdResult {
     let url: RoomUrl = args.url.parse().map_err(failure)?;
-    let (seat, token) = client::take_seat(&url, &args.name).map_err(failure)?;
-    let client = RoomClient::connect(&url, Some(token)).map_err(failure)?;
-    eprintln!("You sit at seat {} of room {} as {}.", seat + 1, url.room, args.name.trim());
+    let (seat, token) = match (client::token_in(&args.url), &args.name) {
+        (Some(token), _) => {
+            let client = RoomClient::connect(&url, Some(token.clone())).map_err(failure)?;
+            return rejoin(&url, &token, &client, args, console);
+        }
+        (None, Some(name)) => client::take_seat(&url, name).map_err(failure)?,
+        (None, None) => {
+            return Err(Failure::bad(anyhow::anyhow!(
+                "snl join needs --name NAME to take a seat of {url} (or the address with \
+                 #token=… printed when you left, to come back to your seat)"
+            )));
+        }
+    };
+    let client = RoomClient::connect(&url, Some(token.clone())).map_err(failure)?;
+    let name = args.name.as_deref().unwrap_or_default().trim();
+    if args.screen.full(console) {
+        return on_screen(&client, &url, Some((seat, &token)), &args.screen, console);
+    }
+    eprintln!("You sit at seat {} of room {} as {name}.", seat + 1, url.room);
     let mut keyboard =
         if console.stdin_tty { Keyboard::typed() } else { Keyboard::Lines(console.input.as_mut()) };
     let out: &mut dyn Write = console.out.as_mut();
-    follow(&client, out, Some((seat, &mut keyboard)))
+    if follow(&client, out, Some((seat, &mut keyboard)))? {
+        come_back(&url, &token);
+    }
+    Ok(())
+}
+
+/// Comes back to the seat `token` holds.
+fn rejoin(
+    url: &RoomUrl,
+    token: &str,
+    client: &RoomClient,
+    args: &JoinArgs,
+    console: &mut Console,
+) -> CmdResult {
+    let Some(Update::Welcome { seat: Some(seat), .. }) = client.next() else {
+        return Err(Failure::bad(anyhow::anyhow!(
+            "the address's token holds no seat of room {}",
+            url.room
+        )));
+    };
+    // The welcome was taken: the screen asks the room's state again.
+    let state = client::room_state(url).map_err(failure)?;
+    if args.screen.full(console) {
+        return show(client, url, Some((seat, token)), &state, &args.screen, console);
+    }
+    eprintln!("You are back at seat {} of room {}.", seat + 1, url.room);
+    let mut keyboard =
+        if console.stdin_tty { Keyboard::typed() } else { Keyboard::Lines(console.input.as_mut()) };
+    let out: &mut dyn Write = console.out.as_mut();
+    if follow_from(client, out, Some((seat, &mut keyboard)), Some(state))? {
+        come_back(url, token);
+    }
+    Ok(())
 }
 
 /// Watches the room, telling every event from the first, until the game ends.
@@ -63,7 +143,54 @@ pub(crate) fn watch(args: &WatchArgs, console: &mut Console) -> CmdResult {
     let url: RoomUrl = args.url.parse().map_err(failure)?;
     client::room_state(&url).map_err(failure)?;
     let client = RoomClient::connect(&url, None).map_err(failure)?;
-    follow(&client, console.out.as_mut(), None)
+    if args.screen.full(console) {
+        return on_screen(&client, &url, None, &args.screen, console);
+    }
+    follow(&client, console.out.as_mut(), None).map(|_| ())
+}
+
+/// The room on the full screen, from its welcome.
+fn on_screen(
+    client: &RoomClient,
+    url: &RoomUrl,
+    seat: Option<(usize, &str)>,
+    screen: &ScreenArgs,
+    console: &mut Console,
+) -> CmdResult {
+    let Some(Update::Welcome { state, .. }) = client.next() else {
+        return Err(Failure::other(anyhow::anyhow!("the room did not welcome the screen")));
+    };
+    show(client, url, seat, &state, screen, console)
+}
+
+fn show(
+    client: &RoomClient,
+    url: &RoomUrl,
+    seat: Option<(usize, &str)>,
+    state: &Value,
+    screen: &ScreenArgs,
+    console: &mut Console,
+) -> CmdResult {
+    let ended = tui::online::run(client, url, seat.map(|(s, _)| s), state, screen.options(console))
+        .map_err(|e| Failure::other(anyhow::anyhow!(e)))?;
+    let out = console.out.as_mut();
+    for line in &ended.result {
+        writeln!(out, "{line}").or_other()?;
+    }
+    out.flush().or_other()?;
+    if let Some(why) = ended.closed {
+        return Err(Failure::other(anyhow::anyhow!("the connection to the room ended: {why}")));
+    }
+    if !ended.over {
+        match seat {
+            Some((_, token)) => {
+                eprintln!("You left room {}; your seat stays yours.", url.room);
+                come_back(url, token);
+            }
+            None => eprintln!("You stopped watching room {}.", url.room),
+        }
+    }
+    Ok(())
 }
 
 /// What the console knows of the table: the game as the events draw it (for the words and the
@@ -235,16 +362,38 @@ fn ask(
 }
 
 /// Tells the room's events until the game ends; with `seat`, asks the person for each input
-/// awaited from it.
+/// awaited from it. True when the person left before the end.
 fn follow(
     client: &RoomClient,
     out: &mut dyn Write,
+    seat: Option<(usize, &mut Keyboard<'_>)>,
+) -> CmdResult<bool> {
+    follow_from(client, out, seat, None)
+}
+
+/// Where to come back to a seat left before the end.
+fn come_back(url: &RoomUrl, token: &str) {
+    eprintln!(
+        "Come back with: snl join '{url}#token={token}' (or open that address in a browser)."
+    );
+}
+
+/// As [`follow`], with the room's `state` when its welcome was read already.
+fn follow_from(
+    client: &RoomClient,
+    out: &mut dyn Write,
     mut seat: Option<(usize, &mut Keyboard<'_>)>,
-) -> CmdResult {
+    state: Option<Value>,
+) -> CmdResult<bool> {
     let mut table: Option<Table> = None;
-    let mut autopilot = false;
-    // What is awaited from this seat and not yet asked: asked once the events before it are told.
     let mut due: Option<Value> = None;
+    if let Some(state) = state {
+        table = Some(Table::from_state(&state)?);
+        due = Some(state["awaiting"].clone()).filter(|a| !a.is_null());
+    }
+    let mut autopilot = false;
+    // What is awaited from this seat and not yet asked (`due`): asked once the events before it
+    // are told.
     let ended = || Failure::other(anyhow::anyhow!("the connection to the room ended"));
     loop {
         let update = if due.is_some() || autopilot {
@@ -262,7 +411,7 @@ fn follow(
                     }
                     Some(Answer::Leave) => {
                         eprintln!("You leave the table; the seat stays yours in the room.");
-                        return Ok(());
+                        return Ok(true);
                     }
                     Some(Answer::Again) => due = Some(awaited),
                     None => {}
@@ -280,6 +429,11 @@ fn follow(
                     due = Some(state["awaiting"].clone()).filter(|a| !a.is_null());
                 } else {
                     eprintln!("(connected again)");
+                    // An intent sent as the connection dropped may be lost: ask again for what
+                    // the room awaits (a second answer is refused, and changes nothing).
+                    if !autopilot {
+                        due = Some(state["awaiting"].clone()).filter(|a| !a.is_null());
+                    }
                 }
             }
             Update::Event(numbered) => {
@@ -294,7 +448,7 @@ fn follow(
                     autopilot = *on;
                 }
                 if matches!(numbered.event, Event::GameEnded { .. }) {
-                    return Ok(());
+                    return Ok(false);
                 }
             }
             Update::Awaiting(awaiting) => {

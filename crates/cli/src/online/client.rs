@@ -87,6 +87,13 @@ impl std::str::FromStr for RoomUrl {
     }
 }
 
+/// The seat token an address carries after `#token=` (as the room page's own link has it).
+pub(crate) fn token_in(text: &str) -> Option<String> {
+    let (_, fragment) = text.trim().split_once('#')?;
+    let token = fragment.strip_prefix("token=")?;
+    (!token.is_empty()).then(|| token.to_owned())
+}
+
 impl std::fmt::Display for RoomUrl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "http://{}/room/{}", self.host, self.room)
@@ -444,6 +451,9 @@ mod tests {
         assert_eq!(url.to_string(), "http://127.0.0.1:8080/room/5f0c2a9e81d34b07");
         let with_token: RoomUrl = "http://localhost:80/room/ab#token=xyz".parse().unwrap();
         assert_eq!(with_token.room, "ab");
+        assert_eq!(token_in("http://localhost:80/room/ab#token=xyz").as_deref(), Some("xyz"));
+        assert_eq!(token_in("http://localhost:80/room/ab"), None);
+        assert_eq!(token_in("http://localhost:80/room/ab#token="), None);
         for bad in [
             "",
             "127.0.0.1:8080/room/ab",

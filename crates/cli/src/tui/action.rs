@@ -70,8 +70,10 @@ pub(crate) fn from_key(key: KeyEvent, app: &App) -> Option<Action> {
         return replay_key(key.code, !replay.typed.is_empty());
     }
     if app.stop.is_none() && matches!(app.session.awaiting(), snl_session::Awaiting::Over) {
-        // The end: any of these leaves; nothing else is left to do.
+        // The end: any of these leaves; nothing else is left to do. Online the end comes from
+        // the server, maybe just after a Space meant to roll: Space does not leave there.
         return match key.code {
+            KeyCode::Char(' ') if app.online.is_some() => None,
             KeyCode::Char('q' | ' ') | KeyCode::Enter | KeyCode::Esc => Some(Action::Leave),
             KeyCode::Char('?') => Some(Action::Help),
             _ => scroll(key.code),

@@ -9,7 +9,7 @@ use snl_analysis::{exact::TurnChain, solve::rolls_to_finish};
 use snl_engine::{Event, Numbered, SeatKind};
 use snl_session::{Awaiting, Session};
 
-use super::{odds::win_chances, replay::Replay};
+use super::{odds::win_chances, online::Online, replay::Replay};
 use crate::{display::Sentences, table::Kept};
 
 /// How many sentences the log keeps.
@@ -136,6 +136,9 @@ pub(crate) struct App {
     /// The replay viewer, when the screen shows a recorded game (the session is then the game
     /// at the point shown, and nothing is played in it).
     pub(crate) replay: Option<Replay>,
+    /// The room, when the screen shows an online game (`snl join`, `snl watch`): the session is
+    /// then a copy of the server's game, and keys become intents sent to it.
+    pub(crate) online: Option<Online>,
 }
 
 impl App {
@@ -176,6 +179,7 @@ impl App {
             handed: None,
             spin: 0,
             replay: None,
+            online: None,
             session,
             kept,
             opts,
@@ -187,6 +191,17 @@ impl App {
         app.settle();
         app.refresh_chances();
         app
+    }
+
+    /// Shows `session`, a new game at another table (an online room whose players are known
+    /// once its game starts): marks, tokens and sentences follow its seats; the log stays.
+    pub(crate) fn reseat(&mut self, session: Session) {
+        let game = session.game();
+        self.marks = marks(game.seats().iter().map(|s| s.name.as_str()));
+        self.sentences = Sentences::new(game);
+        self.chances_at = None;
+        self.session = session;
+        self.settle();
     }
 
     /// Adds a note from the game to the log.

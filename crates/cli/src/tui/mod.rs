@@ -9,12 +9,15 @@
 mod action;
 mod app;
 mod odds;
+pub(crate) mod online;
 mod replay;
 mod setup;
 mod terminal;
 mod ui;
 mod update;
 
+#[cfg(test)]
+mod online_tests;
 #[cfg(test)]
 mod replay_tests;
 #[cfg(test)]
@@ -29,9 +32,10 @@ use crossterm::event;
 use snl_engine::{Game, Status};
 use snl_store::Save;
 
+pub(crate) use self::app::Options;
 use self::{
     action::Action,
-    app::{App, Options, Stop},
+    app::{App, Stop},
     replay::{MAX_TURNS, Recording, Replay},
     terminal::Screen,
 };

@@ -7,7 +7,7 @@ use snl_session::{Awaiting, Intent, SaveFile, SessionError};
 use super::{
     action::Action,
     app::{App, Overlay, Stop},
-    replay,
+    online, replay,
 };
 
 /// Ticks a computer's finished turn stays on screen before the next input (about half a second).
@@ -22,6 +22,18 @@ pub(crate) fn update(app: &mut App, action: Action) {
 fn apply(app: &mut App, action: Action) {
     match action {
         Action::Tick if app.replay.is_some() => replay::tick(app),
+        // Online, the server plays the computers: time only plays the animation.
+        Action::Tick if app.online.is_some() => app.next_beat(),
+        Action::Roll
+        | Action::Choose(_)
+        | Action::Autopilot
+        | Action::Undo
+        | Action::Redo
+        | Action::Save
+            if app.online.is_some() =>
+        {
+            online::key(app, action);
+        }
         Action::Tick => tick(app),
         Action::Replay(control) => replay::apply(app, control),
         Action::Resize => {}

@@ -13,9 +13,10 @@ use serde_json::{Value, json};
 use crate::util::{TempDir, snl_with_input};
 
 /// A running `snl serve` (computers play at once) and its address.
-struct Served {
+pub(crate) struct Served {
     child: Child,
-    addr: String,
+    pub(crate) addr: String,
+    db: String,
     _dir: TempDir,
 }
 
@@ -26,11 +27,10 @@ impl Drop for Served {
     }
 }
 
-fn serve() -> Served {
-    let dir = TempDir::new("online");
-    let db = dir.file("games.db");
+/// `snl serve` on `db` at `addr`; the process and the address it listens on.
+fn start_server(db: &str, addr: &str) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_snl"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db", &db, "--bot-delay-ms", "0"])
+        .args(["serve", "--addr", addr, "--db", db, "--bot-delay-ms", "0"])
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -38,7 +38,35 @@ fn serve() -> Served {
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
     let addr = line.trim().strip_prefix("listening on http://").expect(&line).to_owned();
-    Served { child, addr, _dir: dir }
+    (child, addr)
+}
+
+pub(crate) fn serve() -> Served {
+    let dir = TempDir::new("online");
+    let db = dir.file("games.db");
+    let (child, addr) = start_server(&db, "127.0.0.1:0");
+    Served { child, addr, db, _dir: dir }
+}
+
+impl Served {
+    /// Kills the server with SIGKILL and starts it again on the same database and address.
+    fn kill_and_restart(&mut self) {
+        self.kill();
+        self.start_again();
+    }
+
+    /// Kills the server with SIGKILL.
+    pub(crate) fn kill(&mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+
+    /// Starts the server again on the same database and address.
+    pub(crate) fn start_again(&mut self) {
+        let (child, addr) = start_server(&self.db, &self.addr);
+        assert_eq!(addr, self.addr);
+        self.child = child;
+    }
 }
 
 fn http(addr: &str, method: &str, path: &str, body: &str) -> Value {
@@ -56,7 +84,7 @@ fn http(addr: &str, method: &str, path: &str, body: &str) -> Value {
 }
 
 /// A room of a person's seat and a hard computer; its page's address.
-fn room(served: &Served, seed: u64) -> (String, String) {
+pub(crate) fn room(served: &Served, seed: u64) -> (String, String) {
     let request =
         json!({"seats": [{"kind": "human"}, {"kind": "hard", "name": "Robo"}], "seed": seed});
     let answer = http(&served.addr, "POST", "/api/rooms", &request.to_string());
@@ -117,6 +145,8 @@ fn a_bad_address_an_unknown_room_or_a_full_room_is_one_sentence_and_exit_2() {
         (vec!["join", &unknown, "--name", "Bo"], "there is no room 'nope'"),
         (vec!["watch", &unknown], "there is no room 'nope'"),
         (vec!["join", &url, "--name", "Bo"], &format!("room {id} has no open seat")),
+        (vec!["join", &url], "snl join needs --name NAME to take a seat"),
+        (vec!["join", &format!("{url}#token=0123")], "token"),
     ] {
         let run = snl_with_input(&args, "");
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
@@ -147,7 +177,7 @@ fn serve_open(browser: Option<&str>, path: &str) -> (Served, String) {
     let addr = line.trim().strip_prefix("listening on http://").expect(&line).to_owned();
     let mut said = String::new();
     BufReader::new(child.stderr.take().unwrap()).read_line(&mut said).unwrap();
-    (Served { child, addr, _dir: dir }, said)
+    (Served { child, addr, db, _dir: dir }, said)
 }
 
 #[test]
@@ -167,4 +197,99 @@ fn serve_open_opens_the_lobby_in_the_browser_or_says_it_cannot_and_keeps_serving
     assert!(said.trim_end().ends_with(&format!("visit http://{}/", served.addr)), "{said}");
     let lobby = http(&served.addr, "GET", "/api/rooms", "");
     assert_eq!(lobby, json!({"rooms": []}), "the server keeps serving");
+}
+
+/// What a process writes on one of its streams, gathered by a thread; `wait_for` blocks on
+/// the thread's news until the text holds a string.
+struct Gathered {
+    text: std::sync::Arc<std::sync::Mutex<String>>,
+    news: std::sync::mpsc::Receiver<()>,
+}
+
+impl Gathered {
+    fn new(mut stream: impl Read + Send + 'static) -> Gathered {
+        let text = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let (tx, news) = std::sync::mpsc::channel();
+        let shared = text.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stream.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                shared.lock().unwrap().push_str(&String::from_utf8_lossy(&buf[..n]));
+                let _ = tx.send(());
+            }
+        });
+        Gathered { text, news }
+    }
+
+    fn now(&self) -> String {
+        self.text.lock().unwrap().clone()
+    }
+
+    /// Waits until `needle` was written `times` times.
+    #[track_caller]
+    fn wait_for(&self, needle: &str, times: usize) {
+        while self.now().matches(needle).count() < times {
+            let news = self.news.recv_timeout(std::time::Duration::from_mins(1));
+            assert!(news.is_ok(), "{needle:?} never came {times} times; so far:\n{}", self.now());
+        }
+    }
+}
+
+#[test]
+fn a_seat_played_from_the_console_reconnects_when_the_server_is_killed_and_misses_nothing() {
+    let mut served = serve();
+    let (url, _) = room(&served, 6);
+    let scratch = TempDir::new("reconnect");
+    let mut join = Command::new(env!("CARGO_BIN_EXE_snl"))
+        .args(["join", &url, "--name", "Ann"])
+        .env("SNL_DB", scratch.file("games.db"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut keys = join.stdin.take().unwrap();
+    let told = Gathered::new(join.stdout.take().unwrap());
+    let said = Gathered::new(join.stderr.take().unwrap());
+    said.wait_for("Ann, press Enter to roll", 1);
+    keys.write_all(b"\n").unwrap();
+    // Ann's turn and Robo's are played: Ann is asked again.
+    said.wait_for("Ann, press Enter to roll", 2);
+    served.kill_and_restart();
+    keys.write_all("\n".repeat(2000).as_bytes()).unwrap();
+    drop(keys);
+    let status = join.wait().unwrap();
+    told.wait_for("Final ranking:", 1);
+    let (told, said) = (told.now(), said.now());
+    assert_eq!(status.code(), Some(0), "{said}");
+    assert!(said.contains("(connection lost") && said.contains("(connected again)"), "{said}");
+    // Every event once, in order: as a watcher of the restarted server is told the game.
+    let after = snl_with_input(&["watch", &url], "");
+    assert_eq!(after.code, 0, "{}", after.stderr);
+    eqnice!(after.stdout, told);
+}
+
+#[test]
+fn a_seat_left_from_the_console_is_taken_back_with_the_address_printed() {
+    let served = serve();
+    let (url, _) = room(&served, 3);
+    let left = snl_with_input(&["join", &url, "--name", "Ann"], "\nq\n");
+    assert_eq!(left.code, 0, "{}", left.stderr);
+    assert!(left.stderr.contains("the seat stays yours"), "{}", left.stderr);
+    let back = left
+        .stderr
+        .split('\'')
+        .find(|part| part.starts_with(&url) && part.contains("#token="))
+        .unwrap_or_else(|| panic!("no address to come back with:\n{}", left.stderr))
+        .to_owned();
+    let again = snl_with_input(&["join", &back], &"\n".repeat(2000));
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(again.stderr.contains("You are back at seat 1 of room"), "{}", again.stderr);
+    assert!(again.stdout.contains("Final ranking:"), "{}", again.stdout);
+    // The whole game, the turn played before leaving included, as a watcher is told it.
+    let watched = snl_with_input(&["watch", &url], "");
+    eqnice!(watched.stdout, again.stdout);
 }

@@ -55,6 +55,12 @@ impl Pane {
         String::from_utf8_lossy(&self.tmux(&["capture-pane", "-p", "-t", "g"]).stdout).into_owned()
     }
 
+    /// The screen with lines the terminal wrapped joined again (to read a long address).
+    fn joined(&self) -> String {
+        let out = self.tmux(&["capture-pane", "-p", "-J", "-t", "g"]).stdout;
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
     fn keys(&self, keys: &[&str]) {
         let mut args = vec!["send-keys", "-t", "g"];
         args.extend_from_slice(keys);
@@ -218,4 +224,118 @@ fn replay_with_plain_keeps_the_line_output_in_a_terminal() {
     // The line output ends with the board as printed text and its list of jumps.
     assert!(after.contains("SNL-EXIT=0") && after.contains("Ladders (^) 6→25"), "{after}");
     assert!(!after.contains("paused") && !after.contains("Left the replay"), "{after}");
+}
+
+/// Presses Space whenever the screen says `name` is to roll, until someone wins; the screen then.
+fn roll_to_the_end(pane: &Pane, name: &str) -> String {
+    let mut end = String::new();
+    for _ in 0..1000 {
+        end = pane.screen();
+        if end.contains("wins!") {
+            return end;
+        }
+        if end.contains(&format!("{name} to roll")) {
+            pane.keys(&["Space"]);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("the game did not end; the screen shows:\n{end}");
+}
+
+#[test]
+fn join_plays_a_room_on_the_full_screen_to_the_end_against_a_computer_seat() {
+    let served = crate::online::serve();
+    let (url, _) = crate::online::room(&served, 11);
+    let pane = Pane::start("join", &format!("join {url} --name Ann --quiet"));
+    let first = pane.wait_for("Ann to roll");
+    assert!(first.contains("classic · online · turn 1"), "{first}");
+    assert!(first.contains("human, you") && first.contains("R Robo"), "{first}");
+    assert!(first.contains(" Space  roll") && first.contains("You sit at"), "{first}");
+    pane.keys(&["?"]);
+    pane.wait_for("the seat stays yours");
+    pane.keys(&["Escape"]);
+    pane.wait_for(" Space  roll");
+    let end = roll_to_the_end(&pane, "Ann");
+    assert!(
+        end.contains("1. ") && end.contains("2. ") && end.contains("q or Enter leaves"),
+        "{end}"
+    );
+    pane.keys(&["q"]);
+    let after = pane.wait_for("MODE=");
+    assert!(after.contains("SNL-EXIT=0") && after.contains("MODE=icanon"), "{after}");
+    assert!(after.contains("Final ranking:"), "the result stays:\n{after}");
+    assert!(!after.contains("Players"), "the full screen is gone:\n{after}");
+    // A watcher afterwards sees the same end on its own full screen.
+    let watcher = Pane::start("watch", &format!("watch {url} --fast --quiet"));
+    let end = watcher.wait_for("wins!");
+    assert!(end.contains("watching") && !end.contains(" Space  roll"), "{end}");
+}
+
+#[test]
+fn leaving_a_room_keeps_the_seat_and_the_printed_address_takes_it_back() {
+    let served = crate::online::serve();
+    let (url, _) = crate::online::room(&served, 4);
+    let pane = Pane::start("leave", &format!("join {url} --name Ann --fast --quiet"));
+    pane.wait_for("Ann to roll");
+    pane.keys(&["Space"]);
+    pane.wait_for("Ann rolled");
+    pane.wait_for("Ann to roll");
+    pane.keys(&["q"]);
+    pane.wait_for("Leave the room?");
+    pane.keys(&["y"]);
+    pane.wait_for("MODE=");
+    let after = pane.joined();
+    assert!(after.contains("SNL-EXIT=0") && after.contains("MODE=icanon"), "{after}");
+    let back = after
+        .split('\'')
+        .find(|part| part.starts_with(&url) && part.contains("#token="))
+        .unwrap_or_else(|| panic!("no address to come back with:\n{after}"))
+        .to_owned();
+    let again = Pane::start("back", &format!("join '{back}' --fast --quiet"));
+    // The turn played before leaving is there, and the seat is Ann's to roll.
+    again.wait_for("Ann rolled");
+    let screen = again.wait_for("Ann to roll");
+    assert!(screen.contains("human, you") && screen.contains(" Space  roll"), "{screen}");
+    let header = screen.lines().find(|l| l.contains("Ann to roll")).unwrap().to_owned();
+    again.keys(&["Space"]);
+    // The seat plays on: Ann's next turn comes.
+    for _ in 0..600 {
+        let now = again.screen();
+        if now.contains("Ann to roll") && !now.contains(&header) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("Ann's next turn never came:\n{}", again.screen());
+}
+
+#[test]
+fn the_full_screen_says_reconnecting_while_the_server_is_down_and_plays_on_once_it_is_back() {
+    let mut served = crate::online::serve();
+    let (url, _) = crate::online::room(&served, 9);
+    let pane = Pane::start("reconnect", &format!("join {url} --name Ann --fast --quiet"));
+    pane.wait_for("Ann to roll");
+    pane.keys(&["Space"]);
+    pane.wait_for("Ann rolled");
+    pane.wait_for("Ann to roll");
+    // Killed with SIGKILL: the screen says so and keeps trying.
+    served.kill();
+    let down = pane.wait_for("reconnecting…");
+    assert!(down.contains("The connection was lost"), "{down}");
+    served.start_again();
+    pane.wait_for("Connected again");
+    let end = roll_to_the_end(&pane, "Ann");
+    assert!(end.contains("1. ") && end.contains("2. "), "{end}");
+    pane.keys(&["q"]);
+    let after = pane.wait_for("MODE=");
+    assert!(after.contains("SNL-EXIT=0") && after.contains("Final ranking:"), "{after}");
+    // The screen's copy of the game followed every event (a missed or doubled one stops it):
+    // its ranking is the one a watcher is told afterwards, each player where the server has them.
+    let watched = crate::util::snl_with_input(&["watch", &url, "--plain"], "");
+    let ranking = watched.stdout.split("Final ranking:").nth(1).unwrap_or_default().to_owned();
+    for line in ranking.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let (_, who) = line.split_once(". ").unwrap();
+        assert!(end.contains(who), "{who} missing:\n{end}");
+    }
+    assert!(ranking.contains("(on 100)"), "{}", watched.stdout);
 }

@@ -13,13 +13,15 @@ use unicode_width::UnicodeWidthStr;
 
 use crate::tui::{
     app::{App, Overlay},
+    online::Online,
     replay::Replay,
 };
 
 pub(super) fn render(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    let keys = match &app.replay {
-        Some(replay) => replay_keys(app, replay, area.width),
-        None => live_keys(app),
+    let keys = match (&app.replay, &app.online) {
+        (Some(replay), _) => replay_keys(app, replay, area.width),
+        (None, Some(online)) => online_keys(app, online),
+        (None, None) => live_keys(app),
     };
     let mut spans = vec![Span::raw(" ")];
     for (key, what) in keys {
@@ -94,6 +96,41 @@ fn live_keys(app: &App) -> Vec<(&'static str, String)> {
     if app.overlay == Overlay::None {
         keys.push(("?", "help".to_owned()));
         if !matches!(app.session.awaiting(), Awaiting::Over) {
+            keys.push(("q", "quit".to_owned()));
+        }
+    }
+    keys
+}
+
+/// Online: the seat's keys when it is awaited (a watcher has none), autopilot, help and quit.
+fn online_keys(app: &App, online: &Online) -> Vec<(&'static str, String)> {
+    let mut keys: Vec<(&str, String)> = Vec::new();
+    let awaiting = app.session.awaiting();
+    match (app.overlay, &awaiting) {
+        (Overlay::Help, _) => keys.push(("any key", "back to the game".to_owned())),
+        (Overlay::ConfirmQuit, _) => {
+            keys.push(("y", "leave".to_owned()));
+            keys.push(("n", "stay".to_owned()));
+        }
+        (_, Awaiting::Over) => keys.push(("q Enter", "leave".to_owned())),
+        (_, awaiting) => {
+            let mine = |seat: usize| online.me == Some(seat);
+            match awaiting {
+                Awaiting::Roll { seat } if mine(*seat) => keys.push(("Space", "roll".to_owned())),
+                Awaiting::Choice(d) if mine(d.seat) => {
+                    keys.push(("digit", format!("choose 1-{}", d.options.len())));
+                }
+                _ => {}
+            }
+            if let Some(me) = online.me {
+                let what = if online.autopilot[me] { "take back" } else { "autopilot" };
+                keys.push(("a", what.to_owned()));
+            }
+        }
+    }
+    if app.overlay == Overlay::None {
+        keys.push(("?", "help".to_owned()));
+        if !matches!(awaiting, Awaiting::Over) {
             keys.push(("q", "quit".to_owned()));
         }
     }

@@ -20,6 +20,7 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::{
     app::{App, Overlay},
+    online::Connection,
     replay::Replay,
 };
 
@@ -142,7 +143,10 @@ fn live_header(app: &App) -> Line<'static> {
     let game = app.session.game();
     let seats = game.seats();
     let who = |seat: usize| seats[seat].name.as_str();
+    let connection = app.online.as_ref().map(|o| &o.connection);
     let doing = match app.session.awaiting() {
+        _ if connection == Some(&Connection::Reconnecting) => "reconnecting…".to_owned(),
+        _ if matches!(connection, Some(Connection::Closed(_))) => "disconnected".to_owned(),
         _ if app.animating() => format!("{} is moving", who(game.current())),
         Awaiting::Roll { seat } => format!("{} to roll", who(seat)),
         Awaiting::Choice(d) => format!("{} to choose", who(d.seat)),
@@ -157,9 +161,14 @@ fn live_header(app: &App) -> Line<'static> {
     // The turn being played; once the game is over, the last one played.
     let over = matches!(app.session.awaiting(), Awaiting::Over);
     let turn = if over || game.in_turn() { game.turns().max(1) } else { game.turns() + 1 };
+    let where_ = match &app.online {
+        Some(online) if online.me.is_some() => " · online",
+        Some(_) => " · watching",
+        None => "",
+    };
     Line::from(vec![
         Span::styled(" snl ", app_style(app).add_modifier(Modifier::REVERSED | Modifier::BOLD)),
-        Span::raw(format!(" {} · turn {} · ", app.session.board_name(), turn)),
+        Span::raw(format!(" {}{where_} · turn {} · ", app.session.board_name(), turn)),
         Span::styled(doing, player_style(app, focus).add_modifier(Modifier::BOLD)),
     ])
 }

@@ -51,6 +51,27 @@ pub(super) fn help(frame: &mut Frame<'_>, area: Rect, app: &App) {
             key("?", "this help"),
             key("q  Esc", "leave the replay"),
         ]
+    } else if let Some(online) = &app.online {
+        let mut keys = Vec::new();
+        if online.me.is_some() {
+            keys.extend([
+                key("Space Enter", "roll the dice when it is your turn"),
+                key("1 … 9", "choose an option (each says where it lands)"),
+                key("a", "autopilot: the server's computer plays your seat"),
+            ]);
+        } else {
+            keys.push(key("", "you watch: the players' moves come as they play"));
+        }
+        keys.extend([
+            key("↑ ↓ PgUp PgDn", "scroll a large board; f follows again"),
+            key("?", "this help"),
+        ]);
+        if online.me.is_some() {
+            keys.push(key("q  Ctrl-C", "leave (the seat stays yours, to come back)"));
+        } else {
+            keys.push(key("q  Ctrl-C", "stop watching"));
+        }
+        keys
     } else {
         vec![
             key("Space Enter", "roll the dice (at a choice: option 1)"),
@@ -100,8 +121,17 @@ pub(super) fn help(frame: &mut Frame<'_>, area: Rect, app: &App) {
 
 /// "Leave the game?" with how to go on with it.
 pub(super) fn confirm_quit(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    let how = app.kept.how_to_go_on();
-    let first = if how.is_some() {
+    let how = match &app.online {
+        Some(online) if online.me.is_some() => Some(
+            "Your seat stays yours while you are away: the way back is printed when you leave."
+                .to_owned(),
+        ),
+        Some(_) => Some("The game goes on without you watching.".to_owned()),
+        None => app.kept.how_to_go_on(),
+    };
+    let first = if app.online.is_some() {
+        "Leave the room?"
+    } else if how.is_some() {
         "Leave the game? It is kept to go on later."
     } else {
         "Leave the game? It is not kept (no database, no save: s saves it)."

@@ -58,6 +58,14 @@ fn render_players(frame: &mut Frame<'_>, area: Rect, app: &App, two_lines: bool)
         if app.session.on_autopilot(seat) {
             kind.push_str(", autopilot");
         }
+        if let Some(online) = &app.online {
+            if online.me == Some(seat) {
+                kind.push_str(", you");
+            }
+            if online.away.get(seat) == Some(&true) {
+                kind.push_str(", away");
+            }
+        }
         let at = app.shown[seat];
         let place = if at == 0 { "start".to_owned() } else { at.to_string() };
         let state = standing(app, seat, false);
