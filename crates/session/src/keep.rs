@@ -118,7 +118,7 @@ pub struct GameDb {
 
 impl GameDb {
     /// At most this many turns are gathered into one write.
-    pub const GATHER: usize = 256;
+    pub const GATHER: usize = 1024;
     /// A write happens at least this often while computers play.
     pub const GATHER_MS: u64 = 200;
 
