@@ -14,7 +14,7 @@
 //! events together), and each seat keeps its snakes, ladders and longest slide in its row for
 //! the statistics. With a row per move and a log line per turn, SQLite's inserts cost about ten
 //! times what playing a turn costs (a 20,000-cell game of 11,367 turns took 0.22 s recorded
-//! against 0.02 s unrecorded); with the session gathering up to 256 computer turns into one
+//! against 0.02 s unrecorded); with the session gathering up to 1024 computer turns into one
 //! write, recording now costs a fraction of a row per turn. A person's turn is still written at
 //! once, as its own run, so `kill -9` loses at most the turn in flight (computer turns held
 //! back are played again the same way on resume). The indexes are the primary keys and the two
@@ -292,7 +292,7 @@ impl Database {
         if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             fs::create_dir_all(folder).map_err(DbError::Folder)?;
         }
-        let new = fs::metadata(path).map_or(true, |m| m.len() == 0);
+        let new = !fs::metadata(path).is_ok_and(|m| m.len() > 0);
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;

@@ -4,6 +4,8 @@
 //! together from the save written when the game began (board, rules, seats, the dice as they
 //! began), the `moves` rows and the head.
 
+use std::borrow::Cow;
+
 use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 use serde::{Deserialize, Serialize};
 use snl_engine::{Event, Game, GameState, Roll, SeededDice, Status};
@@ -22,49 +24,79 @@ use crate::{dice::DiceState, save::Save};
 pub struct Logged {
     action: Action,
     turns: u32,
-    events: Option<String>,
+    /// A JSON array, written as `serde_json` writes it (so UTF-8).
+    events: Option<Vec<u8>>,
     at_ms: u64,
 }
 
 impl Logged {
     /// The line for `action`, after which the game had played `turns` turns.
-    ///
-    /// # Panics
-    ///
-    /// Never: events always have a JSON form.
     pub fn new<P: Serialize>(
         action: Action,
         turns: u32,
         events: &[Event<P>],
         at_ms: u64,
     ) -> Logged {
-        let events = (!events.is_empty())
-            .then(|| serde_json::to_string(events).expect("events are always JSON"));
-        Logged { action, turns, events, at_ms }
+        let mut line = Logged { action, turns, events: None, at_ms };
+        add_events(&mut line.events, events);
+        line
+    }
+
+    /// Adds a further turn to this line when it is a `turn` line (turns played one after
+    /// another are one line of the log: the events of them all, the turn count and time of the
+    /// last); false, and nothing added, for any other line.
+    pub fn add_turn<P: Serialize>(&mut self, turns: u32, events: &[Event<P>], at_ms: u64) -> bool {
+        if self.action != Action::Turn {
+            return false;
+        }
+        self.turns = turns;
+        self.at_ms = at_ms;
+        add_events(&mut self.events, events);
+        true
+    }
+
+    /// Whether this is a `turn` line.
+    pub fn is_turn(&self) -> bool {
+        self.action == Action::Turn
     }
 }
 
+/// Appends `events` to the JSON array `all` (none yet: `None`).
+fn add_events<P: Serialize>(all: &mut Option<Vec<u8>>, events: &[Event<P>]) {
+    if events.is_empty() {
+        return;
+    }
+    let text = all.get_or_insert_with(|| b"[]".to_vec());
+    text.pop();
+    for event in events {
+        if text.len() > 1 {
+            text.push(b',');
+        }
+        serde_json::to_writer(&mut *text, event).expect("events are always JSON");
+    }
+    text.push(b']');
+}
+
 /// `lines` with each stretch of turn lines made one line: the events of them all, in order, the
-/// turn count and time of the last.
-fn merged(lines: &[Logged]) -> Vec<Logged> {
-    let mut out: Vec<Logged> = Vec::with_capacity(1);
+/// turn count and time of the last. Lines are copied only where they are joined.
+fn merged(lines: &[Logged]) -> Vec<Cow<'_, Logged>> {
+    let mut out: Vec<Cow<'_, Logged>> = Vec::with_capacity(1);
     for line in lines {
         match out.last_mut() {
-            Some(last) if last.action == Action::Turn && line.action == Action::Turn => {
+            Some(last) if last.is_turn() && line.is_turn() => {
+                let last = last.to_mut();
                 last.turns = line.turns;
                 last.at_ms = line.at_ms;
-                match (&mut last.events, &line.events) {
-                    (Some(all), Some(more)) => {
-                        // Both are JSON arrays: "[a,b]" + "[c]" is "[a,b,c]".
-                        all.pop();
-                        all.push(',');
-                        all.push_str(&more[1..]);
+                if let Some(more) = &line.events {
+                    let all = last.events.get_or_insert_with(|| b"[]".to_vec());
+                    all.pop();
+                    if all.len() > 1 {
+                        all.push(b',');
                     }
-                    (all @ None, Some(more)) => *all = Some(more.clone()),
-                    (_, None) => {}
+                    all.extend_from_slice(&more[1..]);
                 }
             }
-            _ => out.push(line.clone()),
+            _ => out.push(Cow::Borrowed(line)),
         }
     }
     out
@@ -160,7 +192,7 @@ impl Database {
     ///
     /// # Panics
     ///
-    /// Never: a head always has a JSON form.
+    /// Never: a head always has a JSON form, and JSON is written as UTF-8.
     pub fn record_turns(
         &mut self,
         id: GameId,
@@ -176,7 +208,9 @@ impl Database {
             write_progress(&tx, id, game, &head, now_ms)?;
             let first = next_seq(&tx, id)?;
             for (seq, line) in (first..).zip(&lines) {
-                let (action, events) = (line.action.as_str(), line.events.as_deref());
+                let events = line.events.as_deref().map(std::str::from_utf8).transpose();
+                let events = events.expect("serde_json writes UTF-8");
+                let action = line.action.as_str();
                 log_at(&tx, id, seq, action, line.turns, line.at_ms, events)?;
             }
             tx.commit()

@@ -1,7 +1,7 @@
 //! Moves kept in runs: the moves one write adds are one row of `move_runs` (a JSON array, one
 //! array per move), and each seat's snakes, ladders and longest slide are added to its row as the
 //! moves come. A row per move cost SQLite about ten times what playing the move costs; a run
-//! costs one row per write (up to 256 turns of computers, or one turn of a person), so
+//! costs one row per write (up to 1024 turns of computers, or one turn of a person), so
 //! recording stays within a small factor of playing, and a turn costs the same whatever the
 //! game's length. An undo deletes the runs that reach past the history and writes again the
 //! part of the last one it keeps.
@@ -19,7 +19,7 @@ use super::{
 };
 
 /// One move as a run stores it: turn, seat, dice ("3" or "2+5"), from, to, kind, jumps,
-/// time_ms, chosen.
+/// `time_ms`, chosen.
 #[derive(Serialize)]
 struct Stored<'a>(
     u32,

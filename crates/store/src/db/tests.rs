@@ -201,10 +201,15 @@ fn an_old_schema_is_upgraded_and_keeps_its_games() {
     assert_eq!(db.load(GameId(1)).unwrap(), table.save());
 }
 
+/// A count as SQLite's integer.
+fn n(count: usize) -> i64 {
+    i64::try_from(count).unwrap()
+}
+
 /// Writes game 1 as schemas 1 to 3 kept it: the games row with `start` (and, from schema 3, the
 /// `head` of the game now), the seats as `now` leaves them, a row per move with its snakes,
 /// ladders and longest slide, and one log line per turn.
-fn write_v1_to_v3(db: &Database, start: &Save, now: &Save, head: Option<String>) {
+fn write_v1_to_v3(db: &Database, start: &Save, now: &Save, head: Option<&str>) {
     let game = &now.game;
     let (finished, turns) = (game.status == Status::Finished, game.turns);
     let winner = finished.then(|| game.seats[game.ranking[0]].name.clone());
@@ -233,12 +238,12 @@ fn write_v1_to_v3(db: &Database, start: &Save, now: &Save, head: Option<String>)
                 "INSERT INTO seats (game_id, seat, name, kind, position, rank, finished, rolls)
                  VALUES (1, ?1, ?2, 'easy', ?3, ?4, ?5, ?6)",
                 rusqlite::params![
-                    seat as i64,
+                    n(seat),
                     s.name,
                     game.positions[seat],
-                    rank.map(|r| r as i64),
+                    rank.map(n),
                     game.positions[seat] == 100,
-                    rolls as i64
+                    n(rolls)
                 ],
             )
             .unwrap();
@@ -258,19 +263,19 @@ fn write_v1_to_v3(db: &Database, start: &Save, now: &Save, head: Option<String>)
                      VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13{chosen_value})"
                 ),
                 rusqlite::params![
-                    i as i64 + 1,
+                    n(i + 1),
                     m.turn,
-                    m.seat as i64,
+                    n(m.seat),
                     m.roll.total(),
                     dice.join("+"),
                     m.from,
                     m.to,
                     serde_json::to_value(m.kind).unwrap().as_str().unwrap(),
                     serde_json::to_string(&m.jumps).unwrap(),
-                    snakes as i64,
-                    (m.jumps.len() - snakes) as i64,
+                    n(snakes),
+                    n(m.jumps.len() - snakes),
                     slide.unwrap_or(0),
-                    m.time_ms.map(|t| t as i64),
+                    m.time_ms.map(u64::cast_signed),
                 ],
             )
             .unwrap();
@@ -296,7 +301,12 @@ fn a_schema_3_database_is_read_with_every_move_and_tally_and_goes_on_recording()
         table.game.play_turn(&mut table.dice, &mut FirstOption, &mut ()).unwrap();
     }
     let db = Database::open_at(&path, 3).unwrap();
-    write_v1_to_v3(&db, &start, &table.save(), Some(progress::head_text(&table.game, &table.dice)));
+    write_v1_to_v3(
+        &db,
+        &start,
+        &table.save(),
+        Some(&progress::head_text(&table.game, &table.dice)),
+    );
     drop(db);
 
     // Read: the file is upgraded first (it can be written), and every reader sees the same game.
@@ -495,7 +505,7 @@ fn a_game_whose_recording_stopped_is_marked_incomplete_and_is_not_resumable() {
     assert_eq!(db.status(id).unwrap(), GameStatus::Playing);
 }
 
-/// SQL that sets value `at` (0 turn, 1 seat, 2 dice, 3 from, 4 to, 5 kind, 6 jumps, 7 time_ms,
+/// SQL that sets value `at` (0 turn, 1 seat, 2 dice, 3 from, 4 to, 5 kind, 6 jumps, 7 `time_ms`,
 /// 8 chosen) of move `number` to `value`, in the run that holds it.
 fn set_in_move(number: u32, at: u32, value: &str) -> String {
     format!(
