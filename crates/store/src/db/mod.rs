@@ -268,6 +268,9 @@ pub struct Database {
     pub(crate) conn: Connection,
     path: PathBuf,
     busy_timeout: Duration,
+    /// A schema-3 database that cannot be upgraded (read-only), read as it is: a row per move in
+    /// `moves`, no tallies in `seats`.
+    pub(crate) moves_by_row: bool,
 }
 
 impl Database {
@@ -297,7 +300,12 @@ impl Database {
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(path, flags)?;
-        let mut db = Database { conn, path: path.to_owned(), busy_timeout: BUSY_TIMEOUT };
+        let mut db = Database {
+            conn,
+            path: path.to_owned(),
+            busy_timeout: BUSY_TIMEOUT,
+            moves_by_row: false,
+        };
         db.conn.busy_timeout(BUSY_TIMEOUT)?;
         if db.conn.is_readonly("main")? {
             // SQLite opens a file the system will not let it write read-only, without a word.
@@ -345,11 +353,7 @@ impl Database {
         if !path.exists() {
             return Err(DbError::Missing);
         }
-        let conn = match connect_read_only(path, false) {
-            Err(e) if cannot_make_wal_index(&e) => connect_read_only(path, true)?,
-            other => other?,
-        };
-        let db = Database { conn, path: path.to_owned(), busy_timeout: BUSY_TIMEOUT };
+        let db = Database::read_only(path)?;
         match db.check_version()? {
             SCHEMA_VERSION => Ok(db),
             0 if db.is_empty()? => Err(DbError::Empty),
@@ -358,11 +362,32 @@ impl Database {
                 drop(db);
                 match Database::open(path) {
                     Ok(_) => Database::open_existing(path),
+                    // The schema before runs of moves is read as it is where it cannot be
+                    // upgraded; older ones lack what the readers need.
+                    Err(DbError::ReadOnly | DbError::Locked) if found == 3 => {
+                        let mut db = Database::read_only(path)?;
+                        db.moves_by_row = true;
+                        Ok(db)
+                    }
                     Err(DbError::ReadOnly | DbError::Locked) => Err(DbError::Stale { found }),
                     Err(e) => Err(e),
                 }
             }
         }
+    }
+
+    /// The database at `path`, opened read-only.
+    fn read_only(path: &Path) -> Result<Database, DbError> {
+        let conn = match connect_read_only(path, false) {
+            Err(e) if cannot_make_wal_index(&e) => connect_read_only(path, true)?,
+            other => other?,
+        };
+        Ok(Database {
+            conn,
+            path: path.to_owned(),
+            busy_timeout: BUSY_TIMEOUT,
+            moves_by_row: false,
+        })
     }
 
     /// Where the database is.

@@ -287,16 +287,25 @@ impl Database {
         if let Some((id, status)) = unknown {
             return Err(bad(GameId(id), "games row", format!("has an unknown status '{status}'")));
         }
-        let mut stmt = self.conn.prepare(
+        // Schema 3 (read as it is) has no tallies in `seats`: they are counted from its moves.
+        let tallies = if self.moves_by_row {
+            "(SELECT game_id, seat, SUM(snakes) AS snakes, SUM(ladders) AS ladders,
+                     MAX(longest_slide) AS longest_slide
+              FROM moves GROUP BY game_id, seat)"
+        } else {
+            "(SELECT game_id, seat, snakes, ladders, longest_slide FROM seats)"
+        };
+        let mut stmt = self.conn.prepare(&format!(
             "SELECT s.name, COUNT(*), COALESCE(SUM(s.rank = 1), 0), SUM(s.finished),
                     AVG(CASE WHEN s.finished = 1 THEN s.rolls END),
-                    TOTAL(s.snakes), TOTAL(s.ladders), MAX(s.longest_slide)
+                    TOTAL(t.snakes), TOTAL(t.ladders), MAX(COALESCE(t.longest_slide, 0))
              FROM seats s
              JOIN games g ON g.id = s.game_id AND g.status = 'finished'
+             LEFT JOIN {tallies} t ON t.game_id = s.game_id AND t.seat = s.seat
              WHERE ?1 IS NULL OR s.name = ?1
              GROUP BY s.name
-             ORDER BY s.name",
-        )?;
+             ORDER BY s.name"
+        ))?;
         let rows = stmt.query_map([player], |r| {
             let games: u32 = r.get(1)?;
             let wins: u32 = r.get(2)?;

@@ -182,6 +182,9 @@ impl Database {
     /// Every move of game `id` as it stands, as the engine's history, each value checked: one
     /// this snl does not know is [`DbError::BadRow`] naming the game and the move.
     pub(super) fn stored_history(&self, id: GameId) -> Result<Vec<MoveRecord>, DbError> {
+        if self.moves_by_row {
+            return self.history_by_row(id);
+        }
         let mut stmt = self.conn.prepare_cached(
             "SELECT first, count, moves FROM move_runs WHERE game_id = ?1 ORDER BY first",
         )?;
@@ -210,6 +213,39 @@ impl Database {
                 let row = format!("move {}", history.len() + 1);
                 history.push(checked(m, id, &row)?);
             }
+        }
+        Ok(history)
+    }
+}
+
+impl Database {
+    /// [`Database::stored_history`] of a schema-3 database (a row per move), read as it is.
+    fn history_by_row(&self, id: GameId) -> Result<Vec<MoveRecord>, DbError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT number, turn, seat, dice, from_pos, to_pos, kind, jumps, time_ms, chosen
+             FROM moves WHERE game_id = ?1 ORDER BY number",
+        )?;
+        let mut rows = stmt.query([id.0])?;
+        let mut history = Vec::new();
+        while let Some(r) = rows.next()? {
+            let number: i64 = r.get(0)?;
+            let row = format!("move {number}");
+            if usize::try_from(number).ok() != Some(history.len() + 1) {
+                return Err(bad(id, row, format!("comes where move {} should", history.len() + 1)));
+            }
+            let jumps: String = field(r, 7, id, &row)?;
+            let raw = Raw(
+                field(r, 1, id, &row)?,
+                usize::from(field::<u16>(r, 2, id, &row)?),
+                field(r, 3, id, &row)?,
+                field(r, 4, id, &row)?,
+                field(r, 5, id, &row)?,
+                field(r, 6, id, &row)?,
+                serde_json::from_str(&jumps).unwrap_or(serde_json::Value::String(jumps)),
+                field(r, 8, id, &row)?,
+                field(r, 9, id, &row)?,
+            );
+            history.push(checked(raw, id, &row)?);
         }
         Ok(history)
     }

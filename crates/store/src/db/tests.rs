@@ -292,7 +292,7 @@ fn write_v1_to_v3(db: &Database, start: &Save, now: &Save, head: Option<&str>) {
 }
 
 #[test]
-fn a_schema_3_database_is_read_with_every_move_and_tally_and_goes_on_recording() {
+fn a_schema_3_database_is_read_with_every_move_and_tally_read_only_or_upgraded() {
     let dir = TestDir::new("db-schema3");
     let path = dir.path().join("games.db");
     let mut table = Table::new(&["Ann", "Bob"], scripted(FIRST_SEAT_WINS));
@@ -308,18 +308,33 @@ fn a_schema_3_database_is_read_with_every_move_and_tally_and_goes_on_recording()
         Some(&progress::head_text(&table.game, &table.dice)),
     );
     drop(db);
+    let check = |db: &Database| {
+        let id = GameId(1);
+        assert_eq!(db.load(id).unwrap(), table.save());
+        assert_eq!(db.status(id).unwrap(), GameStatus::Finished);
+        assert_eq!(db.moves(id, None).unwrap(), MoveRow::from_history(&table.game.state()));
+        let stats = db.stats(None).unwrap();
+        assert_eq!((stats[0].snakes, stats[0].ladders, stats[0].longest_slide), (1, 3, 45));
+        assert_eq!((stats[1].snakes, stats[1].ladders, stats[1].longest_slide), (1, 2, 15));
+        assert_eq!(db.games().unwrap()[0].winner.as_deref(), Some("Ann"));
+    };
 
-    // Read: the file is upgraded first (it can be written), and every reader sees the same game.
+    // Read-only, it is read as it is.
+    let mut perms = fs::metadata(&path).unwrap().permissions();
+    perms.set_readonly(true);
+    fs::set_permissions(&path, perms.clone()).unwrap();
     let db = Database::open_existing(&path).unwrap();
+    assert_eq!(db.schema_version().unwrap(), 3);
+    check(&db);
+    drop(db);
+    #[expect(clippy::permissions_set_readonly_false, reason = "the test's own file, again")]
+    perms.set_readonly(false);
+    fs::set_permissions(&path, perms).unwrap();
+
+    // Writable, it is upgraded first, and every reader sees the same game.
+    let db = Database::open_existing(&path).unwrap();
+    check(&db);
     assert_eq!(db.schema_version().unwrap(), SCHEMA_VERSION);
-    let id = GameId(1);
-    assert_eq!(db.load(id).unwrap(), table.save());
-    assert_eq!(db.status(id).unwrap(), GameStatus::Finished);
-    assert_eq!(db.moves(id, None).unwrap(), MoveRow::from_history(&table.game.state()));
-    let stats = db.stats(None).unwrap();
-    assert_eq!((stats[0].snakes, stats[0].ladders, stats[0].longest_slide), (1, 3, 45));
-    assert_eq!((stats[1].snakes, stats[1].ladders, stats[1].longest_slide), (1, 2, 15));
-    assert_eq!(db.games().unwrap()[0].winner.as_deref(), Some("Ann"));
     let old_table: u32 = db
         .conn
         .query_row("SELECT COUNT(*) FROM sqlite_master WHERE name = 'moves'", [], |r| r.get(0))
