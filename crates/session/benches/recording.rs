@@ -9,10 +9,11 @@
 //! and the median of the pairs' ratios is printed: pairs keep the ratio meaningful on a machine
 //! whose speed drifts.
 //!
-//! In one process the ratio is far above the whole program's: the game alone takes 0.3 µs a
-//! turn, less than serialising its events, so what recording costs per turn (about 2.5 µs: the
-//! turn's events and move as JSON, and their bytes through SQLite into the WAL) is set against
-//! nothing else. `crates/cli/benches/recording.rs` times `snl play` itself, as issue 10 does.
+//! In one process the ratio is far above the whole program's (about 10× against about 2.6×): the
+//! game alone takes 0.3 µs a turn, less than writing its events as JSON, so what recording
+//! costs per turn (a few µs: the turn's events and move as JSON, and their bytes through SQLite
+//! into the WAL) is set against nothing else. `crates/cli/benches/recording.rs` times
+//! `snl play` itself, as issue 10 does.
 
 use std::{
     path::{Path, PathBuf},
