@@ -2,7 +2,7 @@
 //! session tells each one after every turn, undo and redo, and when it stops; a recorder that
 //! fails says why in one sentence and is dropped, and the game goes on.
 
-use std::path::Path;
+use std::{borrow::Cow, path::Path};
 
 use snl_engine::{Event, Game};
 use snl_store::{Action, Database, DbError, DiceState, GameId, Logged, Save, SaveJournal};
@@ -111,14 +111,16 @@ pub struct GameDb {
     db: Database,
     id: GameId,
     clock: fn() -> u64,
-    /// Log lines not yet written, and when the last write was.
+    /// Log lines not yet written (turns played one after another are one line), the actions
+    /// they hold, and when the last write was.
     held: Vec<Logged>,
+    held_actions: usize,
     last_write_ms: u64,
 }
 
 impl GameDb {
     /// At most this many turns are gathered into one write.
-    pub const GATHER: usize = 256;
+    pub const GATHER: usize = 1024;
     /// A write happens at least this often while computers play.
     pub const GATHER_MS: u64 = 200;
 
@@ -137,12 +139,12 @@ impl GameDb {
     ) -> Result<GameDb, DbError> {
         let now = clock();
         let id = db.new_game(&Save::new(game, dice, board_name), now)?;
-        Ok(GameDb { db, id, clock, held: Vec::new(), last_write_ms: now })
+        Ok(GameDb { db, id, clock, held: Vec::new(), held_actions: 0, last_write_ms: now })
     }
 
     /// Goes on recording game `id` of `db` (a resumed game).
     pub fn resume(db: Database, id: GameId, clock: fn() -> u64) -> GameDb {
-        GameDb { db, id, clock, held: Vec::new(), last_write_ms: clock() }
+        GameDb { db, id, clock, held: Vec::new(), held_actions: 0, last_write_ms: clock() }
     }
 
     /// The game's number in the database.
@@ -162,16 +164,35 @@ impl Recorder for GameDb {
     fn keep(&mut self, kept: &Kept<'_>) -> Result<(), String> {
         let now = (self.clock)();
         // The log keeps events in their wire form: players by name, as `--events jsonl` and the
-        // network give them.
-        let named: Vec<_> = kept.events.iter().map(|e| e.named(kept.game.seats())).collect();
-        self.held.push(Logged::new(kept.action, kept.game.turns(), &named, now));
+        // network give them (borrowed: a seat's name is not copied for every event).
+        let seats = kept.game.seats();
+        let named: Vec<_> = kept
+            .events
+            .iter()
+            .map(|e| {
+                e.map_players(|&s| {
+                    seats.get(s).map_or_else(
+                        || Cow::Owned(format!("#{s}")),
+                        |x| Cow::Borrowed(x.name.as_str()),
+                    )
+                })
+            })
+            .collect();
+        let turns = kept.game.turns();
+        let joined = kept.action == Action::Turn
+            && self.held.last_mut().is_some_and(|last| last.add_turn(turns, &named, now));
+        if !joined {
+            self.held.push(Logged::new(kept.action, turns, &named, now));
+        }
+        self.held_actions += 1;
         let due = kept.urgent
-            || self.held.len() >= GameDb::GATHER
+            || self.held_actions >= GameDb::GATHER
             || now.saturating_sub(self.last_write_ms) >= GameDb::GATHER_MS;
         if !due {
             return Ok(());
         }
         let held = std::mem::take(&mut self.held);
+        self.held_actions = 0;
         self.last_write_ms = now;
         self.db
             .record_turns(self.id, kept.game, kept.dice, &held, now)
@@ -184,6 +205,7 @@ impl Recorder for GameDb {
         }
         let now = (self.clock)();
         let held = std::mem::take(&mut self.held);
+        self.held_actions = 0;
         self.last_write_ms = now;
         self.db
             .record_turns(self.id, kept.game, kept.dice, &held, now)

@@ -300,7 +300,12 @@ fn an_unknown_status_kind_or_move_kind_is_named_with_its_game_and_row() {
         2,
         &["holds game 1, but its seat 0 has an unknown kind 'wizard' (edited or damaged)"],
     );
-    let db = edited(&dir, "UPDATE moves SET kind = 'flew' WHERE number = 3");
+    // Move 3's kind, in the run of moves that holds it.
+    let db = edited(
+        &dir,
+        "UPDATE move_runs SET moves = json_set(moves, '$[' || (3 - first) || '][5]', 'flew')
+         WHERE first <= 3 AND first + count > 3",
+    );
     assert_fails(
         &snl(&["history", "1", "--db", &db]),
         2,
@@ -318,7 +323,8 @@ fn a_game_whose_recording_stopped_is_marked_incomplete_and_not_resumed() {
     rusqlite::Connection::open(&db)
         .unwrap()
         .execute_batch(
-            "CREATE TRIGGER refuse BEFORE INSERT ON moves WHEN NEW.game_id = 2 AND NEW.number > 5
+            "CREATE TRIGGER refuse BEFORE INSERT ON move_runs
+             WHEN NEW.game_id = 2 AND NEW.first + NEW.count - 1 > 5
              BEGIN SELECT RAISE(ABORT, 'no room left'); END;",
         )
         .unwrap();

@@ -4,14 +4,17 @@
 //! together from the save written when the game began (board, rules, seats, the dice as they
 //! began), the `moves` rows and the head.
 
+use std::borrow::Cow;
+
 use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 use serde::{Deserialize, Serialize};
-use snl_engine::{Event, Game, GameState, MoveRecord, Roll, SeededDice, Status};
+use snl_engine::{Event, Game, GameState, Roll, SeededDice, Status};
 
 use super::{
     Action, Database, DbError, GameId, GameStatus,
-    query::{bad, field, millis, move_parts},
-    write::{insert_moves, int, log_at, next_seq},
+    query::bad,
+    runs::{SeatRow, write_moves_and_seats},
+    write::{int, log_at, next_seq},
 };
 use crate::{dice::DiceState, save::Save};
 
@@ -21,26 +24,82 @@ use crate::{dice::DiceState, save::Save};
 pub struct Logged {
     action: Action,
     turns: u32,
-    events: Option<String>,
+    /// A JSON array, written as `serde_json` writes it (so UTF-8).
+    events: Option<Vec<u8>>,
     at_ms: u64,
 }
 
 impl Logged {
     /// The line for `action`, after which the game had played `turns` turns.
-    ///
-    /// # Panics
-    ///
-    /// Never: events always have a JSON form.
     pub fn new<P: Serialize>(
         action: Action,
         turns: u32,
         events: &[Event<P>],
         at_ms: u64,
     ) -> Logged {
-        let events = (!events.is_empty())
-            .then(|| serde_json::to_string(events).expect("events are always JSON"));
-        Logged { action, turns, events, at_ms }
+        let mut line = Logged { action, turns, events: None, at_ms };
+        add_events(&mut line.events, events);
+        line
     }
+
+    /// Adds a further turn to this line when it is a `turn` line (turns played one after
+    /// another are one line of the log: the events of them all, the turn count and time of the
+    /// last); false, and nothing added, for any other line.
+    pub fn add_turn<P: Serialize>(&mut self, turns: u32, events: &[Event<P>], at_ms: u64) -> bool {
+        if self.action != Action::Turn {
+            return false;
+        }
+        self.turns = turns;
+        self.at_ms = at_ms;
+        add_events(&mut self.events, events);
+        true
+    }
+
+    /// Whether this is a `turn` line.
+    pub fn is_turn(&self) -> bool {
+        self.action == Action::Turn
+    }
+}
+
+/// Appends `events` to the JSON array `all` (none yet: `None`).
+fn add_events<P: Serialize>(all: &mut Option<Vec<u8>>, events: &[Event<P>]) {
+    if events.is_empty() {
+        return;
+    }
+    let text = all.get_or_insert_with(|| b"[]".to_vec());
+    text.pop();
+    for event in events {
+        if text.len() > 1 {
+            text.push(b',');
+        }
+        serde_json::to_writer(&mut *text, event).expect("events are always JSON");
+    }
+    text.push(b']');
+}
+
+/// `lines` with each stretch of turn lines made one line: the events of them all, in order, the
+/// turn count and time of the last. Lines are copied only where they are joined.
+fn merged(lines: &[Logged]) -> Vec<Cow<'_, Logged>> {
+    let mut out: Vec<Cow<'_, Logged>> = Vec::with_capacity(1);
+    for line in lines {
+        match out.last_mut() {
+            Some(last) if last.is_turn() && line.is_turn() => {
+                let last = last.to_mut();
+                last.turns = line.turns;
+                last.at_ms = line.at_ms;
+                if let Some(more) = &line.events {
+                    let all = last.events.get_or_insert_with(|| b"[]".to_vec());
+                    all.pop();
+                    if all.len() > 1 {
+                        all.push(b',');
+                    }
+                    all.extend_from_slice(&more[1..]);
+                }
+            }
+            _ => out.push(Cow::Borrowed(line)),
+        }
+    }
+    out
 }
 
 /// A game's state beside its history: the few numbers a turn changes.
@@ -124,6 +183,8 @@ impl Database {
 
     /// As [`Database::record_turn`] for several actions at once (recorded as one transaction):
     /// `log_lines` holds each action's line, and `game` and `dice` are where they left the game.
+    /// Turns played one after another are one line of the log (a `turn` line with the events of
+    /// them all, and the turn count after the last), so that a write adds one log row.
     ///
     /// # Errors
     ///
@@ -131,7 +192,7 @@ impl Database {
     ///
     /// # Panics
     ///
-    /// Never: a head always has a JSON form.
+    /// Never: a head always has a JSON form, and JSON is written as UTF-8.
     pub fn record_turns(
         &mut self,
         id: GameId,
@@ -141,12 +202,15 @@ impl Database {
         now_ms: u64,
     ) -> Result<(), DbError> {
         let head = serde_json::to_string(&Head::of(game, dice)).expect("a head is always JSON");
+        let lines = merged(log_lines);
         let recorded = self.retrying(|conn| {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
             write_progress(&tx, id, game, &head, now_ms)?;
             let first = next_seq(&tx, id)?;
-            for (seq, line) in (first..).zip(log_lines) {
-                let (action, events) = (line.action.as_str(), line.events.as_deref());
+            for (seq, line) in (first..).zip(&lines) {
+                let events = line.events.as_deref().map(std::str::from_utf8).transpose();
+                let events = events.expect("serde_json writes UTF-8");
+                let action = line.action.as_str();
                 log_at(&tx, id, seq, action, line.turns, line.at_ms, events)?;
             }
             tx.commit()
@@ -190,7 +254,7 @@ impl Database {
             _ => return Err(bad(id, "games row", "has dice of another kind than its start")),
         };
         let game = GameState {
-            history: self.history(id)?,
+            history: self.stored_history(id)?,
             status: head.status,
             turns: head.turns,
             current: head.current,
@@ -202,46 +266,11 @@ impl Database {
         };
         Ok(Some(Save { board_name: base.board_name.clone(), game, dice }))
     }
-
-    /// Every move of game `id`, as the engine's history.
-    fn history(&self, id: GameId) -> Result<Vec<MoveRecord>, DbError> {
-        let mut stmt = self.conn.prepare(
-            "SELECT number, turn, seat, dice, from_pos, to_pos, jumps, kind, time_ms, chosen
-             FROM moves WHERE game_id = ?1 ORDER BY number",
-        )?;
-        let mut rows = stmt.query([id.0])?;
-        let mut history = Vec::new();
-        while let Some(r) = rows.next()? {
-            let number: i64 = r.get(0)?;
-            let row = format!("move {number}");
-            if usize::try_from(number).ok() != Some(history.len() + 1) {
-                return Err(bad(id, row, format!("comes where move {} should", history.len() + 1)));
-            }
-            let (faces, jumps, kind) = move_parts(r, [3, 6, 7], id, &row)?;
-            let chosen: Option<i64> = r.get(9)?;
-            let chosen = match chosen.map(usize::try_from) {
-                None => None,
-                Some(Ok(c)) => Some(c),
-                Some(Err(_)) => return Err(bad(id, row, "has a negative chosen option")),
-            };
-            history.push(MoveRecord {
-                turn: field(r, 1, id, &row)?,
-                seat: field::<u32>(r, 2, id, &row)? as usize,
-                roll: Roll::from_faces(&faces),
-                from: field(r, 4, id, &row)?,
-                to: field(r, 5, id, &row)?,
-                jumps,
-                kind,
-                chosen,
-                time_ms: millis(r, 8, id, &row)?,
-            });
-        }
-        Ok(history)
-    }
 }
 
-/// Brings game `id`'s rows in line with `game`, touching only what changed: moves past the
-/// history are deleted (taken back), missing ones added; the seats and the games row updated.
+/// Brings game `id`'s rows in line with `game`, touching only what changed: runs of moves past
+/// the history are deleted (taken back), missing moves added as one run; the seats and the games
+/// row updated.
 fn write_progress(
     tx: &Transaction<'_>,
     id: GameId,
@@ -263,27 +292,14 @@ fn write_progress(
         return Err(rusqlite::Error::QueryReturnedNoRows);
     }
     let size = game.board().size();
-    for (seat, &position) in game.positions().iter().enumerate() {
-        let rank = game.ranks()[seat];
-        tx.prepare_cached(
-            "UPDATE seats SET position = ?3, rank = ?4, finished = ?5, rolls = ?6
-             WHERE game_id = ?1 AND seat = ?2",
-        )?
-        .execute(params![
-            id.0,
-            int(seat),
-            position,
-            rank,
-            position == size,
-            game.rolls_of(seat)
-        ])?;
-    }
-    let history = game.history();
-    tx.prepare_cached("DELETE FROM moves WHERE game_id = ?1 AND number > ?2")?
-        .execute(params![id.0, int(history.len())])?;
-    let stored: i64 = tx
-        .prepare_cached("SELECT COALESCE(MAX(number), 0) FROM moves WHERE game_id = ?1")?
-        .query_row([id.0], |r| r.get(0))?;
+    let seats: Vec<SeatRow> = (0..game.seats().len())
+        .map(|seat| SeatRow {
+            position: game.positions()[seat],
+            rank: game.ranks()[seat].map(i64::from),
+            finished: game.positions()[seat] == size,
+            rolls: i64::from(game.rolls_of(seat)),
+        })
+        .collect();
     let wormholes: Vec<u32> = game
         .board()
         .effects()
@@ -291,5 +307,11 @@ fn write_progress(
         .filter(|e| !e.effect.exits().is_empty())
         .map(|e| e.at)
         .collect();
-    insert_moves(tx, id, history, stored as usize, &wormholes)
+    write_moves_and_seats(tx, id, game.history(), &wormholes, &seats)
+}
+
+/// The head `record_turns` writes for `game` (tests write schema-3 rows with it).
+#[cfg(test)]
+pub(super) fn head_text(game: &Game, dice: &DiceState) -> String {
+    serde_json::to_string(&Head::of(game, dice)).expect("a head is always JSON")
 }

@@ -228,30 +228,39 @@ impl Database {
     /// whatever SQLite reports.
     pub fn moves(&self, id: GameId, player: Option<&str>) -> Result<Vec<MoveRow>, DbError> {
         self.status(id)?;
-        let mut stmt = self.conn.prepare(
-            "SELECT m.number, m.turn, s.name, m.roll, m.dice, m.from_pos, m.to_pos, m.jumps,
-                    m.kind, m.time_ms
-             FROM moves m JOIN seats s ON s.game_id = m.game_id AND s.seat = m.seat
-             WHERE m.game_id = ?1 AND (?2 IS NULL OR s.name = ?2)
-             ORDER BY m.number",
-        )?;
-        let mut rows = stmt.query(params![id.0, player])?;
-        let mut moves = Vec::new();
+        let mut stmt =
+            self.conn.prepare_cached("SELECT seat, name FROM seats WHERE game_id = ?1")?;
+        let mut rows = stmt.query([id.0])?;
+        let mut names: Vec<Option<String>> = Vec::new();
         while let Some(r) = rows.next()? {
-            let number: i64 = r.get(0)?;
-            let row = format!("move {number}");
-            let (faces, jumps, kind) = move_parts(r, [4, 7, 8], id, &row)?;
+            let seat: i64 = r.get(0)?;
+            let row = format!("seat {seat}");
+            let seat = usize::from(field::<u16>(r, 0, id, &row)?);
+            if names.len() <= seat {
+                names.resize(seat + 1, None);
+            }
+            names[seat] = Some(field(r, 1, id, &row)?);
+        }
+        let mut moves = Vec::new();
+        for (i, m) in self.stored_history(id)?.into_iter().enumerate() {
+            let Some(name) = names.get(m.seat).cloned().flatten() else {
+                let problem = format!("is by seat {}, which the game does not have", m.seat);
+                return Err(bad(id, format!("move {}", i + 1), problem));
+            };
+            if player.is_some_and(|p| p != name) {
+                continue;
+            }
             moves.push(MoveRow {
-                number: field(r, 0, id, &row)?,
-                turn: field(r, 1, id, &row)?,
-                player: field(r, 2, id, &row)?,
-                roll: field(r, 3, id, &row)?,
-                dice: faces,
-                from: field(r, 5, id, &row)?,
-                to: field(r, 6, id, &row)?,
-                jumps,
-                kind,
-                time_ms: millis(r, 9, id, &row)?,
+                number: i as u32 + 1,
+                turn: m.turn,
+                player: name,
+                roll: m.roll.total(),
+                dice: m.roll.dice().to_vec(),
+                from: m.from,
+                to: m.to,
+                jumps: m.jumps,
+                kind: m.kind,
+                time_ms: m.time_ms,
             });
         }
         Ok(moves)
@@ -278,20 +287,25 @@ impl Database {
         if let Some((id, status)) = unknown {
             return Err(bad(GameId(id), "games row", format!("has an unknown status '{status}'")));
         }
-        let mut stmt = self.conn.prepare(
+        // Schema 3 (read as it is) has no tallies in `seats`: they are counted from its moves.
+        let tallies = if self.moves_by_row {
+            "(SELECT game_id, seat, SUM(snakes) AS snakes, SUM(ladders) AS ladders,
+                     MAX(longest_slide) AS longest_slide
+              FROM moves GROUP BY game_id, seat)"
+        } else {
+            "(SELECT game_id, seat, snakes, ladders, longest_slide FROM seats)"
+        };
+        let mut stmt = self.conn.prepare(&format!(
             "SELECT s.name, COUNT(*), COALESCE(SUM(s.rank = 1), 0), SUM(s.finished),
                     AVG(CASE WHEN s.finished = 1 THEN s.rolls END),
-                    TOTAL(m.snakes), TOTAL(m.ladders), MAX(COALESCE(m.slide, 0))
+                    TOTAL(t.snakes), TOTAL(t.ladders), MAX(COALESCE(t.longest_slide, 0))
              FROM seats s
              JOIN games g ON g.id = s.game_id AND g.status = 'finished'
-             LEFT JOIN (SELECT game_id, seat, SUM(snakes) AS snakes, SUM(ladders) AS ladders,
-                               MAX(longest_slide) AS slide
-                        FROM moves GROUP BY game_id, seat) m
-                    ON m.game_id = s.game_id AND m.seat = s.seat
+             LEFT JOIN {tallies} t ON t.game_id = s.game_id AND t.seat = s.seat
              WHERE ?1 IS NULL OR s.name = ?1
              GROUP BY s.name
-             ORDER BY s.name",
-        )?;
+             ORDER BY s.name"
+        ))?;
         let rows = stmt.query_map([player], |r| {
             let games: u32 = r.get(1)?;
             let wins: u32 = r.get(2)?;
@@ -395,33 +409,4 @@ pub(super) fn field<T: FromSql>(
             other => other.into(),
         }
     })
-}
-
-/// A move row's dice, jumps and kind (read from the columns at `at`), each checked: a value this
-/// snl does not know is [`DbError::BadRow`] naming the game and row.
-pub(super) fn move_parts(
-    r: &Row<'_>,
-    at: [usize; 3],
-    id: GameId,
-    row: &str,
-) -> Result<(Vec<u8>, Vec<Jump>, MoveKind), DbError> {
-    let dice: String = field(r, at[0], id, row)?;
-    let faces: Option<Vec<u8>> = dice
-        .split('+')
-        .map(|d| d.parse::<u8>().ok().filter(|&f| f >= 1))
-        .collect::<Option<_>>()
-        .filter(|f: &Vec<u8>| (1..=4).contains(&f.len()));
-    let Some(faces) = faces else {
-        return Err(bad(id, row, format!("has dice '{dice}', which no throw shows")));
-    };
-    let jumps: String = field(r, at[1], id, row)?;
-    let Ok(jumps) = serde_json::from_str::<Vec<Jump>>(&jumps) else {
-        return Err(bad(id, row, format!("has jumps '{jumps}' that cannot be read")));
-    };
-    let kind: String = field(r, at[2], id, row)?;
-    let Ok(kind) = serde_json::from_value::<MoveKind>(serde_json::Value::String(kind.clone()))
-    else {
-        return Err(bad(id, row, format!("has an unknown kind '{kind}'")));
-    };
-    Ok((faces, jumps, kind))
 }

@@ -6,7 +6,7 @@ use rusqlite::TransactionBehavior;
 use super::{Database, DbError};
 
 /// The schema this build writes; older databases are upgraded to it when opened for writing.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// Each migration takes the schema from its index to the next version (`MIGRATIONS[0]`: 0 → 1).
 const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
@@ -68,6 +68,33 @@ const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
     // game as it began), and the option each move chose.
     "ALTER TABLE games ADD COLUMN head TEXT;
     ALTER TABLE moves ADD COLUMN chosen INTEGER;",
+    // 4: moves kept in runs, one row for the moves one write added (a JSON array, one array per
+    // move: turn, seat, dice, from, to, kind, jumps, time_ms, chosen), and each seat's snakes,
+    // ladders and longest slide kept with the seat: a row per move cost SQLite more than the
+    // game itself. The moves of schema 3 become one run per game, read as strictly as before
+    // (a damaged value is copied as it is, and refused when read; a gap in the numbers makes
+    // the run's count disagree with its moves).
+    "CREATE TABLE move_runs (
+        game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        first    INTEGER NOT NULL,
+        count    INTEGER NOT NULL,
+        moves    TEXT    NOT NULL,
+        PRIMARY KEY (game_id, first)
+    );
+    ALTER TABLE seats ADD COLUMN snakes INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN ladders INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN longest_slide INTEGER NOT NULL DEFAULT 0;
+    UPDATE seats SET (snakes, ladders, longest_slide) = (
+        SELECT COALESCE(SUM(m.snakes), 0), COALESCE(SUM(m.ladders), 0),
+               COALESCE(MAX(m.longest_slide), 0)
+        FROM moves m WHERE m.game_id = seats.game_id AND m.seat = seats.seat);
+    INSERT INTO move_runs (game_id, first, count, moves)
+        SELECT game_id, MIN(number), MAX(number) - MIN(number) + 1,
+               json_group_array(json_array(turn, seat, dice, from_pos, to_pos, kind,
+                                           json(IIF(json_valid(jumps), jumps, json_quote(jumps))),
+                                           time_ms, chosen) ORDER BY number)
+        FROM moves GROUP BY game_id;
+    DROP TABLE moves;",
 ];
 
 impl Database {

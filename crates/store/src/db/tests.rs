@@ -181,17 +181,11 @@ fn the_leaderboard_ranks_by_wins_then_win_rate() {
 fn an_old_schema_is_upgraded_and_keeps_its_games() {
     let dir = TestDir::new("db-migrate");
     let path = dir.path().join("games.db");
-    let mut db = Database::open(&path).unwrap();
     let table = Table::new(&["Ann", "Bob"], DiceState::seeded(1));
-    let id = db.new_game(&table.save(), 0).unwrap();
-    // The database as version 1 left it: no indexes, no heads, no chosen options.
-    db.conn
-        .execute_batch(
-            "DROP INDEX seats_by_name; DROP INDEX games_by_status;
-             ALTER TABLE games DROP COLUMN head; ALTER TABLE moves DROP COLUMN chosen;
-             PRAGMA user_version = 1;",
-        )
-        .unwrap();
+    // The database as version 1 left it: no indexes, no heads, no chosen options, a row per move.
+    let db = Database::open_at(&path, 1).unwrap();
+    assert_eq!(db.schema_version().unwrap(), 1);
+    write_v1_to_v3(&db, &table.save(), &table.save(), None);
     drop(db);
     let db = Database::open(&path).unwrap();
     assert_eq!(db.schema_version().unwrap(), SCHEMA_VERSION);
@@ -204,7 +198,204 @@ fn an_old_schema_is_upgraded_and_keeps_its_games() {
         )
         .unwrap();
     assert_eq!(indexes, 1);
+    assert_eq!(db.load(GameId(1)).unwrap(), table.save());
+}
+
+/// A count as SQLite's integer.
+fn n(count: usize) -> i64 {
+    i64::try_from(count).unwrap()
+}
+
+/// Writes game 1 as schemas 1 to 3 kept it: the games row with `start` (and, from schema 3, the
+/// `head` of the game now), the seats as `now` leaves them, a row per move with its snakes,
+/// ladders and longest slide, and one log line per turn.
+fn write_v1_to_v3(db: &Database, start: &Save, now: &Save, head: Option<&str>) {
+    let game = &now.game;
+    let (finished, turns) = (game.status == Status::Finished, game.turns);
+    let winner = finished.then(|| game.seats[game.ranking[0]].name.clone());
+    let save = if head.is_some() { start.to_json() } else { now.to_json() };
+    let status = if finished { "finished" } else { "playing" };
+    let head_column = if head.is_some() { ", head" } else { "" };
+    let head_value = if head.is_some() { ", ?6" } else { "" };
+    let sql = format!(
+        "INSERT INTO games (id, started_ms, updated_ms, board, board_size, rules, seed, status,
+                            turns, winner, save{head_column})
+         VALUES (1, 0, 9, 'classic', 100, ?1, NULL, ?2, ?3, ?4, ?5{head_value})"
+    );
+    let rules = start.game.rules.to_string();
+    match &head {
+        Some(head) => {
+            db.conn.execute(&sql, rusqlite::params![rules, status, turns, winner, save, head])
+        }
+        None => db.conn.execute(&sql, rusqlite::params![rules, status, turns, winner, save]),
+    }
+    .unwrap();
+    for (seat, s) in game.seats.iter().enumerate() {
+        let rank = game.ranking.iter().position(|&r| r == seat).map(|r| r + 1);
+        let rolls = game.history.iter().filter(|m| m.seat == seat).count();
+        db.conn
+            .execute(
+                "INSERT INTO seats (game_id, seat, name, kind, position, rank, finished, rolls)
+                 VALUES (1, ?1, ?2, 'easy', ?3, ?4, ?5, ?6)",
+                rusqlite::params![
+                    n(seat),
+                    s.name,
+                    game.positions[seat],
+                    rank.map(n),
+                    game.positions[seat] == 100,
+                    n(rolls)
+                ],
+            )
+            .unwrap();
+    }
+    let chosen = if head.is_some() { ", chosen" } else { "" };
+    let chosen_value = if head.is_some() { ", NULL" } else { "" };
+    for (i, m) in game.history.iter().enumerate() {
+        let snakes = m.jumps.iter().filter(|j| j.is_snake()).count();
+        let slide = m.jumps.iter().filter(|j| j.is_snake()).map(|j| j.from - j.to).max();
+        let dice: Vec<String> = m.roll.dice().iter().map(u8::to_string).collect();
+        db.conn
+            .execute(
+                &format!(
+                    "INSERT INTO moves (game_id, number, turn, seat, roll, dice, from_pos, to_pos,
+                                        kind, jumps, snakes, ladders, longest_slide,
+                                        time_ms{chosen})
+                     VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13{chosen_value})"
+                ),
+                rusqlite::params![
+                    n(i + 1),
+                    m.turn,
+                    n(m.seat),
+                    m.roll.total(),
+                    dice.join("+"),
+                    m.from,
+                    m.to,
+                    serde_json::to_value(m.kind).unwrap().as_str().unwrap(),
+                    serde_json::to_string(&m.jumps).unwrap(),
+                    n(snakes),
+                    n(m.jumps.len() - snakes),
+                    slide.unwrap_or(0),
+                    m.time_ms.map(u64::cast_signed),
+                ],
+            )
+            .unwrap();
+    }
+    for turn in 0..=turns {
+        let action = if turn == 0 { "start" } else { "turn" };
+        db.conn
+            .execute(
+                "INSERT INTO actions (game_id, seq, action, turns, at_ms) VALUES (1, ?1, ?2, ?1 - 1, 0)",
+                rusqlite::params![turn + 1, action],
+            )
+            .unwrap();
+    }
+}
+
+#[test]
+fn a_schema_3_database_is_read_with_every_move_and_tally_read_only_or_upgraded() {
+    let dir = TestDir::new("db-schema3");
+    let path = dir.path().join("games.db");
+    let mut table = Table::new(&["Ann", "Bob"], scripted(FIRST_SEAT_WINS));
+    let start = table.save();
+    while table.game.status() != Status::Finished {
+        table.game.play_turn(&mut table.dice, &mut FirstOption, &mut ()).unwrap();
+    }
+    let db = Database::open_at(&path, 3).unwrap();
+    write_v1_to_v3(
+        &db,
+        &start,
+        &table.save(),
+        Some(&progress::head_text(&table.game, &table.dice)),
+    );
+    drop(db);
+    let check = |db: &Database| {
+        let id = GameId(1);
+        assert_eq!(db.load(id).unwrap(), table.save());
+        assert_eq!(db.status(id).unwrap(), GameStatus::Finished);
+        assert_eq!(db.moves(id, None).unwrap(), MoveRow::from_history(&table.game.state()));
+        let stats = db.stats(None).unwrap();
+        assert_eq!((stats[0].snakes, stats[0].ladders, stats[0].longest_slide), (1, 3, 45));
+        assert_eq!((stats[1].snakes, stats[1].ladders, stats[1].longest_slide), (1, 2, 15));
+        assert_eq!(db.games().unwrap()[0].winner.as_deref(), Some("Ann"));
+    };
+
+    // Read-only, it is read as it is.
+    let mut perms = fs::metadata(&path).unwrap().permissions();
+    perms.set_readonly(true);
+    fs::set_permissions(&path, perms.clone()).unwrap();
+    let db = Database::open_existing(&path).unwrap();
+    assert_eq!(db.schema_version().unwrap(), 3);
+    check(&db);
+    drop(db);
+    #[expect(clippy::permissions_set_readonly_false, reason = "the test's own file, again")]
+    perms.set_readonly(false);
+    fs::set_permissions(&path, perms).unwrap();
+
+    // Writable, it is upgraded first, and every reader sees the same game.
+    let db = Database::open_existing(&path).unwrap();
+    check(&db);
+    assert_eq!(db.schema_version().unwrap(), SCHEMA_VERSION);
+    let old_table: u32 = db
+        .conn
+        .query_row("SELECT COUNT(*) FROM sqlite_master WHERE name = 'moves'", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(old_table, 0, "the moves are in runs now");
+    drop(db);
+
+    // And recording goes on in it.
+    let mut db = Database::open(&path).unwrap();
+    let mut next = Table::new(&["Ann", "Cy"], scripted(FIRST_SEAT_WINS));
+    let other = db.new_game(&next.save(), 0).unwrap();
+    next.play_out(&mut db, other);
+    assert_eq!(db.load(other).unwrap(), next.save());
+    assert_eq!(db.stats(Some("Ann")).unwrap()[0].snakes, 2);
+}
+
+#[test]
+fn turns_written_together_are_one_run_and_one_log_line_and_an_undo_cuts_the_run() {
+    let dir = TestDir::new("db-runs");
+    let mut db = Database::open(&dir.path().join("games.db")).unwrap();
+    let mut table = Table::new(&["Ann", "Bob"], scripted(FIRST_SEAT_WINS));
+    let id = db.new_game(&table.save(), 0).unwrap();
+    let mut lines = Vec::new();
+    let mut saves = vec![table.save()];
+    for _ in 0..10 {
+        let mut events = Vec::new();
+        table.game.play_turn(&mut table.dice, &mut FirstOption, &mut events).unwrap();
+        let named: Vec<_> = events.iter().map(|e| e.named(table.game.seats())).collect();
+        lines.push(Logged::new(Action::Turn, table.game.turns(), &named, 7));
+        saves.push(table.save());
+    }
+    db.record_turns(id, &table.game, &table.dice, &lines, 7).unwrap();
+    let runs: u32 = db.conn.query_row("SELECT COUNT(*) FROM move_runs", [], |r| r.get(0)).unwrap();
+    assert_eq!(runs, 1);
+    assert_eq!(db.actions(id).unwrap(), [("start".into(), 0), ("turn".into(), 10)]);
+    let events: String = db
+        .conn
+        .query_row("SELECT events FROM actions WHERE action = 'turn'", [], |r| r.get(0))
+        .unwrap();
+    let events: Vec<snl_engine::Event<String>> = serde_json::from_str(&events).unwrap();
+    let turns_started =
+        events.iter().filter(|e| matches!(e, snl_engine::Event::TurnStarted { .. })).count();
+    assert_eq!(turns_started, 10);
     assert_eq!(db.load(id).unwrap(), table.save());
+    // Ann's snake (99⇒54) is on her seventh roll, the thirteenth of the game: back to turn 4, it
+    // is gone from her tally, and the run holds the first four moves only.
+    let back = &saves[4];
+    db.record(id, Action::Undo, back, &[], 8).unwrap();
+    assert_eq!(db.moves(id, None).unwrap(), MoveRow::from_history(&back.game));
+    let ann = |db: &Database| {
+        db.conn
+            .query_row("SELECT snakes, ladders FROM seats WHERE seat = 0", [], |r| {
+                Ok((r.get::<_, u32>(0)?, r.get::<_, u32>(1)?))
+            })
+            .unwrap()
+    };
+    assert_eq!(ann(&db), (0, 1));
+    db.record(id, Action::Redo, &saves[10], &[], 9).unwrap();
+    assert_eq!(db.moves(id, None).unwrap(), MoveRow::from_history(&saves[10].game));
+    assert_eq!(ann(&db), (0, 2));
+    assert_eq!(db.load(id).unwrap(), saves[10]);
 }
 
 #[test]
@@ -215,7 +406,7 @@ fn a_database_from_a_newer_snl_is_refused_with_its_version() {
     let e = Database::open(&path).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "was written by a newer snl (schema 7, this snl knows up to 3): upgrade snl to use it"
+        "was written by a newer snl (schema 7, this snl knows up to 4): upgrade snl to use it"
     );
     assert!(matches!(Database::open_existing(&path), Err(DbError::Newer { found: 7, .. })));
 }
@@ -311,7 +502,7 @@ fn a_game_whose_recording_stopped_is_marked_incomplete_and_is_not_resumable() {
     // The disk refuses new moves from now on (as a full disk would); the log still takes a line.
     db.conn
         .execute_batch(
-            "CREATE TEMP TRIGGER refuse BEFORE INSERT ON moves
+            "CREATE TEMP TRIGGER refuse BEFORE INSERT ON move_runs
              BEGIN SELECT RAISE(ABORT, 'no room'); END;",
         )
         .unwrap();
@@ -327,6 +518,15 @@ fn a_game_whose_recording_stopped_is_marked_incomplete_and_is_not_resumable() {
     db.conn.execute_batch("DROP TRIGGER refuse").unwrap();
     db.record(id, Action::Turn, &table.save(), &events, 3).unwrap();
     assert_eq!(db.status(id).unwrap(), GameStatus::Playing);
+}
+
+/// SQL that sets value `at` (0 turn, 1 seat, 2 dice, 3 from, 4 to, 5 kind, 6 jumps, 7 `time_ms`,
+/// 8 chosen) of move `number` to `value`, in the run that holds it.
+fn set_in_move(number: u32, at: u32, value: &str) -> String {
+    format!(
+        "UPDATE move_runs SET moves = json_set(moves, '$[' || ({number} - first) || '][{at}]', {value})
+         WHERE first <= {number} AND first + count > {number}"
+    )
 }
 
 /// A database with one game of two turns, whose rows a test then damages with `sql` (check
@@ -362,25 +562,28 @@ fn an_unknown_status_seat_kind_or_move_kind_is_named_with_its_game_and_row() {
         "holds game 1, but its seat 1 has an unknown kind 'wizard' (edited or damaged)"
     );
 
-    let (_d, db, id) = damaged("db-bad-move", "UPDATE moves SET kind = 'flew' WHERE number = 2");
+    let (_d, db, id) = damaged("db-bad-move", &set_in_move(2, 5, "'flew'"));
     assert_eq!(
         db.moves(id, None).unwrap_err().to_string(),
         "holds game 1, but its move 2 has an unknown kind 'flew' (edited or damaged)"
     );
-    let (_d, db, id) = damaged("db-bad-dice", "UPDATE moves SET dice = '0' WHERE number = 1");
+    let (_d, db, id) = damaged("db-bad-dice", &set_in_move(1, 2, "'0'"));
     assert_eq!(
         db.moves(id, None).unwrap_err().to_string(),
         "holds game 1, but its move 1 has dice '0', which no throw shows (edited or damaged)"
     );
-    let (_d, db, id) = damaged("db-bad-time", "UPDATE moves SET time_ms = -5 WHERE number = 1");
+    let (_d, db, id) = damaged("db-bad-time", &set_in_move(1, 7, "-5"));
     assert_eq!(
         db.moves(id, None).unwrap_err().to_string(),
         "holds game 1, but its move 1 has -5 as its time_ms, which is out of range (edited or damaged)"
     );
-    let (_d, db, id) = damaged("db-bad-roll", "UPDATE moves SET roll = 'six' WHERE number = 1");
-    assert_eq!(
-        db.moves(id, None).unwrap_err().to_string(),
-        "holds game 1, but its move 1 has a value of type Text as its roll (edited or damaged)"
+    let (_d, db, id) = damaged("db-bad-turn", &set_in_move(1, 0, "'six'"));
+    let e = db.moves(id, None).unwrap_err().to_string();
+    assert!(
+        e.starts_with(
+            "holds game 1, but its moves 1 to 1 cannot be read (invalid type: string \"six\""
+        ),
+        "{e}"
     );
 }
 

@@ -8,9 +8,12 @@ use std::{
 
 use rusqlite::{Connection, ErrorCode, Transaction, TransactionBehavior, params};
 use serde::Serialize;
-use snl_engine::{Event, MoveKind, MoveRecord, Status};
+use snl_engine::{Event, Status};
 
-use super::{Action, Database, DbError, GameId, GameStatus};
+use super::{
+    Action, Database, DbError, GameId, GameStatus,
+    runs::{SeatRow, write_moves_and_seats},
+};
 use crate::save::Save;
 
 /// What the `actions` log says when a game's recording stopped part way; see
@@ -176,8 +179,8 @@ fn json<T: Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string(value).expect("plain data is always JSON")
 }
 
-/// Brings game `id`'s rows in line with `save`: the game row, the seats, and the moves (rows
-/// past the history are deleted — taken back — and missing ones added).
+/// Brings game `id`'s rows in line with `save`: the game row, the seats, and the moves (runs
+/// past the history are deleted — taken back — and missing moves added).
 fn write_game(tx: &Transaction<'_>, id: GameId, save: &Save, now_ms: u64) -> rusqlite::Result<()> {
     let game = &save.game;
     let status =
@@ -195,64 +198,20 @@ fn write_game(tx: &Transaction<'_>, id: GameId, save: &Save, now_ms: u64) -> rus
         return Err(rusqlite::Error::QueryReturnedNoRows);
     }
     let size = game.board.size;
-    for (seat, &position) in game.positions.iter().enumerate() {
-        let rank = game.ranking.iter().position(|&s| s == seat).map(|r| r + 1);
-        let rolls = game.history.iter().filter(|m| m.seat == seat).count();
-        tx.execute(
-            "UPDATE seats SET position = ?3, rank = ?4, finished = ?5, rolls = ?6
-             WHERE game_id = ?1 AND seat = ?2",
-            params![id.0, int(seat), position, rank.map(int), position == size, int(rolls)],
-        )?;
-    }
-    tx.execute(
-        "DELETE FROM moves WHERE game_id = ?1 AND number > ?2",
-        params![id.0, int(game.history.len())],
-    )?;
-    let stored: i64 = tx.query_row(
-        "SELECT COALESCE(MAX(number), 0) FROM moves WHERE game_id = ?1",
-        [id.0],
-        |r| r.get(0),
-    )?;
+    let seats: Vec<SeatRow> = game
+        .positions
+        .iter()
+        .enumerate()
+        .map(|(seat, &position)| SeatRow {
+            position,
+            rank: game.ranking.iter().position(|&s| s == seat).map(|r| int(r + 1)),
+            finished: position == size,
+            rolls: int(game.history.iter().filter(|m| m.seat == seat).count()),
+        })
+        .collect();
     let wormholes: Vec<u32> =
         game.board.cells.iter().filter(|c| c.effect.trim() == "wormhole").map(|c| c.at).collect();
-    insert_moves(tx, id, &game.history, stored as usize, &wormholes)
-}
-
-/// Adds `history[from..]` to game `id`'s moves. A jump out of one of the `wormholes` cells counts
-/// as neither a snake nor a ladder.
-pub(super) fn insert_moves(
-    tx: &Transaction<'_>,
-    id: GameId,
-    history: &[MoveRecord],
-    from: usize,
-    wormholes: &[u32],
-) -> rusqlite::Result<()> {
-    let mut insert = tx.prepare_cached(
-        "INSERT INTO moves (game_id, number, turn, seat, roll, dice, from_pos, to_pos, kind, jumps,
-                            snakes, ladders, longest_slide, time_ms, chosen)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-    )?;
-    for (i, m) in history.iter().enumerate().skip(from) {
-        let jumps = || m.jumps.iter().filter(|j| !wormholes.contains(&j.from));
-        insert.execute(params![
-            id.0,
-            int(i + 1),
-            m.turn,
-            int(m.seat),
-            m.roll.total(),
-            dice_text(m),
-            m.from,
-            m.to,
-            kind_text(m.kind),
-            json(&m.jumps),
-            int(jumps().filter(|j| j.is_snake()).count()),
-            int(jumps().filter(|j| !j.is_snake()).count()),
-            jumps().filter(|j| j.is_snake()).map(|j| j.from - j.to).max().unwrap_or(0),
-            m.time_ms.map(int),
-            m.chosen.map(int),
-        ])?;
-    }
-    Ok(())
+    write_moves_and_seats(tx, id, &game.history, &wormholes, &seats)
 }
 
 pub(super) fn log(
@@ -269,8 +228,13 @@ pub(super) fn log(
 
 /// The number the next line of game `id`'s log takes.
 pub(super) fn next_seq(tx: &Transaction<'_>, id: GameId) -> rusqlite::Result<i64> {
-    tx.prepare_cached("SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?1")?
-        .query_row([id.0], |r| r.get(0))
+    // The game's number is written into the statement, not bound: a bound one made SQLite
+    // prepare the statement again at every execution (a tenth of the cost of a write).
+    tx.prepare_cached(&format!(
+        "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = {}",
+        id.0
+    ))?
+    .query_row([], |r| r.get(0))
 }
 
 /// Adds line `seq` to game `id`'s log. A plain insert: an insert that looked the number up in a
@@ -291,14 +255,4 @@ pub(super) fn log_at(
     )?
     .execute(params![id.0, seq, action, turns, int(now_ms), events])?;
     Ok(())
-}
-
-fn dice_text(m: &MoveRecord) -> String {
-    let faces: Vec<String> = m.roll.dice().iter().map(u8::to_string).collect();
-    faces.join("+")
-}
-
-/// The word a move kind is stored as (its serde name).
-pub(super) fn kind_text(kind: MoveKind) -> String {
-    serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
 }
