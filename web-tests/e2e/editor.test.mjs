@@ -1,11 +1,12 @@
-// The board editor in real Chromium: snakes and ladders placed by clicking cells, problems shown
-// as the validator lists them, the exact analysis and shortest path the server gives, the board
-// file downloaded, and a room opened on the board.
+// The board editor in real Chromium: snakes, ladders and cell effects placed by clicking cells,
+// problems shown as the validator lists them, the exact analysis and shortest path the server
+// gives, the board file downloaded, and a room opened on the board.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { launch, openPage, post, shots, startServer } from './support.mjs';
+import { readBoardFile } from '../../crates/server/web/assets/boardfile.js';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -103,5 +104,94 @@ test('the editor makes a valid board, shows its problems and analysis, downloads
   const state = await (await fetch(`${server.url}/api/rooms/${room}`)).json();
   assert.deepEqual(state.board, board);
   assert.equal(state.seats.length, 3);
+  assert.deepEqual(errors, []);
+});
+
+/**
+ * Clicks cells with the tool labelled `tool`, waiting for the check after each click.
+ * @param {import('playwright-core').Page} page
+ * @param {string} tool
+ * @param {number[]} cells
+ */
+async function clickCells(page, tool, cells) {
+  await page.getByLabel(tool, { exact: true }).check();
+  for (const cell of cells) {
+    await page.locator(`[data-cell="${cell}"]`).click();
+    await checked(page);
+  }
+}
+
+test('the editor places effects and a wormhole with its exits, checked live, in the file and the room', async () => {
+  const { page, errors } = await openPage(browser);
+  await page.goto(`${server.url}/editor`);
+  await checked(page);
+  await page.getByLabel('Cells').fill('30');
+  await checked(page);
+  await place(page, 'ladder', 4, 20);
+  await clickCells(page, 'Skip a turn', [5]);
+  await clickCells(page, 'Extra roll', [8]);
+  await clickCells(page, 'Shield', [12]);
+  // Drawn with the board's own icons.
+  for (const [effect, cell] of [['skip', 5], ['extra', 8], ['shield', 12]]) {
+    assert.equal(await page.locator(`#board .effects g.fx.fx-${effect}`).count(), 1, effect);
+    assert.equal(await page.locator(`#board [data-cell="${cell}"].cell-fx-${effect}`).count(), 1, effect);
+  }
+
+  // A wormhole without exits yet: the validator's problem is listed, live.
+  await clickCells(page, 'Wormhole', [14]);
+  assert.deepEqual(await page.locator('#problems li').allTextContents(), ['wormhole 14 has no exits: give exits = [cell, ...]']);
+  assert.equal(await page.getByRole('button', { name: 'Open a room with it' }).isDisabled(), true);
+  // Its exits: 22 and 9, then 25 placed and taken away again; a click on the wormhole ends it.
+  await clickCells(page, 'Wormhole', [22, 9, 25, 25, 14]);
+  assert.equal(await page.locator('g.wormhole-exits[data-from="14"]').getAttribute('data-exits'), '22 9');
+  assert.equal(await page.locator('g.wormhole-exits line.exit-line').count(), 2);
+  assert.equal(await page.locator('#board .effects g.fx.fx-wormhole').count(), 1);
+
+  const board = {
+    size: 30,
+    ladder: [{ foot: 4, top: 20 }],
+    cell: [
+      { at: 5, effect: 'skip' },
+      { at: 8, effect: 'extra' },
+      { at: 12, effect: 'shield' },
+      { at: 14, effect: 'wormhole', exits: [22, 9] },
+    ],
+  };
+  const want = await post(`${server.url}/api/boards/check`, { board, rules: 'standard', seats: 2 });
+  assert.equal(want.valid, true);
+  assert.equal(await page.locator('#verdict').textContent(), want.message);
+  assert.equal(await page.locator('#problems li').count(), 0);
+  // The server plays boards with effects but does not analyse them: the page says so, no numbers.
+  assert.equal(await page.locator('#analysis').isHidden(), true);
+  assert.equal(await page.locator('#not-analysed').textContent(), `Not analysed: ${want.analysis_error}`);
+
+  // An effect on a ladder's foot is refused as the validator says; a second click takes it away.
+  await clickCells(page, 'Shield', [4]);
+  const bad = await post(`${server.url}/api/boards/check`, { board: { ...board, cell: [...board.cell.slice(0, 2), { at: 4, effect: 'shield' }, ...board.cell.slice(2)] }, rules: 'standard', seats: 2 });
+  assert.equal(bad.valid, false);
+  assert.deepEqual(await page.locator('#problems li').allTextContents(), bad.problems);
+  await clickCells(page, 'Shield', [4]);
+  assert.equal(await page.locator('#problems li').count(), 0);
+  await page.screenshot({ path: path.join(shots, 'editor-effects.png') });
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download board file' }).click(),
+  ]);
+  const text = await readFile(/** @type {string} */ (await download.path()), 'utf8');
+  assert.match(text, /\[\[cell\]\]\nat = 14\neffect = "wormhole"\nexits = \[22, 9\]/);
+  const { size, ladder, cell } = readBoardFile(text);
+  assert.deepEqual({ size, ladder, cell }, board, 'the file reads back as the board');
+
+  await page.getByLabel('Your name').fill('Dee');
+  await page.getByRole('button', { name: 'Open a room with it' }).click();
+  await page.waitForURL(/\/room\/[0-9a-f]{16}$/);
+  await page.waitForSelector('[data-player="Dee"][data-position="0"]');
+  assert.equal(await page.locator('#board .effects g.fx').count(), 4, 'the room draws the effects');
+  await page.waitForSelector('#odds li.odds-none');
+  assert.equal(await page.locator('#odds').textContent(), 'No odds here: boards with cell effects are played, not analysed yet.');
+  const room = new URL(page.url()).pathname.split('/')[2];
+  const state = await (await fetch(`${server.url}/api/rooms/${room}`)).json();
+  assert.deepEqual(state.board, board);
   assert.deepEqual(errors, []);
 });

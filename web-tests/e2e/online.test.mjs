@@ -84,3 +84,38 @@ test('two browsers play each other online; a spectator sees the same moves; a re
   await eve.page.screenshot({ path: path.join(shots, 'spectator.png') });
   for (const p of [ann, bob, eve]) assert.deepEqual(p.errors, []);
 });
+
+/**
+ * The seconds the page's turn timer shows as left (from its accessible name).
+ * @param {import('playwright-core').Page} page
+ */
+async function secondsLeft(page) {
+  const label = await page.locator('#timer').getAttribute('aria-label');
+  const match = /^(\d+) seconds left for Ann$/.exec(label ?? '');
+  assert.ok(match, `the timer says ${label}`);
+  return Number(match[1]);
+}
+
+test('a reload mid-turn in a timed room shows the time left of the turn, not the whole turn', async () => {
+  const room = await post(`${server.url}/api/rooms`, { board: 'kids', seats: [{ kind: 'human' }, { kind: 'hard', name: 'Robo' }], turn_time: 3600, seed: 5 });
+  const { token } = await post(`${server.url}/api/rooms/${room.room}/seats/0`, { name: 'Ann' });
+  const ann = await openPage(browser);
+  await ann.page.goto(`${server.url}/room/${room.room}#token=${token}`);
+  await ann.page.waitForSelector('#timer:not([hidden])');
+  await settled(ann.page);
+  assert.ok(await secondsLeft(ann.page) > 3590, 'a fresh turn starts with the whole hour');
+  // Ann's clock runs (it is her turn, she does not roll) until three seconds are gone.
+  await ann.page.waitForFunction(() => Number(/^(\d+)/.exec(document.getElementById('timer')?.getAttribute('aria-label') ?? '')?.[1]) <= 3597, undefined, { timeout: 30_000 });
+  const state = await (await fetch(`${server.url}/api/rooms/${room.room}`)).json();
+  assert.ok(state.turn_left_ms <= 3_597_000 && state.turn_left_ms > 0, `the server tells the time left: ${state.turn_left_ms}`);
+
+  await ann.page.reload();
+  await ann.page.waitForSelector('.player[data-seat="0"] .badge-you');
+  await ann.page.waitForSelector('#timer:not([hidden])');
+  await settled(ann.page);
+  const left = await secondsLeft(ann.page);
+  assert.ok(left <= 3597, `after the reload the timer goes on from what was left (${left} s), not the whole hour`);
+  assert.ok(left > 3000, `and does not run out: ${left} s`);
+  assert.match(await ann.page.locator('#timer').textContent() ?? '', /^(59|60):\d\d$/);
+  assert.deepEqual(ann.errors, []);
+});

@@ -292,7 +292,7 @@ impl Actor {
                 let _ = reply.send(self.claim(seat, &name).await);
             }
             Msg::View { reply } => {
-                let _ = reply.send(self.room.view(self.frames.len() as u64, &self.online));
+                let _ = reply.send(self.view(self.frames.len() as u64));
             }
             Msg::Standing { reply } => {
                 let _ = reply.send(crate::odds::standing(&self.room, self.frames.len() as u64));
@@ -327,7 +327,7 @@ impl Actor {
         let seq = self.frames.len() as u64;
         let events = self.out.subscribe();
         let backlog = since.map_or_else(Vec::new, |s| self.frames[s as usize..].to_vec());
-        let state = self.room.view(seq, &self.online);
+        let state = self.view(seq);
         let welcome = ServerFrame::Welcome { seat, seq, state }.to_text().into();
         Ok(Joined { seat, welcome, backlog, events })
     }
@@ -414,6 +414,20 @@ impl Actor {
             writes.push(RoomWrite::Event { room: room.clone(), seq, event: frame.clone() });
             frames.push(Utf8Bytes::from(frame));
         }
+    }
+
+    /// The room's public state, with the milliseconds left of the turn clock (`turn_left_ms`:
+    /// null when no person's turn is timed), so a page that joins mid-turn shows the time left.
+    fn view(&self, seq: u64) -> Value {
+        let mut state = self.room.view(seq, &self.online);
+        let left = self.deadline.map(|(at, _, _)| {
+            u64::try_from(at.saturating_duration_since(Instant::now()).as_millis())
+                .unwrap_or(u64::MAX)
+        });
+        if let Some(object) = state.as_object_mut() {
+            object.insert("turn_left_ms".into(), json!(left));
+        }
+        state
     }
 
     fn arm_clocks(&mut self) {
@@ -541,6 +555,33 @@ mod tests {
         let frame = ClientFrame::Roll {};
         let late = ask(&handle, |reply| Msg::Do { seat: Some(1), frame, reply }).await;
         assert_eq!(late.unwrap_err().code, ErrorCode::NotYourTurn);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_welcome_mid_turn_tells_the_time_left_of_the_turn_clock() {
+        let request = r#"{"seats":[{"kind":"human"},{"kind":"human"}],"turn_time":30,"seed":1}"#;
+        let (handle, dir) = room("clock-left", request, Duration::ZERO).await;
+        let welcome = |handle: Handle| async move {
+            let joined = ask(&handle, |reply| Msg::Join { token: None, since: None, reply }).await;
+            let text = joined.unwrap().welcome;
+            serde_json::from_str::<Value>(text.as_str()).unwrap()["state"].clone()
+        };
+        // Seats open: no turn is timed.
+        assert_eq!(welcome(handle.clone()).await["turn_left_ms"], Value::Null);
+        for (seat, name) in [(0, "Ann"), (1, "Bob")] {
+            let name = name.to_owned();
+            ask(&handle, |reply| Msg::Claim { seat, name, reply }).await.unwrap();
+        }
+        assert_eq!(welcome(handle.clone()).await["turn_left_ms"], 30_000);
+        tokio::time::advance(Duration::from_millis(12_500)).await;
+        assert_eq!(welcome(handle.clone()).await["turn_left_ms"], 17_500);
+        let view = ask(&handle, |reply| Msg::View { reply }).await;
+        assert_eq!(view["turn_left_ms"], 17_500, "GET /api/rooms/{{room}} tells it too");
+        // Ann rolls: Bob's turn has its whole 30 seconds.
+        let frame = ClientFrame::Roll {};
+        ask(&handle, |reply| Msg::Do { seat: Some(0), frame, reply }).await.unwrap();
+        assert_eq!(welcome(handle.clone()).await["turn_left_ms"], 30_000);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

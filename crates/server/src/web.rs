@@ -4,6 +4,10 @@
 //! at `/assets/{version}/PATH`, where the version is a digest of every embedded file: an asset's
 //! address changes whenever any file does, so browsers keep assets for a year and revalidate only
 //! the pages, which name the current version.
+//!
+//! A page's stylesheets are written into the page as it is served (`<style>`, allowed by the
+//! digest of its text in the page's `Content-Security-Policy`): a first visit paints as soon as
+//! the page itself is in, with no stylesheet to wait for.
 
 use std::sync::OnceLock;
 
@@ -23,9 +27,63 @@ use crate::api::ApiError;
 #[folder = "web/"]
 struct Files;
 
-/// What pages allow: their own scripts, styles, images and WebSocket, nothing else.
+/// What pages allow: their own scripts, styles, images and WebSocket, nothing else (and the
+/// styles written into the page, by digest: see [`inline_styles`]).
 const POLICY: &str = "default-src 'self'; img-src 'self' data:; connect-src 'self'; \
                       object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+/// `bytes` in standard base64 (with padding), as CSP digests are written.
+fn base64(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(DIGITS[(n >> (18 - 6 * i) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// A page's HTML with each `<link rel="stylesheet" href="/assets/{{v}}/NAME.css">` replaced by
+/// the stylesheet's text in a `<style>` element, and the page's policy allowing exactly those
+/// (`style-src 'self' 'sha256-…'`). A link to a file that is not embedded is left as it is.
+fn inline_styles(html: &str) -> (String, String) {
+    const OPEN: &str = r#"<link rel="stylesheet" href="/assets/{{v}}/"#;
+    let mut out = String::with_capacity(html.len() + 32 * 1024);
+    let mut digests = Vec::new();
+    let mut rest = html;
+    while let Some(at) = rest.find(OPEN) {
+        let after = &rest[at + OPEN.len()..];
+        let Some(end) = after.find("\">") else { break };
+        let name = &after[..end];
+        let css = Files::get(&format!("assets/{name}"))
+            .filter(|_| content_type(name).starts_with("text/css"));
+        out.push_str(&rest[..at]);
+        match css {
+            Some(file) => {
+                let text = String::from_utf8_lossy(&file.data);
+                digests.push(format!("'sha256-{}'", base64(&Sha256::digest(text.as_bytes()))));
+                out.push_str("<style>");
+                out.push_str(&text);
+                out.push_str("</style>");
+            }
+            None => out.push_str(&rest[at..at + OPEN.len() + end + 2]),
+        }
+        rest = &after[end + 2..];
+    }
+    out.push_str(rest);
+    let policy = if digests.is_empty() {
+        POLICY.to_owned()
+    } else {
+        format!("{POLICY}; style-src 'self' {}", digests.join(" "))
+    };
+    (out, policy)
+}
 
 /// `bytes` as lower-case hex digits.
 fn hex(bytes: &[u8]) -> String {
@@ -128,12 +186,15 @@ fn page(name: &str, headers: &HeaderMap) -> Response {
     let Some(file) = ok.then(|| Files::get(&format!("{name}.html"))).flatten() else {
         return not_found();
     };
-    let html = String::from_utf8_lossy(&file.data).replace("{{v}}", version());
+    let (html, policy) = inline_styles(&String::from_utf8_lossy(&file.data));
+    let html = html.replace("{{v}}", version());
     let etag = format!("\"{}-{name}\"", version());
     let mut response =
         respond(headers, &etag, content_type(".html"), "no-cache", html.into_bytes());
     let h = response.headers_mut();
-    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(POLICY));
+    if let Ok(policy) = HeaderValue::from_str(&policy) {
+        h.insert(header::CONTENT_SECURITY_POLICY, policy);
+    }
     h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
     response
 }
@@ -160,6 +221,42 @@ mod tests {
         }
         assert!(Files::get("index.html").is_some() && Files::get("room.html").is_some());
         assert_eq!(version().len(), 12);
+    }
+
+    #[test]
+    fn base64_is_the_standard_alphabet_with_padding() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+        assert_eq!(base64(&[0xfb, 0xff]), "+/8=");
+    }
+
+    #[test]
+    fn every_pages_stylesheets_are_written_in_with_their_digests_allowed() {
+        for name in Files::iter().filter(|n| n.ends_with(".html")) {
+            let file = Files::get(&name).unwrap();
+            let (html, policy) = inline_styles(&String::from_utf8_lossy(&file.data));
+            assert!(!html.contains(r#"rel="stylesheet""#), "{name} still links a stylesheet");
+            let styles: Vec<&str> = html
+                .split("<style>")
+                .skip(1)
+                .map(|s| s.split_once("</style>").unwrap().0)
+                .collect();
+            assert!(!styles.is_empty(), "{name} has its styles");
+            for text in styles {
+                let digest = format!("'sha256-{}'", base64(&Sha256::digest(text.as_bytes())));
+                assert!(policy.contains(&digest), "{name}: {policy}");
+            }
+            assert!(policy.starts_with(POLICY) && policy.contains("style-src 'self' 'sha256-"));
+        }
+        let (html, policy) =
+            inline_styles(r#"<link rel="stylesheet" href="/assets/{{v}}/no.css">"#);
+        assert_eq!(
+            (html.as_str(), policy.as_str()),
+            (r#"<link rel="stylesheet" href="/assets/{{v}}/no.css">"#, POLICY)
+        );
     }
 
     #[test]

@@ -73,7 +73,15 @@ async fn the_lobby_and_a_rooms_page_are_served_with_their_assets() {
     assert_eq!(js.header("content-type"), Some("text/javascript; charset=utf-8"));
     assert_eq!(js.header("cache-control"), Some("public, max-age=31536000, immutable"));
     assert!(js.body.contains("import"));
-    let css = asset_address(&lobby.body, "style.css");
+    // The stylesheets are written into the page (nothing to wait for before the first paint),
+    // allowed by their digests; the files are still served.
+    assert!(
+        !lobby.body.contains(r#"rel="stylesheet""#)
+            && lobby.body.contains("<style>/* The browser game")
+    );
+    let policy = lobby.header("content-security-policy").unwrap();
+    assert!(policy.contains("style-src 'self' 'sha256-"), "{policy}");
+    let css = script.replace("lobby.js", "style.css");
     assert_eq!(
         get(server.addr, &css, "").await.header("content-type"),
         Some("text/css; charset=utf-8")

@@ -1,9 +1,10 @@
 // Plays the planner's beats on a rendered board: tokens hop cell by cell, ride a ladder or a
 // snake along the drawn path, shake on a blocked move, fade through a wormhole; confetti for a
-// winner. Web Animations on transforms and opacity only, so the compositor does the work.
+// winner. Web Animations on transforms and opacity of HTML boxes only (the tokens and the
+// confetti live on board.js's token layer), so the compositor does the work, not the page.
 
 import { CELL, center, frame } from './geometry.js';
-import { placeTransform, el, COLOURS, tokenLayer } from './board.js';
+import { placeTransform, COLOURS, tokenSpace } from './board.js';
 
 /**
  * @typedef {import('./plan.js').Beat} Beat
@@ -15,10 +16,10 @@ import { placeTransform, el, COLOURS, tokenLayer } from './board.js';
 /**
  * @param {SVGSVGElement} svg
  * @param {string} player
- * @returns {SVGGElement | null}
+ * @returns {HTMLElement | null}
  */
 function tokenOf(svg, player) {
-  return tokenLayer(svg).querySelector(`g.token[data-player="${CSS.escape(player)}"]`);
+  return tokenSpace(svg).querySelector(`:scope > .token[data-player="${CSS.escape(player)}"]`);
 }
 
 /** @param {Point} p @param {number} [lift] @param {number} [scale] */
@@ -137,13 +138,19 @@ export async function playBeat(svg, board, beat, hooks = {}) {
  * @param {number} ms
  */
 export async function celebrate(svg, board, ms) {
-  const layer = tokenLayer(svg).querySelector('g.overlay');
-  if (!layer || ms <= 0) return;
+  if (ms <= 0) return;
+  const space = tokenSpace(svg);
+  const layer = document.createElement('div');
+  layer.className = 'confetti-layer';
+  space.appendChild(layer);
   const f = frame(board);
   const pieces = [];
   for (let i = 0; i < 70; i++) {
     const x = ((i * 37) % 100) / 100 * f.w;
-    const piece = el('rect', { x: -7, y: -4, width: 14, height: 8, rx: 2, fill: COLOURS[i % COLOURS.length], class: 'confetti' }, layer);
+    const piece = document.createElement('div');
+    piece.className = 'confetti';
+    piece.style.background = COLOURS[i % COLOURS.length];
+    layer.appendChild(piece);
     const fall = f.rows * CELL * (0.7 + ((i * 13) % 30) / 100);
     const spin = ((i * 53) % 720) - 360;
     const delay = (i % 10) * (ms / 40);
@@ -153,5 +160,5 @@ export async function celebrate(svg, board, ms) {
     ], { duration: ms - delay, delay, easing: 'cubic-bezier(.2,.6,.4,1)', fill: 'backwards' }).finished.catch(() => undefined));
   }
   await Promise.all(pieces);
-  layer.replaceChildren();
+  layer.remove();
 }

@@ -2,6 +2,8 @@
 // with rails and rungs, effect cells with icons, and the tokens (a colour AND a shape per player).
 // `render(svg, board, tokens)` draws the board once per board and diffs the tokens on every call,
 // so callers simply render the state they have (the editor and the replay pages reuse it).
+// Tokens are HTML boxes (each with its small SVG) on a layer scaled to the board's drawing, so a
+// moving token is a transform the compositor animates: no repaint of any SVG while it moves.
 
 import {
   CELL, TRAY, center, cellCorner, crowdOffset, frame, jumps, ladderGeometry, mix, smoothPath,
@@ -157,7 +159,11 @@ function drawBoard(svg, board) {
   const grad = el('radialGradient', { id: 'finish-glow' }, defs);
   el('stop', { offset: '0', 'stop-color': '#fff6c2' }, grad);
   el('stop', { offset: '1', 'stop-color': '#f7c948' }, grad);
-  el('rect', { x: -8, y: -8, width: f.w + 16, height: f.rows * CELL + 16, rx: 18, class: 'board-edge' }, svg);
+  // The board's shadow is drawn in the SVG (painted once with the board), not a CSS filter on it:
+  // a filter on the board's layer is redone by the compositor on every frame of an animation.
+  const shadow = el('filter', { id: 'board-shadow', x: '-10%', y: '-10%', width: '120%', height: '125%' }, defs);
+  el('feDropShadow', { dx: 0, dy: 14, stdDeviation: 12, 'flood-color': '#000', 'flood-opacity': 0.35 }, shadow);
+  el('rect', { x: -8, y: -8, width: f.w + 16, height: f.rows * CELL + 16, rx: 18, class: 'board-edge', filter: 'url(#board-shadow)' }, svg);
   const cells = el('g', { class: 'cells' }, svg);
   const effects = new Map((board.cell ?? []).map((c) => [c.at, c]));
   const starts = new Map(jumps(board).map((j) => [j.from, j]));
@@ -234,8 +240,9 @@ function drawBoard(svg, board) {
   const top = tokenLayer(svg);
   top.setAttribute('viewBox', /** @type {string} */ (svg.getAttribute('viewBox')));
   top.replaceChildren();
-  el('g', { class: 'tokens' }, top);
   el('g', { class: 'overlay' }, top);
+  tokenSpace(svg).replaceChildren();
+  fitTokenSpace(svg);
 }
 
 /**
@@ -259,6 +266,48 @@ export function tokenLayer(svg) {
     top = /** @type {SVGSVGElement} */ (el('svg', { class: 'board-tokens', 'aria-hidden': 'true' }, stack));
   }
   return top;
+}
+
+/**
+ * The HTML layer the tokens (and the confetti) move on, between the board and the overlay SVG:
+ * its origin and unit are the board drawing's (kept so by `fitTokenSpace` whenever the board's
+ * box changes), so a token at `translate(x, y)` stands where the drawing has (x, y).
+ * @param {SVGSVGElement} svg the board's SVG
+ * @returns {HTMLElement}
+ */
+export function tokenSpace(svg) {
+  const top = tokenLayer(svg);
+  const stack = /** @type {HTMLElement} */ (top.parentElement);
+  let space = /** @type {HTMLElement | null} */ (stack.querySelector(':scope > .token-layer > .token-space'));
+  if (!space) {
+    const layer = document.createElement('div');
+    layer.className = 'token-layer';
+    layer.setAttribute('aria-hidden', 'true');
+    space = document.createElement('div');
+    space.className = 'token-space';
+    layer.appendChild(space);
+    stack.insertBefore(layer, top);
+    new ResizeObserver(() => fitTokenSpace(svg)).observe(svg);
+  }
+  return space;
+}
+
+/**
+ * Scales the token layer to the board's drawing as the SVG shows it (its viewBox fitted into
+ * its box, centred: `xMidYMid meet`).
+ * @param {SVGSVGElement} svg
+ */
+function fitTokenSpace(svg) {
+  const space = /** @type {HTMLElement | null} */ (svg.parentElement?.querySelector(':scope > .token-layer > .token-space'));
+  const box = svg.viewBox.baseVal;
+  if (!space || !box || !box.width || !box.height) return;
+  const w = svg.clientWidth;
+  const h = svg.clientHeight;
+  const k = Math.min(w / box.width, h / box.height);
+  if (!(k > 0)) return;
+  const dx = (w - box.width * k) / 2 - box.x * k;
+  const dy = (h - box.height * k) / 2 - box.y * k;
+  space.style.transform = `translate(${dx.toFixed(2)}px, ${dy.toFixed(2)}px) scale(${k.toFixed(5)})`;
 }
 
 /**
@@ -311,37 +360,43 @@ export function render(svg, board, tokens, options = {}) {
     drawBoard(svg, board);
     svg.dataset.board = key;
   }
-  const layer = /** @type {SVGGElement} */ (tokenLayer(svg).querySelector('g.tokens'));
+  const layer = tokenSpace(svg);
   const places = tokenPlaces(board, tokens);
-  /** @type {Map<string, SVGGElement>} */
+  /** @type {Map<string, HTMLElement>} */
   const existing = new Map();
-  for (const node of Array.from(layer.children)) {
-    const g = /** @type {SVGGElement} */ (node);
+  for (const node of Array.from(layer.querySelectorAll(':scope > .token'))) {
+    const g = /** @type {HTMLElement} */ (node);
     existing.set(g.dataset.player ?? '', g);
   }
   for (const t of tokens) {
     let g = existing.get(t.name);
     existing.delete(t.name);
     if (!g) {
-      g = /** @type {SVGGElement} */ (el('g', { class: 'token', 'data-player': t.name }, layer));
-      el('title', {}, g);
-      el('circle', { r: 44, class: 'token-ring' }, g);
-      tokenBody(t.seat, t.name, g);
-      const badge = el('g', { class: 'token-shield' }, g);
+      g = document.createElement('div');
+      g.className = 'token';
+      g.dataset.player = t.name;
+      const body = el('svg', { viewBox: '-48 -48 96 96', width: 96, height: 96 }, g);
+      el('circle', { r: 44, class: 'token-ring' }, body);
+      tokenBody(t.seat, t.name, body);
+      const badge = el('g', { class: 'token-shield' }, body);
       el('path', { d: 'M0 -11L9 -7V0C9 6 5 9 0 12C-5 9 -9 6 -9 0V-7Z' }, badge);
       badge.setAttribute('transform', 'translate(24 -24)');
+      layer.appendChild(g);
     }
-    g.dataset.position = String(t.position);
-    const title = g.querySelector('title');
-    if (title) title.textContent = `${t.name} ${t.position === 0 ? 'at the start' : `on ${t.position}`}`;
+    const position = String(t.position);
+    if (g.dataset.position !== position) {
+      g.dataset.position = position;
+      g.title = `${t.name} ${t.position === 0 ? 'at the start' : `on ${t.position}`}`;
+    }
     g.classList.toggle('current', options.current === t.name);
     g.classList.toggle('shielded', options.shields?.has(t.name) ?? false);
     const place = places.get(t.name);
-    if (place && !g.classList.contains('moving')) g.style.transform = placeTransform(place);
+    const transform = place && placeTransform(place);
+    if (transform && !g.classList.contains('moving') && g.style.transform !== transform) g.style.transform = transform;
   }
   for (const g of existing.values()) g.remove();
   // The current player's token is drawn above the others.
   const current = tokens.find((t) => t.name === options.current);
-  const top = current && layer.querySelector(`g.token[data-player="${CSS.escape(current.name)}"]`);
+  const top = current && layer.querySelector(`:scope > .token[data-player="${CSS.escape(current.name)}"]`);
   if (top && layer.lastElementChild !== top) layer.appendChild(top);
 }

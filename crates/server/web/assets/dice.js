@@ -10,16 +10,22 @@ const PIPS = [[], [4], [0, 8], [0, 4, 8], [0, 2, 6, 8], [0, 2, 4, 6, 8], [0, 2, 
  * @param {number} faces
  */
 export function drawFace(node, value, faces) {
-  node.replaceChildren();
+  if (node.dataset.value === String(value) && node.classList.contains('die-number') === !(faces <= 6 && value >= 1 && value <= 6)) return;
   node.dataset.value = String(value);
   if (faces <= 6 && value >= 1 && value <= 6) {
-    node.classList.remove('die-number');
-    for (let i = 0; i < 9; i++) {
-      const pip = document.createElement('span');
-      pip.className = PIPS[value].includes(i) ? 'pip on' : 'pip';
-      node.appendChild(pip);
+    // The nine pips are made once and only switched on and off (a tumble redraws a face every
+    // 80 ms: no nodes made or dropped while it runs).
+    if (node.classList.contains('die-number') || node.children.length !== 9) {
+      node.classList.remove('die-number');
+      node.replaceChildren(...Array.from({ length: 9 }, () => {
+        const pip = document.createElement('span');
+        pip.className = 'pip';
+        return pip;
+      }));
     }
+    Array.from(node.children).forEach((pip, i) => pip.classList.toggle('on', PIPS[value].includes(i)));
   } else {
+    node.replaceChildren();
     node.classList.add('die-number');
     node.textContent = String(value);
   }

@@ -1,7 +1,8 @@
 // The live odds beside a room's board: each player's exact chance to win from where the tokens
 // stand and the fewest rolls each still needs (GET /api/rooms/{room}/odds). It asks again each
 // time the room page has shown what it received (the page marks itself idle), so the odds follow
-// every move without touching the page's own code.
+// every move without touching the page's own code. A room on a board with cell effects, or a race,
+// gets no odds from the server (played, not analysed yet): the panel says so and never asks.
 
 import { tokenIcon } from './board.js';
 
@@ -60,9 +61,34 @@ async function ask() {
   }
 }
 
+/**
+ * Whether the server works out odds for this room: not on a board with cell effects nor in a race
+ * (played, not analysed yet), where the panel says so instead of asking.
+ */
+async function analysable() {
+  try {
+    const response = await fetch(`/api/rooms/${encodeURIComponent(room)}`);
+    if (!response.ok) return true;
+    const state = await response.json();
+    const effects = (state.board?.cell ?? []).length > 0;
+    const race = Boolean(state.rules?.mode) && state.rules.mode !== 'classic';
+    if (!effects && !race && list) return true;
+    const note = document.createElement('li');
+    note.className = 'odds-none';
+    note.textContent = `No odds here: ${effects ? 'boards with cell effects' : 'races'} are played, not analysed yet.`;
+    list?.replaceChildren(note);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 if (list && room) {
-  new MutationObserver(() => {
-    if (document.body.dataset.idle === 'true') void ask();
-  }).observe(document.body, { attributes: true, attributeFilter: ['data-idle'] });
-  void ask();
+  void analysable().then((yes) => {
+    if (!yes) return;
+    new MutationObserver(() => {
+      if (document.body.dataset.idle === 'true') void ask();
+    }).observe(document.body, { attributes: true, attributeFilter: ['data-idle'] });
+    void ask();
+  });
 }

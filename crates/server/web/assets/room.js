@@ -5,7 +5,7 @@
 // lobby); it may hold several seats (people sharing one device): each has its own connection and
 // the Roll button acts for whichever of them the game awaits.
 
-import { render, tokenIcon, shapeName, tokenLayer } from './board.js';
+import { render, tokenIcon, shapeName, tokenSpace } from './board.js';
 import { frame } from './geometry.js';
 import { planEvent, catchUpSpeed } from './plan.js';
 import { playBeat, celebrate } from './anim.js';
@@ -23,9 +23,10 @@ import { api, connect, dropToken, heldTokens, keepToken } from './net.js';
  *   options: {steps: number, lands: number, top_face: boolean}[]} | null} Awaiting
  * @typedef {{room: string, status: string, board_name: string, board: import('./geometry.js').BoardJson,
  *   rules: Record<string, any>, turn_time: number | null, seats: SeatView[], awaiting: Awaiting,
- *   turns: number, ranking: string[], seq: number}} RoomView
+ *   turns: number, ranking: string[], seq: number, turn_left_ms?: number | null}} RoomView
  * @typedef {{kind: 'event', seq: number, event: import('./plan.js').WireEvent}
- *   | {kind: 'awaiting', awaiting: Awaiting} | {kind: 'welcome', frame: Frame}} Item
+ *   | {kind: 'awaiting', awaiting: Awaiting, until?: number | null}
+ *   | {kind: 'welcome', frame: Frame, until?: number | null}} Item
  */
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -84,7 +85,20 @@ function tell(text, kind = '') {
   if (kind) line.className = kind;
   log.appendChild(line);
   while (log.children.length > 200) log.firstElementChild?.remove();
-  log.scrollTop = log.scrollHeight;
+  scrollLog();
+}
+
+let scrolling = false;
+/** Scrolls the log to its end once, just before the next frame (reading its height at once would
+ * force a layout for every line told). */
+function scrollLog() {
+  if (scrolling) return;
+  scrolling = true;
+  requestAnimationFrame(() => {
+    scrolling = false;
+    const log = $('log');
+    log.scrollTop = log.scrollHeight;
+  });
 }
 
 const KINDS = /** @type {Record<string, string>} */ ({ human: 'person', easy: 'easy computer', greedy: 'greedy computer', hard: 'hard computer' });
@@ -231,8 +245,12 @@ function choose(i) {
   }
 }
 
-/** @param {RoomView} state */
-function adopt(state) {
+/**
+ * @param {RoomView} state
+ * @param {number | null} [until] when the awaited turn's clock runs out (`Date.now()` time), as
+ *   the server's `turn_left_ms` said when the state came in
+ */
+function adopt(state, until) {
   view = state;
   positions = {};
   for (const s of state.seats) if (s.name) positions[s.name] = s.position;
@@ -244,7 +262,7 @@ function adopt(state) {
   $('zoom').hidden = !big;
   svg.classList.toggle('zoomable', big);
   if (big) setZoom(Math.max(1, 36 / fitCell()));
-  startClock();
+  startClock(until);
   draw();
   if (big) follow(current);
   drawPlayers();
@@ -254,12 +272,22 @@ function adopt(state) {
   if (!$('dice').children.length) dice.show(Array(n).fill(faces()), faces());
 }
 
-/** Restarts the turn clock when the room has one and a person is awaited. */
-function startClock() {
+/**
+ * Restarts the turn clock when the room has one and a person is awaited: from `until` when the
+ * server said how much of the turn is left (a page joining mid-turn), else the whole turn.
+ * @param {number | null} [until]
+ */
+function startClock(until) {
   const person = awaiting && view?.seats[awaiting.seat]?.kind === 'human' && !view.seats[awaiting.seat].autopilot;
-  deadline = view?.turn_time && person ? Date.now() + view.turn_time * 1000 : null;
+  deadline = view?.turn_time && person ? until ?? Date.now() + view.turn_time * 1000 : null;
   tickClock();
 }
+
+/**
+ * When the turn clock of a state just received runs out, in `Date.now()` time (null: untimed).
+ * @param {Partial<RoomView> | undefined} state
+ */
+const clockOf = (state) => (typeof state?.turn_left_ms === 'number' ? Date.now() + state.turn_left_ms : null);
 
 function tickClock() {
   const timer = $('timer');
@@ -388,11 +416,11 @@ async function pump() {
         sent = false;
         if (awaiting) current = seatName(awaiting.seat);
         if (view && awaiting && view.status === 'open') void refresh();
-        startClock();
+        startClock(item.until);
         draw();
         drawPlayers();
       } else {
-        adopt(/** @type {RoomView} */ (item.frame.state));
+        adopt(/** @type {RoomView} */ (item.frame.state), item.until);
       }
     }
   } finally {
@@ -413,7 +441,7 @@ function enqueue(item) {
 async function refresh() {
   try {
     const state = await api(`/api/rooms/${encodeURIComponent(room)}`);
-    if (view && view.status === 'open') enqueue({ kind: 'welcome', frame: { type: 'welcome', state } });
+    if (view && view.status === 'open') enqueue({ kind: 'welcome', frame: { type: 'welcome', state }, until: clockOf(state) });
   } catch {
     // The next frame tries again.
   }
@@ -427,8 +455,9 @@ function onFrame(f) {
   if (f.type === 'welcome') {
     // A resumed connection's missed events follow its welcome: only a fresh one replaces the
     // state; a resumed one says what is awaited now (awaiting frames are not sent again).
-    if (!f.resumed) enqueue({ kind: 'welcome', frame: f });
-    else enqueue({ kind: 'awaiting', awaiting: f.state.awaiting });
+    const until = clockOf(f.state);
+    if (!f.resumed) enqueue({ kind: 'welcome', frame: f, until });
+    else enqueue({ kind: 'awaiting', awaiting: f.state.awaiting, until });
   } else if (f.type === 'event') {
     enqueue({ kind: 'event', seq: f.seq, event: f.event });
   } else if (f.type === 'awaiting') {
@@ -497,7 +526,7 @@ function setZoom(z) {
 /** Scrolls a zoomed board to the token of `name`. */
 function follow(/** @type {string | null} */ name) {
   if (!name || !svg.classList.contains('zoomable')) return;
-  const token = tokenLayer(svg).querySelector(`g.token[data-player="${CSS.escape(name)}"]`);
+  const token = tokenSpace(svg).querySelector(`:scope > .token[data-player="${CSS.escape(name)}"]`);
   const wrap = $('board-wrap');
   if (!token) return;
   const box = token.getBoundingClientRect();
