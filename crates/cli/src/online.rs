@@ -1,3 +1,4 @@
+// Long on purpose: join and watch share one line-console loop over a room's events (narration, prompts, reconnect with `since`, the come-back address); split, each half would need the other's state.
 //! `snl join URL --name NAME` and `snl watch URL`: a seat of a room on `snl serve` played from
 //! the terminal, or the room watched, told in the console's plain words. The connection is
 //! [`client::RoomClient`] (reusable by other front ends); this module is the console around it:

@@ -1,3 +1,4 @@
+// Long on purpose: the whole board drawing (cells, snakes, ladders, effects, the token layer) in one module, so one render diffs one SVG.
 // The board as SVG: cells numbered boustrophedon, snakes with curved bodies and heads, ladders
 // with rails and rungs, effect cells with icons, and the tokens (a colour AND a shape per player).
 // `render(svg, board, tokens)` draws the board once per board and diffs the tokens on every call,

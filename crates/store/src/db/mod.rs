@@ -1,3 +1,4 @@
+// Long on purpose: the database's one writer (open, schema, durability, runs of turns, undo) kept with the reasons for its choices; reads live in query.rs.
 //! The game database: every game recorded turn by turn in SQLite, for resume, replay, history,
 //! statistics and the leaderboard.
 //!
