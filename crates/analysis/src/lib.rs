@@ -37,7 +37,7 @@
 pub use snl_engine;
 
 mod support;
-pub use support::{Unsupported, check_supported, check_supported_rules};
+pub use support::{Unsupported, Work, check_supported, check_supported_for, check_supported_rules};
 
 mod budget;
 pub use budget::Budget;

@@ -26,19 +26,77 @@ pub enum Unsupported {
     },
 }
 
-/// Whether the analysis can handle `board` under `rules`.
+/// A kind of analysis: each learns effects and races on its own, so each is checked on its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Work {
+    /// Exact numbers (`analyze`, live odds, the board check's numbers).
+    Exact,
+    /// Fewest rolls and turns (`solve`, the rolls-left column).
+    Solve,
+    /// Monte Carlo (`simulate`).
+    Simulate,
+    /// Strategies and tournaments between them.
+    Strategy,
+}
+
+impl Work {
+    /// Whether this work handles cell effects.
+    #[allow(clippy::match_same_arms, reason = "one arm per work, each changed on its own")]
+    const fn handles_effects(self) -> bool {
+        match self {
+            Self::Exact => false,
+            Self::Solve => false,
+            Self::Simulate => false,
+            Self::Strategy => false,
+        }
+    }
+
+    /// Whether this work handles race mode.
+    #[allow(clippy::match_same_arms, reason = "one arm per work, each changed on its own")]
+    const fn handles_race(self) -> bool {
+        match self {
+            Self::Exact => false,
+            Self::Solve => false,
+            Self::Simulate => false,
+            Self::Strategy => false,
+        }
+    }
+}
+
+/// Whether `work` can handle `board` under `rules`.
+///
+/// # Errors
+///
+/// [`Unsupported`] naming what it cannot handle yet.
+pub fn check_supported_for(work: Work, board: &Board, rules: &Rules) -> Result<(), Unsupported> {
+    if !work.handles_effects() {
+        check_no_effects(board)?;
+    }
+    if !work.handles_race() {
+        check_supported_rules(rules)?;
+    }
+    Ok(())
+}
+
+/// Whether every kind of analysis can handle `board` under `rules`.
 ///
 /// # Errors
 ///
 /// [`Unsupported`] naming what it cannot handle yet.
 pub fn check_supported(board: &Board, rules: &Rules) -> Result<(), Unsupported> {
+    check_no_effects(board)?;
+    check_supported_rules(rules)
+}
+
+fn check_no_effects(board: &Board) -> Result<(), Unsupported> {
     if board.has_effects() {
         let mut names: Vec<&str> = board.effects().iter().map(|e| e.effect.name()).collect();
         names.sort_unstable();
         names.dedup();
         return Err(Unsupported::Effects { names: names.join(", ") });
     }
-    check_supported_rules(rules)
+    Ok(())
 }
 
 /// The part of [`check_supported`] about the rules alone (for work that draws its own boards).

@@ -98,7 +98,7 @@ impl Analyses<'_> {
 
 pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
     let setup = args.game.resolve()?;
-    setup.analysable()?;
+    setup.analysable(snl_analysis::Work::Exact)?;
     let seats = parse_seats(&args.players)?;
     for (i, seat) in seats.iter().enumerate() {
         if seats[..i].iter().any(|s| s.name == seat.name) {

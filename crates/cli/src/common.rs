@@ -291,8 +291,8 @@ impl GameArgs {
 impl Setup {
     /// Refuses, with one sentence and exit 2, a board or rules the analysis cannot handle yet
     /// (cell effects, race mode): see `snl_analysis::check_supported`.
-    pub(crate) fn analysable(&self) -> CmdResult {
-        snl_analysis::check_supported(&self.board, &self.rules).or_bad()
+    pub(crate) fn analysable(&self, work: snl_analysis::Work) -> CmdResult {
+        snl_analysis::check_supported_for(work, &self.board, &self.rules).or_bad()
     }
 }
 

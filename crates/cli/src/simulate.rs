@@ -84,7 +84,7 @@ pub(crate) fn run(args: &SimulateArgs, console: &mut Console) -> CmdResult {
     // From here Ctrl-C stops the games (and the time limit counts).
     let budget = args.long.start(OnCtrlC::Stop, console.stderr_tty);
     let setup = args.game.resolve()?;
-    setup.analysable()?;
+    setup.analysable(snl_analysis::Work::Simulate)?;
     let seats = if args.players.is_empty() {
         default_computer_seats()
     } else {

@@ -102,7 +102,7 @@ pub(crate) fn run(args: &SolveArgs, console: &mut Console) -> CmdResult {
         (track, args.game.board.clone())
     } else {
         let setup = args.game.resolve()?;
-        setup.analysable()?;
+        setup.analysable(snl_analysis::Work::Solve)?;
         (Track::new(&setup.board, &setup.rules), setup.board_name)
     };
     let size = track.size();

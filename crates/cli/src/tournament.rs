@@ -94,7 +94,7 @@ pub(crate) fn run(args: &TournamentArgs, console: &mut Console) -> CmdResult {
     // From here Ctrl-C stops the games (and the time limit counts).
     let budget = args.long.start(OnCtrlC::Stop, console.stderr_tty);
     let setup = args.game.resolve()?;
-    setup.analysable()?;
+    setup.analysable(snl_analysis::Work::Strategy)?;
     let players = entrants(&args.players)?;
     let tournament =
         Tournament::new(&setup.board, &setup.rules, players.clone()).map_err(|e| match e {

@@ -130,7 +130,12 @@ impl Work {
             return Ok(tables.clone());
         }
         let board = Board::new(board, rules).map_err(|e| e.to_string())?;
-        snl_analysis::check_supported(&board, rules).map_err(|e| e.to_string())?;
+        // Live odds need both the exact chain and the fewest rolls left.
+        snl_analysis::check_supported_for(snl_analysis::Work::Exact, &board, rules)
+            .and_then(|()| {
+                snl_analysis::check_supported_for(snl_analysis::Work::Solve, &board, rules)
+            })
+            .map_err(|e| e.to_string())?;
         let tables = Arc::new(Tables {
             chain: TurnChain::new(&board, rules),
             rolls_left: rolls_to_finish(&board, rules),

@@ -154,7 +154,9 @@ impl App {
         let chain = TurnChain::new(game.board(), game.rules());
         // Without an analysis of effects and races yet, no numbers rather than wrong ones: the
         // side panel shows "-" for the fewest rolls and no chances.
-        let analysable = snl_analysis::check_supported(game.board(), game.rules()).is_ok();
+        let analysable = [snl_analysis::Work::Exact, snl_analysis::Work::Solve]
+            .into_iter()
+            .all(|w| snl_analysis::check_supported_for(w, game.board(), game.rules()).is_ok());
         let fewest =
             if analysable { rolls_to_finish(game.board(), game.rules()) } else { Vec::new() };
         let mut app = App {
