@@ -242,6 +242,10 @@ pub(crate) fn propagate(
                 gained,
                 finished,
                 rolls: &rolls,
+                one_roll,
+                apply: &|now: &[f64], next: &mut [f64]| {
+                    step.apply(now, next);
+                },
             };
             match Tail::try_cut(&turn, &traps) {
                 Ok(cut) => {
@@ -327,7 +331,47 @@ enum Weights {
     ///
     /// When every diagonal has the same coefficient (a fair die), `scaled` holds `coef · mask`:
     /// a block of targets adds up its sources and multiplies once (a third fewer operations).
-    Uniform { coef: Vec<f64>, mask: Vec<f64>, scaled: Option<Vec<f64>> },
+    Uniform { coef: Vec<f64>, mask: Vec<f64>, scaled: Option<Box<Scaled>> },
+}
+
+/// `coef · mask` for one coefficient, the mask as bits (a 64th of the memory a vector of
+/// factors takes, which a turn would otherwise stream through once more).
+#[derive(Debug)]
+struct Scaled {
+    /// Bit `e % 64` of word `e / 64`: `mask[e]`.
+    bits: Vec<u64>,
+    /// For every 4 bits of mask, the 4 factors `coef · mask`.
+    table: [[f64; 4]; 16],
+}
+
+impl Scaled {
+    fn new(coef: f64, mask: &[f64]) -> Scaled {
+        let mut bits = vec![0_u64; mask.len() / 64 + 2];
+        for (e, &k) in mask.iter().enumerate() {
+            if k > 0.0 {
+                bits[e / 64] |= 1 << (e % 64);
+            }
+        }
+        let table = std::array::from_fn(|nibble| {
+            std::array::from_fn(|i| if nibble >> i & 1 == 1 { 1.0 * coef } else { 0.0 * coef })
+        });
+        Scaled { bits, table }
+    }
+
+    /// Multiplies the block of targets from `e` by their factors.
+    fn apply(&self, e: usize, sums: &mut [f64; BLOCK]) {
+        let (word, shift) = (e / 64, e % 64);
+        let mut bits = self.bits[word] >> shift;
+        if shift > 0 {
+            bits |= self.bits[word + 1] << (64 - shift);
+        }
+        for (k, quarter) in sums.chunks_exact_mut(4).enumerate() {
+            let factors = &self.table[(bits >> (4 * k)) as usize & 15];
+            for (s, f) in quarter.iter_mut().zip(factors) {
+                *s *= f;
+            }
+        }
+    }
 }
 
 /// Targets summed together in [`Step::apply`]: sixteen running sums fill half the vector
@@ -449,9 +493,7 @@ impl Step {
                             *s += m;
                         }
                     }
-                    for (s, k) in sums.iter_mut().zip(block(scaled, e)) {
-                        *s *= k;
-                    }
+                    scaled.apply(e, &mut sums);
                 }
                 Weights::Uniform { coef, mask, scaled: None } => {
                     for (&p, &d) in coef.iter().zip(&self.offsets) {
@@ -551,7 +593,7 @@ fn uniform(
     let scaled = coef
         .first()
         .filter(|&c| coef.iter().all(|p| p.to_bits() == c.to_bits()))
-        .map(|c| mask.iter().map(|k| k * c).collect());
+        .map(|&c| Box::new(Scaled::new(c, &mask)));
     Some(Weights::Uniform { coef, mask, scaled })
 }
 

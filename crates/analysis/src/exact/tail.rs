@@ -155,8 +155,10 @@ impl Traps {
 #[derive(Debug)]
 pub(super) struct Tail<'t> {
     traps: &'t Traps,
-    /// `λ`: the share of the live mass still live after one more turn.
+    /// `λ`: the share of the live mass still live after one more turn, as `ratio + ratio_lo`
+    /// (`ratio_lo` is 0 unless the residual was measured in double-double arithmetic).
     ratio: f64,
+    ratio_lo: f64,
     /// Share of the live mass finishing each turn.
     finishing: f64,
     /// Expected rolls of a turn begun by a unit of live mass.
@@ -168,14 +170,14 @@ pub(super) struct Tail<'t> {
     next: Vec<f64>,
     /// Expected rolls of a turn begun on each trapped position.
     trap_rolls: Vec<f64>,
-    /// Live mass now.
+    /// Live mass now, as `live + live_lo` (`live_lo` stays 0 when `ratio_lo` is).
     live: f64,
+    live_lo: f64,
     /// The bound ε on every later mass (see the module documentation).
     bound: f64,
 }
 
 /// What [`Tail::try_cut`] needs to know about the turn just propagated, `now · K = next`.
-#[derive(Debug)]
 pub(super) struct Turn<'a> {
     /// The chain `K`, whose rows give the residual exactly when the step's rounding is in doubt.
     pub(super) chain: &'a super::TurnChain,
@@ -194,6 +196,16 @@ pub(super) struct Turn<'a> {
     pub(super) finished: f64,
     /// Expected rolls of a turn begun on each position (0 where never reached).
     pub(super) rolls: &'a [f64],
+    /// Whether every turn is one roll (then the rolls of a turn are the live mass).
+    pub(super) one_roll: bool,
+    /// The step `now · K` on 0..=N, for vectors of any sign.
+    pub(super) apply: &'a dyn Fn(&[f64], &mut [f64]),
+}
+
+impl std::fmt::Debug for Turn<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Turn").field("finished", &self.finished).finish_non_exhaustive()
+    }
 }
 
 impl<'t> Tail<'t> {
@@ -234,10 +246,25 @@ impl<'t> Tail<'t> {
             (bound, miss)
         };
         let (mut bound, mut missed) = miss(residual + rounding);
-        // When only that allowance for rounding stands in the way (long games, where 1 − λ is
-        // small, hit it before the shape has settled to 1e-12), measure the residual again,
-        // from the chain's rows in twice the precision: then no allowance is needed.
-        if missed > 1.0 && miss(residual - rounding).1 <= 1.0 {
+        let (mut ratio, mut ratio_lo, mut before) = (ratio, 0.0, before);
+        if missed > 1.0 && turn.live_mask.is_none() && turn.one_roll {
+            // Without traps, the rounding in the distribution itself (a few ulps per cell,
+            // which no λ removes) is smoothed by the chain: measure the residual again in
+            // double-double and bound what it does over the turns to come (see `refined`).
+            if miss(residual - rounding).1 <= REFINE_WITHIN {
+                let refined = Refined::measure(turn);
+                let target = TOLERANCE * turn.finished;
+                missed = refined.bound / target;
+                if missed <= 1.0 {
+                    bound = refined.bound;
+                    (ratio, ratio_lo) = refined.ratio;
+                    before = refined.mass;
+                }
+            }
+        } else if missed > 1.0 && miss(residual - rounding).1 <= 1.0 {
+            // When only that allowance for rounding stands in the way (long games, where 1 − λ
+            // is small, hit it before the shape has settled to 1e-12), measure the residual
+            // again, from the chain's rows in twice the precision: then no allowance is needed.
             (bound, missed) = miss(exact_residual(turn, ratio));
         }
         if missed > 1.0 {
@@ -253,9 +280,11 @@ impl<'t> Tail<'t> {
         }
         let trapped: Vec<f64> = traps.cells.iter().map(|&c| turn.next[c as usize]).collect();
         let trap_rolls = traps.cells.iter().map(|&c| turn.rolls[c as usize]).collect();
+        let (live, live_lo) = two_product(ratio, before);
         Ok(Tail {
             traps,
             ratio,
+            ratio_lo,
             finishing: turn.gained / before,
             rolls: rolls / before,
             inflow,
@@ -263,7 +292,8 @@ impl<'t> Tail<'t> {
             trapped,
             trap_rolls,
             // The model's live mass after the turn (`live_after` up to rounding).
-            live: ratio * before,
+            live,
+            live_lo: if ratio_lo == 0.0 { 0.0 } else { live_lo },
             bound,
         })
     }
@@ -295,7 +325,15 @@ impl<'t> Tail<'t> {
             }
             std::mem::swap(&mut self.trapped, &mut self.next);
         }
-        self.live *= self.ratio;
+        if self.ratio_lo == 0.0 {
+            self.live *= self.ratio;
+        } else {
+            // λ^j in double-double: a λ rounded to double would be off by half an ulp, which
+            // over the 1 / (1 − λ) turns of a long tail grows past the bound.
+            let (h, l) = two_product(self.live, self.ratio);
+            let l = l + (self.live * self.ratio_lo + self.live_lo * self.ratio);
+            (self.live, self.live_lo) = fast_two_sum(h, l);
+        }
         (gained, self.live + self.trapped.iter().sum::<f64>())
     }
 }
@@ -338,6 +376,130 @@ fn exact_residual(turn: &Turn<'_>, ratio: f64) -> f64 {
     // term is exact to a few ulps of itself plus ~1e-31 of the masses (`before` bounds them).
     residual * (1.0 + f64::from(terms + 4) * f64::EPSILON)
         + 64.0 * f64::EPSILON * f64::EPSILON * turn.live_before
+}
+
+/// When the bound from the step's own product misses by at most this factor (its rounding
+/// allowance aside), it is measured again by [`Refined::measure`].
+const REFINE_WITHIN: f64 = 1.0;
+
+/// Most turns over which [`Refined::measure`] follows the residual (each a step over the board).
+const MAX_SMOOTHING: usize = 4;
+
+/// The tail's bound measured without the rounding of the distribution getting in the way.
+///
+/// With `x = v_k` the live distribution as stored (doubles), `λ = (x Q · 1) / (x · 1)` and
+/// `R = x Q − λ x`, both in double-double arithmetic, the error of every reported mass `J` turns
+/// past the cut is `E_J = Σ_{i<J} λ^i R K^{J−1−i}` (module documentation). Without traps, what
+/// `R` sends to N within `T` turns is `R · 1 − R Q^T · 1` (K keeps mass), and what it leaves live
+/// is `R Q^T · 1`, so both errors are at most
+///
+/// ```text
+/// ε = (|R · 1| + ‖R Q^s‖₁) / (1 − λ) + s ‖R‖₁      for any s ≥ 0
+/// ```
+///
+/// (the `s` most recent terms bounded by `‖R‖₁`, the others by `‖R Q^s‖₁` since `Q` keeps no
+/// row vector from shrinking... in the 1-norm: it never grows one). `R · 1` is about 1e-32 of the
+/// mass with `λ` in double-double, and the ulps of rounding that make up most of `R` once the
+/// shape has settled cancel within a few turns of the chain, so `‖R Q^s‖₁` falls far below
+/// `‖R‖₁`: the tail is taken as soon as the shape itself has settled, not when `P(T ≤ k)` has
+/// grown past a floor set by rounding. `R Q^s` is computed by the step in doubles (its rounding,
+/// a few ulps of `‖R‖₁` per turn, is added).
+struct Refined {
+    /// ε (above), the smallest over `s`.
+    bound: f64,
+    /// λ in double-double.
+    ratio: (f64, f64),
+    /// `x · 1`.
+    mass: f64,
+}
+
+impl Refined {
+    fn measure(turn: &Turn<'_>) -> Refined {
+        let chain = turn.chain;
+        let n = chain.size() as usize;
+        let x = &turn.now[..n];
+        // x Q as hi + lo per position (below N: what reaches N has left Q).
+        let mut hi = vec![0.0; n + 1];
+        let mut lo = vec![0.0; n + 1];
+        for (b, &m) in x.iter().enumerate() {
+            if m == 0.0 {
+                continue;
+            }
+            for (e, p) in chain.row(b as u32) {
+                let e = e as usize;
+                if e < n {
+                    let (ph, pl) = two_product(p, m);
+                    let (s, err) = two_sum(hi[e], ph);
+                    hi[e] = s;
+                    lo[e] += err + pl;
+                }
+            }
+        }
+        let (mut after, mut mass) = ((0.0, 0.0), (0.0, 0.0));
+        for e in 0..n {
+            after = dd_add(dd_add(after, hi[e]), lo[e]);
+            mass = dd_add(mass, x[e]);
+        }
+        let ratio = dd_div(after, mass);
+        // R rounded to doubles, into `hi`; its 1-norm and sum.
+        let (mut norm, mut sum) = (0.0, 0.0);
+        for e in 0..n {
+            let (qh, ql) = two_product(ratio.0, x[e]);
+            let ql = ql + ratio.1 * x[e];
+            let (d, err) = two_sum(hi[e], -qh);
+            let r = d + (err + (lo[e] - ql));
+            hi[e] = r;
+            norm += r.abs();
+            sum += r;
+        }
+        hi[n] = 0.0;
+        let eps = f64::EPSILON;
+        let terms = (n + 4) as f64 * eps;
+        // What rounding R to doubles and the double-double products left out, as a mass.
+        let dropped = 2.0 * eps * norm + 64.0 * eps * eps * mass.0;
+        let norm = norm * (1.0 + terms) + dropped;
+        let sum = sum.abs() + terms * norm + dropped;
+        // 1 / (1 − λ), rounded up.
+        let scale = (1.0 + 4.0 * eps) / (1.0 - ratio.0 - ratio.1);
+        let target = TOLERANCE * turn.finished;
+        let mut bound = norm * scale;
+        let mut w = hi;
+        let mut next = lo;
+        for s in 1..=MAX_SMOOTHING {
+            if bound <= target || s as f64 * norm >= target {
+                break;
+            }
+            (turn.apply)(&w, &mut next);
+            next[n] = 0.0;
+            std::mem::swap(&mut w, &mut next);
+            // The step's rounding: a few ulps of the mass it moved, at most ‖R‖₁ each turn.
+            let smoothed = w.iter().map(|v| v.abs()).sum::<f64>() * (1.0 + terms)
+                + 32.0 * eps * norm * s as f64;
+            bound = bound.min((sum + smoothed) * scale + s as f64 * norm);
+        }
+        Refined { bound, ratio, mass: mass.0 + mass.1 }
+    }
+}
+
+/// `(a.0 + a.1) + b` in double-double.
+fn dd_add(a: (f64, f64), b: f64) -> (f64, f64) {
+    let (s, e) = two_sum(a.0, b);
+    fast_two_sum(s, e + a.1)
+}
+
+/// `a / b` in double-double (b > 0).
+fn dd_div(a: (f64, f64), b: (f64, f64)) -> (f64, f64) {
+    let q = a.0 / b.0;
+    // a − q b, exactly enough: q b as a double-double product.
+    let (ph, pl) = two_product(q, b.0);
+    let rest = ((a.0 - ph) - pl + a.1 - q * b.1) / b.0;
+    fast_two_sum(q, rest)
+}
+
+/// `a + b` as `s + e` exactly, when `|a| ≥ |b|`.
+fn fast_two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    (s, b - (s - a))
 }
 
 /// `a · b` as `h + l` exactly (the fused multiply-add computes `l` without rounding `a · b`).
