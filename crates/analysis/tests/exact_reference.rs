@@ -129,3 +129,22 @@ fn the_fast_analysis_agrees_with_plain_propagation_on_ten_thousand_cells() {
         agrees(&format!("10^4 cells, {jumps} jumps"), &board, &rules);
     }
 }
+
+/// A slow tail: snakes every 25 cells over the last fifth of the board send tokens back to its
+/// first third, so games last some thousands of turns (E[T] ≈ 2,686; 1 − λ is small, 12,035 of
+/// 70,209 turns propagated). There the tail's bound is measured in double-double, with λ in
+/// double-double and the rounding of the distribution smoothed by the chain; every `P(T ≤ k)`
+/// still agrees with plain propagation to 1e-12.
+#[test]
+fn the_fast_analysis_agrees_with_plain_propagation_where_the_tail_is_slow() {
+    let rules = Rules::default();
+    let ladders = [(5, 120), (30, 200), (77, 260), (340, 520), (610, 700)];
+    let snakes = (0..8).map(|i| (805 + 25 * i, 110 + 23 * i));
+    let spec = snl_engine::BoardSpec::with_jumps(1_000, ladders.into_iter().chain(snakes));
+    let board = Board::new(&spec, &rules).unwrap();
+    let analysis = exact::analyze(&board, &rules).unwrap();
+    let d = &analysis.distribution;
+    assert!(analysis.expected_turns > 1_000.0, "{}", analysis.expected_turns);
+    assert!(d.propagated_turns() < d.turns() / 4);
+    agrees("slow tail", &board, &rules);
+}

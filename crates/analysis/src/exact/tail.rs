@@ -31,7 +31,11 @@
 //! few ulps of `L_k`; in long games that allowance, divided by `1 − λ`, alone can exceed
 //! 1e-12 (a game of 7,300 turns on 10^5 cells never passed, one of 2,100 passed 400 turns after
 //! its shape had settled), so when only the allowance stands in the way, `r` is measured again
-//! from the chain's rows in double-double arithmetic, which needs none. The tail is only
+//! from the chain's rows in double-double arithmetic, which needs none. Without traps the
+//! measurement goes further ([`Refined`]): `λ` itself is taken in double-double, and the few
+//! ulps of rounding every stored mass carries, which no `λ` removes and which alone kept a game
+//! of 7,300 turns waiting some 1,900 turns for `P(T ≤ k)` to grow past them, are smoothed by a few
+//! turns of the chain before they are counted. The tail is only
 //! used when `ε ≤ 1e-12 · P(T ≤ k + 1)`: every later `P(T ≤ k)` is then within 1e-12 relative of
 //! full propagation, a thousand times inside the 1e-9 the specification promises. Nothing is
 //! assumed about the chain (not even that a dominant eigenvalue exists): when the shape never
