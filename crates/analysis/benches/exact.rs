@@ -125,6 +125,15 @@ fn big_dice(c: &mut Criterion) {
 /// never passed before (11,495 turns propagated to the work limit, 2.9 s in-process), it now
 /// starts at turn 3,818 (1.1 s). This bench (wall time, same load): 5.3 s before, 2.2 s after;
 /// `analyze/10000_cells_500_jumps` 78 ms.
+///
+/// Since the tail's bound is measured with λ in double-double and the stored distribution's
+/// rounding smoothed (`exact/tail.rs`), seed 0's tail starts at turn 1,959 (3,818 before).
+/// `snl analyze` CPU seconds, median of 7 pinned to one core (`farm-bench --pin 0`, paired with
+/// the build before; machine shared with five other builds, wall ≈ 2.5 × CPU), seeds 0–5:
+/// 0.675 (1.002 before), 0.642 (0.566), 0.559 (0.800), 0.548 (0.523), 0.727 (0.696), 0.657
+/// (0.714); the tail starts at turns 1,959, 1,909, 1,211, 1,222, 2,176, 2,478. This group's
+/// 10^5-cell boards (wall, same load, unpinned): seed 0 1.39 s, seeds 1–5 1.45, 1.49, 1.25, 1.57,
+/// 1.59 s.
 fn analyze_sizes(c: &mut Criterion) {
     let rules = Rules::default();
     let mut group = c.benchmark_group("analyze");
@@ -140,6 +149,22 @@ fn analyze_sizes(c: &mut Criterion) {
     ] {
         let board = random(size, jumps, 0);
         group.bench_function(format!("{size}_cells_{jumps}_jumps"), |b| {
+            b.iter(|| exact::analyze(&board, &rules).unwrap().median_turns());
+        });
+    }
+    // The rest of the family, as `snl board generate --size 100000 --snakes 2500
+    // --ladders 2500 --seed S` draws it (minimum jump 3; seed 0 draws the board above).
+    for seed in 1..=5 {
+        let spec = RandomBoard {
+            size: 100_000,
+            snakes: 2_500,
+            ladders: 2_500,
+            seed,
+            min_jump: RandomBoard::DEFAULT_MIN_JUMP,
+        }
+        .spec(&rules);
+        let board = Board::new(&spec, &rules).unwrap();
+        group.bench_function(format!("100000_cells_5000_jumps_seed_{seed}"), |b| {
             b.iter(|| exact::analyze(&board, &rules).unwrap().median_turns());
         });
     }
