@@ -463,8 +463,9 @@ impl Refined {
         let dropped = 2.0 * eps * norm + 64.0 * eps * eps * mass.0;
         let norm = norm * (1.0 + terms) + dropped;
         let sum = sum.abs() + terms * norm + dropped;
-        // 1 / (1 − λ), rounded up.
-        let scale = (1.0 + 4.0 * eps) / (1.0 - ratio.0 - ratio.1);
+        // 1 / (1 − λ), rounded up; no bound unless λ < 1.
+        let gap = 1.0 - ratio.0 - ratio.1;
+        let scale = if gap > 0.0 { (1.0 + 4.0 * eps) / gap } else { f64::INFINITY };
         let target = TOLERANCE * turn.finished;
         let mut bound = norm * scale;
         let mut w = hi;
@@ -476,11 +477,14 @@ impl Refined {
             (turn.apply)(&w, &mut next);
             next[n] = 0.0;
             std::mem::swap(&mut w, &mut next);
-            // The step's rounding: a few ulps of the mass it moved, at most ‖R‖₁ each turn.
+            // The step's rounding: a few ulps of the mass it moved, at most ‖R‖₁ each turn;
+            // and what R lost to its rounding to doubles, which the chain does not grow.
             let smoothed = w.iter().map(|v| v.abs()).sum::<f64>() * (1.0 + terms)
-                + 32.0 * eps * norm * s as f64;
+                + 32.0 * eps * norm * s as f64
+                + dropped;
             bound = bound.min((sum + smoothed) * scale + s as f64 * norm);
         }
+        let bound = if gap > 0.0 && bound.is_finite() { bound } else { f64::INFINITY };
         Refined { bound, ratio, mass: mass.0 + mass.1 }
     }
 }
