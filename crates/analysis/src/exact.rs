@@ -69,8 +69,10 @@
 
 mod chain;
 mod distribution;
+mod effects;
 mod far;
 mod odds;
+mod race;
 mod seats;
 mod solver;
 mod tail;
@@ -81,6 +83,7 @@ pub(crate) use chain::{BONUS_TAIL, RollClass, roll_classes};
 pub use chain::{FnPolicy, Policy, Situation, TurnChain};
 pub use distribution::TurnDistribution;
 pub use odds::{Race, RaceLimits, live_odds, race};
+pub use race::{RaceOutcomes, race_on, race_outcomes};
 pub use seats::{MAX_RANKED_SEATS, SeatOutcomes, seat_outcomes, win_by_round};
 pub use solver::{MAX_BACK_CELLS, Method};
 
@@ -250,9 +253,15 @@ pub fn analyze_with(
     options: &Options,
 ) -> Result<Analysis, AnalysisError> {
     let model = TurnModel::new(board, rules, policy);
-    let chain = TurnChain::from_model(&model, rules);
+    // On a board with effects a position is a state (cell, shield, skip): see `effects`.
+    let effects = board.has_effects().then(|| effects::EffectModel::new(model));
+    let model = TurnModel::new(board, rules, policy);
+    let chain = match &effects {
+        Some(e) => e.chain(),
+        None => TurnChain::from_model(&model, rules),
+    };
     let solver = Solver::new(&chain, options.method, options.max_dense_back_cells);
-    let n = board.size() as usize;
+    let n = chain.size() as usize;
     let class = solver.classes();
     let distribution = distribution::propagate(
         &chain,
@@ -311,13 +320,24 @@ pub fn analyze_with(
     analysis.std_dev_turns = solver.at_start(&spread)?.sqrt();
     if options.landings {
         let visits = solver.visits()?;
-        let mut landings = vec![0.0; n + 1];
-        let mut scratch = Scratch::default();
-        for b in (0..n).filter(|&b| visits[b] > 0.0) {
-            model.turn(b as u32, &mut scratch, Some((&mut landings, visits[b])));
+        let cells = board.size() as usize;
+        let mut landings = vec![0.0; cells + 1];
+        if let Some(e) = &effects {
+            let mut scratch = effects::EffectScratch::default();
+            let mut starts = vec![0.0; cells];
+            for b in (0..n).filter(|&b| visits[b] > 0.0) {
+                e.turn(b as u32, &mut scratch, Some((&mut landings, visits[b])));
+                starts[chain.cell_of(b as u32) as usize] += visits[b];
+            }
+            analysis.expected_turn_starts = Some(starts);
+        } else {
+            let mut scratch = Scratch::default();
+            for b in (0..n).filter(|&b| visits[b] > 0.0) {
+                model.turn(b as u32, &mut scratch, Some((&mut landings, visits[b])));
+            }
+            analysis.expected_turn_starts = Some(visits);
         }
         analysis.expected_landings = Some(landings);
-        analysis.expected_turn_starts = Some(visits);
     }
     Ok(analysis)
 }

@@ -128,7 +128,12 @@ pub fn live_odds(chain: &TurnChain, game: &Game, limits: RaceLimits) -> Option<R
     let starts: Vec<Option<u32>> = (0..seats)
         .map(|s| {
             game.is_playing(s).then(|| {
-                if s == current && game.in_turn() { game.turn_start() } else { game.positions()[s] }
+                let mid_turn = s == current && game.in_turn();
+                let cell = if mid_turn { game.turn_start() } else { game.positions()[s] };
+                // On a board with effects the chain's positions are states (SPEC §3b); a turn
+                // under way counts from its start with no skip pending, and the shield as held
+                // now (the odds change once per turn).
+                chain.state(cell, game.has_shield(s), !mid_turn && game.skips_next_turn(s))
             })
         })
         .collect();
