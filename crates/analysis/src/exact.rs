@@ -76,6 +76,7 @@ mod race;
 mod seats;
 mod solver;
 mod tail;
+mod worth;
 
 use snl_engine::{Board, Rules};
 
@@ -86,6 +87,7 @@ pub use odds::{Race, RaceLimits, live_odds, race};
 pub use race::{RaceOutcomes, race_on, race_outcomes};
 pub use seats::{MAX_RANKED_SEATS, SeatOutcomes, seat_outcomes, win_by_round};
 pub use solver::{MAX_BACK_CELLS, Method};
+pub use worth::{EffectWorth, effect_worth};
 
 use chain::{Scratch, TurnModel};
 use solver::{Class, Solver};
