@@ -348,7 +348,8 @@ pub fn analyze_with(
 const EVERYWHERE_DENSE_BACK_CELLS: usize = 256;
 
 /// Expected turns to finish from every position 0..=N (N holding 0) for a token that chooses
-/// with `policy`; infinite where N can no longer be reached.
+/// with `policy`; infinite where N can no longer be reached. On a board with effects, from each
+/// cell holding no shield and no skip pending.
 pub(crate) fn turns_everywhere(
     board: &Board,
     rules: &Rules,
@@ -368,6 +369,12 @@ pub(crate) fn turns_everywhere(
             Class::Finish => *t = 0.0,
             Class::Trapped | Class::Unreached => *t = f64::INFINITY,
         }
+    }
+    if board.has_effects() {
+        // Per cell, as a policy sees it: for a token holding no shield, no skip pending.
+        let n = board.size();
+        let cell = |c: u32| if c == n { 0.0 } else { turns[chain.state(c, false, false) as usize] };
+        return Ok((0..=n).map(cell).collect());
     }
     Ok(turns)
 }
