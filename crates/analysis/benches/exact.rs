@@ -171,5 +171,34 @@ fn analyze_sizes(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, hundred_cells, large_boards, big_dice, analyze_sizes);
+/// Cell effects (issue 11): the party preset's full analysis with 4 seats (its chain has four
+/// states per cell: shield held, skip pending), against the classic board; what every effect
+/// cell is worth (one more analysis per effect cell, 10 on party); and a race of 20 rounds.
+fn effects(c: &mut Criterion) {
+    let rules = Rules::default();
+    let party = Board::new(&Preset::Party.spec(), &rules).unwrap();
+    let classic = Board::new(&Preset::Classic.spec(), &rules).unwrap();
+    let mut group = c.benchmark_group("effects");
+    for (name, board) in [("party", &party), ("classic", &classic)] {
+        group.bench_function(BenchmarkId::new("full_analysis_4_seats", name), |b| {
+            b.iter(|| {
+                let analysis = exact::analyze(board, &rules).unwrap();
+                black_box(analysis.seats(4))
+            });
+        });
+    }
+    group.bench_function("effect_worth_party_2_seats", |b| {
+        b.iter(|| exact::effect_worth(&party, &rules, 2).unwrap());
+    });
+    let race = Rules {
+        mode: snl_engine::Mode::Race { rounds: std::num::NonZeroU32::new(20).unwrap() },
+        ..rules
+    };
+    group.bench_function("race_20_rounds_party_4_seats", |b| {
+        b.iter(|| exact::race_on(&party, &race, 4).unwrap());
+    });
+    group.finish();
+}
+
+criterion_group!(benches, hundred_cells, large_boards, big_dice, analyze_sizes, effects);
 criterion_main!(benches);

@@ -69,11 +69,14 @@
 
 mod chain;
 mod distribution;
+mod effects;
 mod far;
 mod odds;
+mod race;
 mod seats;
 mod solver;
 mod tail;
+mod worth;
 
 use snl_engine::{Board, Rules};
 
@@ -81,8 +84,10 @@ pub(crate) use chain::{BONUS_TAIL, RollClass, roll_classes};
 pub use chain::{FnPolicy, Policy, Situation, TurnChain};
 pub use distribution::TurnDistribution;
 pub use odds::{Race, RaceLimits, live_odds, race};
+pub use race::{RaceOutcomes, race_on, race_outcomes};
 pub use seats::{MAX_RANKED_SEATS, SeatOutcomes, seat_outcomes, win_by_round};
 pub use solver::{MAX_BACK_CELLS, Method};
+pub use worth::{EffectWorth, effect_worth};
 
 use chain::{Scratch, TurnModel};
 use solver::{Class, Solver};
@@ -250,9 +255,15 @@ pub fn analyze_with(
     options: &Options,
 ) -> Result<Analysis, AnalysisError> {
     let model = TurnModel::new(board, rules, policy);
-    let chain = TurnChain::from_model(&model, rules);
+    // On a board with effects a position is a state (cell, shield, skip): see `effects`.
+    let effects = board.has_effects().then(|| effects::EffectModel::new(model));
+    let model = TurnModel::new(board, rules, policy);
+    let chain = match &effects {
+        Some(e) => e.chain(),
+        None => TurnChain::from_model(&model, rules),
+    };
     let solver = Solver::new(&chain, options.method, options.max_dense_back_cells);
-    let n = board.size() as usize;
+    let n = chain.size() as usize;
     let class = solver.classes();
     let distribution = distribution::propagate(
         &chain,
@@ -311,13 +322,24 @@ pub fn analyze_with(
     analysis.std_dev_turns = solver.at_start(&spread)?.sqrt();
     if options.landings {
         let visits = solver.visits()?;
-        let mut landings = vec![0.0; n + 1];
-        let mut scratch = Scratch::default();
-        for b in (0..n).filter(|&b| visits[b] > 0.0) {
-            model.turn(b as u32, &mut scratch, Some((&mut landings, visits[b])));
+        let cells = board.size() as usize;
+        let mut landings = vec![0.0; cells + 1];
+        if let Some(e) = &effects {
+            let mut scratch = effects::EffectScratch::default();
+            let mut starts = vec![0.0; cells];
+            for b in (0..n).filter(|&b| visits[b] > 0.0) {
+                e.turn(b as u32, &mut scratch, Some((&mut landings, visits[b])));
+                starts[chain.cell_of(b as u32) as usize] += visits[b];
+            }
+            analysis.expected_turn_starts = Some(starts);
+        } else {
+            let mut scratch = Scratch::default();
+            for b in (0..n).filter(|&b| visits[b] > 0.0) {
+                model.turn(b as u32, &mut scratch, Some((&mut landings, visits[b])));
+            }
+            analysis.expected_turn_starts = Some(visits);
         }
         analysis.expected_landings = Some(landings);
-        analysis.expected_turn_starts = Some(visits);
     }
     Ok(analysis)
 }
@@ -326,7 +348,8 @@ pub fn analyze_with(
 const EVERYWHERE_DENSE_BACK_CELLS: usize = 256;
 
 /// Expected turns to finish from every position 0..=N (N holding 0) for a token that chooses
-/// with `policy`; infinite where N can no longer be reached.
+/// with `policy`; infinite where N can no longer be reached. On a board with effects, from each
+/// cell holding no shield and no skip pending.
 pub(crate) fn turns_everywhere(
     board: &Board,
     rules: &Rules,
@@ -346,6 +369,12 @@ pub(crate) fn turns_everywhere(
             Class::Finish => *t = 0.0,
             Class::Trapped | Class::Unreached => *t = f64::INFINITY,
         }
+    }
+    if board.has_effects() {
+        // Per cell, as a policy sees it: for a token holding no shield, no skip pending.
+        let n = board.size();
+        let cell = |c: u32| if c == n { 0.0 } else { turns[chain.state(c, false, false) as usize] };
+        return Ok((0..=n).map(cell).collect());
     }
     Ok(turns)
 }

@@ -45,7 +45,7 @@ impl Work {
     #[allow(clippy::match_same_arms, reason = "one arm per work, each changed on its own")]
     const fn handles_effects(self) -> bool {
         match self {
-            Self::Exact => false,
+            Self::Exact => true,
             Self::Solve => false,
             Self::Simulate => false,
             Self::Strategy => false,
@@ -56,7 +56,7 @@ impl Work {
     #[allow(clippy::match_same_arms, reason = "one arm per work, each changed on its own")]
     const fn handles_race(self) -> bool {
         match self {
-            Self::Exact => false,
+            Self::Exact => true,
             Self::Solve => false,
             Self::Simulate => false,
             Self::Strategy => false,

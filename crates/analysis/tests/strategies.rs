@@ -22,6 +22,11 @@ fn analysis(board: &Board, rules: &Rules, policy: &dyn Policy) -> Analysis {
 fn cases() -> Vec<(Preset, Rules)> {
     let mut cases = Vec::new();
     for &preset in Preset::ALL {
+        // Strategies do not plan with cell effects yet (support.rs, Work::Strategy), while the
+        // exact chain now plays them: the two would answer different games.
+        if !preset.spec().cells.is_empty() {
+            continue;
+        }
         for choice in [Choice::MayPass, Choice::PickDie] {
             for set in [RuleSet::Standard, RuleSet::StrictSixes, RuleSet::BonusSix] {
                 cases.push((preset, Rules { choice, ..set.rules() }));

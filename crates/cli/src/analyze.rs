@@ -12,7 +12,7 @@ use std::{
 use clap::Args;
 use serde_json::Value;
 use snl_analysis::{
-    exact::{self, Analysis, QUANTILES, SeatOutcomes},
+    exact::{self, Analysis, EffectWorth, QUANTILES, RaceOutcomes, SeatOutcomes},
     strategy::{HardPolicy, Strategy},
 };
 use snl_engine::{Board, Choice, Finish, FirstOption, Rules, Seat};
@@ -39,7 +39,12 @@ pub(crate) struct AnalyzeArgs {
     /// greedy or hard (default: a table of all three, then hard in detail).
     #[arg(long, value_name = "STRATEGY", value_parser = parse_strategy, help_heading = "Analysis")]
     pub(crate) policy: Option<Strategy>,
-    /// Print one JSON object (SPEC §7) instead of tables.
+    /// Print one JSON object (SPEC §7) instead of tables. On a board with cell effects it has
+    /// `effect_worth`: per effect cell `{cell, effect, expected_turns_delta,
+    /// first_seat_win_delta}`, the change against the same cell left plain (the second null
+    /// with fewer than two seats). Under `--mode race` with seats, `win_probability` and
+    /// `expected_rank` are the race's, also in `race: {rounds, p_finish_within,
+    /// win_probability, expected_rank}`.
     #[arg(long, help_heading = "Analysis")]
     pub(crate) json: bool,
     /// Draw the distribution of the game length and a heat map of the landings into this file
@@ -110,6 +115,10 @@ pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
     }
     let plot_to = args.plot.as_deref().map(PlotTarget::check).transpose()?;
     let choosing = setup.rules.choice != Choice::None;
+    if choosing {
+        // Under a choice rule the seats play strategies.
+        setup.analysable(snl_analysis::Work::Strategy)?;
+    }
     let mut analyses = Analyses {
         board: &setup.board,
         rules: &setup.rules,
@@ -141,6 +150,16 @@ pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
         &analyses.done.iter().find(|(k, _)| *k == key).expect("analysed above").1
     };
     let one = find(main);
+    let fail = |e: exact::AnalysisError| {
+        Failure::other(anyhow::anyhow!("board '{}' cannot be analysed: {e}", setup.board_name))
+    };
+    // What each effect cell is worth against the same cell left plain (issue 11 point 5).
+    let worth = exact::effect_worth(&setup.board, &setup.rules, seats.len()).map_err(fail)?;
+    let race = if seats.is_empty() {
+        None
+    } else {
+        exact::race_on(&setup.board, &setup.rules, seats.len())
+    };
     spinner.finish_and_clear();
     let outcomes = (!seats.is_empty()).then(|| {
         let per_seat: Vec<&Analysis> = strategies.iter().map(|&s| find(s)).collect();
@@ -151,7 +170,7 @@ pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
         Some(target) => {
             let title =
                 format!("{} ({} cells): {}", setup.board_name, setup.board.size(), setup.rules);
-            let seat_plot = outcomes.as_ref().filter(|o| o.is_exact()).map(|o| {
+            let seat_plot = outcomes.as_ref().filter(|o| o.is_exact() && race.is_none()).map(|o| {
                 let per_seat: Vec<&Analysis> = strategies.iter().map(|&s| find(s)).collect();
                 let rounds = per_seat.iter().map(|a| a.distribution.turns()).max().unwrap_or(0);
                 AnalysisSeats {
@@ -162,7 +181,7 @@ pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
                 }
             });
             let summary =
-                plot::draw_analysis(target, &setup.board, &title, one, seat_plot.as_ref())
+                plot::draw_analysis(target, &setup.board, &title, one, seat_plot.as_ref(), &worth)
                     .map_err(|e| {
                         Failure::other(anyhow::anyhow!(
                             "cannot draw the plot '{}': {e}",
@@ -180,6 +199,8 @@ pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
         outcomes: outcomes.as_ref(),
         policy: (choosing || args.policy.is_some()).then_some(main),
         comparison: comparison.as_deref(),
+        race: race.as_ref(),
+        worth: &worth,
     };
     if args.json {
         writeln!(console.out, "{}", report.json()).or_other()?;
@@ -200,6 +221,10 @@ struct Report<'a> {
     policy: Option<Strategy>,
     /// Every strategy's headline numbers, when the rules offer a choice and no --policy was given.
     comparison: Option<&'a [(Strategy, Summary)]>,
+    /// Under race mode with seats: each seat's chance and expected rank after the rounds.
+    race: Option<&'a RaceOutcomes>,
+    /// Per effect cell, what it is worth (empty without effects).
+    worth: &'a [EffectWorth],
 }
 
 /// The headline numbers of one strategy, for the comparison table.
@@ -285,6 +310,38 @@ impl Report<'_> {
                 v["rank_probability"] = exact(serde_json::json!(ranks));
             }
             v["seats_unresolved"] = serde_json::json!(o.unresolved);
+        }
+        if let Some(r) = self.race {
+            // A race ends after its rounds: its own chances replace the classic game's.
+            v["win_probability"] = serde_json::json!(r.win_probability);
+            v["expected_rank"] = serde_json::json!(r.expected_rank);
+            v["expected_game_rolls"] = Value::Null;
+            v["expected_game_turns"] = Value::Null;
+            if let Some(obj) = v.as_object_mut() {
+                obj.remove("rank_probability");
+            }
+            v["race"] = serde_json::json!({
+                "rounds": r.rounds,
+                "p_finish_within": r.finish_within,
+                "win_probability": r.win_probability,
+                "expected_rank": r.expected_rank,
+            });
+        }
+        if self.board.has_effects() {
+            let finite = |x: f64| if x.is_finite() { serde_json::json!(x) } else { Value::Null };
+            let rows: Vec<Value> = self
+                .worth
+                .iter()
+                .map(|w| {
+                    serde_json::json!({
+                        "cell": w.cell,
+                        "effect": w.effect,
+                        "expected_turns_delta": finite(w.expected_turns_delta),
+                        "first_seat_win_delta": w.first_seat_win_delta,
+                    })
+                })
+                .collect();
+            v["effect_worth"] = Value::Array(rows);
         }
         v
     }
@@ -375,9 +432,12 @@ impl Report<'_> {
             )?;
         }
         self.write_distribution(out)?;
-        if let Some(o) = self.outcomes {
+        if let Some(r) = self.race {
+            self.write_race(out, r)?;
+        } else if let Some(o) = self.outcomes {
             self.write_seats(out, o)?;
         }
+        self.write_worth(out)?;
         self.write_landings(out)?;
         write_plot_note(out, plotted)
     }
@@ -466,6 +526,61 @@ impl Report<'_> {
         Ok(())
     }
 
+    fn write_race(&self, out: &mut dyn Write, r: &RaceOutcomes) -> std::io::Result<()> {
+        let rounds = r.rounds;
+        writeln!(
+            out,
+            "\nRace of {rounds} rounds: chance to win and expected rank (unfinished players ranked \
+             by position)"
+        )?;
+        let mut table = Table::new(&[
+            ("seat", Align::Left),
+            ("win chance", Align::Right),
+            ("expected rank", Align::Right),
+        ]);
+        for ((seat, &p), &rank) in self.seats.iter().zip(&r.win_probability).zip(&r.expected_rank) {
+            table.row([seat.name.clone(), percent(p), format!("{rank:.4}")]);
+        }
+        table.write(out)?;
+        writeln!(
+            out,
+            "  one player finishes within {rounds} turns with probability {}",
+            percent(r.finish_within)
+        )
+    }
+
+    fn write_worth(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        if self.worth.is_empty() {
+            return Ok(());
+        }
+        let seats = self.worth.iter().any(|w| w.first_seat_win_delta.is_some());
+        let against = "each against the same cell left plain, players moving by the roll";
+        writeln!(out, "\nWhat each effect is worth ({against})")?;
+        let mut columns = vec![
+            ("cell", Align::Right),
+            ("effect", Align::Left),
+            ("Δ expected turns", Align::Right),
+        ];
+        let first = self.seats.first().map(|s| format!("Δ {} wins", s.name)).unwrap_or_default();
+        if seats {
+            columns.push((first.as_str(), Align::Right));
+        }
+        let mut table = Table::new(&columns);
+        for w in self.worth {
+            let turns = if w.expected_turns_delta.is_finite() {
+                format!("{:+.4}", w.expected_turns_delta)
+            } else {
+                "-".to_owned()
+            };
+            let mut row = vec![w.cell.to_string(), w.effect.to_owned(), turns];
+            if let Some(d) = w.first_seat_win_delta {
+                row.push(format!("{:+.3} points", 100.0 * d));
+            }
+            table.row(row);
+        }
+        table.write(out)
+    }
+
     fn write_landings(&self, out: &mut dyn Write) -> std::io::Result<()> {
         let Some(landings) = &self.analysis.expected_landings else {
             return Ok(());
@@ -480,13 +595,16 @@ impl Report<'_> {
         let mut table = Table::new(&[
             ("cell", Align::Right),
             ("landings", Align::Right),
-            ("jump", Align::Left),
+            (if self.board.has_effects() { "jump or effect" } else { "jump" }, Align::Left),
         ]);
         for (cell, v) in cells {
             let jump = match self.board.jump_at(cell as u32) {
                 Some(to) if to < cell as u32 => format!("snake to {to}"),
                 Some(to) => format!("ladder to {to}"),
-                None => String::new(),
+                None => self
+                    .board
+                    .effect_at(cell as u32)
+                    .map_or_else(String::new, |e| e.name().to_owned()),
             };
             table.row([cell.to_string(), format!("{v:.4}"), jump]);
         }

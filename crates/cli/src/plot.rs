@@ -23,7 +23,7 @@ use plotters::{
     },
 };
 use snl_analysis::{
-    exact::Analysis,
+    exact::{Analysis, EffectWorth},
     simulate::{Tally, Z95},
 };
 use snl_engine::{Board, Finish};
@@ -160,9 +160,12 @@ pub(crate) fn draw_analysis(
     title: &str,
     analysis: &Analysis,
     seats: Option<&AnalysisSeats>,
+    worth: &[EffectWorth],
 ) -> Result<PlotSummary, DrawError> {
     let height = TITLE + ROW + if seats.is_some() { SEAT_ROW } else { 0 };
-    render!(target, (WIDTH, height), |root| analysis_figure(&root, board, title, analysis, seats))
+    render!(target, (WIDTH, height), |root| {
+        analysis_figure(&root, board, title, analysis, seats, worth)
+    })
 }
 
 fn analysis_figure<DB: DrawingBackend>(
@@ -171,6 +174,7 @@ fn analysis_figure<DB: DrawingBackend>(
     title: &str,
     analysis: &Analysis,
     seats: Option<&AnalysisSeats>,
+    worth: &[EffectWorth],
 ) -> Result<PlotSummary, DrawError>
 where
     DB::ErrorType: 'static,
@@ -214,7 +218,7 @@ where
             )?
         };
         let (squares, block) =
-            board_map::draw(&right, board, analysis.expected_landings.as_deref())?;
+            board_map::draw(&right, board, analysis.expected_landings.as_deref(), worth)?;
         if let Some(s) = seats {
             let (left, right) = bottom.split_horizontally(WIDTH * LEFT / 20);
             let first = match s.finish {

@@ -181,11 +181,11 @@ pub(crate) struct Scratch {
 
 /// What the rules and a policy make of one turn.
 pub(crate) struct TurnModel<'a> {
-    board: &'a Board,
-    rules: Rules,
+    pub(crate) board: &'a Board,
+    pub(crate) rules: Rules,
     policy: &'a dyn Policy,
-    classes: Vec<RollClass>,
-    size: u32,
+    pub(crate) classes: Vec<RollClass>,
+    pub(crate) size: u32,
     bonus: bool,
 }
 
@@ -273,7 +273,24 @@ impl<'a> TurnModel<'a> {
     /// The option the policy takes for `class` at `at`, or the options with their
     /// probabilities for a policy that chooses at random. Options that end alike are one option,
     /// the first, as in [`Game::options`](snl_engine::Game::options).
-    fn pick(&self, at: Situation, class: &RollClass, options: &mut Vec<MoveOption>) -> Picked {
+    pub(crate) fn pick(
+        &self,
+        at: Situation,
+        class: &RollClass,
+        options: &mut Vec<MoveOption>,
+    ) -> Picked {
+        self.pick_shielded(at, class, options, false)
+    }
+
+    /// As [`TurnModel::pick`] for a token that holds a shield or not: a shield stops a snake on
+    /// the landing cell, so the option lands on its head (as `Game::options` says).
+    pub(crate) fn pick_shielded(
+        &self,
+        at: Situation,
+        class: &RollClass,
+        options: &mut Vec<MoveOption>,
+        shield: bool,
+    ) -> Picked {
         let steps = class.options();
         if steps.len() == 1 {
             return Picked::one(steps[0]);
@@ -286,7 +303,10 @@ impl<'a> TurnModel<'a> {
                 lands: if s.steps == 0 {
                     at.position
                 } else {
-                    self.board.advance(&self.rules, at.position, s.steps).end
+                    let a = self.board.advance(&self.rules, at.position, s.steps);
+                    let blocked = a.overshoot && self.rules.overshoot == Overshoot::Stay;
+                    let bitten = self.board.jump_at(a.landed).is_some_and(|to| to < a.landed);
+                    if shield && bitten && !blocked { a.landed } else { a.end }
                 },
                 top_face: s.top_face,
             };
@@ -311,7 +331,7 @@ impl<'a> TurnModel<'a> {
 
 /// What a policy does with one roll: one option for sure, or up to two with probabilities.
 #[derive(Clone, Copy, Debug)]
-struct Picked {
+pub(crate) struct Picked {
     options: [(Step, f64); 2],
     len: usize,
 }
@@ -321,7 +341,7 @@ impl Picked {
         Picked { options: [(step, 1.0); 2], len: 1 }
     }
 
-    fn as_slice(&self) -> &[(Step, f64)] {
+    pub(crate) fn as_slice(&self) -> &[(Step, f64)] {
         &self.options[..self.len]
     }
 }
@@ -349,6 +369,9 @@ pub(crate) fn merge(pairs: &mut Vec<(u32, f64)>) {
 /// probability, and the expected number of rolls the turn takes.
 ///
 /// Rows are stored compressed (CSR), a few entries per position, so memory is linear in cells.
+///
+/// On a board with cell effects (SPEC §3b) a position is a state (cell, shield held, skip
+/// pending): see [`TurnChain::state`]; without them a position is a cell.
 #[derive(Clone, Debug)]
 pub struct TurnChain {
     size: u32,
@@ -357,6 +380,44 @@ pub struct TurnChain {
     targets: Vec<u32>,
     probs: Vec<f64>,
     rolls: Vec<f64>,
+    layout: StateLayout,
+}
+
+/// How a state of the chain packs (cell, shield held, skip pending): `cell × per_cell + flags`,
+/// with a pending skip numbered before the same cell without one, so that passing a skipped
+/// turn moves forward.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct StateLayout {
+    /// States per cell: 1, 2 or 4.
+    pub(crate) per_cell: u32,
+    /// The flag of a held shield (0: the board has no shield cell).
+    pub(crate) shield: u32,
+    /// The flag of no pending skip (0: the board has no skip cell).
+    pub(crate) no_skip: u32,
+}
+
+impl StateLayout {
+    /// One state per cell.
+    pub(crate) const CELLS: StateLayout = StateLayout { per_cell: 1, shield: 0, no_skip: 0 };
+
+    pub(crate) fn state(self, cell: u32, shield: bool, skip: bool) -> u32 {
+        let mut s = cell * self.per_cell;
+        if shield {
+            s += self.shield;
+        }
+        if !skip {
+            s += self.no_skip;
+        }
+        s
+    }
+
+    /// (cell, shield held, skip pending) of a state.
+    pub(crate) fn decode(self, state: u32) -> (u32, bool, bool) {
+        let (cell, flags) = (state / self.per_cell, state % self.per_cell);
+        let shield = self.shield != 0 && flags & self.shield != 0;
+        let skip = self.no_skip != 0 && flags & self.no_skip == 0;
+        (cell, shield, skip)
+    }
 }
 
 impl TurnChain {
@@ -367,7 +428,46 @@ impl TurnChain {
 
     /// The chain of a token that chooses with `policy`.
     pub fn with_policy(board: &Board, rules: &Rules, policy: &dyn Policy) -> TurnChain {
-        TurnChain::from_model(&TurnModel::new(board, rules, policy), rules)
+        let model = TurnModel::new(board, rules, policy);
+        if board.has_effects() {
+            return super::effects::EffectModel::new(model).chain();
+        }
+        TurnChain::from_model(&model, rules)
+    }
+
+    /// A chain from its rows: `rows[b]` is where a turn begun on b ends (ends sorted, no
+    /// repeats) and its expected rolls.
+    pub(crate) fn from_rows(
+        start: u32,
+        layout: StateLayout,
+        rows: impl ExactSizeIterator<Item = (Vec<(u32, f64)>, f64)>,
+    ) -> TurnChain {
+        let size = rows.len() as u32;
+        let mut offsets = vec![0];
+        let (mut targets, mut probs, mut rolls) = (Vec::new(), Vec::new(), Vec::new());
+        for (ends, r) in rows {
+            rolls.push(r);
+            for (e, p) in ends {
+                if p > 0.0 {
+                    targets.push(e);
+                    probs.push(p);
+                }
+            }
+            offsets.push(targets.len());
+        }
+        TurnChain { size, start, offsets, targets, probs, rolls, layout }
+    }
+
+    /// The state of a token on `cell` (below N; N itself is [`TurnChain::size`]), holding a
+    /// shield or not, with a skipped turn pending or not: the cell itself on boards without
+    /// effects (where shield and skip never happen).
+    pub fn state(&self, cell: u32, shield: bool, skip: bool) -> u32 {
+        self.layout.state(cell, shield, skip)
+    }
+
+    /// The cell of a state.
+    pub fn cell_of(&self, state: u32) -> u32 {
+        state / self.layout.per_cell
     }
 
     pub(crate) fn from_model(model: &TurnModel<'_>, rules: &Rules) -> TurnChain {
@@ -390,10 +490,12 @@ impl TurnChain {
             }
             offsets.push(targets.len());
         }
-        TurnChain { size: n, start: rules.start_position(), offsets, targets, probs, rolls }
+        let layout = StateLayout::CELLS;
+        TurnChain { size: n, start: rules.start_position(), offsets, targets, probs, rolls, layout }
     }
 
-    /// N: the cell to reach, an absorbing state.
+    /// N: the cell to reach, an absorbing state (on a board with effects, the number of
+    /// states below it: see [`TurnChain::state`]).
     pub fn size(&self) -> u32 {
         self.size
     }

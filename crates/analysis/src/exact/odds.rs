@@ -113,8 +113,12 @@ pub fn race(
 }
 
 /// The chances of `game` as it stands (see the module documentation), or `None` when that is
-/// more work than `limits` allow.
+/// more work than `limits` allow, or in race mode (SPEC §3b), whose last round these odds do
+/// not follow yet: no numbers rather than wrong ones.
 pub fn live_odds(chain: &TurnChain, game: &Game, limits: RaceLimits) -> Option<Race> {
+    if game.rules().mode.rounds().is_some() && game.status() != Status::Finished {
+        return None;
+    }
     let seats = game.seats().len();
     if let Some(&winner) = game.ranking().first() {
         let mut chances = vec![0.0; seats];
@@ -128,7 +132,12 @@ pub fn live_odds(chain: &TurnChain, game: &Game, limits: RaceLimits) -> Option<R
     let starts: Vec<Option<u32>> = (0..seats)
         .map(|s| {
             game.is_playing(s).then(|| {
-                if s == current && game.in_turn() { game.turn_start() } else { game.positions()[s] }
+                let mid_turn = s == current && game.in_turn();
+                let cell = if mid_turn { game.turn_start() } else { game.positions()[s] };
+                // On a board with effects the chain's positions are states (SPEC §3b); a turn
+                // under way counts from its start with no skip pending, and the shield as held
+                // now (the odds change once per turn).
+                chain.state(cell, game.has_shield(s), !mid_turn && game.skips_next_turn(s))
             })
         })
         .collect();
@@ -177,6 +186,26 @@ mod tests {
         // Seat 1 moving first from the same cells does better than moving second.
         let first = race(&chain, &[Some(50), Some(50)], 1, RaceLimits::EXACT).unwrap();
         assert!(first.chances[1] > first.chances[0], "{first:?}");
+    }
+
+    #[test]
+    fn on_a_board_with_effects_the_odds_follow_shield_and_skip() {
+        let rules = Rules::default();
+        let board = Board::new(&Preset::Party.spec(), &rules).unwrap();
+        let seats = vec![Seat::new("A", SeatKind::Easy), Seat::new("B", SeatKind::Easy)];
+        let chain = TurnChain::new(&board, &rules);
+        let game = Game::new(board.clone(), rules, seats).unwrap();
+        let want = exact::analyze(&board, &rules).unwrap().seats(2).win_probability;
+        let got = live_odds(&chain, &game, RaceLimits::EXACT).unwrap();
+        assert!((got.chances[0] - want[0]).abs() < 1e-10, "{got:?} vs {want:?}");
+        // On the same cell, a pending skip costs and a shield helps.
+        let cell = 60;
+        let plain = chain.state(cell, false, false);
+        let skip = chain.state(cell, false, true);
+        let shield = chain.state(cell, true, false);
+        let odds = |a: u32| race(&chain, &[Some(a), Some(plain)], 0, RaceLimits::EXACT).unwrap();
+        assert!(odds(skip).chances[0] < odds(plain).chances[0]);
+        assert!(odds(shield).chances[0] > odds(plain).chances[0]);
     }
 
     #[test]

@@ -7,13 +7,16 @@ use plotters::{
     prelude::*,
     style::text_anchor::{HPos, Pos, VPos},
 };
+use snl_analysis::exact::EffectWorth;
 use snl_engine::Board;
+
+use crate::display::effect_mark;
 
 use super::{
     DrawError,
     style::{
-        CAPTION_SIZE, FINISH, LABEL_SIZE, LADDER, QUIET, SNAKE, Symbol, TEXT_SIZE, draw_arrow,
-        draw_dot, draw_key, font, heat, px, short,
+        CAPTION_SIZE, EFFECT, FINISH, LABEL_SIZE, LADDER, QUIET, SNAKE, Symbol, TEXT_SIZE,
+        draw_arrow, draw_dot, draw_key, font, heat, px, short,
     },
 };
 
@@ -23,6 +26,8 @@ const MAX_JUMP_LINES: usize = 40;
 const MAX_SIDE: u32 = 100;
 /// Cell numbers are written when a square is at least this many pixels wide.
 const MIN_NUMBERED_SQUARE: i32 = 24;
+/// An effect cell's worth is written when a square is at least this many pixels wide.
+const MIN_WORTH_SQUARE: i32 = 32;
 
 /// One square of the map: a cell, or a block of cells on a large board.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -126,6 +131,7 @@ pub(super) fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     board: &Board,
     landings: Option<&[f64]>,
+    worth: &[EffectWorth],
 ) -> Result<(usize, u32), DrawError>
 where
     DB::ErrorType: 'static,
@@ -146,8 +152,11 @@ where
     let centered = font(CAPTION_SIZE).pos(Pos::new(HPos::Center, VPos::Top));
     area.draw(&Text::new(caption, (w / 2, 8), centered))?;
 
-    // The grid, with room above for the caption, right for the scale, below for the key.
-    let (top, bottom, left, right) = (44, 128, 16, 128);
+    // The grid, with room above for the caption, right for the scale, below for the key (a
+    // line more for effects).
+    let marked = map.block == 1 && board.has_effects();
+    let bottom = if marked { 172 } else { 128 };
+    let (top, left, right) = (44, 16, 128);
     let square = ((w - left - right) / map.cols.cast_signed())
         .min((h - top - bottom) / map.rows.cast_signed())
         .max(1);
@@ -195,6 +204,33 @@ where
         }
     }
 
+    // Effect cells: their mark (as `board show` draws them) in the square's upper right corner,
+    // and under it what each is worth, in expected turns against the cell left plain.
+    if marked {
+        let size = (f64::from(square) * 0.3).clamp(10.0, LABEL_SIZE);
+        let label = |text: &str, (x, y): (i32, i32)| -> Result<(), DrawError> {
+            let w = (size * 0.62 * text.chars().count() as f64).ceil() as i32 + 4;
+            let h = size as i32 + 2;
+            let backing = [(x - w, y), (x, y + h)];
+            area.draw(&Rectangle::new(backing, WHITE.filled()))?;
+            area.draw(&Rectangle::new(backing, EFFECT))?;
+            area.draw(&Text::new(text.to_owned(), (x - w + 2, y + 1), font(size).color(&EFFECT)))?;
+            Ok(())
+        };
+        for e in board.effects() {
+            let (row, col) = layout.position(e.at);
+            let (x, y) = corner(row, col);
+            label(effect_mark(&e.effect), (x + square - 1, y + 1))?;
+            let delta = worth.iter().find(|w| w.cell == e.at).map(|w| w.expected_turns_delta);
+            if let Some(d) = delta.filter(|d| d.is_finite())
+                && square >= MIN_WORTH_SQUARE
+            {
+                let h = size as i32 + 2;
+                label(&format!("{d:+.1}"), (x + square - 1, y + square - 1 - h))?;
+            }
+        }
+    }
+
     // The colour scale, as thin lines so that squares stay the only large rectangles.
     let (bx, bw) = (x0 + gw + 22, 20);
     for i in 0..gh {
@@ -224,7 +260,12 @@ where
     } else if !jumps.is_empty() {
         key.push((Symbol::Blank, format!("{} jumps, not drawn on blocks", jumps.len())));
     }
-    // Room is kept for a third entry (effects) beside the finish.
+    if marked {
+        key.push((Symbol::Blank, "effects: x skip, + extra, # shield, @ wormhole".to_owned()));
+        if !worth.is_empty() {
+            key.push((Symbol::Blank, "under each: Δ expected turns vs plain".to_owned()));
+        }
+    }
     key.push((
         Symbol::Swatch(FINISH),
         format!("cell {}: the finish, once per game, off the scale", board.size()),

@@ -31,6 +31,8 @@ pub(super) const LADDER: RGBColor = RGBColor(0x1b, 0x8a, 0x3c);
 pub(super) const SNAKE: RGBColor = RGBColor(0xb3, 0x1b, 0x1b);
 /// The last cell, landed on once in every game and so left off the colour scale.
 pub(super) const FINISH: RGBColor = RGBColor(0xc8, 0xc8, 0xc8);
+/// Effect cells' marks on the heat map.
+pub(super) const EFFECT: RGBColor = RGBColor(0x6a, 0x1b, 0x9a);
 /// Grey text: cell numbers, notes.
 pub(super) const QUIET: RGBColor = RGBColor(0x44, 0x44, 0x44);
 

@@ -1,6 +1,7 @@
 //! Cell effects and race mode at the command line (SPEC §3b): the party preset, `board show`'s
 //! legend, `--board random --effects K`, `play --mode race --rounds K`, a save on a board with
-//! wormholes loaded back, and the analysis commands refusing what they do not handle yet.
+//! wormholes loaded back, the analysis commands refusing what they do not handle yet, and
+//! `analyze` pricing each power-up (and a race) exactly.
 
 use crate::util::*;
 
@@ -222,7 +223,7 @@ fn a_game_on_the_party_board_cut_in_two_by_a_save_is_the_uninterrupted_game() {
 fn analysis_commands_refuse_effects_and_races_in_one_sentence() {
     let effects =
         "this board has cell effects (extra, shield, skip, wormhole), which snl cannot analyse yet";
-    for command in ["analyze", "solve", "simulate", "tournament"] {
+    for command in ["solve", "simulate", "tournament"] {
         let run = snl(&[command, "--board", "party"]);
         assert_fails(&run, 2, &[effects]);
         let run = snl(&[command, "--mode", "race", "--rounds", "3"]);
@@ -230,4 +231,122 @@ fn analysis_commands_refuse_effects_and_races_in_one_sentence() {
     }
     let run = snl(&["board", "design", "--target-turns", "30", "--mode", "race", "--rounds", "3"]);
     assert_fails(&run, 2, &["race mode (3 rounds) cannot be analysed yet"]);
+}
+
+#[test]
+fn analyze_prices_every_power_up_of_party_in_text_and_json() {
+    let v = snl_json(&[
+        "analyze", "--board", "party", "--player", "Ann:easy", "--player", "Bob:easy", "--json",
+    ]);
+    let worth = v["effect_worth"].as_array().unwrap();
+    let cells: Vec<u64> = worth.iter().map(|w| w["cell"].as_u64().unwrap()).collect();
+    assert_eq!(cells, [12, 24, 38, 45, 47, 59, 66, 80, 83, 89]);
+    let kind = |c: u64| worth.iter().find(|w| w["cell"] == c).unwrap();
+    assert_eq!(kind(45)["effect"], "wormhole");
+    for w in worth {
+        let turns = w["expected_turns_delta"].as_f64().unwrap();
+        let first = w["first_seat_win_delta"].as_f64().unwrap();
+        assert!(turns.abs() < 10.0 && first.abs() < 0.1, "{w}");
+        match w["effect"].as_str().unwrap() {
+            // A skip only ever costs a turn; a shield only ever stops a snake.
+            "skip" => assert!(turns > 0.0, "{w}"),
+            "shield" => assert!(turns <= 1e-12, "{w}"),
+            _ => {}
+        }
+    }
+    let expected = v["expected_turns"].as_f64().unwrap();
+    assert!(expected > 5.0 && expected < 100.0, "{expected}");
+    let win: f64 =
+        v["win_probability"].as_array().unwrap().iter().map(|p| p.as_f64().unwrap()).sum();
+    assert!((win - 1.0).abs() < 1e-12);
+
+    let alone = snl_json(&["analyze", "--board", "party", "--json"]);
+    assert!(alone["effect_worth"][0]["first_seat_win_delta"].is_null());
+    assert_eq!(
+        alone["effect_worth"][0]["expected_turns_delta"],
+        v["effect_worth"][0]["expected_turns_delta"]
+    );
+
+    let run = snl(&["analyze", "--board", "party", "--player", "Ann:easy", "--player", "Bob:easy"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = &run.stdout;
+    assert!(
+        text.contains("What each effect is worth (each against the same cell left plain"),
+        "{text}"
+    );
+    let header = text.lines().find(|l| l.contains("Δ expected turns")).expect(text);
+    assert!(header.trim_end().ends_with("Δ Ann wins"), "{header}");
+    let row = text.lines().find(|l| l.split_whitespace().take(2).eq(["47", "skip"])).expect(text);
+    let delta = kind(47)["expected_turns_delta"].as_f64().unwrap();
+    assert!(row.contains(&format!("{delta:+.4}")), "{row}");
+    assert!(row.ends_with(" points"), "{row}");
+    // No seats: no win column.
+    let run = snl(&["analyze", "--board", "party"]);
+    assert!(!run.stdout.contains("wins"), "{}", run.stdout);
+}
+
+#[test]
+fn a_skip_on_a_four_cell_board_is_worth_three_quarters_of_a_turn() {
+    // 1d2 on 4 cells, overshoot stay. Plain: E3 = 2, E2 = 1 + E3/2 = 2, E1 = 1 + E2/2 + E3/2 = 3,
+    // E0 = 1 + E1/2 + E2/2 = 7/2. A skip on cell 2 adds one turn each time a token rests there:
+    // from 0 with 1/2 and from 1 with 1/2 · 1/2, so 3/4 of a turn: 17/4.
+    let dir = TempDir::new("effects-worth");
+    let file = dir.file("skip.toml");
+    std::fs::write(&file, "size = 4\n[[cell]]\nat = 2\neffect = \"skip\"\n").unwrap();
+    let v = snl_json(&["analyze", "--board", &file, "--dice", "1d2", "--json"]);
+    assert!((v["expected_turns"].as_f64().unwrap() - 4.25).abs() < 1e-12, "{v}");
+    let worth = &v["effect_worth"][0];
+    assert_eq!((worth["cell"].as_u64(), worth["effect"].as_str()), (Some(2), Some("skip")));
+    assert!((worth["expected_turns_delta"].as_f64().unwrap() - 0.75).abs() < 1e-12, "{v}");
+}
+
+#[test]
+fn analyze_a_race_gives_each_seat_its_chance_and_expected_rank() {
+    let args = [
+        "analyze", "--board", "party", "--mode", "race", "--rounds", "10", "--player", "Ann:easy",
+        "--player", "Bob:easy", "--player", "Cat:easy",
+    ];
+    let v = snl_json(&[&args[..], &["--json"]].concat());
+    assert_eq!(v["race"]["rounds"], 10);
+    let win: Vec<f64> =
+        v["win_probability"].as_array().unwrap().iter().map(|p| p.as_f64().unwrap()).collect();
+    assert!((win.iter().sum::<f64>() - 1.0).abs() < 1e-12, "{win:?}");
+    assert!(win[0] > win[1] && win[1] > win[2], "{win:?}");
+    let ranks: Vec<f64> =
+        v["expected_rank"].as_array().unwrap().iter().map(|p| p.as_f64().unwrap()).collect();
+    // Ranks 1, 2 and 3 are always handed out: their expectations add up to 6.
+    assert!((ranks.iter().sum::<f64>() - 6.0).abs() < 1e-9, "{ranks:?}");
+    assert!(ranks[0] < ranks[2], "{ranks:?}");
+    let within = v["race"]["p_finish_within"].as_f64().unwrap();
+    assert!((within - v["p_finish_by"][10].as_f64().unwrap()).abs() < 1e-12);
+    assert!(v["expected_game_rolls"].is_null());
+
+    let run = snl(&args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("Race of 10 rounds: chance to win and expected rank"),
+        "{}",
+        run.stdout
+    );
+    let header = run.stdout.lines().find(|l| l.trim_start().starts_with("seat")).unwrap();
+    assert_eq!(
+        header.split_whitespace().collect::<Vec<_>>(),
+        ["seat", "win", "chance", "expected", "rank"]
+    );
+}
+
+#[test]
+fn the_heat_map_marks_each_effect_cell_with_its_worth() {
+    let dir = TempDir::new("effects-plot");
+    let file = dir.file("party.svg");
+    let run = snl(&["analyze", "--board", "party", "--plot", &file]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let svg = std::fs::read_to_string(&file).unwrap();
+    assert!(svg.contains("effects: x skip, + extra, # shield, @ wormhole"), "no key");
+    assert!(svg.contains("under each: Δ expected turns vs plain"), "no key");
+    let v = snl_json(&["analyze", "--board", "party", "--json"]);
+    let w = &v["effect_worth"][0];
+    let mark = format!("{:+.1}", w["expected_turns_delta"].as_f64().unwrap());
+    assert!(svg.lines().any(|l| l.trim() == mark), "{mark} not in the plot");
+    assert!(svg.lines().any(|l| l.trim() == "@"), "no wormhole mark in the plot");
 }
