@@ -188,8 +188,7 @@ impl Database {
             .conn
             .prepare("SELECT seat, name, kind FROM seats WHERE game_id = ?1 ORDER BY seat")?;
         // Before schema 5 (read as it is) there are no series.
-        let series =
-            if self.before_series { "NULL, NULL" } else { "g.series_id, g.series_game" };
+        let series = if self.before_series { "NULL, NULL" } else { "g.series_id, g.series_game" };
         let sql = format!(
             "SELECT g.status, {LAST_ACTION}, g.id, g.started_ms, g.updated_ms, g.board,
                     g.board_size, g.rules, g.winner, g.turns, {series}
