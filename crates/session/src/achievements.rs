@@ -183,12 +183,12 @@ impl Observer for Achievements {
                 self.behind[player] = self.positions.len() > 1
                     && others.into_iter().all(|s| self.positions[s] > position);
             }
-            Event::DiceRolled { player, ref dice, .. } => {
-                if dice.dice().iter().all(|&f| u32::from(f) == self.faces) {
-                    self.top_faces += 1;
-                    if self.top_faces == TOP_FACES {
-                        self.award(player, Achievement::ThreeTopFaces);
-                    }
+            Event::DiceRolled { player, ref dice, .. }
+                if dice.dice().iter().all(|&f| u32::from(f) == self.faces) =>
+            {
+                self.top_faces += 1;
+                if self.top_faces == TOP_FACES {
+                    self.award(player, Achievement::ThreeTopFaces);
                 }
             }
             Event::Moved { player, to, .. } | Event::Wormhole { player, to, .. } => {

@@ -227,7 +227,7 @@ impl Database {
         }
         let mut stmt = self.conn.prepare(
             "SELECT achievement, game_id, at_ms FROM achievements WHERE name = ?1
-             ORDER BY at_ms, game_id, achievement",
+             ORDER BY at_ms, rowid",
         )?;
         let mut rows = stmt.query([player])?;
         let mut earned = Vec::new();

@@ -382,7 +382,7 @@ fn a_schema_4_database_is_read_without_series_read_only_or_upgraded_to_keep_them
     fs::set_permissions(&path, perms).unwrap();
 
     // Writable, it is upgraded on first opening, keeps its game, and takes series.
-    let mut db = Database::open_existing(&path).unwrap();
+    let db = Database::open_existing(&path).unwrap();
     assert_eq!(db.schema_version().unwrap(), SCHEMA_VERSION);
     check(&db);
     drop(db);
