@@ -156,9 +156,9 @@ fn the_same_seed_gives_the_same_series_and_game_one_is_the_game_play_plays_with_
         ])
     };
     // Game g is seeded 11 + g - 1, the seats rotated.
-    let one = alone("11", "Ann:easy", "Bob:greedy");
-    let two = alone("12", "Bob:greedy", "Ann:easy");
-    for (g, game) in [(0, one), (1, two)] {
+    let first = alone("11", "Ann:easy", "Bob:greedy");
+    let second = alone("12", "Bob:greedy", "Ann:easy");
+    for (g, game) in [(0, first), (1, second)] {
         let played = &once["games"][g];
         assert_eq!(played["seed"], game["seed"]);
         assert_eq!(played["ranking"], game["ranking"]);
