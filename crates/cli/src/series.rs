@@ -41,8 +41,9 @@ pub(crate) struct SeriesArgs {
     /// (scripted --rolls are used in order across the games). The series stops as soon as no
     /// other seat can catch the leader (the leader's wins exceed every other seat's wins plus
     /// the games left); the seat with most wins takes it, and one that ends level is drawn.
-    /// Standings are shown after each game; the games and the series are recorded in the
-    /// game database.
+    /// Standings are shown after each game (--json: one object with each game's result and the
+    /// final standings); the games and the series are recorded in the game database. Not with
+    /// --load, --save, --stop-after or --setup, which are about one game.
     #[arg(long, value_name = "K")]
     pub(crate) games: Option<u64>,
 }

@@ -241,6 +241,15 @@ pub fn of_game(game: &Game) -> Vec<Award> {
     }
 }
 
+/// The awards of `game` as the database keeps them: (player name, achievement key).
+pub fn named(game: &Game) -> Vec<(String, String)> {
+    let seats = game.seats();
+    of_game(game)
+        .into_iter()
+        .map(|a| (seats[a.seat].name.clone(), a.achievement.key().to_owned()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use snl_engine::{

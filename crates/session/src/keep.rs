@@ -177,11 +177,7 @@ impl GameDb {
             return Ok(());
         }
         self.awarded = true;
-        let seats = game.seats();
-        let awards: Vec<(String, String)> = crate::achievements::of_game(game)
-            .into_iter()
-            .map(|a| (seats[a.seat].name.clone(), a.achievement.key().to_owned()))
-            .collect();
+        let awards = crate::achievements::named(game);
         if awards.is_empty() {
             return Ok(());
         }
