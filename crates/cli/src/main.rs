@@ -18,6 +18,7 @@ mod prompts;
 mod records;
 mod replay;
 mod resume;
+mod series;
 mod serve;
 mod session;
 mod setup;

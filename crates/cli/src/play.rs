@@ -51,6 +51,8 @@ pub(crate) struct PlayArgs {
     #[arg(long, conflicts_with = "db", help_heading = "Game database")]
     pub(crate) no_record: bool,
     #[command(flatten)]
+    pub(crate) series: crate::series::SeriesArgs,
+    #[command(flatten)]
     pub(crate) table: TableArgs,
 }
 
@@ -91,6 +93,9 @@ pub(crate) struct TableArgs {
 pub(crate) const COMPUTER_PAUSE: Duration = Duration::from_millis(700);
 
 pub(crate) fn run(args: &PlayArgs, console: &mut Console, bare: bool) -> CmdResult {
+    if let Some(games) = args.series.games {
+        return crate::series::run(args, games, console);
+    }
     let start = match &args.load {
         Some(path) => Start::load(path)?,
         None => match Start::new_game(args, console, bare)? {
@@ -122,11 +127,11 @@ pub(crate) fn run(args: &PlayArgs, console: &mut Console, bare: bool) -> CmdResu
 }
 
 /// A game about to be played or gone on with.
-struct Start {
-    game: Game,
-    dice: DiceState,
+pub(crate) struct Start {
+    pub(crate) game: Game,
+    pub(crate) dice: DiceState,
     /// What the board is called, for the save and the database.
-    board_name: String,
+    pub(crate) board_name: String,
     /// Whether to tell the seed at the end (a new game whose seed nobody chose).
     tell_seed: bool,
     /// A line to show before the first turn.
@@ -136,7 +141,11 @@ struct Start {
 impl Start {
     /// A new game from the command line (and the setup questions, or the setup form in a
     /// terminal); `None` when the form was left without starting.
-    fn new_game(args: &PlayArgs, console: &mut Console, bare: bool) -> CmdResult<Option<Start>> {
+    pub(crate) fn new_game(
+        args: &PlayArgs,
+        console: &mut Console,
+        bare: bool,
+    ) -> CmdResult<Option<Start>> {
         let interactive = console.stdin_tty && console.stdout_tty;
         let mut args = args.clone();
         if args.setup || (bare && interactive) {

@@ -5,7 +5,8 @@ use std::path::Path;
 
 use clap::Args;
 use snl_engine::MoveKind;
-use snl_store::{Database, DbError, GameId, MoveRow, PlayerStats};
+use snl_session::Achievement;
+use snl_store::{Database, DbError, Earned, GameId, MoveRow, PlayerStats};
 
 use crate::{
     common::{CmdResult, Failure, FailureKind, OrFail},
@@ -122,10 +123,13 @@ pub(crate) fn games(args: &GamesArgs, console: &mut Console) -> CmdResult {
     if games.is_empty() {
         return writeln!(out, "No game has been recorded yet.").or_other();
     }
+    // The series column is shown once some game belongs to a series: "3 #2" is game 2 of
+    // series 3.
+    let series = games.iter().any(|g| g.series.is_some());
     let rows = games.iter().map(|g| {
         let seats: Vec<String> =
             g.seats.iter().map(|s| format!("{} ({})", s.name, s.kind)).collect();
-        vec![
+        let mut row = vec![
             g.id.to_string(),
             utc_minutes(g.started_ms),
             g.board.clone(),
@@ -133,11 +137,22 @@ pub(crate) fn games(args: &GamesArgs, console: &mut Console) -> CmdResult {
             g.winner.clone().unwrap_or_else(|| "-".into()),
             g.status.to_string(),
             g.turns.to_string(),
-        ]
+        ];
+        if series {
+            row.push(match (g.series, g.series_game) {
+                (Some(id), Some(number)) => format!("{id} #{number}"),
+                _ => "-".into(),
+            });
+        }
+        row
     });
-    let header = ["ID", "DATE (UTC)", "BOARD", "SEATS", "WINNER", "STATE", "TURNS"];
-    write!(out, "{}", table(&header, &[true, false, false, false, false, false, true], rows))
-        .or_other()
+    let mut header = vec!["ID", "DATE (UTC)", "BOARD", "SEATS", "WINNER", "STATE", "TURNS"];
+    let mut right = vec![true, false, false, false, false, false, true];
+    if series {
+        header.push("SERIES");
+        right.push(false);
+    }
+    write!(out, "{}", table(&header, &right, rows)).or_other()
 }
 
 pub(crate) fn history(args: &HistoryArgs, console: &mut Console) -> CmdResult {
@@ -206,16 +221,23 @@ fn what_happened(m: &MoveRow) -> String {
 }
 
 pub(crate) fn stats(args: &StatsArgs, console: &mut Console) -> CmdResult {
-    let mut all = match open(&args.db)? {
-        Some(db) => read(&db, db.stats(args.player.as_deref()))?,
+    let db = open(&args.db)?;
+    let mut all = match &db {
+        Some(db) => read(db, db.stats(args.player.as_deref()))?,
         None => Vec::new(),
+    };
+    let earned = match (&db, &args.player) {
+        (Some(db), Some(name)) => read(db, db.achievements(name))?,
+        _ => Vec::new(),
     };
     let out = console.out.as_mut();
     if let Some(name) = &args.player {
         // Someone who has not finished a recorded game has played none: zeros, not an error.
         let one = all.pop().unwrap_or_else(|| nobody(name));
         if args.json {
-            return writeln!(out, "{}", serde_json::json!(one)).or_other();
+            let mut value = serde_json::json!(one);
+            value["achievements"] = earned.iter().map(achievement_json).collect();
+            return writeln!(out, "{value}").or_other();
         }
         all = vec![one];
     } else if args.json {
@@ -224,8 +246,10 @@ pub(crate) fn stats(args: &StatsArgs, console: &mut Console) -> CmdResult {
     if all.is_empty() {
         return writeln!(out, "No finished game has been recorded yet.").or_other();
     }
+    // The series columns are shown once someone has played a series to its end.
+    let series = all.iter().any(|p| p.series > 0);
     let rows = all.iter().map(|p| {
-        vec![
+        let mut row = vec![
             p.name.clone(),
             p.games.to_string(),
             p.wins.to_string(),
@@ -234,9 +258,13 @@ pub(crate) fn stats(args: &StatsArgs, console: &mut Console) -> CmdResult {
             p.snakes.to_string(),
             p.ladders.to_string(),
             p.longest_slide.to_string(),
-        ]
+        ];
+        if series {
+            row.extend([p.series.to_string(), p.series_won.to_string()]);
+        }
+        row
     });
-    let header = [
+    let mut header = vec![
         "PLAYER",
         "GAMES",
         "WINS",
@@ -246,9 +274,41 @@ pub(crate) fn stats(args: &StatsArgs, console: &mut Console) -> CmdResult {
         "LADDERS",
         "LONGEST SLIDE",
     ];
-    let right = [false, true, true, true, true, true, true, true];
+    let mut right = vec![false, true, true, true, true, true, true, true];
+    if series {
+        header.extend(["SERIES", "SERIES WON"]);
+        right.extend([true, true]);
+    }
     write!(out, "{}", table(&header, &right, rows)).or_other()?;
-    writeln!(out, "Counted over finished games.").or_other()
+    writeln!(out, "Counted over finished games.").or_other()?;
+    if args.player.is_some() && !earned.is_empty() {
+        writeln!(out, "\nAchievements:").or_other()?;
+        let rows = earned.iter().map(|e| {
+            let known = Achievement::from_key(&e.achievement);
+            vec![
+                known.map_or_else(|| e.achievement.clone(), |a| a.title().to_owned()),
+                known.map_or("-", Achievement::description).to_owned(),
+                utc_minutes(e.at_ms),
+                format!("game {}", e.game),
+            ]
+        });
+        let header = ["ACHIEVEMENT", "FOR", "EARNED (UTC)", "IN"];
+        write!(out, "{}", table(&header, &[false, false, false, false], rows)).or_other()?;
+    }
+    Ok(())
+}
+
+/// An achievement earned, for `stats --player NAME --json`.
+fn achievement_json(e: &Earned) -> serde_json::Value {
+    let known = Achievement::from_key(&e.achievement);
+    serde_json::json!({
+        "achievement": e.achievement,
+        "title": known.map(Achievement::title),
+        "description": known.map(Achievement::description),
+        "game": e.game,
+        "at_ms": e.at_ms,
+        "date": utc_minutes(e.at_ms),
+    })
 }
 
 fn nobody(name: &str) -> PlayerStats {
@@ -262,6 +322,8 @@ fn nobody(name: &str) -> PlayerStats {
         snakes: 0,
         ladders: 0,
         longest_slide: 0,
+        series: 0,
+        series_won: 0,
     }
 }
 

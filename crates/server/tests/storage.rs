@@ -141,6 +141,30 @@ async fn the_sqlite_store_passes_the_storage_suite() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_online_game_awards_its_achievements_in_the_sqlite_game_database() {
+    let dir = std::env::temp_dir().join(format!("snl-storage-awards-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("games.db");
+    let storage = open(&Location::Sqlite(path.clone())).await;
+    let save = finished_game(1);
+    let game = save.restore().unwrap();
+    let winner = game.seats()[game.ranking()[0]].name.clone();
+    let over = vec![create("a"), RoomWrite::Over { room: "a".into() }];
+    storage.write(over, Some(save)).await.unwrap();
+    drop(storage);
+    let db = snl_store::Database::open_existing(&path).unwrap();
+    let earned = db.achievements(&winner).unwrap();
+    assert!(earned.iter().any(|e| e.achievement == "first_win"), "{earned:?}");
+    assert_eq!(
+        earned.len(),
+        snl_session::achievements::named(&game).iter().filter(|a| a.0 == winner).count()
+    );
+    drop(db);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_postgres_store_passes_the_storage_suite() {
     let postgres = pg::Postgres::start("suite");
     let fresh = |name: &str| {

@@ -4,7 +4,7 @@
 
 use std::{borrow::Cow, path::Path};
 
-use snl_engine::{Event, Game};
+use snl_engine::{Event, Game, Status};
 use snl_store::{Action, Database, DbError, DiceState, GameId, Logged, Save, SaveJournal};
 
 /// The game as it stands after an action, as a recorder is told it.
@@ -116,6 +116,8 @@ pub struct GameDb {
     held: Vec<Logged>,
     held_actions: usize,
     last_write_ms: u64,
+    /// Whether the game's achievements were awarded (once, when it is over).
+    awarded: bool,
 }
 
 impl GameDb {
@@ -139,17 +141,50 @@ impl GameDb {
     ) -> Result<GameDb, DbError> {
         let now = clock();
         let id = db.new_game(&Save::new(game, dice, board_name), now)?;
-        Ok(GameDb { db, id, clock, held: Vec::new(), held_actions: 0, last_write_ms: now })
+        Ok(GameDb {
+            db,
+            id,
+            clock,
+            held: Vec::new(),
+            held_actions: 0,
+            last_write_ms: now,
+            awarded: false,
+        })
     }
 
     /// Goes on recording game `id` of `db` (a resumed game).
     pub fn resume(db: Database, id: GameId, clock: fn() -> u64) -> GameDb {
-        GameDb { db, id, clock, held: Vec::new(), held_actions: 0, last_write_ms: clock() }
+        GameDb {
+            db,
+            id,
+            clock,
+            held: Vec::new(),
+            held_actions: 0,
+            last_write_ms: clock(),
+            awarded: false,
+        }
     }
 
     /// The game's number in the database.
     pub fn id(&self) -> GameId {
         self.id
+    }
+
+    /// Awards the achievements of `game` once it is over (once: see [`crate::achievements`]),
+    /// after its last turn is written.
+    fn award(&mut self, game: &Game, now: u64) -> Result<(), String> {
+        if self.awarded || game.status() != Status::Finished {
+            return Ok(());
+        }
+        self.awarded = true;
+        let awards = crate::achievements::named(game);
+        if awards.is_empty() {
+            return Ok(());
+        }
+        self.db
+            .award(self.id, &awards, now)
+            .map(drop)
+            .map_err(|e| self.failed(&e, "its achievements are not recorded"))
     }
 
     fn failed(&self, e: &DbError, consequence: &str) -> String {
@@ -196,7 +231,8 @@ impl Recorder for GameDb {
         self.last_write_ms = now;
         self.db
             .record_turns(self.id, kept.game, kept.dice, &held, now)
-            .map_err(|e| self.failed(&e, "the rest of this game is not recorded"))
+            .map_err(|e| self.failed(&e, "the rest of this game is not recorded"))?;
+        self.award(kept.game, now)
     }
 
     fn flush(&mut self, kept: &Kept<'_>) -> Result<(), String> {

@@ -31,6 +31,7 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod achievements;
 mod intent;
 mod keep;
 mod undo;
@@ -39,6 +40,7 @@ use snl_analysis::strategy::{Computers, Strategy};
 use snl_engine::{Event, Game, Input, Numbered, Pending, RollSource, SeatKind, Status};
 use snl_store::{Action, DiceState};
 
+pub use achievements::{Achievement, Achievements, Award};
 pub use intent::{Awaiting, Intent, SessionError};
 pub use keep::{GameDb, Kept, Recorder, SaveFile};
 use undo::{DiceMark, Undo};

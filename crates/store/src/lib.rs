@@ -50,8 +50,8 @@ mod save;
 
 pub use atomic::write_atomically;
 pub use db::{
-    Action, BUSY_TIMEOUT, Database, DbError, GameId, GameStatus, GameSummary, Logged, MoveRow,
-    PlayerStats, SCHEMA_VERSION,
+    Action, BUSY_TIMEOUT, Database, DbError, Earned, GameId, GameStatus, GameSummary, Logged,
+    MoveRow, PlayerStats, SCHEMA_VERSION, SeriesId, SeriesSummary,
 };
 pub use dice::DiceState;
 pub use rooms::{ROOM_SCHEMA_VERSION, RoomStore, RoomWrite, StoredRoom};

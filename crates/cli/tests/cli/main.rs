@@ -3,6 +3,7 @@
 #[macro_use]
 mod util;
 
+mod achievements;
 mod analyze;
 mod board;
 mod database;
@@ -15,6 +16,7 @@ mod play;
 mod records;
 mod save;
 mod save_edits;
+mod series;
 mod serve;
 mod simulate;
 mod solve;

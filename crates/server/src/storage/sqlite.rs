@@ -123,11 +123,24 @@ fn commit(store: &mut RoomStore, group: Vec<Batch>, clock: fn() -> u64) {
         };
         if result.is_ok()
             && let Some(save) = finished
-            && let Err(e) = store.database().new_game(&save, clock())
         {
-            eprintln!("snl serve: a finished game was not recorded: {e}");
+            match store.database().new_game(&save, clock()) {
+                Ok(id) => award(store, id, &save, clock()),
+                Err(e) => eprintln!("snl serve: a finished game was not recorded: {e}"),
+            }
         }
         let _ = done.send(result);
+    }
+}
+
+/// Awards the achievements of finished game `id` (`save`), as `snl play` does for its games.
+fn award(store: &mut RoomStore, id: GameId, save: &Save, now_ms: u64) {
+    let Ok(game) = save.restore() else { return };
+    let awards = snl_session::achievements::named(&game);
+    if !awards.is_empty()
+        && let Err(e) = store.database().award(id, &awards, now_ms)
+    {
+        eprintln!("snl serve: the achievements of a finished game were not recorded: {e}");
     }
 }
 

@@ -35,12 +35,13 @@
 //!
 //! The module is split by role: `schema` (versions and migrations), `write` (recording),
 //! `progress` (recording that appends), `runs` (moves kept in runs, written and read back),
-//! `query` (reading).
+//! `query` (reading), `series` (series of games and achievements, schema 5).
 
 mod progress;
 mod query;
 mod runs;
 mod schema;
+mod series;
 mod write;
 
 use std::{
@@ -55,6 +56,7 @@ use serde::Serialize;
 pub use progress::Logged;
 pub use query::{GameSummary, MoveRow, PlayerStats};
 pub use schema::SCHEMA_VERSION;
+pub use series::{Earned, SeriesId, SeriesSummary};
 
 use crate::save::SaveError;
 
@@ -272,6 +274,9 @@ pub struct Database {
     /// A schema-3 database that cannot be upgraded (read-only), read as it is: a row per move in
     /// `moves`, no tallies in `seats`.
     pub(crate) moves_by_row: bool,
+    /// A database before schema 5 that cannot be upgraded (read-only), read as it is: no
+    /// series, no achievements.
+    pub(crate) before_series: bool,
 }
 
 impl Database {
@@ -306,6 +311,7 @@ impl Database {
             path: path.to_owned(),
             busy_timeout: BUSY_TIMEOUT,
             moves_by_row: false,
+            before_series: false,
         };
         db.conn.busy_timeout(BUSY_TIMEOUT)?;
         if db.conn.is_readonly("main")? {
@@ -363,11 +369,13 @@ impl Database {
                 drop(db);
                 match Database::open(path) {
                     Ok(_) => Database::open_existing(path),
-                    // The schema before runs of moves is read as it is where it cannot be
-                    // upgraded; older ones lack what the readers need.
-                    Err(DbError::ReadOnly | DbError::Locked) if found == 3 => {
+                    // Schemas 3 (before runs of moves) and 4 (before series and achievements)
+                    // are read as they are where they cannot be upgraded; older ones lack what
+                    // the readers need.
+                    Err(DbError::ReadOnly | DbError::Locked) if matches!(found, 3 | 4) => {
                         let mut db = Database::read_only(path)?;
-                        db.moves_by_row = true;
+                        db.moves_by_row = found == 3;
+                        db.before_series = true;
                         Ok(db)
                     }
                     Err(DbError::ReadOnly | DbError::Locked) => Err(DbError::Stale { found }),
@@ -388,6 +396,7 @@ impl Database {
             path: path.to_owned(),
             busy_timeout: BUSY_TIMEOUT,
             moves_by_row: false,
+            before_series: false,
         })
     }
 

@@ -7,7 +7,7 @@ use rusqlite::{OptionalExtension, Row, params, types::FromSql};
 use serde::Serialize;
 use snl_engine::{GameState, Jump, MoveKind, Seat, SeatKind};
 
-use super::{Database, DbError, GameId, GameStatus, write::CUT};
+use super::{Database, DbError, GameId, GameStatus, SeriesId, write::CUT};
 use crate::save::Save;
 
 /// One line of `snl games`.
@@ -33,6 +33,10 @@ pub struct GameSummary {
     pub status: GameStatus,
     /// Turns played.
     pub turns: u32,
+    /// The series the game belongs to (`snl play --games K`), if any.
+    pub series: Option<SeriesId>,
+    /// Its number in that series (1, 2, …).
+    pub series_game: Option<u32>,
 }
 
 /// One roll of a recorded game (`snl history`).
@@ -104,6 +108,10 @@ pub struct PlayerStats {
     pub ladders: u64,
     /// The longest way one snake took the player down, in cells.
     pub longest_slide: u32,
+    /// Series played to their end.
+    pub series: u32,
+    /// Series won.
+    pub series_won: u32,
 }
 
 /// The last action logged for a game, as an SQL expression over `games g`.
@@ -179,9 +187,11 @@ impl Database {
         let mut seats_of = self
             .conn
             .prepare("SELECT seat, name, kind FROM seats WHERE game_id = ?1 ORDER BY seat")?;
+        // Before schema 5 (read as it is) there are no series.
+        let series = if self.before_series { "NULL, NULL" } else { "g.series_id, g.series_game" };
         let sql = format!(
             "SELECT g.status, {LAST_ACTION}, g.id, g.started_ms, g.updated_ms, g.board,
-                    g.board_size, g.rules, g.winner, g.turns
+                    g.board_size, g.rules, g.winner, g.turns, {series}
              FROM games g WHERE ?1 IS NULL OR g.id < ?1 ORDER BY g.id DESC LIMIT ?2"
         );
         let mut stmt = self.conn.prepare(&sql)?;
@@ -214,6 +224,8 @@ impl Database {
                 seats,
                 winner: field(r, 8, id, row)?,
                 turns: field(r, 9, id, row)?,
+                series: field::<Option<i64>>(r, 10, id, row)?.map(SeriesId),
+                series_game: field(r, 11, id, row)?,
             });
         }
         Ok(games)
@@ -319,9 +331,16 @@ impl Database {
                 snakes: r.get::<_, f64>(5)? as u64,
                 ladders: r.get::<_, f64>(6)? as u64,
                 longest_slide: r.get(7)?,
+                series: 0,
+                series_won: 0,
             })
         })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let mut all: Vec<PlayerStats> = rows.collect::<Result<_, _>>()?;
+        let series = self.series_tallies(player)?;
+        for p in &mut all {
+            (p.series, p.series_won) = series.get(&p.name).copied().unwrap_or_default();
+        }
+        Ok(all)
     }
 
     /// Every player over finished games, by wins, then win rate, then fewer games, then name.

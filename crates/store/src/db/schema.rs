@@ -6,7 +6,7 @@ use rusqlite::TransactionBehavior;
 use super::{Database, DbError};
 
 /// The schema this build writes; older databases are upgraded to it when opened for writing.
-pub const SCHEMA_VERSION: u32 = 4;
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// Each migration takes the schema from its index to the next version (`MIGRATIONS[0]`: 0 → 1).
 const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
@@ -95,6 +95,29 @@ const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
                                            time_ms, chosen) ORDER BY number)
         FROM moves GROUP BY game_id;
     DROP TABLE moves;",
+    // 5: series (`snl play --games K`: a row per series, each of its games linked to it with its
+    // number in the series) and achievements (a row per player and achievement: each is earned
+    // once, the first time, with the game and the time it was earned in).
+    "CREATE TABLE series (
+        id          INTEGER PRIMARY KEY,
+        started_ms  INTEGER NOT NULL,
+        updated_ms  INTEGER NOT NULL,
+        best_of     INTEGER NOT NULL,
+        seed        INTEGER,
+        status      TEXT    NOT NULL CHECK (status IN ('playing', 'finished')),
+        played      INTEGER NOT NULL,
+        winner      TEXT
+    );
+    ALTER TABLE games ADD COLUMN series_id INTEGER REFERENCES series (id);
+    ALTER TABLE games ADD COLUMN series_game INTEGER;
+    CREATE INDEX games_by_series ON games (series_id, series_game);
+    CREATE TABLE achievements (
+        name         TEXT    NOT NULL,
+        achievement  TEXT    NOT NULL,
+        game_id      INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        at_ms        INTEGER NOT NULL,
+        PRIMARY KEY (name, achievement)
+    );",
 ];
 
 impl Database {

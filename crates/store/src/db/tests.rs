@@ -352,6 +352,107 @@ fn a_schema_3_database_is_read_with_every_move_and_tally_read_only_or_upgraded()
 }
 
 #[test]
+fn a_schema_4_database_is_read_without_series_read_only_or_upgraded_to_keep_them() {
+    let dir = TestDir::new("db-schema4");
+    let path = dir.path().join("games.db");
+    let mut db = Database::open_at(&path, 4).unwrap();
+    let mut table = Table::new(&["Ann", "Bob"], scripted(FIRST_SEAT_WINS));
+    let id = db.new_game(&table.save(), 0).unwrap();
+    table.play_out(&mut db, id);
+    drop(db);
+    let check = |db: &Database| {
+        assert_eq!(db.load(id).unwrap(), table.save());
+        let games = db.games().unwrap();
+        assert_eq!((games[0].winner.as_deref(), games[0].series), (Some("Ann"), None));
+        let stats = db.stats(Some("Ann")).unwrap();
+        assert_eq!((stats[0].wins, stats[0].series, stats[0].series_won), (1, 0, 0));
+        assert_eq!(db.achievements("Ann").unwrap(), vec![]);
+    };
+
+    // Read-only, it is read as it is: no series, no achievements.
+    let mut perms = fs::metadata(&path).unwrap().permissions();
+    perms.set_readonly(true);
+    fs::set_permissions(&path, perms.clone()).unwrap();
+    let db = Database::open_existing(&path).unwrap();
+    assert_eq!(db.schema_version().unwrap(), 4);
+    check(&db);
+    drop(db);
+    #[expect(clippy::permissions_set_readonly_false, reason = "the test's own file, again")]
+    perms.set_readonly(false);
+    fs::set_permissions(&path, perms).unwrap();
+
+    // Writable, it is upgraded on first opening, keeps its game, and takes series.
+    let db = Database::open_existing(&path).unwrap();
+    assert_eq!(db.schema_version().unwrap(), SCHEMA_VERSION);
+    check(&db);
+    drop(db);
+    let mut db = Database::open(&path).unwrap();
+    let series = db.new_series(3, Some(7), 5).unwrap();
+    db.add_to_series(series, id, 1).unwrap();
+    db.update_series(series, 1, true, Some("Ann"), 6).unwrap();
+    let games = db.games().unwrap();
+    assert_eq!((games[0].series, games[0].series_game), (Some(series), Some(1)));
+    let stats = db.stats(Some("Ann")).unwrap();
+    assert_eq!((stats[0].series, stats[0].series_won), (1, 1));
+    assert_eq!((db.stats(Some("Bob")).unwrap()[0].series_won), 0);
+}
+
+#[test]
+fn a_series_links_its_games_and_counts_once_over() {
+    let dir = TestDir::new("db-series");
+    let mut db = Database::open(&dir.path().join("games.db")).unwrap();
+    let series = db.new_series(5, Some(u64::MAX), 10).unwrap();
+    let mut ids = Vec::new();
+    for number in 1..=2 {
+        let mut table = Table::new(&["Ann", "Bob"], scripted(FIRST_SEAT_WINS));
+        let id = db.new_game(&table.save(), 20).unwrap();
+        db.add_to_series(series, id, number).unwrap();
+        table.play_out(&mut db, id);
+        db.update_series(series, number, false, None, 30).unwrap();
+        ids.push(id);
+    }
+    let standing = db.series(series).unwrap();
+    assert_eq!((standing.played, standing.finished, standing.seed), (2, false, Some(u64::MAX)));
+    assert_eq!(standing.games, ids);
+    // A series under way counts for nobody yet.
+    assert_eq!(db.stats(Some("Ann")).unwrap()[0].series, 0);
+    db.update_series(series, 2, true, Some("Ann"), 40).unwrap();
+    let ann = &db.stats(Some("Ann")).unwrap()[0];
+    assert_eq!((ann.games, ann.series, ann.series_won), (2, 1, 1));
+    let bob = &db.stats(Some("Bob")).unwrap()[0];
+    assert_eq!((bob.series, bob.series_won), (1, 0));
+    assert_eq!(db.series_of(ids[1]).unwrap(), Some((series, 2)));
+    assert_eq!(db.series(series).unwrap().winner.as_deref(), Some("Ann"));
+}
+
+#[test]
+fn an_achievement_is_earned_once_with_its_first_game_and_date() {
+    let dir = TestDir::new("db-achievements");
+    let mut db = Database::open(&dir.path().join("games.db")).unwrap();
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let mut table = Table::new(&["Ann", "Bob"], scripted(FIRST_SEAT_WINS));
+        let id = db.new_game(&table.save(), 0).unwrap();
+        table.play_out(&mut db, id);
+        ids.push(id);
+    }
+    let award = |who: &str, what: &str| (who.to_owned(), what.to_owned());
+    let first = db.award(ids[0], &[award("Ann", "first_win"), award("Bob", "long_ladder")], 100);
+    assert_eq!(first.unwrap().len(), 2);
+    let again = db.award(ids[1], &[award("Ann", "first_win"), award("Ann", "long_ladder")], 200);
+    assert_eq!(again.unwrap(), vec![award("Ann", "long_ladder")]);
+    let ann = db.achievements("Ann").unwrap();
+    assert_eq!(
+        ann,
+        vec![
+            Earned { achievement: "first_win".into(), game: ids[0], at_ms: 100 },
+            Earned { achievement: "long_ladder".into(), game: ids[1], at_ms: 200 },
+        ]
+    );
+    assert_eq!(db.achievements("Zed").unwrap(), vec![]);
+}
+
+#[test]
 fn turns_written_together_are_one_run_and_one_log_line_and_an_undo_cuts_the_run() {
     let dir = TestDir::new("db-runs");
     let mut db = Database::open(&dir.path().join("games.db")).unwrap();
@@ -406,7 +507,7 @@ fn a_database_from_a_newer_snl_is_refused_with_its_version() {
     let e = Database::open(&path).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "was written by a newer snl (schema 7, this snl knows up to 4): upgrade snl to use it"
+        "was written by a newer snl (schema 7, this snl knows up to 5): upgrade snl to use it"
     );
     assert!(matches!(Database::open_existing(&path), Err(DbError::Newer { found: 7, .. })));
 }

@@ -1,0 +1,333 @@
+//! `snl play --games K`: a series, the best of K games between the same seats.
+//!
+//! Each game is a new game set up as `snl play` sets one (the same options), played at the
+//! console's table ([`crate::table::play_on`]) and recorded as any game, plus one `series` row
+//! that links them. The seats rotate who starts: game g (1, 2, …) is started by seat
+//! (g − 1) mod n of the seats as given. Game g is seeded S + g − 1 (wrapping) where S is the
+//! series' seed (`--seed`, or a fresh one that is told at the end), so game 1 of a series is the
+//! game `snl play --seed S` plays with the same seats; scripted `--rolls` are used in order
+//! across the games. The series stops as soon as no other seat can catch the leader: when the
+//! leader's wins exceed every other seat's wins plus the games left.
+
+use std::{
+    io::Write,
+    path::PathBuf,
+    sync::{Arc, Mutex},
+};
+
+use clap::Args;
+use snl_engine::{Scripted, ScriptedDice, Seat, SeatKind, Status};
+use snl_session::{Kept as Told, Recorder, Session};
+use snl_store::{Database, DiceState};
+
+use crate::{
+    common::{CmdResult, Failure, OrFail, default_computer_seats, fresh_seed, parse_seats},
+    console::Console,
+    format::{Align, Table},
+    play::{PlayArgs, Start},
+    session::{keep, now_ms, warn_unrecorded},
+    table::{Seated, game_json, play_on},
+};
+
+/// The most games a series may be the best of.
+pub(crate) const MAX_GAMES: u64 = 1_000_000;
+
+/// The series option of `snl play`.
+#[derive(Args, Clone, Debug, Default)]
+#[command(next_help_heading = "Series")]
+pub(crate) struct SeriesArgs {
+    /// Play a series, the best of K games (1 to 1000000) between the same seats: game g is
+    /// started by seat (g - 1) mod n in the order given and seeded S + g - 1, S being --seed
+    /// (scripted --rolls are used in order across the games). The series stops as soon as no
+    /// other seat can catch the leader (the leader's wins exceed every other seat's wins plus
+    /// the games left); the seat with most wins takes it, and one that ends level is drawn.
+    /// Standings are shown after each game (--json: one object with each game's result and the
+    /// final standings); the games and the series are recorded in the game database. Not with
+    /// --load, --save, --stop-after or --setup, which are about one game.
+    #[arg(long, value_name = "K")]
+    pub(crate) games: Option<u64>,
+}
+
+/// Plays the series `args` asks for, the best of `games`.
+pub(crate) fn run(args: &PlayArgs, games: u64, console: &mut Console) -> CmdResult {
+    let best_of = check(args, games)?;
+    let seats = seats_of(args, console)?;
+    let n = seats.len().max(1);
+    let scripted = args.rolls.is_some();
+    let seed = (!scripted).then(|| args.game.seed.unwrap_or_else(fresh_seed));
+    let mut opts = args.table.clone();
+    // Between games the standings are printed: the line-by-line console shows them in place.
+    opts.plain = true;
+    let text = !opts.json && opts.events.is_none();
+    let db_path = if args.no_record {
+        None
+    } else {
+        let path = args.table.db.path();
+        if path.is_none() {
+            eprintln!(
+                "snl: warning: no game database (HOME is not set); this series is not recorded"
+            );
+        }
+        path
+    };
+    let mut record = db_path.as_deref().and_then(|path| {
+        let started = Database::open(path).and_then(|mut db| {
+            let id = db.new_series(best_of, seed, now_ms())?;
+            Ok((db, id))
+        });
+        started.map_err(|e| warn_unrecorded(path, &e, "this series is not recorded")).ok()
+    });
+    let db_path: Option<PathBuf> = record.as_ref().map(|(db, _)| db.path().to_owned());
+
+    let mut wins = vec![0_u64; seats.len()];
+    let mut results = Vec::new();
+    let mut rest: Option<Vec<Scripted>> = None;
+    let mut over = false;
+    let mut played = 0;
+    for g in 1..=best_of {
+        let first = (g as usize - 1) % n;
+        let mut one = args.clone();
+        one.series.games = None;
+        one.setup = false;
+        one.players = seats[first..].iter().chain(&seats[..first]).map(seat_text).collect();
+        one.game.seed = seed.map(|s| s.wrapping_add(u64::from(g) - 1));
+        let Some(mut start) = Start::new_game(&one, console, false)? else { return Ok(()) };
+        if let Some(rolls) = rest.take() {
+            start.dice = DiceState::Scripted(ScriptedDice::new(rolls));
+        }
+        let script = match &start.dice {
+            DiceState::Scripted(s) => Some(s.rolls().to_vec()),
+            DiceState::Seeded { .. } => None,
+        };
+        let game_seed = start.dice.seed();
+        let mut session = Session::new(start.game, start.dice, &start.board_name);
+        let kept = keep(&mut session, None, db_path.as_deref(), None)?;
+        if let (Some((db, series)), Some(id)) = (&mut record, kept.game_id)
+            && let Err(e) = db.add_to_series(*series, id, g)
+        {
+            warn_unrecorded(db.path(), &e, "this game is not linked to its series");
+        }
+        let outcome = Arc::new(Mutex::new(Outcome::default()));
+        session.record_with(Box::new(Tracker(Arc::clone(&outcome))));
+        let intro = format!("Game {g} of a best of {best_of}: {} starts.", seats[first].name);
+        let game_id = kept.game_id;
+        let seated = Seated { session, kept, tell_seed: false, intro: Some(intro) };
+        let played_out = if opts.json {
+            // Each game's own result object is not printed: the series prints one at the end.
+            let out = std::mem::replace(&mut console.out, Box::new(std::io::sink()));
+            let mut quiet = opts.clone();
+            quiet.json = true;
+            let played_out = play_on(seated, &quiet, console);
+            console.out = out;
+            played_out
+        } else {
+            play_on(seated, &opts, console)
+        };
+        played_out?;
+        let outcome = outcome.lock().map(|o| o.clone()).unwrap_or_default();
+        let Some(winner) = outcome.ranking.first() else {
+            // Stopped on purpose before its end: the series stops with it.
+            if text {
+                writeln!(console.out, "The series stopped during game {g}.").or_other()?;
+            }
+            break;
+        };
+        if let Some(seat) = seats.iter().position(|s| &s.name == winner) {
+            wins[seat] += 1;
+        }
+        if let Some(script) = script {
+            rest = Some(script[outcome.used_rolls.min(script.len())..].to_vec());
+        }
+        played = g;
+        let mut result = outcome.result.clone();
+        result["game"] = serde_json::json!(g);
+        result["game_id"] = serde_json::json!(game_id);
+        result["first"] = serde_json::json!(seats[first].name);
+        result["seed"] = serde_json::json!(game_seed);
+        results.push(result);
+        over = decided(&wins, u64::from(best_of - g));
+        if text {
+            writeln!(console.out, "\nStandings after game {g} of a best of {best_of}:")
+                .or_other()?;
+            standings(&seats, &wins).write(console.out.as_mut()).or_other()?;
+        }
+        let leader = over.then(|| leader(&wins)).flatten().map(|s| seats[s].name.as_str());
+        if let Some((db, series)) = &mut record
+            && let Err(e) = db.update_series(*series, played, over, leader, now_ms())
+        {
+            warn_unrecorded(db.path(), &e, "the series' standing is not recorded");
+        }
+        if over {
+            break;
+        }
+    }
+    let leader = over.then(|| leader(&wins)).flatten();
+    let out = console.out.as_mut();
+    if opts.json {
+        let standing: Vec<serde_json::Value> = order(&wins)
+            .into_iter()
+            .map(|s| serde_json::json!({"name": seats[s].name, "wins": wins[s]}))
+            .collect();
+        let value = serde_json::json!({
+            "series_id": record.as_ref().map(|(_, id)| *id),
+            "best_of": best_of,
+            "seed": seed,
+            "played": played,
+            "over": over,
+            "winner": leader.map(|s| &seats[s].name),
+            "standings": standing,
+            "games": results,
+        });
+        writeln!(out, "{value}").or_other()?;
+    } else if text && over {
+        let score = score(&wins);
+        match leader {
+            Some(s) => writeln!(out, "{} wins the series {score}.", seats[s].name),
+            None => writeln!(out, "The series is drawn {score}."),
+        }
+        .or_other()?;
+        if let (true, Some(seed)) = (args.game.seed.is_none() && !scripted, seed) {
+            writeln!(out, "This series was seed {seed}: play it again with --seed {seed}.")
+                .or_other()?;
+        }
+    }
+    Ok(())
+}
+
+/// The number of games, checked, and the options a series cannot take refused.
+fn check(args: &PlayArgs, games: u64) -> CmdResult<u32> {
+    let refuse = |why: String| Err(Failure::bad(anyhow::anyhow!(why)));
+    if !(1..=MAX_GAMES).contains(&games) {
+        return refuse(format!(
+            "--games {games} is not a number of games for a series: use 1 to {MAX_GAMES}"
+        ));
+    }
+    if args.load.is_some() {
+        return refuse(
+            "--games plays a new series and cannot go on with a saved game (--load)".into(),
+        );
+    }
+    if args.table.save.is_some() {
+        return refuse(
+            "--save keeps one game, not a series: the series is kept in the game database".into(),
+        );
+    }
+    if args.table.stop_after.is_some() {
+        return refuse("--stop-after stops one game and cannot stop a series (--games)".into());
+    }
+    if args.setup {
+        return refuse("--setup asks about one game: give a series its seats with --player".into());
+    }
+    Ok(games as u32)
+}
+
+/// The seats as given (or the default ones).
+fn seats_of(args: &PlayArgs, console: &Console) -> CmdResult<Vec<Seat>> {
+    if !args.players.is_empty() {
+        return parse_seats(&args.players);
+    }
+    let interactive = console.stdin_tty && console.stdout_tty;
+    Ok(if interactive && !args.table.json && args.table.events.is_none() {
+        vec![Seat::new("You", SeatKind::Human), Seat::new("Computer", SeatKind::Hard)]
+    } else {
+        default_computer_seats()
+    })
+}
+
+fn seat_text(seat: &Seat) -> String {
+    format!("{}:{}", seat.name, seat.kind)
+}
+
+/// Whether no other seat can catch the leader with `left` games to play (or none are left).
+fn decided(wins: &[u64], left: u64) -> bool {
+    let Some(leader) = leader(wins).or_else(|| (left == 0).then_some(0)) else { return false };
+    left == 0 || wins.iter().enumerate().all(|(s, &w)| s == leader || w + left < wins[leader])
+}
+
+/// The seat with strictly most wins, if one has.
+fn leader(wins: &[u64]) -> Option<usize> {
+    let best = *wins.iter().max()?;
+    let mut at = wins.iter().enumerate().filter(|&(_, &w)| w == best).map(|(s, _)| s);
+    let first = at.next()?;
+    at.next().is_none().then_some(first)
+}
+
+/// The seats by wins, most first, then in seating order.
+fn order(wins: &[u64]) -> Vec<usize> {
+    let mut seats: Vec<usize> = (0..wins.len()).collect();
+    seats.sort_by_key(|&s| std::cmp::Reverse(wins[s]));
+    seats
+}
+
+/// The score, most wins first: "3-1", "2-2-1".
+fn score(wins: &[u64]) -> String {
+    let parts: Vec<String> = order(wins).into_iter().map(|s| wins[s].to_string()).collect();
+    parts.join("-")
+}
+
+fn standings(seats: &[Seat], wins: &[u64]) -> Table {
+    let mut table = Table::new(&[("PLAYER", Align::Left), ("WINS", Align::Right)]);
+    for s in order(wins) {
+        table.row([seats[s].name.clone(), wins[s].to_string()]);
+    }
+    table
+}
+
+/// How a game of the series ended, as its tracker saw it.
+#[derive(Clone, Debug, Default)]
+struct Outcome {
+    /// The ranking by name, once the game is over (empty before).
+    ranking: Vec<String>,
+    /// The game's result object (`play --json`'s), once it is over.
+    result: serde_json::Value,
+    /// Scripted rolls the game used.
+    used_rolls: usize,
+}
+
+/// A recorder that keeps nothing but tells the series how its game ended.
+#[derive(Debug)]
+struct Tracker(Arc<Mutex<Outcome>>);
+
+impl Recorder for Tracker {
+    fn keep(&mut self, kept: &Told<'_>) -> Result<(), String> {
+        let Ok(mut outcome) = self.0.lock() else { return Ok(()) };
+        if let DiceState::Scripted(s) = kept.dice {
+            outcome.used_rolls = s.used();
+        }
+        let game = kept.game;
+        if game.status() == Status::Finished {
+            outcome.ranking =
+                game.ranking().iter().map(|&s| game.seats()[s].name.clone()).collect();
+            outcome.result = game_json(game, kept.dice.seed());
+        } else {
+            outcome.ranking.clear();
+        }
+        Ok(())
+    }
+
+    fn stopped(&mut self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_series_is_decided_when_no_one_can_catch_the_leader() {
+        assert!(!decided(&[1, 0], 2), "1-0 with two to play: 1-2 is still possible");
+        assert!(decided(&[2, 0], 1), "2-0 with one to play");
+        assert!(!decided(&[1, 1], 1));
+        assert!(decided(&[1, 1], 0), "none left: over, and drawn");
+        assert_eq!(leader(&[1, 1]), None);
+        assert!(decided(&[2, 0, 0], 1));
+        assert!(!decided(&[2, 1, 0], 1), "the second can still draw level");
+    }
+
+    #[test]
+    fn the_score_and_standings_put_most_wins_first_then_seating_order() {
+        assert_eq!(score(&[1, 3, 1]), "3-1-1");
+        assert_eq!(order(&[1, 3, 1]), vec![1, 0, 2]);
+    }
+}

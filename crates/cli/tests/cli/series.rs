@@ -1,0 +1,189 @@
+//! `snl play --games K`: a series, best of K — rotation, standings, early stop, seeds, recording.
+
+use crate::util::{Run, TempDir, assert_fails, snl, snl_json};
+
+/// On the classic board the first seat wins in 21 rolls (A: 6⇒25, 31, 37, 43, 46⇒90, 94, 99⇒54,
+/// 60⇒85, 91, 97, 100; B: 5, 10, 16, 17⇒69, 70⇒55, 56, 57, 58, 59, 60⇒85).
+const FIRST_SEAT_WINS: &str = "6,5,6,5,6,6,6,1,3,1,4,1,5,1,6,1,6,1,6,1,3";
+/// The same race with the seats' rolls the other way round: the second seat wins in 22 rolls
+/// (the first one's extra roll takes it from 85 to 86).
+const SECOND_SEAT_WINS: &str = "5,6,5,6,6,6,1,6,1,3,1,4,1,5,1,6,1,6,1,6,1,3";
+
+fn series(rolls: &str, games: &str, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "play", "--games", games, "--rolls", rolls, "--player", "Ann:easy", "--player", "Bob:easy",
+    ];
+    args.extend_from_slice(extra);
+    snl(&args)
+}
+
+#[test]
+fn a_series_rotates_who_starts_and_shows_the_standings_after_each_game() {
+    // The first seat wins each game: Ann starts game 1, Bob game 2, Ann game 3.
+    let rolls = [FIRST_SEAT_WINS; 3].join(",");
+    let run = series(&rolls, "3", &["--no-record"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = &run.stdout;
+    for (g, first) in [(1, "Ann"), (2, "Bob"), (3, "Ann")] {
+        assert!(out.contains(&format!("Game {g} of a best of 3: {first} starts.")), "{out}");
+    }
+    let after = |g: u32| {
+        let heading = format!("Standings after game {g} of a best of 3:\n");
+        let at = out.find(&heading).unwrap_or_else(|| panic!("no {heading:?} in {out}"));
+        out[at + heading.len()..].lines().take(3).collect::<Vec<_>>().join("\n")
+    };
+    assert_eq!(after(1), "  PLAYER   WINS\n  Ann         1\n  Bob         0");
+    assert_eq!(after(2), "  PLAYER   WINS\n  Ann         1\n  Bob         1");
+    assert_eq!(after(3), "  PLAYER   WINS\n  Ann         2\n  Bob         1");
+    assert!(out.trim_end().ends_with("Ann wins the series 2-1."), "{out}");
+}
+
+#[test]
+fn a_series_stops_once_no_seat_can_catch_the_leader() {
+    // Ann wins game 1 (she starts) and game 2 (Bob starts): 2-0 with one to play is decided.
+    let rolls = format!("{FIRST_SEAT_WINS},{SECOND_SEAT_WINS}");
+    let run = series(&rolls, "3", &["--no-record", "--json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!((v["best_of"].as_u64(), v["played"].as_u64()), (Some(3), Some(2)));
+    assert_eq!((v["over"].as_bool(), v["winner"].as_str()), (Some(true), Some("Ann")));
+    assert_eq!(
+        v["standings"],
+        serde_json::json!([{"name": "Ann", "wins": 2}, {"name": "Bob", "wins": 0}])
+    );
+    let games = v["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        (games[0]["first"].as_str(), games[1]["first"].as_str()),
+        (Some("Ann"), Some("Bob"))
+    );
+    assert_eq!(games[1]["players"], serde_json::json!(["Bob", "Ann"]));
+    assert_eq!(games[1]["ranking"], serde_json::json!(["Ann", "Bob"]));
+    assert_eq!((games[0]["turns"].as_u64(), games[1]["turns"].as_u64()), (Some(21), Some(22)));
+}
+
+#[test]
+fn a_series_that_ends_level_is_drawn() {
+    let rolls = [FIRST_SEAT_WINS; 2].join(",");
+    let run = series(&rolls, "2", &["--no-record"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.trim_end().ends_with("The series is drawn 1-1."), "{}", run.stdout);
+    let v = snl_json(&[
+        "play",
+        "--games",
+        "2",
+        "--rolls",
+        &rolls,
+        "--player",
+        "Ann:easy",
+        "--player",
+        "Bob:easy",
+        "--no-record",
+        "--json",
+    ]);
+    assert_eq!((v["over"].as_bool(), v["winner"].is_null()), (Some(true), true));
+}
+
+#[test]
+fn a_series_is_recorded_once_and_shown_by_games_and_stats() {
+    let dir = TempDir::new("series-recorded");
+    let db = dir.file("games.db");
+    let rolls = [FIRST_SEAT_WINS; 3].join(",");
+    let run = series(&rolls, "3", &["--db", &db, "--json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let played: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(played["series_id"], 1);
+
+    let games = snl_json(&["games", "--json", "--db", &db]);
+    let games = games.as_array().unwrap();
+    assert_eq!(games.len(), 3, "each game recorded once");
+    for (g, game) in games.iter().rev().enumerate() {
+        assert_eq!(
+            (game["series"].as_u64(), game["series_game"].as_u64()),
+            (Some(1), Some(g as u64 + 1))
+        );
+        assert_eq!(game["id"], played["games"][g]["game_id"]);
+    }
+    let text = snl(&["games", "--db", &db]);
+    let lines: Vec<&str> = text.stdout.lines().collect();
+    assert!(lines[0].ends_with("TURNS  SERIES"), "{}", lines[0]);
+    assert!(lines[2].ends_with("1 #2"), "{}", lines[2]);
+
+    let ann = snl_json(&["stats", "--player", "Ann", "--json", "--db", &db]);
+    assert_eq!((ann["games"].as_u64(), ann["wins"].as_u64()), (Some(3), Some(2)));
+    assert_eq!((ann["series"].as_u64(), ann["series_won"].as_u64()), (Some(1), Some(1)));
+    let bob = snl_json(&["stats", "--player", "Bob", "--json", "--db", &db]);
+    assert_eq!((bob["series"].as_u64(), bob["series_won"].as_u64()), (Some(1), Some(0)));
+    let text = snl(&["stats", "--db", &db]);
+    let lines: Vec<&str> = text.stdout.lines().collect();
+    assert!(lines[0].ends_with("LONGEST SLIDE  SERIES  SERIES WON"), "{}", lines[0]);
+    assert!(
+        lines[1].starts_with("Ann ") && lines[1].ends_with("       1           1"),
+        "{}",
+        lines[1]
+    );
+}
+
+#[test]
+fn the_same_seed_gives_the_same_series_and_game_one_is_the_game_play_plays_with_it() {
+    let args = [
+        "play",
+        "--games",
+        "3",
+        "--seed",
+        "11",
+        "--player",
+        "Ann:easy",
+        "--player",
+        "Bob:greedy",
+        "--no-record",
+        "--json",
+    ];
+    let once = snl_json(&args);
+    assert_eq!(once, snl_json(&args));
+    assert_eq!(once["seed"], 11);
+    let alone = |seed: &str, first: &str, second: &str| {
+        snl_json(&[
+            "play",
+            "--seed",
+            seed,
+            "--player",
+            first,
+            "--player",
+            second,
+            "--no-record",
+            "--json",
+        ])
+    };
+    // Game g is seeded 11 + g - 1, the seats rotated.
+    let first = alone("11", "Ann:easy", "Bob:greedy");
+    let second = alone("12", "Bob:greedy", "Ann:easy");
+    for (g, game) in [(0, first), (1, second)] {
+        let played = &once["games"][g];
+        assert_eq!(played["seed"], game["seed"]);
+        assert_eq!(played["ranking"], game["ranking"]);
+        assert_eq!((&played["turns"], &played["positions"]), (&game["turns"], &game["positions"]));
+    }
+}
+
+#[test]
+fn bad_series_options_are_refused_with_one_sentence() {
+    let play = |extra: &[&str]| {
+        let mut args = vec!["play", "--player", "A:easy", "--player", "B:easy", "--no-record"];
+        args.extend_from_slice(extra);
+        snl(&args)
+    };
+    assert_fails(&play(&["--games", "0"]), 2, &["--games 0", "1 to 1000000"]);
+    assert_fails(&play(&["--games", "1000001"]), 2, &["--games 1000001"]);
+    assert_fails(&play(&["--games", "3", "--save", "x.json"]), 2, &["--save", "series"]);
+    assert_fails(&play(&["--games", "3", "--stop-after", "2"]), 2, &["--stop-after"]);
+    let run = snl(&["play", "--games", "3", "--load", "x.json"]);
+    assert_fails(&run, 2, &["--load"]);
+}
+
+#[test]
+fn scripted_rolls_that_run_out_part_way_through_a_series_stop_it_with_exit_3() {
+    let run = series(FIRST_SEAT_WINS, "3", &["--no-record"]);
+    assert_fails(&run, 3, &["scripted rolls ran out"]);
+    assert!(run.stdout.contains("Standings after game 1 of a best of 3:"), "{}", run.stdout);
+}
