@@ -46,7 +46,7 @@ impl Work {
     const fn handles_effects(self) -> bool {
         match self {
             Self::Exact => false,
-            Self::Solve => false,
+            Self::Solve => true,
             Self::Simulate => false,
             Self::Strategy => false,
         }
@@ -57,7 +57,8 @@ impl Work {
     const fn handles_race(self) -> bool {
         match self {
             Self::Exact => false,
-            Self::Solve => false,
+            // Fewest rolls and turns to reach N: a race's rounds do not change the question.
+            Self::Solve => true,
             Self::Simulate => false,
             Self::Strategy => false,
         }
