@@ -230,7 +230,8 @@ fn with_effects(
             .or_other()?;
         }
         Ok(None) => {
-            writeln!(console.out, "Fewest turns: none: cell {size} cannot be reached").or_other()?
+            writeln!(console.out, "Fewest turns: none: cell {size} cannot be reached")
+                .or_other()?;
         }
         Err(e) => writeln!(console.out, "Fewest turns: not computed: {e}").or_other()?,
     }
