@@ -8,9 +8,17 @@
 //!   keyed by a seed and the game's roll count, so a game is reproducible from its seed and
 //!   needs no random state of its own to be saved. Exactly, it is the average over the options.
 //! - [`Greedy`] takes the option whose resting cell (after any jump) is highest, ties to the
-//!   smaller move.
+//!   smaller move. On a board with cell effects it plays [`greedy_choice_in`]: an extra roll and
+//!   a shield count as one mean roll of cells (3.5 on 1d6), a skip as minus one.
 //! - [`HardPolicy`] plays the optimal policy: the least expected number of turns to finish,
-//!   found by policy iteration on the turn-level chain (see its documentation).
+//!   found by policy iteration on the turn-level chain (see its documentation); on a board with
+//!   cell effects, by value iteration over the extended state — cell, shield held, skip pending,
+//!   bonus streak — with [`HardPolicy::choose_in`] reading the seat's shield and skip from the
+//!   game.
+//!
+//! On a board with effects, the [`Policy`] side (what the exact analysis follows) knows only
+//! the [`Situation`]: `hard` then assumes no shield and no skip pending, and `greedy` plays as on
+//! a board without effects; the [`Decider`] side, which every game uses, knows the whole seat.
 //!
 //! A strategy is only asked when the options differ ([`Game::options`]).
 //!
