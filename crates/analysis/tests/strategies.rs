@@ -325,6 +325,14 @@ mod with_effects {
         // V(1) = 1 + ½·3 + ½·V(3) = 3.5; V(0) = 1 + ½·V(1) + ½·3 = 4.25.
         let skip = HardPolicy::new(&board(4, &[], vec![cell(2, "skip")], &rules), &rules).unwrap();
         assert!((skip.expected_turns() - 4.25).abs() < 1e-12, "{}", skip.expected_turns());
+        // A wormhole on 1 to 2 or 4, 5 cells: V(4) = 2, V(3) = 1 + ½·V(4) = 2, V(2) = 1 +
+        // ½·V(3) + ½·V(4) = 3; from 0 a 1 enters the wormhole, worth ½·V(2) + ½·V(4) = 2.5,
+        // and a 2 lands on 2: V(0) = 1 + ½·2.5 + ½·3 = 3.75.
+        let mut hole = BoardSpec::with_jumps(5, []);
+        hole.cells = vec![CellSpec { at: 1, effect: "wormhole".into(), exits: vec![2, 4] }];
+        let hole = Board::new(&hole, &rules).unwrap();
+        let hard = HardPolicy::new(&hole, &rules).unwrap();
+        assert!((hard.expected_turns() - 3.75).abs() < 1e-12, "{}", hard.expected_turns());
         // Shield on 1 and a snake 3 → 1, 5 cells: with a shield held on 3 the snake is stopped.
         // Held or not, from 4: V(4) = 1 + ½·0 + ½·V(4) = 2. With a shield, from 3: a 1 goes to
         // 4, a 2 finishes: V(3, shield) = 1 + ½·2 = 2. So the shield's worth shows on 2: a 1
@@ -357,6 +365,14 @@ mod with_effects {
             let hard = HardPolicy::new(&board, &rules).unwrap();
             let residual = hard.bellman_residual();
             assert!(residual <= 1e-9, "{rules}: Bellman residual {residual:e}");
+            // It settled, rather than ran out of sweeps (run with --nocapture to see them).
+            assert!((1..10_000).contains(&hard.sweeps()), "{rules}: {} sweeps", hard.sweeps());
+            eprintln!(
+                "{} cells, {rules}: {:.6} turns, {} sweeps, residual {residual:.1e}",
+                board.size(),
+                hard.expected_turns(),
+                hard.sweeps()
+            );
             let values = &hard.values()[..board.size() as usize];
             assert!(values.iter().all(|v| v.is_finite() && *v >= 1.0), "{rules}");
             // A shield never hurts: it may be left unused.
