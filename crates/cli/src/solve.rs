@@ -251,7 +251,8 @@ fn with_effects(
 /// `Board` and its two tables of 4 bytes per cell. 10^8 cells take about 100 MB this way.
 fn huge_random(game: &GameArgs) -> CmdResult<Option<Track>> {
     const ENGINE_CHECKS_UP_TO: u32 = 1_000_000;
-    if game.board != "random" || game.size <= ENGINE_CHECKS_UP_TO {
+    // A track holds jumps only: a board with effects is built whole (and solved with them).
+    if game.board != "random" || game.size <= ENGINE_CHECKS_UP_TO || game.effects > 0 {
         return Ok(None);
     }
     let rules = game.rules_with(&RuleSpec::default())?;
