@@ -178,5 +178,34 @@ fn rolls_to_finish(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, fewest_rolls, leetcode_matrix, hundred_million, rolls_to_finish);
+/// The party preset (every cell effect): fewest rolls over (cell, shield), fewest turns over
+/// (cell, shield, skip, streak), and the rolls left from every cell.
+fn with_effects(c: &mut Criterion) {
+    use snl_analysis::solve::effects;
+    use snl_engine::{Board, Preset, RuleSet};
+    let mut group = c.benchmark_group("solve_party");
+    for set in [RuleSet::Standard, RuleSet::StrictSixes] {
+        let rules = set.rules();
+        let board = Board::new(&Preset::Party.spec(), &rules).unwrap();
+        group.bench_function(BenchmarkId::new("fewest_rolls", set), |b| {
+            b.iter(|| black_box(effects::fewest_rolls(&board, &rules, 0)));
+        });
+        group.bench_function(BenchmarkId::new("fewest_turns", set), |b| {
+            b.iter(|| black_box(effects::fewest_turns(&board, &rules, 0)));
+        });
+        group.bench_function(BenchmarkId::new("rolls_to_finish", set), |b| {
+            b.iter(|| black_box(effects::rolls_to_finish(&board, &rules)));
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    fewest_rolls,
+    leetcode_matrix,
+    hundred_million,
+    rolls_to_finish,
+    with_effects
+);
 criterion_main!(benches);

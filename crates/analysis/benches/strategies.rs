@@ -63,5 +63,23 @@ fn two_seats(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, printed_boards, large_board, two_seats);
+/// The party preset (every cell effect): value iteration over (cell, shield, skip, streak).
+fn party(c: &mut Criterion) {
+    let mut group = c.benchmark_group("hard_policy_party");
+    for (set, choice) in [
+        (RuleSet::Standard, Choice::MayPass),
+        (RuleSet::Standard, Choice::PickDie),
+        (RuleSet::BonusSix, Choice::PickDie),
+        (RuleSet::StrictSixes, Choice::PickDie),
+    ] {
+        let rules = Rules { choice, ..set.rules() };
+        let board = Board::new(&Preset::Party.spec(), &rules).unwrap();
+        group.bench_function(BenchmarkId::new(format!("{set}"), choice), |b| {
+            b.iter(|| black_box(HardPolicy::new(&board, &rules).unwrap()));
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, printed_boards, large_board, two_seats, party);
 criterion_main!(benches);

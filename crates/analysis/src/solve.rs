@@ -8,7 +8,12 @@
 //! stay, bounce or win, single or chained jumps. Declining a roll (may-pass) never shortens a
 //! route, so it does not change the fewest rolls.
 //!
-//! Everything runs on a [`Track`], a compact copy of the board (a sorted jump list and a bitset),
+//! A board with cell effects (SPEC §3b) is searched over more than cells — whether a shield is
+//! held, a skip pending — by [`effects`]: [`effects::fewest_rolls`] and [`effects::fewest_turns`].
+//! A [`Track`] holds jumps only, so [`Track::new`] of such a board ignores its effects;
+//! [`rolls_to_finish`] takes them into account.
+//!
+//! Everything else runs on a [`Track`], a compact copy of the board (a sorted jump list and a bitset),
 //! so boards of 10^8 cells fit in well under a gigabyte; see [`sweep`] for how the search works.
 //!
 //! # Example
@@ -34,6 +39,7 @@
 //! ```
 
 pub(crate) mod bits;
+pub mod effects;
 mod finish;
 pub mod sweep;
 mod track;
@@ -174,6 +180,9 @@ pub fn solve(board: &Board, rules: &Rules) -> Solution {
 /// For every position `0..=N` of `board` (index = position), the fewest rolls to reach N from
 /// there, or `None` where N cannot be reached: "how many rolls from here at best", for hints.
 ///
+/// On a board with effects, for a token that holds no shield, and the best case over each
+/// wormhole's exits ([`effects::rolls_to_finish`]).
+///
 /// ```
 /// use snl_analysis::solve::rolls_to_finish;
 /// use snl_engine::{Board, BoardSpec, Rules};
@@ -188,5 +197,8 @@ pub fn solve(board: &Board, rules: &Rules) -> Solution {
 /// # Ok::<_, snl_engine::BoardError>(())
 /// ```
 pub fn rolls_to_finish(board: &Board, rules: &Rules) -> Vec<Option<u32>> {
+    if board.has_effects() {
+        return effects::rolls_to_finish(board, rules);
+    }
     Track::new(board, rules).rolls_to_finish()
 }

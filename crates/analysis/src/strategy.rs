@@ -8,9 +8,17 @@
 //!   keyed by a seed and the game's roll count, so a game is reproducible from its seed and
 //!   needs no random state of its own to be saved. Exactly, it is the average over the options.
 //! - [`Greedy`] takes the option whose resting cell (after any jump) is highest, ties to the
-//!   smaller move.
+//!   smaller move. On a board with cell effects it plays [`greedy_choice_in`]: an extra roll and
+//!   a shield count as one mean roll of cells (3.5 on 1d6), a skip as minus one.
 //! - [`HardPolicy`] plays the optimal policy: the least expected number of turns to finish,
-//!   found by policy iteration on the turn-level chain (see its documentation).
+//!   found by policy iteration on the turn-level chain (see its documentation); on a board with
+//!   cell effects, by value iteration over the extended state — cell, shield held, skip pending,
+//!   bonus streak — with [`HardPolicy::choose_in`] reading the seat's shield and skip from the
+//!   game.
+//!
+//! On a board with effects, the [`Policy`] side (what the exact analysis follows) knows only
+//! the [`Situation`]: `hard` then assumes no shield and no skip pending, and `greedy` plays as on
+//! a board without effects; the [`Decider`] side, which every game uses, knows the whole seat.
 //!
 //! A strategy is only asked when the options differ ([`Game::options`]).
 //!
@@ -30,6 +38,7 @@
 //! ```
 
 mod computers;
+mod effects;
 mod hard;
 mod joint;
 #[cfg(test)]
@@ -39,7 +48,10 @@ use std::{fmt, str::FromStr};
 
 use snl_engine::{Decider, Decision, Game, MoveOption, SeatKind, SeededDice, splitmix64};
 
-use crate::exact::{Policy, Situation};
+use crate::{
+    exact::{Policy, Situation},
+    solve::effects::{Met, resolve},
+};
 
 pub use computers::Computers;
 pub use hard::HardPolicy;
@@ -139,9 +151,57 @@ impl Policy for Greedy {
 }
 
 impl Decider for Greedy {
-    fn decide(&mut self, _: &Game, decision: &Decision) -> usize {
-        greedy_choice(&decision.options)
+    fn decide(&mut self, game: &Game, decision: &Decision) -> usize {
+        greedy_choice_in(game, decision)
     }
+}
+
+/// The index of the option `greedy` takes at `decision` in `game`.
+///
+/// On a board without cell effects, [`greedy_choice`]. With effects, each option is scored as
+/// the cell where it leaves the token (the mean over a wormhole's exits), plus the worth of what
+/// the resting cell does, counted in cells as one mean roll `m` (3.5 on 1d6, the middle of the
+/// dice's totals or, under pick-die, of one die's faces):
+///
+/// - an `extra` cell: **+m** (it is one more roll);
+/// - a `shield` cell when no shield is held: **+m** (a snake it stops is worth at least a roll;
+///   nothing when a shield is held already, as a player holds one at most);
+/// - a `skip` cell: **−m** (a lost turn is a roll forgone);
+///
+/// a shield that stops a snake is counted by the cell itself (the token stays on the snake's
+/// head). The highest score wins, ties to the option listed first (the smaller move).
+pub fn greedy_choice_in(game: &Game, decision: &Decision) -> usize {
+    let board = game.board();
+    if !board.has_effects() {
+        return greedy_choice(&decision.options);
+    }
+    let rules = game.rules();
+    let steps = rules.step_values();
+    let roll = f64::from(steps.start() + steps.end()) / 2.0;
+    let shield = game.has_shield(decision.seat);
+    let score = |o: &MoveOption| -> f64 {
+        resolve(board, rules, decision.position, o.steps, shield)
+            .iter()
+            .map(|out| {
+                let worth = match out.met {
+                    Met::Nothing => 0.0,
+                    // A player holds one shield at most.
+                    Met::Shield if shield => 0.0,
+                    Met::Extra | Met::Shield => roll,
+                    Met::Skip => -roll,
+                };
+                out.chance * (f64::from(out.to) + worth)
+            })
+            .sum()
+    };
+    let mut best = (0, f64::NEG_INFINITY);
+    for (i, o) in decision.options.iter().enumerate() {
+        let s = score(o);
+        if s > best.1 {
+            best = (i, s);
+        }
+    }
+    best.0
 }
 
 /// Takes an option uniformly at random.
@@ -220,8 +280,8 @@ impl Decider for Strategies<'_> {
     fn decide(&mut self, game: &Game, decision: &Decision) -> usize {
         match self.seats.get(decision.seat) {
             Some(Strategy::Easy) => self.easy.decide(game, decision),
-            Some(Strategy::Greedy) => greedy_choice(&decision.options),
-            Some(Strategy::Hard) => self.hard.map_or(0, |h| h.choose_for(decision)),
+            Some(Strategy::Greedy) => greedy_choice_in(game, decision),
+            Some(Strategy::Hard) => self.hard.map_or(0, |h| h.choose_in(game, decision)),
             None => 0,
         }
     }

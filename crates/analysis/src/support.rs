@@ -46,9 +46,11 @@ impl Work {
     const fn handles_effects(self) -> bool {
         match self {
             Self::Exact => true,
-            Self::Solve => false,
+            Self::Solve => true,
             Self::Simulate => false,
-            Self::Strategy => false,
+            // Hard over (cell, shield, skip), greedy's worth of each effect, and tournaments of
+            // engine games whose wormhole draws come from the seeded dice.
+            Self::Strategy => true,
         }
     }
 
@@ -57,8 +59,10 @@ impl Work {
     const fn handles_race(self) -> bool {
         match self {
             Self::Exact => true,
-            Self::Solve => false,
+            // Fewest rolls and turns to reach N: a race's rounds do not change the question.
+            Self::Solve => true,
             Self::Simulate => false,
+            // Hard plays for the fewest expected turns, which is not how to win a race.
             Self::Strategy => false,
         }
     }
@@ -135,5 +139,9 @@ mod tests {
             check_supported(&classic, &race).unwrap_err().to_string(),
             "race mode (4 rounds) cannot be analysed yet: it can be played with snl play"
         );
+        // Solving and strategies handle effects; solving handles races too.
+        assert_eq!(check_supported_for(Work::Solve, &party, &race), Ok(()));
+        assert_eq!(check_supported_for(Work::Strategy, &party, &rules), Ok(()));
+        assert!(check_supported_for(Work::Strategy, &classic, &race).is_err());
     }
 }

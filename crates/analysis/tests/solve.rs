@@ -519,3 +519,286 @@ fn a_million_cell_board_agrees_with_the_brute_force_search() {
     assert_eq!(solution.min_rolls(), brute_rolls(&board, &rules, 0));
     assert_eq!(solve(&board, &rules), solution);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Cell effects (SPEC §3b): hand-made boards, each answer derived in its comment, and the party
+// preset against a search over the engine's own games.
+
+mod with_effects {
+    use std::{
+        cmp::Reverse,
+        collections::{BinaryHeap, HashMap, VecDeque},
+    };
+
+    use snl_analysis::solve::{effects, rolls_to_finish};
+    use snl_engine::{
+        Board, BoardSpec, CellSpec, Game, Input, Pending, Preset, RandomBoard, Roll, RuleSet,
+        Rules, Seat, SeatKind,
+    };
+
+    fn cell(at: u32, effect: &str, exits: &[u32]) -> CellSpec {
+        CellSpec { at, effect: effect.into(), exits: exits.to_vec() }
+    }
+
+    fn board(size: u32, jumps: &[(u32, u32)], cells: Vec<CellSpec>) -> Board {
+        let mut spec = BoardSpec::with_jumps(size, jumps.iter().copied());
+        spec.cells = cells;
+        Board::new(&spec, &Rules::default()).unwrap()
+    }
+
+    #[test]
+    fn a_skip_costs_a_turn_not_a_roll() {
+        // 20 cells, a ladder 2 → 19 and a skip on 19. Rolls: 0 → 2 ⇒ 19 → 20 is 2 (nothing
+        // shorter: no roll reaches 20 from 0). Turns: that route is 1 turn to 19, 1 skipped,
+        // 1 to finish = 3; walking (6, 6, 6, 2: 0 → 6 → 12 → 18 → 20) is 4 turns. So 2 rolls
+        // and 3 turns, where the same board without the skip takes 2 turns.
+        let rules = Rules::default();
+        let skip = board(20, &[(2, 19)], vec![cell(19, "skip", &[])]);
+        let best = effects::fewest_rolls(&skip, &rules, 0);
+        assert_eq!(best.min_rolls(), Some(2));
+        assert_eq!(best.path(), [0, 2, 19, 20]);
+        assert_eq!(best.met(), [(19, "skip")]);
+        assert_eq!(best.to_string(), "2 rolls: 0 → 2 ⇒ 19 (ladder) (skip) → 20");
+        assert_eq!(effects::fewest_turns(&skip, &rules, 0), Ok(Some(3)));
+        let plain = board(20, &[(2, 19)], Vec::new());
+        assert_eq!(effects::fewest_turns(&plain, &rules, 0), Ok(Some(2)));
+        assert!(!best.best_case_wormholes());
+    }
+
+    #[test]
+    fn a_shield_lets_the_path_pass_a_snake_head_once() {
+        // A wall of snakes on 7..=12, all to 1: from 6 or below every roll lands on one, so
+        // without a shield cell 20 cannot be reached. A shield on 3: 0 → 3 (shield) → 9 (the
+        // shield stops the snake) → 15 → 20 = 4 rolls (9 is the farthest from 3, 15 from 9; 3
+        // rolls would need 3 → 20 in two, but the first lands on the wall, at 9 at most).
+        let rules = Rules::default();
+        let wall: Vec<(u32, u32)> = (7..=12).map(|h| (h, 1)).collect();
+        let walled = board(20, &wall, Vec::new());
+        assert_eq!(effects::fewest_rolls(&walled, &rules, 0).min_rolls(), None);
+        let shielded = board(20, &wall, vec![cell(3, "shield", &[])]);
+        let best = effects::fewest_rolls(&shielded, &rules, 0);
+        assert_eq!(best.min_rolls(), Some(4));
+        let path = best.path();
+        assert_eq!(path[..2], [0, 3]);
+        let met = best.met();
+        assert_eq!(met.len(), 2, "{met:?}");
+        assert_eq!(met[0], (3, "shield"));
+        assert_eq!(met[1], (path[2], "shield used"));
+        assert!((7..=12).contains(&path[2]), "{path:?}");
+        assert!(best.to_string().starts_with("4 rolls: 0 → 3 (shield) → "), "{best}");
+        assert_eq!(effects::fewest_turns(&shielded, &rules, 0), Ok(Some(4)));
+        // Rolls left per cell assume no shield is held: from 6, 7 ⇒ 1 → 3 → 9 → 15 → 20 is 5.
+        let left = rolls_to_finish(&shielded, &rules);
+        assert_eq!(left[0], Some(4));
+        assert_eq!(left[6], Some(5));
+        assert_eq!(left[15], Some(1));
+        // Once: a second wall on 17..=22 (to 1) needs a second shield, and the only shield cell
+        // lies behind the first wall; going back for it spends the one held to pass it again.
+        let mut walls = wall.clone();
+        walls.extend((17..=22).map(|h| (h, 1)));
+        let twice = board(30, &walls, vec![cell(3, "shield", &[])]);
+        assert_eq!(effects::fewest_rolls(&twice, &rules, 0).min_rolls(), None);
+        assert_eq!(effects::fewest_turns(&twice, &rules, 0), Ok(None));
+    }
+
+    #[test]
+    fn extra_cells_shorten_the_turns_not_the_rolls() {
+        // 20 cells, extra on 6 and 12: 0 → 6 → 12 → 18 is one turn (two extra rolls), 18 → 20
+        // a second; 4 rolls as on the plain board, which takes 4 turns.
+        let rules = Rules::default();
+        let extra = board(20, &[], vec![cell(6, "extra", &[]), cell(12, "extra", &[])]);
+        let best = effects::fewest_rolls(&extra, &rules, 0);
+        assert_eq!(best.min_rolls(), Some(4));
+        assert_eq!(effects::fewest_turns(&extra, &rules, 0), Ok(Some(2)));
+        let plain = board(20, &[], vec![cell(5, "skip", &[])]);
+        assert_eq!(effects::fewest_turns(&plain, &rules, 0), Ok(Some(4)));
+    }
+
+    #[test]
+    fn a_wormhole_is_the_best_case_over_its_exits_and_says_so() {
+        // 30 cells, a wormhole on 3 to 1 or 27: 0 → 3 ⇒ 27 → 30 is 2 rolls, taking the better
+        // exit (walking takes 5). The answer says it is the best case.
+        let rules = Rules::default();
+        let hole = board(30, &[], vec![cell(3, "wormhole", &[1, 27])]);
+        let best = effects::fewest_rolls(&hole, &rules, 0);
+        assert_eq!(best.min_rolls(), Some(2));
+        assert_eq!(best.path(), [0, 3, 27, 30]);
+        assert_eq!(best.met(), [(3, "wormhole")]);
+        assert!(best.best_case_wormholes());
+        assert_eq!(best.to_string(), "2 rolls: 0 → 3 ⇒ 27 (wormhole) → 30");
+        assert_eq!(effects::fewest_turns(&hole, &rules, 0), Ok(Some(2)));
+        assert_eq!(rolls_to_finish(&hole, &rules)[0], Some(2));
+    }
+
+    /// Where a game of one seat may stand: position, shield, skip pending, mid-turn.
+    type Key = (u32, bool, bool, bool);
+
+    fn key(game: &Game) -> Key {
+        (game.positions()[0], game.has_shield(0), game.skips_next_turn(0), game.in_turn())
+    }
+
+    /// Every game one roll of `game` may lead to: each total (each face under pick-die, each
+    /// option offered), then each wormhole exit, all played by the engine itself.
+    fn next_games(game: &Game) -> Vec<Game> {
+        let rules = *game.rules();
+        let faces = rules.thrown_dice().faces();
+        let count = rules.thrown_dice().count();
+        let mut throws: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..count {
+            throws = throws
+                .into_iter()
+                .flat_map(|t| (1..=faces).map(move |f| [t.clone(), vec![f as u8]].concat()))
+                .collect();
+        }
+        let mut out = Vec::new();
+        for throw in throws {
+            let mut g = game.clone();
+            g.apply(Input::Roll { roll: Roll::from_faces(&throw) }).unwrap();
+            let mut open = vec![g];
+            while let Some(g) = open.pop() {
+                match g.pending() {
+                    Pending::Draw { exits, .. } => {
+                        for index in 0..exits.len() as u32 {
+                            let mut h = g.clone();
+                            h.apply(Input::Draw { index }).unwrap();
+                            open.push(h);
+                        }
+                    }
+                    Pending::Choice(decision) => {
+                        for option in 0..decision.options.len() {
+                            let mut h = g.clone();
+                            h.apply(Input::Choose { option }).unwrap();
+                            open.push(h);
+                        }
+                    }
+                    Pending::Roll { seat: 1, .. } => out.push(pass_the_other(g, faces)),
+                    Pending::Roll { .. } | Pending::Over => out.push(g),
+                }
+            }
+        }
+        out
+    }
+
+    /// Plays the other seat's turns (a second seat is needed for a game) until seat 0 is to
+    /// roll, so that it never finishes: each roll is the first face that keeps it off N.
+    fn pass_the_other(mut game: Game, faces: u32) -> Game {
+        loop {
+            match game.pending() {
+                Pending::Roll { seat: 1, dice, .. } => {
+                    let count = dice.count() as usize;
+                    let tried = (1..=faces).find_map(|f| {
+                        let mut g = game.clone();
+                        g.apply(Input::Roll { roll: Roll::from_faces(&vec![f as u8; count]) })
+                            .unwrap();
+                        let g = settle(g);
+                        g.ranks()[1].is_none().then_some(g)
+                    });
+                    game = tried.expect("a roll that keeps the other seat off the last cell");
+                }
+                _ => return game,
+            }
+        }
+    }
+
+    /// Answers the other seat's draws and choices with the first.
+    fn settle(mut game: Game) -> Game {
+        loop {
+            match game.pending() {
+                Pending::Draw { seat: 1, .. } => game.apply(Input::Draw { index: 0 }).unwrap(),
+                Pending::Choice(d) if d.seat == 1 => {
+                    game.apply(Input::Choose { option: 0 }).unwrap()
+                }
+                _ => return game,
+            };
+        }
+    }
+
+    /// Fewest rolls and fewest turns by searching the engine's games (one seat).
+    fn brute(board: &Board, rules: &Rules) -> (Option<u32>, Option<u32>) {
+        let seats = vec![Seat::new("Ann", SeatKind::Human), Seat::new("Bob", SeatKind::Human)];
+        let start = Game::new(board.clone(), *rules, seats).expect("a game");
+        // Rolls: breadth-first, a state being where the token stands and whether it holds a
+        // shield (what the dice can still do depends on nothing else).
+        let mut rolls = None;
+        let mut seen = HashMap::from([((start.positions()[0], false), 0_u32)]);
+        let mut queue = VecDeque::from([(start.clone(), 0_u32)]);
+        while let Some((game, r)) = queue.pop_front() {
+            if game.ranks()[0].is_some() {
+                rolls = Some(r);
+                break;
+            }
+            for next in next_games(&game) {
+                let k = (next.positions()[0], next.has_shield(0));
+                if let std::collections::hash_map::Entry::Vacant(e) = seen.entry(k) {
+                    e.insert(r + 1);
+                    queue.push_back((next, r + 1));
+                }
+            }
+        }
+        // Turns: Dijkstra on the games' own turn count (skipped turns included).
+        let mut turns = None;
+        let mut best: HashMap<Key, u32> = HashMap::new();
+        let mut games: Vec<Game> = vec![start];
+        let mut heap = BinaryHeap::from([Reverse((0_u32, 0_usize))]);
+        while let Some(Reverse((t, i))) = heap.pop() {
+            let game = games[i].clone();
+            if game.ranks()[0].is_some() {
+                turns = Some(t);
+                break;
+            }
+            for next in next_games(&game) {
+                let k = key(&next);
+                let cost = next.turns_of(0);
+                if best.get(&k).is_none_or(|&b| cost < b) {
+                    best.insert(k, cost);
+                    games.push(next);
+                    heap.push(Reverse((cost, games.len() - 1)));
+                }
+            }
+        }
+        (rolls, turns)
+    }
+
+    #[test]
+    fn party_agrees_with_a_search_over_the_engines_own_games() {
+        for set in [RuleSet::Standard, RuleSet::BonusSix] {
+            let rules = set.rules();
+            let party = Board::new(&Preset::Party.spec(), &rules).unwrap();
+            let (rolls, turns) = brute(&party, &rules);
+            let best = effects::fewest_rolls(&party, &rules, 0);
+            assert_eq!(best.min_rolls(), rolls, "{set:?}");
+            assert_eq!(effects::fewest_turns(&party, &rules, 0).unwrap(), turns, "{set:?}");
+            assert!(best.best_case_wormholes());
+            assert_eq!(rolls_to_finish(&party, &rules)[0], rolls);
+        }
+        // The published preset's numbers under standard rules, as the search above finds them.
+        let rules = Rules::default();
+        let party = Board::new(&Preset::Party.spec(), &rules).unwrap();
+        let best = effects::fewest_rolls(&party, &rules, 0);
+        assert_eq!(best.min_rolls(), Some(6));
+        assert_eq!(effects::fewest_turns(&party, &rules, 0), Ok(Some(6)));
+        assert_eq!(best.path().last(), Some(&100));
+    }
+
+    #[test]
+    fn random_boards_with_effects_agree_with_the_engines_games() {
+        let mut tried = 0;
+        for seed in 0..12 {
+            let params = RandomBoard { size: 40, snakes: 5, ladders: 4, seed, min_jump: 2 };
+            for set in [RuleSet::Standard, RuleSet::BonusSix] {
+                let rules = set.rules();
+                let spec = params.spec_with_effects(&rules, 6);
+                let Ok(b) = Board::new(&spec, &rules) else { continue };
+                let seats = vec![Seat::new("A", SeatKind::Human), Seat::new("B", SeatKind::Human)];
+                if Game::new(b.clone(), rules, seats).is_err() {
+                    continue;
+                }
+                tried += 1;
+                let (rolls, turns) = brute(&b, &rules);
+                assert_eq!(effects::fewest_rolls(&b, &rules, 0).min_rolls(), rolls, "seed {seed}");
+                assert_eq!(effects::fewest_turns(&b, &rules, 0).unwrap(), turns, "seed {seed}");
+            }
+        }
+        assert!(tried >= 12, "only {tried} boards could be played");
+    }
+}

@@ -10,9 +10,9 @@ use serde_json::json;
 use snl_analysis::{
     generate::random_track,
     puzzles::{LeetCode, parse_hackerrank},
-    solve::{Solution, Track},
+    solve::{Solution, Track, effects},
 };
-use snl_engine::{Bonus, RandomBoard, RuleSpec};
+use snl_engine::{Board, Bonus, RandomBoard, RuleSpec, Rules};
 
 use crate::{
     common::{CmdResult, Failure, GameArgs, OrFail},
@@ -45,7 +45,9 @@ const PUZZLE_FIXES: [&str; 16] = [
 #[derive(Args, Clone, Debug)]
 #[command(after_help = "\
 The dice are the player's to choose: the answer is the best case, the fewest rolls any game on \
-this board and these rules could take. Position 0 is off the board.
+this board and these rules could take. Position 0 is off the board. On a board with cell effects \
+the path shows the effects met along it, the fewest turns are given too (a skipped turn counts \
+as a turn, an extra roll does not), and a wormhole leads to the best of its exits.
 
 Examples:
   snl solve                                  the classic board, standard rules
@@ -103,6 +105,9 @@ pub(crate) fn run(args: &SolveArgs, console: &mut Console) -> CmdResult {
     } else {
         let setup = args.game.resolve()?;
         setup.analysable(snl_analysis::Work::Solve)?;
+        if setup.board.has_effects() {
+            return with_effects(args, &setup.board, &setup.rules, &setup.board_name, console);
+        }
         (Track::new(&setup.board, &setup.rules), setup.board_name)
     };
     let size = track.size();
@@ -160,12 +165,94 @@ pub(crate) fn run(args: &SolveArgs, console: &mut Console) -> CmdResult {
     Ok(())
 }
 
+/// A board with cell effects: fewest rolls with the effects met along the path, and fewest
+/// turns (a skipped turn counts, an extra roll does not), both the best case over wormholes.
+fn with_effects(
+    args: &SolveArgs,
+    board: &Board,
+    rules: &Rules,
+    board_name: &str,
+    console: &mut Console,
+) -> CmdResult {
+    let size = board.size();
+    let from = args.from.unwrap_or(rules.start_position());
+    if from > size {
+        return Err(Failure::bad(anyhow::anyhow!(
+            "--from {from} is past the last cell of board '{board_name}', which has {size} cells"
+        )));
+    }
+    let solution = effects::fewest_rolls(board, rules, from);
+    let turns = effects::fewest_turns(board, rules, from);
+    if args.json {
+        let rolls: Vec<u32> =
+            solution.moves().unwrap_or_default().iter().map(|m| m.outcome.steps).collect();
+        let met: Vec<serde_json::Value> =
+            solution.met().iter().map(|&(at, what)| json!({ "at": at, "effect": what })).collect();
+        let mut value = json!({
+            "min_rolls": solution.min_rolls(),
+            "path": solution.path(),
+            "reachable": solution.is_reachable(),
+            "from": solution.from(),
+            "size": solution.size(),
+            "rolls": rolls,
+            "effects_met": met,
+            "best_case_wormholes": solution.best_case_wormholes(),
+        });
+        match turns {
+            Ok(turns) => value["min_turns"] = json!(turns),
+            Err(e) => value["min_turns_error"] = json!(e.to_string()),
+        }
+        writeln!(console.out, "{value}").or_other()?;
+        return Ok(());
+    }
+    if !solution.is_reachable() {
+        writeln!(
+            console.out,
+            "Cell {size} cannot be reached from {from} on board '{board_name}' under these rules."
+        )
+        .or_other()?;
+        return Ok(());
+    }
+    writeln!(console.out, "{solution}").or_other()?;
+    let rolls: Vec<String> =
+        solution.moves().unwrap_or_default().iter().map(|m| m.outcome.steps.to_string()).collect();
+    if !rolls.is_empty() {
+        writeln!(console.out, "Rolls: {}", rolls.join(", ")).or_other()?;
+    }
+    match turns {
+        Ok(Some(turns)) => {
+            let plural = if turns == 1 { "" } else { "s" };
+            writeln!(
+                console.out,
+                "Fewest turns: {turns} turn{plural} (a skipped turn counts as a turn; an extra \
+                 cell or a top-face bonus gives another roll in the turn)"
+            )
+            .or_other()?;
+        }
+        Ok(None) => {
+            writeln!(console.out, "Fewest turns: none: cell {size} cannot be reached")
+                .or_other()?;
+        }
+        Err(e) => writeln!(console.out, "Fewest turns: not computed: {e}").or_other()?,
+    }
+    if solution.best_case_wormholes() {
+        writeln!(
+            console.out,
+            "Wormholes count as the best case: the path takes the exit it needs, which in a game \
+             is drawn at random."
+        )
+        .or_other()?;
+    }
+    Ok(())
+}
+
 /// `--board random` beyond 10^6 cells: drawn straight into a [`Track`], jump for jump the board
 /// the engine would draw (it skips its winnability check at that size too), without building a
 /// `Board` and its two tables of 4 bytes per cell. 10^8 cells take about 100 MB this way.
 fn huge_random(game: &GameArgs) -> CmdResult<Option<Track>> {
     const ENGINE_CHECKS_UP_TO: u32 = 1_000_000;
-    if game.board != "random" || game.size <= ENGINE_CHECKS_UP_TO {
+    // A track holds jumps only: a board with effects is built whole (and solved with them).
+    if game.board != "random" || game.size <= ENGINE_CHECKS_UP_TO || game.effects > 0 {
         return Ok(None);
     }
     let rules = game.rules_with(&RuleSpec::default())?;

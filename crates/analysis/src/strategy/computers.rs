@@ -3,7 +3,7 @@
 
 use snl_engine::{Decider, Decision, Game};
 
-use super::{Easy, HardPolicy, Strategy, greedy_choice};
+use super::{Easy, HardPolicy, Strategy, greedy_choice, greedy_choice_in};
 
 /// Every computer strategy ready to choose for any seat of one game: `easy` draws from the game's
 /// seed, `greedy` needs nothing, `hard` computes the optimal policy at its first decision (and
@@ -47,7 +47,7 @@ impl Computers {
     pub fn choose(&mut self, strategy: Strategy, game: &Game, decision: &Decision) -> usize {
         match strategy {
             Strategy::Easy => self.easy.decide(game, decision),
-            Strategy::Greedy => greedy_choice(&decision.options),
+            Strategy::Greedy => greedy_choice_in(game, decision),
             Strategy::Hard => self.hard(game, decision),
         }
     }
@@ -65,7 +65,7 @@ impl Computers {
             };
         }
         match &self.hard {
-            Hard::Ready(policy) => policy.choose_for(decision),
+            Hard::Ready(policy) => policy.choose_in(game, decision),
             Hard::NotYet | Hard::Failed => greedy_choice(&decision.options),
         }
     }

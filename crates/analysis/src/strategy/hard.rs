@@ -34,6 +34,7 @@ use snl_engine::{
     AfterRoll, Board, Bonus, Choice, Decider, Decision, Game, MoveOption, OnMax, Rules,
 };
 
+use super::effects::{At, EffectPolicy, shield_at_turn_start};
 use crate::exact::{self, AnalysisError, BONUS_TAIL, Policy, RollClass, Situation, roll_classes};
 
 /// Rounds of policy iteration at most (it converges in a handful).
@@ -76,6 +77,8 @@ pub struct HardPolicy {
     values: Vec<f64>,
     within: Within,
     rounds: u32,
+    /// On a board with cell effects: the tables over the extended state.
+    effects: Option<Box<EffectPolicy>>,
 }
 
 /// The values within a turn that decisions need (`W` of the module documentation).
@@ -114,7 +117,18 @@ impl HardPolicy {
     ///
     /// As [`exact::analyze`]: the exact solver could fail to converge on a board with thousands
     /// of cells reached by backward moves.
+    ///
+    /// On a board with cell effects, the policy is over the extended state (cell, shield, skip
+    /// pending): value iteration, see the module `strategy::effects`.
     pub fn new(board: &Board, rules: &Rules) -> Result<HardPolicy, AnalysisError> {
+        if board.has_effects() {
+            let tables = EffectPolicy::new(board, rules);
+            let mut policy =
+                HardPolicy::from_values(board, rules, tables.values_without_shield(), 0);
+            policy.within = Within::Unused;
+            policy.effects = Some(Box::new(tables));
+            return Ok(policy);
+        }
         let first = exact::turns_everywhere(board, rules, &snl_engine::FirstOption)?;
         if rules.choice == Choice::None {
             return Ok(HardPolicy::from_values(board, rules, first, 0));
@@ -157,13 +171,14 @@ impl HardPolicy {
             values,
             within: Within::Unused,
             rounds,
+            effects: None,
         };
         policy.within = policy.within_values();
         policy
     }
 
     fn within_values(&self) -> Within {
-        if !self.bonus || self.rules.choice == Choice::None {
+        if !self.bonus || self.rules.choice == Choice::None || self.board.has_effects() {
             return Within::Unused;
         }
         let n = self.size as usize;
@@ -362,6 +377,15 @@ impl HardPolicy {
 
     /// The option taken at `at` among `options`, and the expected turns after this one.
     fn best(&self, at: Situation, options: &[MoveOption]) -> (usize, f64) {
+        if let Some(tables) = &self.effects {
+            let at = At {
+                position: at.position,
+                streak: at.streak,
+                turn_start: at.turn_start,
+                ..At::default()
+            };
+            return tables.best(at, options).unwrap_or((0, f64::NAN));
+        }
         let mut best = (0, f64::INFINITY);
         for (i, option) in options.iter().enumerate() {
             let value = self.outcome(at, option, &mut |y, t| self.within(y, t, at.turn_start));
@@ -372,7 +396,28 @@ impl HardPolicy {
         best
     }
 
-    /// The option `hard` takes for the engine's `decision`.
+    /// The option `hard` takes for the engine's `decision` in `game`: on a board with cell
+    /// effects, knowing whether the seat holds a shield and has a turn to skip.
+    pub fn choose_in(&self, game: &Game, decision: &Decision) -> usize {
+        let Some(tables) = &self.effects else { return self.choose_for(decision) };
+        let seat = decision.seat;
+        let at = At {
+            position: decision.position,
+            shield: game.has_shield(seat),
+            skip: game.skips_next_turn(seat),
+            streak: decision.streak,
+            turn_start: decision.turn_start,
+            turn_start_shield: self.void && shield_at_turn_start(game, seat),
+        };
+        match tables.best(at, &decision.options) {
+            Some((option, _)) => option,
+            None => super::greedy_choice_in(game, decision),
+        }
+    }
+
+    /// The option `hard` takes for the engine's `decision`. On a board with cell effects this
+    /// assumes the seat holds no shield and has no turn to skip: [`HardPolicy::choose_in`]
+    /// reads them from the game.
     pub fn choose_for(&self, decision: &Decision) -> usize {
         let at = Situation {
             position: decision.position,
@@ -382,13 +427,27 @@ impl HardPolicy {
         self.best(at, &decision.options).0
     }
 
+    /// Expected turns to finish from a turn begun on `position` holding a shield or not (on a
+    /// board without effects a shield changes nothing).
+    pub fn value_with_shield(&self, position: u32, shield: bool) -> f64 {
+        match &self.effects {
+            Some(tables) => tables.value(position, shield),
+            None => self.v(position),
+        }
+    }
+
+    /// Sweeps of value iteration made on a board with effects (0 on a board without).
+    pub fn sweeps(&self) -> usize {
+        self.effects.as_ref().map_or(0, |t| t.sweeps())
+    }
+
     /// Expected turns to finish from the start, playing this policy.
     pub fn expected_turns(&self) -> f64 {
         self.v(self.rules.start_position())
     }
 
     /// Expected turns to finish from a turn begun on each position 0..=N (0 at N, infinite where
-    /// N can no longer be reached).
+    /// N can no longer be reached); with effects, holding no shield.
     pub fn values(&self) -> &[f64] {
         &self.values
     }
@@ -406,7 +465,13 @@ impl HardPolicy {
     /// How far the values are from optimal: the largest relative gap, over every position that
     /// can finish, between `V(b)` and `1 + min over the whole turn's decisions` computed from
     /// the same values. Zero (to rounding) exactly when no decision can be improved.
+    ///
+    /// On a board with cell effects, over every state of the extended chain: each turn start
+    /// (cell, shield) and each point of a turn (cell, shield, skip pending, streak).
     pub fn bellman_residual(&self) -> f64 {
+        if let Some(tables) = &self.effects {
+            return tables.bellman_residual();
+        }
         let mut worst = 0.0_f64;
         let mut memo = HashMap::new();
         for b in 0..self.size {
@@ -435,8 +500,8 @@ impl Policy for HardPolicy {
 }
 
 impl Decider for HardPolicy {
-    fn decide(&mut self, _: &Game, decision: &Decision) -> usize {
-        self.choose_for(decision)
+    fn decide(&mut self, game: &Game, decision: &Decision) -> usize {
+        self.choose_in(game, decision)
     }
 }
 
@@ -452,7 +517,7 @@ fn close(a: f64, b: f64, tolerance: f64) -> bool {
 }
 
 /// Whether `value` beats `incumbent` by more than [`TOLERANCE`].
-fn better(value: f64, incumbent: f64) -> bool {
+pub(super) fn better(value: f64, incumbent: f64) -> bool {
     value < incumbent && !same(value, incumbent)
 }
 

@@ -124,3 +124,28 @@ fn hard_with_bonus_rolls_is_optimal_under_each_cap() {
         }
     }
 }
+
+#[test]
+fn the_shield_a_turn_began_with_is_read_back_from_the_history() {
+    // Strict sixes under pick-die, a shield on 6: a throw of two sixes moves Ann to 6 (one
+    // option), where she gains a shield and rolls again. Her turn began without one, which is
+    // what a void would give back; at her next turn she begins with it.
+    use snl_engine::{CellSpec, Input, Pending, RuleSet};
+    let rules = Rules { choice: Choice::PickDie, ..RuleSet::StrictSixes.rules() };
+    let mut spec = BoardSpec::with_jumps(30, []);
+    spec.cells = vec![CellSpec { at: 6, effect: "shield".into(), exits: Vec::new() }];
+    let board = Board::new(&spec, &rules).unwrap();
+    let seats = vec![Seat::new("Ann", SeatKind::Human), Seat::new("Bob", SeatKind::Human)];
+    let mut game = Game::new(board, rules, seats).unwrap();
+    let roll = |game: &mut Game, faces: &[u8]| {
+        game.apply(Input::Roll { roll: Roll::from_faces(faces) }).unwrap();
+    };
+    roll(&mut game, &[6, 6]);
+    assert!(matches!(game.pending(), Pending::Roll { seat: 0, again: true, .. }));
+    assert!(game.has_shield(0));
+    assert!(!effects::shield_at_turn_start(&game, 0));
+    roll(&mut game, &[1, 1]); // to 7; the turn ends
+    roll(&mut game, &[1, 1]); // Bob
+    assert!(effects::shield_at_turn_start(&game, 0));
+    assert!(!effects::shield_at_turn_start(&game, 1));
+}

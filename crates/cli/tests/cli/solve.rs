@@ -233,3 +233,23 @@ fn huge_random_boards_are_solved_without_building_a_board_and_agree_with_one() {
     let last = bonus.stdout.lines().last().unwrap_or_default();
     assert!(last.starts_with("Fewest turns: not computed: counting turns on"), "{last}");
 }
+
+#[test]
+fn solve_plans_with_the_effects_of_the_party_board() {
+    let run = snl(&["solve", "--board", "party"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // 6 rolls and 6 turns (checked against the engine's own games in the analysis tests).
+    assert!(run.stdout.starts_with("6 rolls: 0 → "), "{}", run.stdout);
+    assert!(run.stdout.contains("(wormhole)"), "{}", run.stdout);
+    assert!(run.stdout.contains("Fewest turns: 6 turns"), "{}", run.stdout);
+    assert!(run.stdout.contains("Wormholes count as the best case"), "{}", run.stdout);
+    let run = snl(&["solve", "--board", "party", "--json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(value["min_rolls"], 6);
+    assert_eq!(value["min_turns"], 6);
+    assert_eq!(value["reachable"], true);
+    assert_eq!(value["best_case_wormholes"], true);
+    assert_eq!(value["path"].as_array().unwrap().last().unwrap(), 100);
+    assert!(value["effects_met"].as_array().unwrap().iter().any(|m| m["effect"] == "wormhole"));
+}

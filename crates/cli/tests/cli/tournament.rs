@@ -105,3 +105,33 @@ fn people_and_lone_players_cannot_hold_a_tournament() {
     let run = snl(&["tournament", "--games", "0"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
 }
+
+#[test]
+fn a_tournament_on_the_party_board_plays_its_effects_from_the_seed() {
+    let args = [
+        "tournament",
+        "--board",
+        "party",
+        "--choice",
+        "pick-die",
+        "--player",
+        "E:easy",
+        "--player",
+        "H:hard",
+        "--games",
+        "2000",
+        "--seed",
+        "5",
+        "--json",
+    ];
+    let first = snl_json(&args);
+    let players = first["players"].as_array().unwrap();
+    assert_eq!(first["games"], 2000);
+    // Hard beats easy beyond their intervals on a board with effects too.
+    assert!(players[1]["ci95_win_rate"][0].as_f64() > players[0]["ci95_win_rate"][1].as_f64());
+    // Dice and wormhole draws come from the seed: the same seed, the same standings.
+    let again = snl_json(&args);
+    assert_eq!(first["players"], again["players"]);
+    let run = snl(&["solve", "--board", "party", "--mode", "race", "--rounds", "3", "--json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
