@@ -227,7 +227,7 @@ fn analysis_commands_refuse_effects_and_races_in_one_sentence() {
         let run = snl(&[command, "--board", "party"]);
         assert_fails(&run, 2, &[effects]);
     }
-    for command in ["analyze", "simulate", "tournament"] {
+    for command in ["simulate", "tournament"] {
         let run = snl(&[command, "--mode", "race", "--rounds", "3"]);
         assert_fails(&run, 2, &["race mode (3 rounds) cannot be analysed yet"]);
     }
