@@ -36,10 +36,12 @@ mod dice;
 mod tally;
 
 use rayon::prelude::*;
-use snl_engine::{AfterRoll, Board, Bonus, Choice, Finish, Overshoot, Rules, splitmix64};
+use snl_engine::{
+    AfterRoll, Board, Bonus, Choice, Effect, Finish, JumpMode, Overshoot, Rules, splitmix64,
+};
 
 use crate::Budget;
-use dice::Cursor;
+use dice::{Cursor, Draw};
 pub use dice::{DiceStream, Xoshiro256PlusPlus};
 pub use tally::{GameOutcome, Interval, MAX_LENGTH_BIN, MAX_TURN_BIN, Tally, Z95, Z999};
 
@@ -65,8 +67,11 @@ pub enum Kernel {
     /// of (position, face) → position per roll.
     Race,
     /// Any rules and any number of seats: bonus rolls with their streak, the cap and its void,
-    /// several dice, pick-die, finishing all. Moves by one face are still looked up in the table;
-    /// sums of several dice are computed.
+    /// several dice, pick-die, finishing all, cell effects (SPEC §3b: skip, extra, shield,
+    /// wormhole) and race mode. On a plain board in classic mode moves by one face are looked up
+    /// in a table and sums of several dice are computed; with effects or a race every move is
+    /// one lookup by landing cell, with a flag for what needs more (an effect, a wormhole's draw,
+    /// a snake a shield may stop).
     General,
 }
 
@@ -124,8 +129,58 @@ pub struct Simulator {
     /// When a move is by one face (one die, or pick-die): `table[row + face]` is the row of the
     /// position reached from the position of `row` by `face` cells, overshoot rule and jumps
     /// applied (a position's row is the position times `faces + 1`). Empty otherwise, or when
-    /// the board is too big for it.
+    /// the board is too big for it, or with effects or a race.
     table: Vec<u32>,
+    /// With effects or a race: what landing on each cell leads to (see [`Landing`]). Empty on a
+    /// plain board in classic mode.
+    land: Vec<u32>,
+    /// The wormholes, in the order [`Landing::DRAW`] entries name them.
+    wormholes: Vec<Wormhole>,
+    /// The rounds of a race; 0 in classic mode.
+    rounds: u64,
+}
+
+/// The bits of an entry of [`Simulator::land`] for a token that lands on a cell (after the
+/// overshoot rule): without [`Landing::DRAW`], the low bits are the cell it rests on when no
+/// shield stops it, and [`Landing::EFFECT`] the effect that cell has; with it, the low bits are
+/// the index of the wormhole whose draw comes next. [`Landing::SNAKE`] marks a snake's head,
+/// which a shield stops. An entry with none of the flags is a plain move, as on a plain board.
+struct Landing;
+
+impl Landing {
+    /// The resting cell, or the wormhole's index.
+    const CELL: u32 = (1 << 28) - 1;
+    /// Where the effect code sits: [`Landing::SKIP`], [`Landing::EXTRA`] or [`Landing::SHIELD`].
+    const EFFECT_SHIFT: u32 = 28;
+    const EFFECT: u32 = 3 << Self::EFFECT_SHIFT;
+    const SKIP: u32 = 1;
+    const EXTRA: u32 = 2;
+    const SHIELD: u32 = 3;
+    /// A wormhole's draw comes next.
+    const DRAW: u32 = 1 << 30;
+    /// The landing cell is a snake's head.
+    const SNAKE: u32 = 1 << 31;
+
+    /// The effect code of resting on `cell` (none for a wormhole: a token rests on one only
+    /// when single jumps stop it there, and then nothing happens).
+    fn effect(board: &Board, cell: u32) -> u32 {
+        let code = match board.effect_at(cell) {
+            Some(Effect::Skip) => Self::SKIP,
+            Some(Effect::Extra) => Self::EXTRA,
+            Some(Effect::Shield) => Self::SHIELD,
+            _ => 0,
+        };
+        cell | code << Self::EFFECT_SHIFT
+    }
+}
+
+/// A wormhole as the kernel draws it: the draw among its exits, and for each exit what the
+/// token does there (an entry of [`Simulator::land`] without [`Landing::SNAKE`]: a shield stops
+/// only a snake landed on by the roll itself).
+#[derive(Clone, Debug)]
+struct Wormhole {
+    draw: Draw,
+    exits: Vec<u32>,
 }
 
 impl Simulator {
@@ -164,7 +219,14 @@ impl Simulator {
             finish_first: rules.finish == Finish::First || seats <= 2,
             settle: board.settle_table(rules.jumps).to_vec(),
             table: Vec::new(),
+            land: Vec::new(),
+            wormholes: Vec::new(),
+            rounds: rules.mode.rounds().map_or(0, u64::from),
         };
+        if board.has_effects() || sim.rounds > 0 {
+            sim.build_landings();
+            return Ok(sim);
+        }
         let stride = sim.faces as usize + 1;
         let one_face = sim.dice == 1 || sim.pick_die;
         if one_face && (size as usize + 1) * stride <= MAX_TABLE {
@@ -181,6 +243,53 @@ impl Simulator {
             }
         }
         Ok(sim)
+    }
+
+    /// Fills [`Simulator::land`] and [`Simulator::wormholes`] from the board, as the engine's
+    /// turn plays a move (`turn.rs`): a jump under single jumps is followed once (a wormhole is
+    /// a jump), under chain on until a cell with no jump; the resting cell's effect applies.
+    fn build_landings(&mut self) {
+        let board = &self.board;
+        let holes: Vec<u32> = board
+            .effects()
+            .iter()
+            .filter(|e| matches!(e.effect, Effect::Wormhole { .. }))
+            .map(|e| e.at)
+            .collect();
+        let hole = |cell: u32| holes.binary_search(&cell).ok().map(|i| i as u32);
+        let chain = self.rules.jumps == JumpMode::Chain;
+        // Where landing on `cell` leads, before any shield.
+        let lands = |cell: u32| {
+            if chain {
+                let end = board.settle(cell, JumpMode::Chain);
+                hole(end).map_or_else(|| Landing::effect(board, end), |i| Landing::DRAW | i)
+            } else if let Some(to) = board.jump_at(cell) {
+                Landing::effect(board, to)
+            } else {
+                hole(cell).map_or_else(|| Landing::effect(board, cell), |i| Landing::DRAW | i)
+            }
+        };
+        let land: Vec<u32> = (0..=self.size)
+            .map(|cell| {
+                let snake = board.jump_at(cell).is_some_and(|to| to < cell);
+                lands(cell) | if snake { Landing::SNAKE } else { 0 }
+            })
+            .collect();
+        // After a wormhole's jump: under single jumps the token rests on the exit, under chain
+        // it goes on as if it had landed there.
+        let wormholes = holes
+            .iter()
+            .map(|&at| {
+                let exits = board.wormhole_at(at).unwrap_or_default();
+                let exits = exits
+                    .iter()
+                    .map(|&exit| if chain { lands(exit) } else { Landing::effect(board, exit) })
+                    .collect();
+                Wormhole { draw: Draw::new(board.wormhole_at(at).map_or(1, |e| e.len() as u32)), exits }
+            })
+            .collect();
+        self.land = land;
+        self.wormholes = wormholes;
     }
 
     /// The same simulator running the [`Kernel::General`] loop whatever the rules: the reference
@@ -272,6 +381,15 @@ impl Simulator {
         // Each arm is a copy of a kernel made for its case: the seat count known at compile time
         // keeps positions in registers and removes bounds checks.
         let (dice, scratch) = (&mut dice, &mut scratch);
+        if !self.land.is_empty() {
+            match self.seats {
+                2 => repeat(&mut tally, games, || self.full_game::<2>(dice, scratch)),
+                3 => repeat(&mut tally, games, || self.full_game::<3>(dice, scratch)),
+                4 => repeat(&mut tally, games, || self.full_game::<4>(dice, scratch)),
+                _ => repeat(&mut tally, games, || self.full_game::<0>(dice, scratch)),
+            }
+            return tally;
+        }
         match (self.kernel, self.seats, table) {
             (Kernel::Race, 1, _) => repeat(&mut tally, games, || self.race::<1>(dice)),
             (Kernel::Race, 2, _) => repeat(&mut tally, games, || self.race::<2>(dice)),
@@ -297,6 +415,7 @@ impl Simulator {
     /// One game by whichever kernel is in use.
     fn play(&self, dice: &mut DiceStream, scratch: &mut Scratch) -> GameOutcome {
         match self.kernel {
+            Kernel::General if !self.land.is_empty() => self.full_game::<0>(dice, scratch),
             Kernel::Race => self.race_any(dice, &mut scratch.positions),
             Kernel::General if self.table.is_empty() => {
                 self.general_game::<0, false>(dice, scratch)
@@ -445,6 +564,161 @@ impl Simulator {
     }
 }
 
+impl Simulator {
+    /// The general kernel with cell effects and race mode: `Game::play_turn` without events or
+    /// history, each seat's shield and pending skip held beside its position (SPEC §3b).
+    ///
+    /// `P` is the number of seats, or 0 for "read it at run time". Positions are cells; a move
+    /// is one lookup in [`Simulator::land`] by landing cell, and only an entry flagged for an
+    /// effect, a wormhole or (while the player holds a shield) a snake's head takes more work.
+    fn full_game<const P: usize>(
+        &self,
+        dice: &mut DiceStream,
+        scratch: &mut Scratch,
+    ) -> GameOutcome {
+        let mut dice = dice.cursor();
+        let seats = if P == 0 { self.seats } else { P };
+        let (goal, start) = (self.size, self.start);
+        let land = &self.land[..];
+        let Scratch { positions, finished, shields, skips, turns_of } = scratch;
+        let positions = &mut positions[..seats];
+        let finished = &mut finished[..seats];
+        let shields = &mut shields[..seats];
+        let skips = &mut skips[..seats];
+        let turns_of = &mut turns_of[..seats];
+        positions.fill(start);
+        finished.fill(false);
+        shields.fill(false);
+        skips.fill(false);
+        turns_of.fill(0);
+        let (mut rolls, mut turns, mut playing) = (0_u64, 0_u64, seats);
+        let mut winner: Option<(usize, u64)> = None;
+        let mut seat = 0;
+        loop {
+            turns += 1;
+            turns_of[seat] += 1;
+            if skips[seat] {
+                // A turn with no roll.
+                skips[seat] = false;
+            } else {
+                let (begin, held) = (positions[seat], shields[seat]);
+                let (mut at, mut shield, mut skip) = (begin, held, false);
+                let mut streak = 0_usize;
+                loop {
+                    let (steps, top) = self.throw(&mut dice);
+                    rolls += 1;
+                    let after = if top {
+                        self.after_top[streak.min(self.after_top.len() - 1)]
+                    } else {
+                        AfterRoll::End
+                    };
+                    streak += 1;
+                    if after == AfterRoll::Void {
+                        // The whole turn is undone: position, shield gained or used, skip gained.
+                        (at, shield, skip) = (begin, held, false);
+                        break;
+                    }
+                    let mut extra = false;
+                    let target = at + steps;
+                    let landed = if target <= goal {
+                        target
+                    } else if self.rules.overshoot == Overshoot::Stay {
+                        // Blocked: no move, so no effect.
+                        u32::MAX
+                    } else {
+                        self.board.advance(&self.rules, at, steps).landed
+                    };
+                    if landed != u32::MAX {
+                        let entry = land[landed as usize];
+                        let mask = Landing::EFFECT
+                            | Landing::DRAW
+                            | if shield { Landing::SNAKE } else { 0 };
+                        if entry & mask == 0 {
+                            at = entry & Landing::CELL;
+                        } else if shield && entry & Landing::SNAKE != 0 {
+                            // The shield stops the snake: the token stays on its head, which
+                            // holds no effect.
+                            shield = false;
+                            at = landed;
+                        } else {
+                            let rest = if entry & Landing::DRAW != 0 {
+                                self.through(entry, &mut dice)
+                            } else {
+                                entry
+                            };
+                            at = rest & Landing::CELL;
+                            match (rest & Landing::EFFECT) >> Landing::EFFECT_SHIFT {
+                                Landing::SKIP => skip = true,
+                                Landing::EXTRA => extra = true,
+                                Landing::SHIELD => shield = true,
+                                _ => {}
+                            }
+                        }
+                    }
+                    if at == goal {
+                        break;
+                    }
+                    if after == AfterRoll::Again {
+                        continue;
+                    }
+                    if extra {
+                        // Independent of the bonus: the next top face begins a new streak.
+                        streak = 0;
+                        continue;
+                    }
+                    break;
+                }
+                positions[seat] = at;
+                shields[seat] = shield;
+                skips[seat] = skip;
+                if at == goal {
+                    winner.get_or_insert((seat, turns_of[seat]));
+                    finished[seat] = true;
+                    playing -= 1;
+                    if self.finish_first || playing <= 1 {
+                        let (winner, winner_turns) = winner.unwrap_or((seat, turns_of[seat]));
+                        return GameOutcome { winner, rolls, turns, winner_turns };
+                    }
+                }
+            }
+            let mut next = if seat + 1 == seats { 0 } else { seat + 1 };
+            // Only under finish all can a seat have finished while the game goes on.
+            while !self.finish_first && finished[next] {
+                next = if next + 1 == seats { 0 } else { next + 1 };
+            }
+            // Turns go round the players still playing, so the next to play has had the fewest:
+            // once it has had its rounds, so has everyone (the engine's test in `end_turn`).
+            if self.rounds > 0 && turns_of[next] >= self.rounds {
+                let (winner, winner_turns) = winner.unwrap_or_else(|| {
+                    // Ranked by position, ties by seating order: the first of the furthest.
+                    let furthest = (0..seats)
+                        .filter(|&s| !finished[s])
+                        .fold(None, |best: Option<usize>, s| match best {
+                            Some(b) if positions[b] >= positions[s] => Some(b),
+                            _ => Some(s),
+                        })
+                        .unwrap_or(0);
+                    (furthest, turns_of[furthest])
+                });
+                return GameOutcome { winner, rolls, turns, winner_turns };
+            }
+            seat = next;
+        }
+    }
+
+    /// Follows a landing entry with [`Landing::DRAW`] through its wormholes' draws (several under
+    /// chain jumps) to the entry of the cell the token rests on.
+    #[cold]
+    #[inline(never)]
+    fn through(&self, mut entry: u32, dice: &mut Cursor) -> u32 {
+        while entry & Landing::DRAW != 0 {
+            let hole = &self.wormholes[(entry & Landing::CELL) as usize];
+            entry = hole.exits[dice.draw(hole.draw) as usize];
+        }
+        entry
+    }
+}
+
 /// Counts `games` games, each played by `play`.
 #[inline]
 fn repeat(tally: &mut Tally, games: u64, mut play: impl FnMut() -> GameOutcome) {
@@ -458,11 +732,23 @@ fn repeat(tally: &mut Tally, games: u64, mut play: impl FnMut() -> GameOutcome) 
 struct Scratch {
     positions: Vec<u32>,
     finished: Vec<bool>,
+    /// With effects: whether each seat holds a shield.
+    shields: Vec<bool>,
+    /// With effects: whether each seat's next turn is skipped.
+    skips: Vec<bool>,
+    /// With effects or a race: turns each seat has had (skipped ones too).
+    turns_of: Vec<u64>,
 }
 
 impl Scratch {
     fn new(seats: usize) -> Scratch {
-        Scratch { positions: vec![0; seats], finished: vec![false; seats] }
+        Scratch {
+            positions: vec![0; seats],
+            finished: vec![false; seats],
+            shields: vec![false; seats],
+            skips: vec![false; seats],
+            turns_of: vec![0; seats],
+        }
     }
 }
 

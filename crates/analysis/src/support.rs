@@ -47,7 +47,7 @@ impl Work {
         match self {
             Self::Exact => false,
             Self::Solve => false,
-            Self::Simulate => false,
+            Self::Simulate => true,
             Self::Strategy => false,
         }
     }
@@ -58,7 +58,7 @@ impl Work {
         match self {
             Self::Exact => false,
             Self::Solve => false,
-            Self::Simulate => false,
+            Self::Simulate => true,
             Self::Strategy => false,
         }
     }

@@ -196,6 +196,43 @@ impl Cursor<'_> {
     }
 }
 
+impl Cursor<'_> {
+    /// [`RollSource::draw`] of the stream: a whole new word of the generator, not a face of the
+    /// current one, so a cursor and the stream draw alike.
+    #[inline]
+    pub(crate) fn draw(&mut self, draw: Draw) -> u32 {
+        draw.from(&mut self.dice.rng)
+    }
+}
+
+/// An unbiased draw in `0..count` by Lemire's method on whole words, with its rejection
+/// threshold worked out once (a wormhole draws among the same exits again and again).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Draw {
+    count: u64,
+    /// `2^64 mod count`: words whose low product falls below this are thrown away.
+    threshold: u64,
+}
+
+impl Draw {
+    /// A draw among `count` (at least 1) outcomes.
+    pub(crate) fn new(count: u32) -> Draw {
+        let count = u64::from(count.max(1));
+        Draw { count, threshold: count.wrapping_neg() % count }
+    }
+
+    /// One draw from `rng`.
+    #[inline]
+    fn from(self, rng: &mut Xoshiro256PlusPlus) -> u32 {
+        loop {
+            let product = u128::from(rng.next_u64()) * u128::from(self.count);
+            if product as u64 >= self.threshold {
+                return (product >> 64) as u32;
+            }
+        }
+    }
+}
+
 impl Drop for Cursor<'_> {
     #[inline]
     fn drop(&mut self) {
@@ -227,14 +264,8 @@ impl RollSource for DiceStream {
 
     /// An unbiased draw in `0..count` (Lemire's method on a whole word of the stream).
     fn draw(&mut self, _seat: usize, count: u32) -> Result<u32, RollError> {
-        let count = u64::from(count.max(1));
-        let threshold = count.wrapping_neg() % count;
-        loop {
-            let product = u128::from(self.rng.next_u64()) * u128::from(count);
-            if product as u64 >= threshold {
-                return Ok((product >> 64) as u32);
-            }
-        }
+        let draw = Draw::new(count);
+        Ok(draw.from(&mut self.rng))
     }
 }
 

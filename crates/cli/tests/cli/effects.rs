@@ -222,7 +222,8 @@ fn a_game_on_the_party_board_cut_in_two_by_a_save_is_the_uninterrupted_game() {
 fn analysis_commands_refuse_effects_and_races_in_one_sentence() {
     let effects =
         "this board has cell effects (extra, shield, skip, wormhole), which snl cannot analyse yet";
-    for command in ["analyze", "solve", "simulate", "tournament"] {
+    // `simulate` plays effects and races (tests/cli/simulate.rs).
+    for command in ["analyze", "solve", "tournament"] {
         let run = snl(&[command, "--board", "party"]);
         assert_fails(&run, 2, &[effects]);
         let run = snl(&[command, "--mode", "race", "--rounds", "3"]);
