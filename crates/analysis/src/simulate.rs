@@ -285,7 +285,10 @@ impl Simulator {
                     .iter()
                     .map(|&exit| if chain { lands(exit) } else { Landing::effect(board, exit) })
                     .collect();
-                Wormhole { draw: Draw::new(board.wormhole_at(at).map_or(1, |e| e.len() as u32)), exits }
+                Wormhole {
+                    draw: Draw::new(board.wormhole_at(at).map_or(1, |e| e.len() as u32)),
+                    exits,
+                }
             })
             .collect();
         self.land = land;

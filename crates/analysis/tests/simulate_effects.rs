@@ -27,7 +27,8 @@ fn rules(text: &str) -> Rules {
             "on-max" => rules.on_max = value.parse().unwrap(),
             "finish" => rules.finish = value.parse().unwrap(),
             "rounds" => {
-                rules.mode = Mode::Race { rounds: NonZeroU32::new(value.parse().unwrap()).unwrap() };
+                rules.mode =
+                    Mode::Race { rounds: NonZeroU32::new(value.parse().unwrap()).unwrap() };
             }
             other => panic!("unknown option {other}"),
         }

@@ -7,8 +7,7 @@ use std::num::NonZeroU32;
 
 use snl_analysis::simulate::{DiceStream, GameOutcome, Kernel, Simulator, Tally, chunk_seed};
 use snl_engine::{
-    Board, BoardSpec, CellSpec, FirstOption, Game, Mode, Preset, RandomBoard, Rules, Seat,
-    SeatKind,
+    Board, BoardSpec, CellSpec, FirstOption, Game, Mode, Preset, RandomBoard, Rules, Seat, SeatKind,
 };
 
 const GAMES: usize = 150;
@@ -29,7 +28,8 @@ fn rules(text: &str) -> Rules {
             "finish" => rules.finish = value.parse().unwrap(),
             "choice" => rules.choice = value.parse().unwrap(),
             "rounds" => {
-                rules.mode = Mode::Race { rounds: NonZeroU32::new(value.parse().unwrap()).unwrap() };
+                rules.mode =
+                    Mode::Race { rounds: NonZeroU32::new(value.parse().unwrap()).unwrap() };
             }
             other => panic!("unknown option {other}"),
         }
@@ -182,10 +182,7 @@ fn effect_boards() -> Vec<(&'static str, BoardSpec)> {
         ("party", Preset::Party.spec()),
         ("skip", with_cells(24, snakes_and_ladders, &[(5, "skip", &[]), (12, "skip", &[])])),
         ("extra", with_cells(24, snakes_and_ladders, &[(2, "extra", &[]), (13, "extra", &[])])),
-        (
-            "shield",
-            with_cells(24, snakes_and_ladders, &[(6, "shield", &[]), (16, "shield", &[])]),
-        ),
+        ("shield", with_cells(24, snakes_and_ladders, &[(6, "shield", &[]), (16, "shield", &[])])),
         ("wormhole", with_cells(24, snakes_and_ladders, &[(9, "wormhole", &[1, 15, 21])])),
         (
             "mixed",

@@ -377,7 +377,8 @@ fn the_party_board_is_simulated_with_its_effects() {
 
 #[test]
 fn a_race_ends_after_its_rounds() {
-    let run = snl(&["simulate", "--mode", "race", "--rounds", "5", "--seed", "4", "--games", "3000"]);
+    let run =
+        snl(&["simulate", "--mode", "race", "--rounds", "5", "--seed", "4", "--games", "3000"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let out = &run.stdout;
     assert!(out.contains("race of 5 rounds"), "{out}");
