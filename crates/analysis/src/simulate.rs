@@ -385,11 +385,20 @@ impl Simulator {
         // keeps positions in registers and removes bounds checks.
         let (dice, scratch) = (&mut dice, &mut scratch);
         if !self.land.is_empty() {
-            match self.seats {
-                2 => repeat(&mut tally, games, || self.full_game::<2>(dice, scratch)),
-                3 => repeat(&mut tally, games, || self.full_game::<3>(dice, scratch)),
-                4 => repeat(&mut tally, games, || self.full_game::<4>(dice, scratch)),
-                _ => repeat(&mut tally, games, || self.full_game::<0>(dice, scratch)),
+            match (self.seats, self.simple()) {
+                (2, true) => repeat(&mut tally, games, || self.full_game::<2, true>(dice, scratch)),
+                (3, true) => repeat(&mut tally, games, || self.full_game::<3, true>(dice, scratch)),
+                (4, true) => repeat(&mut tally, games, || self.full_game::<4, true>(dice, scratch)),
+                (2, false) => {
+                    repeat(&mut tally, games, || self.full_game::<2, false>(dice, scratch));
+                }
+                (3, false) => {
+                    repeat(&mut tally, games, || self.full_game::<3, false>(dice, scratch));
+                }
+                (4, false) => {
+                    repeat(&mut tally, games, || self.full_game::<4, false>(dice, scratch));
+                }
+                _ => repeat(&mut tally, games, || self.play(dice, scratch)),
             }
             return tally;
         }
@@ -418,13 +427,24 @@ impl Simulator {
     /// One game by whichever kernel is in use.
     fn play(&self, dice: &mut DiceStream, scratch: &mut Scratch) -> GameOutcome {
         match self.kernel {
-            Kernel::General if !self.land.is_empty() => self.full_game::<0>(dice, scratch),
+            Kernel::General if !self.land.is_empty() => {
+                if self.simple() {
+                    self.full_game::<0, true>(dice, scratch)
+                } else {
+                    self.full_game::<0, false>(dice, scratch)
+                }
+            }
             Kernel::Race => self.race_any(dice, &mut scratch.positions),
             Kernel::General if self.table.is_empty() => {
                 self.general_game::<0, false>(dice, scratch)
             }
             Kernel::General => self.general_game::<0, true>(dice, scratch),
         }
+    }
+
+    /// One die and no bonus rule: a turn is one roll unless an `extra` cell gives more.
+    fn simple(&self) -> bool {
+        self.dice == 1 && !self.pick_die && !self.bonus
     }
 
     /// The race kernel for `P` seats, positions held in registers.
@@ -567,141 +587,91 @@ impl Simulator {
     }
 }
 
+/// A seat's state in the general kernel with effects, in one word: its cell (the low bits, as in
+/// [`Landing::CELL`]), whether it holds a shield ([`HELD_SHIELD`], the bit of
+/// [`Landing::SNAKE`], so that one mask tests "a snake, and a shield to stop it") and whether its
+/// next turn is skipped ([`SKIP_NEXT`]).
+const HELD_SHIELD: u32 = Landing::SNAKE;
+/// See [`HELD_SHIELD`].
+const SKIP_NEXT: u32 = Landing::DRAW;
+
 impl Simulator {
     /// The general kernel with cell effects and race mode: `Game::play_turn` without events or
-    /// history, each seat's shield and pending skip held beside its position (SPEC §3b).
+    /// history, each seat's shield and pending skip held beside its cell (SPEC §3b).
     ///
-    /// `P` is the number of seats, or 0 for "read it at run time". Positions are cells; a move
-    /// is one lookup in [`Simulator::land`] by landing cell, and only an entry flagged for an
-    /// effect, a wormhole or (while the player holds a shield) a snake's head takes more work.
-    fn full_game<const P: usize>(
+    /// `P` is the number of seats, or 0 for "read it at run time"; `SIMPLE` is one die with no
+    /// bonus rule, where a turn is one roll unless an `extra` cell gives another. A move is one
+    /// lookup in [`Simulator::land`] by landing cell, and only an entry flagged for an effect, a
+    /// wormhole or (while the player holds a shield) a snake's head takes more work.
+    fn full_game<const P: usize, const SIMPLE: bool>(
         &self,
         dice: &mut DiceStream,
         scratch: &mut Scratch,
     ) -> GameOutcome {
         let mut dice = dice.cursor();
         let seats = if P == 0 { self.seats } else { P };
-        let (goal, start) = (self.size, self.start);
-        let land = &self.land[..];
-        let Scratch { positions, finished, shields, skips, turns_of } = scratch;
-        let positions = &mut positions[..seats];
-        let finished = &mut finished[..seats];
-        let shields = &mut shields[..seats];
-        let skips = &mut skips[..seats];
-        let turns_of = &mut turns_of[..seats];
-        positions.fill(start);
+        let goal = self.size;
+        let land = &self.land[..=goal as usize];
+        let (race, finish_first) = (self.rounds > 0, self.finish_first);
+        let states = &mut scratch.positions[..seats];
+        let finished = &mut scratch.finished[..seats];
+        let turns_of = &mut scratch.turns_of[..seats];
+        states.fill(self.start);
         finished.fill(false);
-        shields.fill(false);
-        skips.fill(false);
         turns_of.fill(0);
         let (mut rolls, mut turns, mut playing) = (0_u64, 0_u64, seats);
         let mut winner: Option<(usize, u64)> = None;
         let mut seat = 0;
         loop {
             turns += 1;
-            turns_of[seat] += 1;
-            if skips[seat] {
+            if race {
+                turns_of[seat] += 1;
+            }
+            let state = states[seat];
+            if state & SKIP_NEXT != 0 {
                 // A turn with no roll.
-                skips[seat] = false;
+                states[seat] = state & !SKIP_NEXT;
             } else {
-                let (begin, held) = (positions[seat], shields[seat]);
-                let (mut at, mut shield, mut skip) = (begin, held, false);
-                let mut streak = 0_usize;
-                loop {
-                    let (steps, top) = self.throw(&mut dice);
-                    rolls += 1;
-                    let after = if top {
-                        self.after_top[streak.min(self.after_top.len() - 1)]
-                    } else {
-                        AfterRoll::End
-                    };
-                    streak += 1;
-                    if after == AfterRoll::Void {
-                        // The whole turn is undone: position, shield gained or used, skip gained.
-                        (at, shield, skip) = (begin, held, false);
-                        break;
-                    }
-                    let mut extra = false;
-                    let target = at + steps;
-                    let landed = if target <= goal {
-                        target
-                    } else if self.rules.overshoot == Overshoot::Stay {
-                        // Blocked: no move, so no effect.
-                        u32::MAX
-                    } else {
-                        self.board.advance(&self.rules, at, steps).landed
-                    };
-                    if landed != u32::MAX {
-                        let entry = land[landed as usize];
-                        let mask = Landing::EFFECT
-                            | Landing::DRAW
-                            | if shield { Landing::SNAKE } else { 0 };
-                        if entry & mask == 0 {
-                            at = entry & Landing::CELL;
-                        } else if shield && entry & Landing::SNAKE != 0 {
-                            // The shield stops the snake: the token stays on its head, which
-                            // holds no effect.
-                            shield = false;
-                            at = landed;
-                        } else {
-                            let rest = if entry & Landing::DRAW != 0 {
-                                self.through(entry, &mut dice)
-                            } else {
-                                entry
-                            };
-                            at = rest & Landing::CELL;
-                            match (rest & Landing::EFFECT) >> Landing::EFFECT_SHIFT {
-                                Landing::SKIP => skip = true,
-                                Landing::EXTRA => extra = true,
-                                Landing::SHIELD => shield = true,
-                                _ => {}
-                            }
-                        }
-                    }
-                    if at == goal {
-                        break;
-                    }
-                    if after == AfterRoll::Again {
-                        continue;
-                    }
-                    if extra {
-                        // Independent of the bonus: the next top face begins a new streak.
-                        streak = 0;
-                        continue;
-                    }
-                    break;
-                }
-                positions[seat] = at;
-                shields[seat] = shield;
-                skips[seat] = skip;
-                if at == goal {
-                    winner.get_or_insert((seat, turns_of[seat]));
+                let state = if SIMPLE {
+                    self.simple_turn(state, land, &mut dice, &mut rolls)
+                } else {
+                    self.any_turn(state, land, &mut dice, &mut rolls)
+                };
+                states[seat] = state;
+                if state & Landing::CELL == goal {
+                    // No seat has finished before the first to finish, so every seat has had
+                    // the same number of turns up to it (skipped ones too): its turn is the
+                    // round the game is in.
+                    winner.get_or_insert((seat, turns.div_ceil(seats as u64)));
                     finished[seat] = true;
                     playing -= 1;
-                    if self.finish_first || playing <= 1 {
-                        let (winner, winner_turns) = winner.unwrap_or((seat, turns_of[seat]));
+                    if finish_first || playing <= 1 {
+                        let (winner, winner_turns) = winner.unwrap_or((seat, 0));
                         return GameOutcome { winner, rolls, turns, winner_turns };
                     }
                 }
             }
             let mut next = if seat + 1 == seats { 0 } else { seat + 1 };
             // Only under finish all can a seat have finished while the game goes on.
-            while !self.finish_first && finished[next] {
+            while !finish_first && finished[next] {
                 next = if next + 1 == seats { 0 } else { next + 1 };
             }
             // Turns go round the players still playing, so the next to play has had the fewest:
-            // once it has had its rounds, so has everyone (the engine's test in `end_turn`).
-            if self.rounds > 0 && turns_of[next] >= self.rounds {
+            // once it has had its rounds, so has everyone (the engine's test in `end_turn`), and
+            // each exactly that many.
+            if race && turns_of[next] >= self.rounds {
                 let (winner, winner_turns) = winner.unwrap_or_else(|| {
                     // Ranked by position, ties by seating order: the first of the furthest.
                     let furthest = (0..seats)
                         .filter(|&s| !finished[s])
                         .fold(None, |best: Option<usize>, s| match best {
-                            Some(b) if positions[b] >= positions[s] => Some(b),
+                            Some(b) if states[b] & Landing::CELL >= states[s] & Landing::CELL => {
+                                Some(b)
+                            }
                             _ => Some(s),
                         })
                         .unwrap_or(0);
-                    (furthest, turns_of[furthest])
+                    (furthest, self.rounds)
                 });
                 return GameOutcome { winner, rolls, turns, winner_turns };
             }
@@ -709,10 +679,119 @@ impl Simulator {
         }
     }
 
-    /// Follows a landing entry with [`Landing::DRAW`] through its wormholes' draws (several under
-    /// chain jumps) to the entry of the cell the token rests on.
+    /// A turn under one die and no bonus rule: one roll, and one more each time the token comes
+    /// to rest on an `extra` cell. Returns the seat's state after it.
+    #[inline(always)]
+    fn simple_turn(&self, mut state: u32, land: &[u32], dice: &mut Cursor, rolls: &mut u64) -> u32 {
+        let goal = self.size;
+        loop {
+            let steps = dice.face();
+            *rolls += 1;
+            let at = state & Landing::CELL;
+            let target = at + steps;
+            let landed = if target <= goal {
+                target
+            } else if self.rules.overshoot == Overshoot::Stay {
+                // Blocked: no move, so no effect, and no bonus rule to roll again.
+                return state;
+            } else {
+                self.overshoot(at, steps)
+            };
+            let entry = land[landed as usize];
+            if entry & (Landing::EFFECT | Landing::DRAW | (state & HELD_SHIELD)) == 0 {
+                return (state & !Landing::CELL) | (entry & Landing::CELL);
+            }
+            let extra;
+            (state, extra) = self.special(state, landed, entry, dice);
+            if !extra || state & Landing::CELL == goal {
+                return state;
+            }
+        }
+    }
+
+    /// A turn under any rules: bonus rolls with their streak, the cap and its void, several
+    /// dice, pick-die (the first die), and `extra` cells. Returns the seat's state after it.
+    #[inline(always)]
+    fn any_turn(&self, begin: u32, land: &[u32], dice: &mut Cursor, rolls: &mut u64) -> u32 {
+        let goal = self.size;
+        let mut state = begin;
+        let mut streak = 0_usize;
+        loop {
+            let (steps, top) = self.throw(dice);
+            *rolls += 1;
+            let after = if top {
+                self.after_top[streak.min(self.after_top.len() - 1)]
+            } else {
+                AfterRoll::End
+            };
+            streak += 1;
+            if after == AfterRoll::Void {
+                // The whole turn is undone: position, shield gained or used, skip gained (none
+                // was pending when the turn began, or it would have been skipped).
+                return begin;
+            }
+            let mut extra = false;
+            let at = state & Landing::CELL;
+            let target = at + steps;
+            let landed = if target <= goal {
+                target
+            } else if self.rules.overshoot == Overshoot::Stay {
+                // Blocked: no move, so no effect.
+                u32::MAX
+            } else {
+                self.overshoot(at, steps)
+            };
+            if landed != u32::MAX {
+                let entry = land[landed as usize];
+                if entry & (Landing::EFFECT | Landing::DRAW | (state & HELD_SHIELD)) == 0 {
+                    state = (state & !Landing::CELL) | (entry & Landing::CELL);
+                } else {
+                    (state, extra) = self.special(state, landed, entry, dice);
+                }
+            }
+            if state & Landing::CELL == goal {
+                return state;
+            }
+            if after == AfterRoll::Again {
+                continue;
+            }
+            if extra {
+                // Independent of the bonus: the next top face begins a new streak.
+                streak = 0;
+                continue;
+            }
+            return state;
+        }
+    }
+
+    /// Where a move past N lands under the bounce or win rule.
     #[cold]
     #[inline(never)]
+    fn overshoot(&self, from: u32, steps: u32) -> u32 {
+        self.board.advance(&self.rules, from, steps).landed
+    }
+
+    /// A landing whose entry is flagged: a shield stopping a snake, a wormhole's draws, or the
+    /// resting cell's effect. Returns the seat's state after it and whether an `extra` cell
+    /// gives one more roll.
+    #[inline(never)]
+    fn special(&self, state: u32, landed: u32, entry: u32, dice: &mut Cursor) -> (u32, bool) {
+        if state & HELD_SHIELD != 0 && entry & Landing::SNAKE != 0 {
+            // The shield stops the snake: the token stays on its head, which holds no effect.
+            return ((state & !(Landing::CELL | HELD_SHIELD)) | landed, false);
+        }
+        let rest = if entry & Landing::DRAW != 0 { self.through(entry, dice) } else { entry };
+        let state = (state & !Landing::CELL) | (rest & Landing::CELL);
+        match (rest & Landing::EFFECT) >> Landing::EFFECT_SHIFT {
+            Landing::SKIP => (state | SKIP_NEXT, false),
+            Landing::EXTRA => (state, true),
+            Landing::SHIELD => (state | HELD_SHIELD, false),
+            _ => (state, false),
+        }
+    }
+
+    /// Follows a landing entry with [`Landing::DRAW`] through its wormholes' draws (several under
+    /// chain jumps) to the entry of the cell the token rests on.
     fn through(&self, mut entry: u32, dice: &mut Cursor) -> u32 {
         while entry & Landing::DRAW != 0 {
             let hole = &self.wormholes[(entry & Landing::CELL) as usize];
@@ -733,13 +812,10 @@ fn repeat(tally: &mut Tally, games: u64, mut play: impl FnMut() -> GameOutcome) 
 /// Per-thread working space of the general kernel, made once and reused by every game.
 #[derive(Clone, Debug)]
 struct Scratch {
+    /// Each seat's position (with effects, its whole state: see [`HELD_SHIELD`]).
     positions: Vec<u32>,
     finished: Vec<bool>,
-    /// With effects: whether each seat holds a shield.
-    shields: Vec<bool>,
-    /// With effects: whether each seat's next turn is skipped.
-    skips: Vec<bool>,
-    /// With effects or a race: turns each seat has had (skipped ones too).
+    /// In a race: turns each seat has had (skipped ones too).
     turns_of: Vec<u64>,
 }
 
@@ -748,8 +824,6 @@ impl Scratch {
         Scratch {
             positions: vec![0; seats],
             finished: vec![false; seats],
-            shields: vec![false; seats],
-            skips: vec![false; seats],
             turns_of: vec![0; seats],
         }
     }
