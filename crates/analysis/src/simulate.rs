@@ -41,6 +41,7 @@ use snl_engine::{
 };
 
 use crate::Budget;
+use dice::Xoshiro256PlusPlus as Rng;
 use dice::{Cursor, Draw};
 pub use dice::{DiceStream, Xoshiro256PlusPlus};
 pub use tally::{GameOutcome, Interval, MAX_LENGTH_BIN, MAX_TURN_BIN, Tally, Z95, Z999};
@@ -385,7 +386,11 @@ impl Simulator {
         // keeps positions in registers and removes bounds checks.
         let (dice, scratch) = (&mut dice, &mut scratch);
         if !self.land.is_empty() {
+            let lean = self.simple() && self.finish_first && self.rounds == 0;
             match (self.seats, self.simple()) {
+                (2, true) if lean => repeat(&mut tally, games, || self.lean_game::<2>(dice)),
+                (3, true) if lean => repeat(&mut tally, games, || self.lean_game::<3>(dice)),
+                (4, true) if lean => repeat(&mut tally, games, || self.lean_game::<4>(dice)),
                 (2, true) => repeat(&mut tally, games, || self.full_game::<2, true>(dice, scratch)),
                 (3, true) => repeat(&mut tally, games, || self.full_game::<3, true>(dice, scratch)),
                 (4, true) => repeat(&mut tally, games, || self.full_game::<4, true>(dice, scratch)),
@@ -679,6 +684,32 @@ impl Simulator {
         }
     }
 
+    /// [`Simulator::full_game`] for `P` seats when a turn is [`Simulator::simple_turn`], the first
+    /// to finish wins and there is no race: each seat's state held in registers, turns counted
+    /// by round.
+    fn lean_game<const P: usize>(&self, dice: &mut DiceStream) -> GameOutcome {
+        let mut dice = dice.cursor();
+        let goal = self.size;
+        let land = &self.land[..=goal as usize];
+        let mut states = [self.start; P];
+        let (mut rolls, mut rounds) = (0_u64, 0_u64);
+        loop {
+            for (seat, state) in states.iter_mut().enumerate() {
+                if *state & SKIP_NEXT != 0 {
+                    // A turn with no roll.
+                    *state &= !SKIP_NEXT;
+                    continue;
+                }
+                *state = self.simple_turn(*state, land, &mut dice, &mut rolls);
+                if *state & Landing::CELL == goal {
+                    let turns = rounds * P as u64 + seat as u64 + 1;
+                    return GameOutcome { winner: seat, rolls, turns, winner_turns: rounds + 1 };
+                }
+            }
+            rounds += 1;
+        }
+    }
+
     /// A turn under one die and no bonus rule: one roll, and one more each time the token comes
     /// to rest on an `extra` cell. Returns the seat's state after it.
     #[inline(always)]
@@ -695,14 +726,15 @@ impl Simulator {
                 // Blocked: no move, so no effect, and no bonus rule to roll again.
                 return state;
             } else {
-                self.overshoot(at, steps)
+                // Never past N: `min` only tells the compiler so (no bounds check below).
+                self.overshoot(at, steps).min(goal)
             };
             let entry = land[landed as usize];
             if entry & (Landing::EFFECT | Landing::DRAW | (state & HELD_SHIELD)) == 0 {
                 return (state & !Landing::CELL) | (entry & Landing::CELL);
             }
             let extra;
-            (state, extra) = self.special(state, landed, entry, dice);
+            (state, extra) = Self::effect(state, landed, entry, || self.special(entry, dice.rng()));
             if !extra || state & Landing::CELL == goal {
                 return state;
             }
@@ -739,14 +771,16 @@ impl Simulator {
                 // Blocked: no move, so no effect.
                 u32::MAX
             } else {
-                self.overshoot(at, steps)
+                // Never past N: `min` only tells the compiler so (no bounds check below).
+                self.overshoot(at, steps).min(goal)
             };
             if landed != u32::MAX {
                 let entry = land[landed as usize];
                 if entry & (Landing::EFFECT | Landing::DRAW | (state & HELD_SHIELD)) == 0 {
                     state = (state & !Landing::CELL) | (entry & Landing::CELL);
                 } else {
-                    (state, extra) = self.special(state, landed, entry, dice);
+                    (state, extra) =
+                        Self::effect(state, landed, entry, || self.special(entry, dice.rng()));
                 }
             }
             if state & Landing::CELL == goal {
@@ -771,16 +805,16 @@ impl Simulator {
         self.board.advance(&self.rules, from, steps).landed
     }
 
-    /// A landing whose entry is flagged: a shield stopping a snake, a wormhole's draws, or the
-    /// resting cell's effect. Returns the seat's state after it and whether an `extra` cell
-    /// gives one more roll.
-    #[inline(never)]
-    fn special(&self, state: u32, landed: u32, entry: u32, dice: &mut Cursor) -> (u32, bool) {
+    /// A landing whose entry is flagged: a shield stopping a snake, the resting cell's effect,
+    /// or (by `draws`) a wormhole's draws. Returns the seat's state after it and whether an
+    /// `extra` cell gives one more roll.
+    #[inline(always)]
+    fn effect(state: u32, landed: u32, entry: u32, draws: impl FnOnce() -> u32) -> (u32, bool) {
         if state & HELD_SHIELD != 0 && entry & Landing::SNAKE != 0 {
             // The shield stops the snake: the token stays on its head, which holds no effect.
             return ((state & !(Landing::CELL | HELD_SHIELD)) | landed, false);
         }
-        let rest = if entry & Landing::DRAW != 0 { self.through(entry, dice) } else { entry };
+        let rest = if entry & Landing::DRAW != 0 { draws() } else { entry };
         let state = (state & !Landing::CELL) | (rest & Landing::CELL);
         match (rest & Landing::EFFECT) >> Landing::EFFECT_SHIFT {
             Landing::SKIP => (state | SKIP_NEXT, false),
@@ -790,12 +824,14 @@ impl Simulator {
         }
     }
 
-    /// Follows a landing entry with [`Landing::DRAW`] through its wormholes' draws (several under
-    /// chain jumps) to the entry of the cell the token rests on.
-    fn through(&self, mut entry: u32, dice: &mut Cursor) -> u32 {
+    /// Follows a landing entry with [`Landing::DRAW`] through its wormholes' draws from `rng`
+    /// (several under chain jumps) to the entry of the cell the token rests on.
+    #[cold]
+    #[inline(never)]
+    fn special(&self, mut entry: u32, rng: &mut Rng) -> u32 {
         while entry & Landing::DRAW != 0 {
             let hole = &self.wormholes[(entry & Landing::CELL) as usize];
-            entry = hole.exits[dice.draw(hole.draw) as usize];
+            entry = hole.exits[hole.draw.from(rng) as usize];
         }
         entry
     }

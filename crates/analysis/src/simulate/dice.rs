@@ -197,11 +197,12 @@ impl Cursor<'_> {
 }
 
 impl Cursor<'_> {
-    /// [`RollSource::draw`] of the stream: a whole new word of the generator, not a face of the
-    /// current one, so a cursor and the stream draw alike.
+    /// The generator behind the stream, for draws ([`Draw::from`]): a draw takes a whole new
+    /// word, not a face of the current one, so a cursor and the stream draw alike. Handing out
+    /// the generator rather than the cursor lets the cursor's word stay in registers.
     #[inline]
-    pub(crate) fn draw(&mut self, draw: Draw) -> u32 {
-        draw.from(&mut self.dice.rng)
+    pub(crate) fn rng(&mut self) -> &mut Xoshiro256PlusPlus {
+        &mut self.dice.rng
     }
 }
 
@@ -223,7 +224,7 @@ impl Draw {
 
     /// One draw from `rng`.
     #[inline]
-    fn from(self, rng: &mut Xoshiro256PlusPlus) -> u32 {
+    pub(crate) fn from(self, rng: &mut Xoshiro256PlusPlus) -> u32 {
         loop {
             let product = u128::from(rng.next_u64()) * u128::from(self.count);
             if product as u64 >= self.threshold {
