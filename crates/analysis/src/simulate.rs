@@ -137,6 +137,12 @@ pub struct Simulator {
     land: Vec<u32>,
     /// The wormholes, in the order [`Landing::DRAW`] entries name them.
     wormholes: Vec<Wormhole>,
+    /// For [`Simulator::lean_rows`] (one die, no bonus, first to finish, no race, a table of
+    /// at most [`MAX_TABLE`] entries), [`Simulator::land`] by position and face:
+    /// `rows[row + face]` is the entry of the cell a token on the position of `row` lands on by
+    /// `face` (a position's row is the position times `faces + 1`), its cell given as a row; a
+    /// move blocked by the overshoot rule stays on its row, with no flag. Empty otherwise.
+    rows: Vec<u32>,
     /// The rounds of a race; 0 in classic mode.
     rounds: u64,
 }
@@ -222,6 +228,7 @@ impl Simulator {
             table: Vec::new(),
             land: Vec::new(),
             wormholes: Vec::new(),
+            rows: Vec::new(),
             rounds: rules.mode.rounds().map_or(0, u64::from),
         };
         if board.has_effects() || sim.rounds > 0 {
@@ -294,6 +301,27 @@ impl Simulator {
             .collect();
         self.land = land;
         self.wormholes = wormholes;
+        let stride = self.faces + 1;
+        let cells = (self.size as usize + 1) * stride as usize;
+        let lean = self.simple() && self.finish_first && self.rounds == 0;
+        if lean && cells <= MAX_TABLE {
+            let mut rows = vec![0; cells];
+            for from in 0..=self.size {
+                for face in 1..stride {
+                    let step = self.board.advance(&self.rules, from, face);
+                    let entry = if step.overshoot && self.rules.overshoot == Overshoot::Stay {
+                        from * stride
+                    } else {
+                        let entry = self.land[step.landed as usize];
+                        let cell = entry & Landing::CELL;
+                        let cell = if entry & Landing::DRAW == 0 { cell * stride } else { cell };
+                        (entry & !Landing::CELL) | cell
+                    };
+                    rows[(from * stride + face) as usize] = entry;
+                }
+            }
+            self.rows = rows;
+        }
     }
 
     /// The same simulator running the [`Kernel::General`] loop whatever the rules: the reference
@@ -388,6 +416,15 @@ impl Simulator {
         if !self.land.is_empty() {
             let lean = self.simple() && self.finish_first && self.rounds == 0;
             match (self.seats, self.simple()) {
+                (2, true) if !self.rows.is_empty() => {
+                    repeat(&mut tally, games, || self.lean_rows::<2>(dice));
+                }
+                (3, true) if !self.rows.is_empty() => {
+                    repeat(&mut tally, games, || self.lean_rows::<3>(dice));
+                }
+                (4, true) if !self.rows.is_empty() => {
+                    repeat(&mut tally, games, || self.lean_rows::<4>(dice));
+                }
                 (2, true) if lean => repeat(&mut tally, games, || self.lean_game::<2>(dice)),
                 (3, true) if lean => repeat(&mut tally, games, || self.lean_game::<3>(dice)),
                 (4, true) if lean => repeat(&mut tally, games, || self.lean_game::<4>(dice)),
@@ -710,6 +747,51 @@ impl Simulator {
         }
     }
 
+    /// [`Simulator::lean_game`] with positions held as rows of [`Simulator::rows`]: a roll is
+    /// one lookup by row and face, the overshoot rule included.
+    fn lean_rows<const P: usize>(&self, dice: &mut DiceStream) -> GameOutcome {
+        let mut dice = dice.cursor();
+        let stride = self.faces + 1;
+        let goal = self.size * stride;
+        let rows = &self.rows[..];
+        let mut states = [self.start * stride; P];
+        let (mut rolls, mut rounds) = (0_u64, 0_u64);
+        loop {
+            for (seat, state) in states.iter_mut().enumerate() {
+                if *state & SKIP_NEXT != 0 {
+                    // A turn with no roll.
+                    *state &= !SKIP_NEXT;
+                    continue;
+                }
+                loop {
+                    let face = dice.face();
+                    rolls += 1;
+                    let entry = rows[((*state & Landing::CELL) + face) as usize];
+                    if entry & (Landing::EFFECT | Landing::DRAW | (*state & HELD_SHIELD)) == 0 {
+                        *state = (*state & !Landing::CELL) | (entry & Landing::CELL);
+                        break;
+                    }
+                    let at = *state & Landing::CELL;
+                    let landed = || self.overshoot(at / stride, face) * stride;
+                    let draws = || {
+                        let rest = self.special(entry, dice.rng());
+                        (rest & !Landing::CELL) | (rest & Landing::CELL) * stride
+                    };
+                    let extra;
+                    (*state, extra) = Self::effect(*state, landed, entry, draws);
+                    if !extra || *state & Landing::CELL == goal {
+                        break;
+                    }
+                }
+                if *state & Landing::CELL == goal {
+                    let turns = rounds * P as u64 + seat as u64 + 1;
+                    return GameOutcome { winner: seat, rolls, turns, winner_turns: rounds + 1 };
+                }
+            }
+            rounds += 1;
+        }
+    }
+
     /// A turn under one die and no bonus rule: one roll, and one more each time the token comes
     /// to rest on an `extra` cell. Returns the seat's state after it.
     #[inline(always)]
@@ -734,7 +816,8 @@ impl Simulator {
                 return (state & !Landing::CELL) | (entry & Landing::CELL);
             }
             let extra;
-            (state, extra) = Self::effect(state, landed, entry, || self.special(entry, dice.rng()));
+            (state, extra) =
+                Self::effect(state, || landed, entry, || self.special(entry, dice.rng()));
             if !extra || state & Landing::CELL == goal {
                 return state;
             }
@@ -780,7 +863,7 @@ impl Simulator {
                     state = (state & !Landing::CELL) | (entry & Landing::CELL);
                 } else {
                     (state, extra) =
-                        Self::effect(state, landed, entry, || self.special(entry, dice.rng()));
+                        Self::effect(state, || landed, entry, || self.special(entry, dice.rng()));
                 }
             }
             if state & Landing::CELL == goal {
@@ -798,7 +881,7 @@ impl Simulator {
         }
     }
 
-    /// Where a move past N lands under the bounce or win rule.
+    /// Where a move of `steps` from `from` lands (the overshoot rule applied; before jumps).
     #[cold]
     #[inline(never)]
     fn overshoot(&self, from: u32, steps: u32) -> u32 {
@@ -809,10 +892,15 @@ impl Simulator {
     /// or (by `draws`) a wormhole's draws. Returns the seat's state after it and whether an
     /// `extra` cell gives one more roll.
     #[inline(always)]
-    fn effect(state: u32, landed: u32, entry: u32, draws: impl FnOnce() -> u32) -> (u32, bool) {
+    fn effect(
+        state: u32,
+        landed: impl FnOnce() -> u32,
+        entry: u32,
+        draws: impl FnOnce() -> u32,
+    ) -> (u32, bool) {
         if state & HELD_SHIELD != 0 && entry & Landing::SNAKE != 0 {
             // The shield stops the snake: the token stays on its head, which holds no effect.
-            return ((state & !(Landing::CELL | HELD_SHIELD)) | landed, false);
+            return ((state & !(Landing::CELL | HELD_SHIELD)) | landed(), false);
         }
         let rest = if entry & Landing::DRAW != 0 { draws() } else { entry };
         let state = (state & !Landing::CELL) | (rest & Landing::CELL);
