@@ -180,8 +180,10 @@ impl ValueFormatter for Nanoseconds {
         values: &mut [f64],
     ) -> &'static str {
         let per = match *throughput {
-            Throughput::Elements(n) | Throughput::Bytes(n) | Throughput::BytesDecimal(n) => n,
-            Throughput::Bits(n) => n,
+            Throughput::Elements(n)
+            | Throughput::Bytes(n)
+            | Throughput::BytesDecimal(n)
+            | Throughput::Bits(n) => n,
         };
         for value in values {
             *value = per as f64 * 1e9 / *value / 1e6;

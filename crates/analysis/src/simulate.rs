@@ -414,7 +414,6 @@ impl Simulator {
         // keeps positions in registers and removes bounds checks.
         let (dice, scratch) = (&mut dice, &mut scratch);
         if !self.land.is_empty() {
-            let lean = self.simple() && self.finish_first && self.rounds == 0;
             match (self.seats, self.simple()) {
                 (2, true) if !self.rows.is_empty() => {
                     repeat(&mut tally, games, || self.lean_rows::<2>(dice));
@@ -425,9 +424,6 @@ impl Simulator {
                 (4, true) if !self.rows.is_empty() => {
                     repeat(&mut tally, games, || self.lean_rows::<4>(dice));
                 }
-                (2, true) if lean => repeat(&mut tally, games, || self.lean_game::<2>(dice)),
-                (3, true) if lean => repeat(&mut tally, games, || self.lean_game::<3>(dice)),
-                (4, true) if lean => repeat(&mut tally, games, || self.lean_game::<4>(dice)),
                 (2, true) => repeat(&mut tally, games, || self.full_game::<2, true>(dice, scratch)),
                 (3, true) => repeat(&mut tally, games, || self.full_game::<3, true>(dice, scratch)),
                 (4, true) => repeat(&mut tally, games, || self.full_game::<4, true>(dice, scratch)),
@@ -722,33 +718,9 @@ impl Simulator {
     }
 
     /// [`Simulator::full_game`] for `P` seats when a turn is [`Simulator::simple_turn`], the first
-    /// to finish wins and there is no race: each seat's state held in registers, turns counted
-    /// by round.
-    fn lean_game<const P: usize>(&self, dice: &mut DiceStream) -> GameOutcome {
-        let mut dice = dice.cursor();
-        let goal = self.size;
-        let land = &self.land[..=goal as usize];
-        let mut states = [self.start; P];
-        let (mut rolls, mut rounds) = (0_u64, 0_u64);
-        loop {
-            for (seat, state) in states.iter_mut().enumerate() {
-                if *state & SKIP_NEXT != 0 {
-                    // A turn with no roll.
-                    *state &= !SKIP_NEXT;
-                    continue;
-                }
-                *state = self.simple_turn(*state, land, &mut dice, &mut rolls);
-                if *state & Landing::CELL == goal {
-                    let turns = rounds * P as u64 + seat as u64 + 1;
-                    return GameOutcome { winner: seat, rolls, turns, winner_turns: rounds + 1 };
-                }
-            }
-            rounds += 1;
-        }
-    }
-
-    /// [`Simulator::lean_game`] with positions held as rows of [`Simulator::rows`]: a roll is
-    /// one lookup by row and face, the overshoot rule included.
+    /// to finish wins and there is no race: each seat's state held in an array, turns counted by
+    /// round, and positions held as rows of [`Simulator::rows`], so that a roll is one lookup by
+    /// row and face, the overshoot rule included.
     fn lean_rows<const P: usize>(&self, dice: &mut DiceStream) -> GameOutcome {
         let mut dice = dice.cursor();
         let stride = self.faces + 1;
@@ -775,7 +747,7 @@ impl Simulator {
                     let landed = || self.overshoot(at / stride, face) * stride;
                     let draws = || {
                         let rest = self.special(entry, dice.rng());
-                        (rest & !Landing::CELL) | (rest & Landing::CELL) * stride
+                        (rest & !Landing::CELL) | ((rest & Landing::CELL) * stride)
                     };
                     let extra;
                     (*state, extra) = Self::effect(*state, landed, entry, draws);
@@ -794,6 +766,7 @@ impl Simulator {
 
     /// A turn under one die and no bonus rule: one roll, and one more each time the token comes
     /// to rest on an `extra` cell. Returns the seat's state after it.
+    #[allow(clippy::inline_always, reason = "part of each game loop's copy; measured faster")]
     #[inline(always)]
     fn simple_turn(&self, mut state: u32, land: &[u32], dice: &mut Cursor, rolls: &mut u64) -> u32 {
         let goal = self.size;
@@ -826,6 +799,7 @@ impl Simulator {
 
     /// A turn under any rules: bonus rolls with their streak, the cap and its void, several
     /// dice, pick-die (the first die), and `extra` cells. Returns the seat's state after it.
+    #[allow(clippy::inline_always, reason = "part of each game loop's copy; measured faster")]
     #[inline(always)]
     fn any_turn(&self, begin: u32, land: &[u32], dice: &mut Cursor, rolls: &mut u64) -> u32 {
         let goal = self.size;
@@ -891,6 +865,7 @@ impl Simulator {
     /// A landing whose entry is flagged: a shield stopping a snake, the resting cell's effect,
     /// or (by `draws`) a wormhole's draws. Returns the seat's state after it and whether an
     /// `extra` cell gives one more roll.
+    #[allow(clippy::inline_always, reason = "part of each game loop's copy; measured faster")]
     #[inline(always)]
     fn effect(
         state: u32,
