@@ -5,7 +5,8 @@
 //! A [`Simulator`] plays games exactly as [`Game::play_turn`](snl_engine::Game::play_turn) does
 //! with every seat taking the first option ([`FirstOption`](snl_engine::FirstOption): always move
 //! by the roll, and under pick-die by the first die), but without events, history or allocation:
-//! one tight loop per game. Its dice are a [`DiceStream`] (fair faces from the named generator
+//! one tight loop per game, cell effects and race mode (SPEC §3b) included, a wormhole drawing
+//! its exit from the same stream as the engine's driver does. Its dice are a [`DiceStream`] (fair faces from the named generator
 //! [`Xoshiro256PlusPlus`]), which is also a [`RollSource`](snl_engine::RollSource), so the engine
 //! can replay any simulated game face for face.
 //!
@@ -64,8 +65,8 @@ pub fn chunk_seed(seed: u64, chunk: u64) -> u64 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Kernel {
-    /// One die, one roll per turn, and the game ends at the first finish: one lookup in a table
-    /// of (position, face) → position per roll.
+    /// A plain board in classic mode, one die, one roll per turn, and the game ends at the first
+    /// finish: one lookup in a table of (position, face) → position per roll.
     Race,
     /// Any rules and any number of seats: bonus rolls with their streak, the cap and its void,
     /// several dice, pick-die, finishing all, cell effects (SPEC §3b: skip, extra, shield,
