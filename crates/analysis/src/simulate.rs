@@ -6,9 +6,10 @@
 //! with every seat taking the first option ([`FirstOption`](snl_engine::FirstOption): always move
 //! by the roll, and under pick-die by the first die), but without events, history or allocation:
 //! one tight loop per game, cell effects and race mode (SPEC §3b) included, a wormhole drawing
-//! its exit from the same stream as the engine's driver does. Its dice are a [`DiceStream`] (fair faces from the named generator
-//! [`Xoshiro256PlusPlus`]), which is also a [`RollSource`](snl_engine::RollSource), so the engine
-//! can replay any simulated game face for face.
+//! its exit from the same stream as the engine's driver does. Its dice are a [`DiceStream`] (fair
+//! faces from the named generator [`Xoshiro256PlusPlus`]), which is also a
+//! [`RollSource`](snl_engine::RollSource), so the engine can replay any simulated game face for
+//! face.
 //!
 //! # Determinism
 //!
