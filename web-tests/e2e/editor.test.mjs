@@ -161,9 +161,10 @@ test('the editor places effects and a wormhole with its exits, checked live, in 
   assert.equal(want.valid, true);
   assert.equal(await page.locator('#verdict').textContent(), want.message);
   assert.equal(await page.locator('#problems li').count(), 0);
-  // The server plays boards with effects but does not analyse them: the page says so, no numbers.
-  assert.equal(await page.locator('#analysis').isHidden(), true);
-  assert.equal(await page.locator('#not-analysed').textContent(), `Not analysed: ${want.analysis_error}`);
+  // Boards with effects are analysed exactly: the page shows the server's numbers.
+  assert.equal(want.analysis_error, undefined);
+  assert.equal(await page.locator('#not-analysed').isHidden(), true);
+  assert.equal(await page.locator('#expected').textContent(), want.expected_turns.toFixed(2));
 
   // An effect on a ladder's foot is refused as the validator says; a second click takes it away.
   await clickCells(page, 'Shield', [4]);

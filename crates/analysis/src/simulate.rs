@@ -5,9 +5,11 @@
 //! A [`Simulator`] plays games exactly as [`Game::play_turn`](snl_engine::Game::play_turn) does
 //! with every seat taking the first option ([`FirstOption`](snl_engine::FirstOption): always move
 //! by the roll, and under pick-die by the first die), but without events, history or allocation:
-//! one tight loop per game. Its dice are a [`DiceStream`] (fair faces from the named generator
-//! [`Xoshiro256PlusPlus`]), which is also a [`RollSource`](snl_engine::RollSource), so the engine
-//! can replay any simulated game face for face.
+//! one tight loop per game, cell effects and race mode (SPEC §3b) included, a wormhole drawing
+//! its exit from the same stream as the engine's driver does. Its dice are a [`DiceStream`] (fair
+//! faces from the named generator [`Xoshiro256PlusPlus`]), which is also a
+//! [`RollSource`](snl_engine::RollSource), so the engine can replay any simulated game face for
+//! face.
 //!
 //! # Determinism
 //!
@@ -36,10 +38,13 @@ mod dice;
 mod tally;
 
 use rayon::prelude::*;
-use snl_engine::{AfterRoll, Board, Bonus, Choice, Finish, Overshoot, Rules, splitmix64};
+use snl_engine::{
+    AfterRoll, Board, Bonus, Choice, Effect, Finish, JumpMode, Overshoot, Rules, splitmix64,
+};
 
 use crate::Budget;
-use dice::Cursor;
+use dice::Xoshiro256PlusPlus as Rng;
+use dice::{Cursor, Draw};
 pub use dice::{DiceStream, Xoshiro256PlusPlus};
 pub use tally::{GameOutcome, Interval, MAX_LENGTH_BIN, MAX_TURN_BIN, Tally, Z95, Z999};
 
@@ -61,12 +66,15 @@ pub fn chunk_seed(seed: u64, chunk: u64) -> u64 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Kernel {
-    /// One die, one roll per turn, and the game ends at the first finish: one lookup in a table
-    /// of (position, face) → position per roll.
+    /// A plain board in classic mode, one die, one roll per turn, and the game ends at the first
+    /// finish: one lookup in a table of (position, face) → position per roll.
     Race,
     /// Any rules and any number of seats: bonus rolls with their streak, the cap and its void,
-    /// several dice, pick-die, finishing all. Moves by one face are still looked up in the table;
-    /// sums of several dice are computed.
+    /// several dice, pick-die, finishing all, cell effects (SPEC §3b: skip, extra, shield,
+    /// wormhole) and race mode. On a plain board in classic mode moves by one face are looked up
+    /// in a table and sums of several dice are computed; with effects or a race every move is
+    /// one lookup by landing cell, with a flag for what needs more (an effect, a wormhole's draw,
+    /// a snake a shield may stop).
     General,
 }
 
@@ -124,8 +132,64 @@ pub struct Simulator {
     /// When a move is by one face (one die, or pick-die): `table[row + face]` is the row of the
     /// position reached from the position of `row` by `face` cells, overshoot rule and jumps
     /// applied (a position's row is the position times `faces + 1`). Empty otherwise, or when
-    /// the board is too big for it.
+    /// the board is too big for it, or with effects or a race.
     table: Vec<u32>,
+    /// With effects or a race: what landing on each cell leads to (see [`Landing`]). Empty on a
+    /// plain board in classic mode.
+    land: Vec<u32>,
+    /// The wormholes, in the order [`Landing::DRAW`] entries name them.
+    wormholes: Vec<Wormhole>,
+    /// For [`Simulator::lean_rows`] (one die, no bonus, first to finish, no race, a table of
+    /// at most [`MAX_TABLE`] entries), [`Simulator::land`] by position and face:
+    /// `rows[row + face]` is the entry of the cell a token on the position of `row` lands on by
+    /// `face` (a position's row is the position times `faces + 1`), its cell given as a row; a
+    /// move blocked by the overshoot rule stays on its row, with no flag. Empty otherwise.
+    rows: Vec<u32>,
+    /// The rounds of a race; 0 in classic mode.
+    rounds: u64,
+}
+
+/// The bits of an entry of [`Simulator::land`] for a token that lands on a cell (after the
+/// overshoot rule): without [`Landing::DRAW`], the low bits are the cell it rests on when no
+/// shield stops it, and [`Landing::EFFECT`] the effect that cell has; with it, the low bits are
+/// the index of the wormhole whose draw comes next. [`Landing::SNAKE`] marks a snake's head,
+/// which a shield stops. An entry with none of the flags is a plain move, as on a plain board.
+struct Landing;
+
+impl Landing {
+    /// The resting cell, or the wormhole's index.
+    const CELL: u32 = (1 << 28) - 1;
+    /// Where the effect code sits: [`Landing::SKIP`], [`Landing::EXTRA`] or [`Landing::SHIELD`].
+    const EFFECT_SHIFT: u32 = 28;
+    const EFFECT: u32 = 3 << Self::EFFECT_SHIFT;
+    const SKIP: u32 = 1;
+    const EXTRA: u32 = 2;
+    const SHIELD: u32 = 3;
+    /// A wormhole's draw comes next.
+    const DRAW: u32 = 1 << 30;
+    /// The landing cell is a snake's head.
+    const SNAKE: u32 = 1 << 31;
+
+    /// The effect code of resting on `cell` (none for a wormhole: a token rests on one only
+    /// when single jumps stop it there, and then nothing happens).
+    fn effect(board: &Board, cell: u32) -> u32 {
+        let code = match board.effect_at(cell) {
+            Some(Effect::Skip) => Self::SKIP,
+            Some(Effect::Extra) => Self::EXTRA,
+            Some(Effect::Shield) => Self::SHIELD,
+            _ => 0,
+        };
+        cell | code << Self::EFFECT_SHIFT
+    }
+}
+
+/// A wormhole as the kernel draws it: the draw among its exits, and for each exit what the
+/// token does there (an entry of [`Simulator::land`] without [`Landing::SNAKE`]: a shield stops
+/// only a snake landed on by the roll itself).
+#[derive(Clone, Debug)]
+struct Wormhole {
+    draw: Draw,
+    exits: Vec<u32>,
 }
 
 impl Simulator {
@@ -164,7 +228,15 @@ impl Simulator {
             finish_first: rules.finish == Finish::First || seats <= 2,
             settle: board.settle_table(rules.jumps).to_vec(),
             table: Vec::new(),
+            land: Vec::new(),
+            wormholes: Vec::new(),
+            rows: Vec::new(),
+            rounds: rules.mode.rounds().map_or(0, u64::from),
         };
+        if board.has_effects() || sim.rounds > 0 {
+            sim.build_landings();
+            return Ok(sim);
+        }
         let stride = sim.faces as usize + 1;
         let one_face = sim.dice == 1 || sim.pick_die;
         if one_face && (size as usize + 1) * stride <= MAX_TABLE {
@@ -181,6 +253,77 @@ impl Simulator {
             }
         }
         Ok(sim)
+    }
+
+    /// Fills [`Simulator::land`] and [`Simulator::wormholes`] from the board, as the engine's
+    /// turn plays a move (`turn.rs`): a jump under single jumps is followed once (a wormhole is
+    /// a jump), under chain on until a cell with no jump; the resting cell's effect applies.
+    fn build_landings(&mut self) {
+        let board = &self.board;
+        let holes: Vec<u32> = board
+            .effects()
+            .iter()
+            .filter(|e| matches!(e.effect, Effect::Wormhole { .. }))
+            .map(|e| e.at)
+            .collect();
+        let hole = |cell: u32| holes.binary_search(&cell).ok().map(|i| i as u32);
+        let chain = self.rules.jumps == JumpMode::Chain;
+        // Where landing on `cell` leads, before any shield.
+        let lands = |cell: u32| {
+            if chain {
+                let end = board.settle(cell, JumpMode::Chain);
+                hole(end).map_or_else(|| Landing::effect(board, end), |i| Landing::DRAW | i)
+            } else if let Some(to) = board.jump_at(cell) {
+                Landing::effect(board, to)
+            } else {
+                hole(cell).map_or_else(|| Landing::effect(board, cell), |i| Landing::DRAW | i)
+            }
+        };
+        let land: Vec<u32> = (0..=self.size)
+            .map(|cell| {
+                let snake = board.jump_at(cell).is_some_and(|to| to < cell);
+                lands(cell) | if snake { Landing::SNAKE } else { 0 }
+            })
+            .collect();
+        // After a wormhole's jump: under single jumps the token rests on the exit, under chain
+        // it goes on as if it had landed there.
+        let wormholes = holes
+            .iter()
+            .map(|&at| {
+                let exits = board.wormhole_at(at).unwrap_or_default();
+                let exits = exits
+                    .iter()
+                    .map(|&exit| if chain { lands(exit) } else { Landing::effect(board, exit) })
+                    .collect();
+                Wormhole {
+                    draw: Draw::new(board.wormhole_at(at).map_or(1, |e| e.len() as u32)),
+                    exits,
+                }
+            })
+            .collect();
+        self.land = land;
+        self.wormholes = wormholes;
+        let stride = self.faces + 1;
+        let cells = (self.size as usize + 1) * stride as usize;
+        let lean = self.simple() && self.finish_first && self.rounds == 0;
+        if lean && cells <= MAX_TABLE {
+            let mut rows = vec![0; cells];
+            for from in 0..=self.size {
+                for face in 1..stride {
+                    let step = self.board.advance(&self.rules, from, face);
+                    let entry = if step.overshoot && self.rules.overshoot == Overshoot::Stay {
+                        from * stride
+                    } else {
+                        let entry = self.land[step.landed as usize];
+                        let cell = entry & Landing::CELL;
+                        let cell = if entry & Landing::DRAW == 0 { cell * stride } else { cell };
+                        (entry & !Landing::CELL) | cell
+                    };
+                    rows[(from * stride + face) as usize] = entry;
+                }
+            }
+            self.rows = rows;
+        }
     }
 
     /// The same simulator running the [`Kernel::General`] loop whatever the rules: the reference
@@ -272,6 +415,33 @@ impl Simulator {
         // Each arm is a copy of a kernel made for its case: the seat count known at compile time
         // keeps positions in registers and removes bounds checks.
         let (dice, scratch) = (&mut dice, &mut scratch);
+        if !self.land.is_empty() {
+            match (self.seats, self.simple()) {
+                (2, true) if !self.rows.is_empty() => {
+                    repeat(&mut tally, games, || self.lean_rows::<2>(dice));
+                }
+                (3, true) if !self.rows.is_empty() => {
+                    repeat(&mut tally, games, || self.lean_rows::<3>(dice));
+                }
+                (4, true) if !self.rows.is_empty() => {
+                    repeat(&mut tally, games, || self.lean_rows::<4>(dice));
+                }
+                (2, true) => repeat(&mut tally, games, || self.full_game::<2, true>(dice, scratch)),
+                (3, true) => repeat(&mut tally, games, || self.full_game::<3, true>(dice, scratch)),
+                (4, true) => repeat(&mut tally, games, || self.full_game::<4, true>(dice, scratch)),
+                (2, false) => {
+                    repeat(&mut tally, games, || self.full_game::<2, false>(dice, scratch));
+                }
+                (3, false) => {
+                    repeat(&mut tally, games, || self.full_game::<3, false>(dice, scratch));
+                }
+                (4, false) => {
+                    repeat(&mut tally, games, || self.full_game::<4, false>(dice, scratch));
+                }
+                _ => repeat(&mut tally, games, || self.play(dice, scratch)),
+            }
+            return tally;
+        }
         match (self.kernel, self.seats, table) {
             (Kernel::Race, 1, _) => repeat(&mut tally, games, || self.race::<1>(dice)),
             (Kernel::Race, 2, _) => repeat(&mut tally, games, || self.race::<2>(dice)),
@@ -297,12 +467,24 @@ impl Simulator {
     /// One game by whichever kernel is in use.
     fn play(&self, dice: &mut DiceStream, scratch: &mut Scratch) -> GameOutcome {
         match self.kernel {
+            Kernel::General if !self.land.is_empty() => {
+                if self.simple() {
+                    self.full_game::<0, true>(dice, scratch)
+                } else {
+                    self.full_game::<0, false>(dice, scratch)
+                }
+            }
             Kernel::Race => self.race_any(dice, &mut scratch.positions),
             Kernel::General if self.table.is_empty() => {
                 self.general_game::<0, false>(dice, scratch)
             }
             Kernel::General => self.general_game::<0, true>(dice, scratch),
         }
+    }
+
+    /// One die and no bonus rule: a turn is one roll unless an `extra` cell gives more.
+    fn simple(&self) -> bool {
+        self.dice == 1 && !self.pick_die && !self.bonus
     }
 
     /// The race kernel for `P` seats, positions held in registers.
@@ -445,6 +627,281 @@ impl Simulator {
     }
 }
 
+/// A seat's state in the general kernel with effects, in one word: its cell (the low bits, as in
+/// [`Landing::CELL`]), whether it holds a shield ([`HELD_SHIELD`], the bit of
+/// [`Landing::SNAKE`], so that one mask tests "a snake, and a shield to stop it") and whether its
+/// next turn is skipped ([`SKIP_NEXT`]).
+const HELD_SHIELD: u32 = Landing::SNAKE;
+/// See [`HELD_SHIELD`].
+const SKIP_NEXT: u32 = Landing::DRAW;
+
+impl Simulator {
+    /// The general kernel with cell effects and race mode: `Game::play_turn` without events or
+    /// history, each seat's shield and pending skip held beside its cell (SPEC §3b).
+    ///
+    /// `P` is the number of seats, or 0 for "read it at run time"; `SIMPLE` is one die with no
+    /// bonus rule, where a turn is one roll unless an `extra` cell gives another. A move is one
+    /// lookup in [`Simulator::land`] by landing cell, and only an entry flagged for an effect, a
+    /// wormhole or (while the player holds a shield) a snake's head takes more work.
+    fn full_game<const P: usize, const SIMPLE: bool>(
+        &self,
+        dice: &mut DiceStream,
+        scratch: &mut Scratch,
+    ) -> GameOutcome {
+        let mut dice = dice.cursor();
+        let seats = if P == 0 { self.seats } else { P };
+        let goal = self.size;
+        let land = &self.land[..=goal as usize];
+        let (race, finish_first) = (self.rounds > 0, self.finish_first);
+        let states = &mut scratch.positions[..seats];
+        let finished = &mut scratch.finished[..seats];
+        let turns_of = &mut scratch.turns_of[..seats];
+        states.fill(self.start);
+        finished.fill(false);
+        turns_of.fill(0);
+        let (mut rolls, mut turns, mut playing) = (0_u64, 0_u64, seats);
+        let mut winner: Option<(usize, u64)> = None;
+        let mut seat = 0;
+        loop {
+            turns += 1;
+            if race {
+                turns_of[seat] += 1;
+            }
+            let state = states[seat];
+            if state & SKIP_NEXT != 0 {
+                // A turn with no roll.
+                states[seat] = state & !SKIP_NEXT;
+            } else {
+                let state = if SIMPLE {
+                    self.simple_turn(state, land, &mut dice, &mut rolls)
+                } else {
+                    self.any_turn(state, land, &mut dice, &mut rolls)
+                };
+                states[seat] = state;
+                if state & Landing::CELL == goal {
+                    // No seat has finished before the first to finish, so every seat has had
+                    // the same number of turns up to it (skipped ones too): its turn is the
+                    // round the game is in.
+                    winner.get_or_insert((seat, turns.div_ceil(seats as u64)));
+                    finished[seat] = true;
+                    playing -= 1;
+                    if finish_first || playing <= 1 {
+                        let (winner, winner_turns) = winner.unwrap_or((seat, 0));
+                        return GameOutcome { winner, rolls, turns, winner_turns };
+                    }
+                }
+            }
+            let mut next = if seat + 1 == seats { 0 } else { seat + 1 };
+            // Only under finish all can a seat have finished while the game goes on.
+            while !finish_first && finished[next] {
+                next = if next + 1 == seats { 0 } else { next + 1 };
+            }
+            // Turns go round the players still playing, so the next to play has had the fewest:
+            // once it has had its rounds, so has everyone (the engine's test in `end_turn`), and
+            // each exactly that many.
+            if race && turns_of[next] >= self.rounds {
+                let (winner, winner_turns) = winner.unwrap_or_else(|| {
+                    // Ranked by position, ties by seating order: the first of the furthest.
+                    let furthest = (0..seats)
+                        .filter(|&s| !finished[s])
+                        .fold(None, |best: Option<usize>, s| match best {
+                            Some(b) if states[b] & Landing::CELL >= states[s] & Landing::CELL => {
+                                Some(b)
+                            }
+                            _ => Some(s),
+                        })
+                        .unwrap_or(0);
+                    (furthest, self.rounds)
+                });
+                return GameOutcome { winner, rolls, turns, winner_turns };
+            }
+            seat = next;
+        }
+    }
+
+    /// [`Simulator::full_game`] for `P` seats when a turn is [`Simulator::simple_turn`], the first
+    /// to finish wins and there is no race: each seat's state held in an array, turns counted by
+    /// round, and positions held as rows of [`Simulator::rows`], so that a roll is one lookup by
+    /// row and face, the overshoot rule included.
+    fn lean_rows<const P: usize>(&self, dice: &mut DiceStream) -> GameOutcome {
+        let mut dice = dice.cursor();
+        let stride = self.faces + 1;
+        let goal = self.size * stride;
+        let rows = &self.rows[..];
+        let mut states = [self.start * stride; P];
+        let (mut rolls, mut rounds) = (0_u64, 0_u64);
+        loop {
+            for (seat, state) in states.iter_mut().enumerate() {
+                if *state & SKIP_NEXT != 0 {
+                    // A turn with no roll.
+                    *state &= !SKIP_NEXT;
+                    continue;
+                }
+                loop {
+                    let face = dice.face();
+                    rolls += 1;
+                    let entry = rows[((*state & Landing::CELL) + face) as usize];
+                    if entry & (Landing::EFFECT | Landing::DRAW | (*state & HELD_SHIELD)) == 0 {
+                        *state = (*state & !Landing::CELL) | (entry & Landing::CELL);
+                        break;
+                    }
+                    let at = *state & Landing::CELL;
+                    let landed = || self.overshoot(at / stride, face) * stride;
+                    let draws = || {
+                        let rest = self.special(entry, dice.rng());
+                        (rest & !Landing::CELL) | ((rest & Landing::CELL) * stride)
+                    };
+                    let extra;
+                    (*state, extra) = Self::effect(*state, landed, entry, draws);
+                    if !extra || *state & Landing::CELL == goal {
+                        break;
+                    }
+                }
+                if *state & Landing::CELL == goal {
+                    let turns = rounds * P as u64 + seat as u64 + 1;
+                    return GameOutcome { winner: seat, rolls, turns, winner_turns: rounds + 1 };
+                }
+            }
+            rounds += 1;
+        }
+    }
+
+    /// A turn under one die and no bonus rule: one roll, and one more each time the token comes
+    /// to rest on an `extra` cell. Returns the seat's state after it.
+    #[allow(clippy::inline_always, reason = "part of each game loop's copy; measured faster")]
+    #[inline(always)]
+    fn simple_turn(&self, mut state: u32, land: &[u32], dice: &mut Cursor, rolls: &mut u64) -> u32 {
+        let goal = self.size;
+        loop {
+            let steps = dice.face();
+            *rolls += 1;
+            let at = state & Landing::CELL;
+            let target = at + steps;
+            let landed = if target <= goal {
+                target
+            } else if self.rules.overshoot == Overshoot::Stay {
+                // Blocked: no move, so no effect, and no bonus rule to roll again.
+                return state;
+            } else {
+                // Never past N: `min` only tells the compiler so (no bounds check below).
+                self.overshoot(at, steps).min(goal)
+            };
+            let entry = land[landed as usize];
+            if entry & (Landing::EFFECT | Landing::DRAW | (state & HELD_SHIELD)) == 0 {
+                return (state & !Landing::CELL) | (entry & Landing::CELL);
+            }
+            let extra;
+            (state, extra) =
+                Self::effect(state, || landed, entry, || self.special(entry, dice.rng()));
+            if !extra || state & Landing::CELL == goal {
+                return state;
+            }
+        }
+    }
+
+    /// A turn under any rules: bonus rolls with their streak, the cap and its void, several
+    /// dice, pick-die (the first die), and `extra` cells. Returns the seat's state after it.
+    #[allow(clippy::inline_always, reason = "part of each game loop's copy; measured faster")]
+    #[inline(always)]
+    fn any_turn(&self, begin: u32, land: &[u32], dice: &mut Cursor, rolls: &mut u64) -> u32 {
+        let goal = self.size;
+        let mut state = begin;
+        let mut streak = 0_usize;
+        loop {
+            let (steps, top) = self.throw(dice);
+            *rolls += 1;
+            let after = if top {
+                self.after_top[streak.min(self.after_top.len() - 1)]
+            } else {
+                AfterRoll::End
+            };
+            streak += 1;
+            if after == AfterRoll::Void {
+                // The whole turn is undone: position, shield gained or used, skip gained (none
+                // was pending when the turn began, or it would have been skipped).
+                return begin;
+            }
+            let mut extra = false;
+            let at = state & Landing::CELL;
+            let target = at + steps;
+            let landed = if target <= goal {
+                target
+            } else if self.rules.overshoot == Overshoot::Stay {
+                // Blocked: no move, so no effect.
+                u32::MAX
+            } else {
+                // Never past N: `min` only tells the compiler so (no bounds check below).
+                self.overshoot(at, steps).min(goal)
+            };
+            if landed != u32::MAX {
+                let entry = land[landed as usize];
+                if entry & (Landing::EFFECT | Landing::DRAW | (state & HELD_SHIELD)) == 0 {
+                    state = (state & !Landing::CELL) | (entry & Landing::CELL);
+                } else {
+                    (state, extra) =
+                        Self::effect(state, || landed, entry, || self.special(entry, dice.rng()));
+                }
+            }
+            if state & Landing::CELL == goal {
+                return state;
+            }
+            if after == AfterRoll::Again {
+                continue;
+            }
+            if extra {
+                // Independent of the bonus: the next top face begins a new streak.
+                streak = 0;
+                continue;
+            }
+            return state;
+        }
+    }
+
+    /// Where a move of `steps` from `from` lands (the overshoot rule applied; before jumps).
+    #[cold]
+    #[inline(never)]
+    fn overshoot(&self, from: u32, steps: u32) -> u32 {
+        self.board.advance(&self.rules, from, steps).landed
+    }
+
+    /// A landing whose entry is flagged: a shield stopping a snake, the resting cell's effect,
+    /// or (by `draws`) a wormhole's draws. Returns the seat's state after it and whether an
+    /// `extra` cell gives one more roll.
+    #[allow(clippy::inline_always, reason = "part of each game loop's copy; measured faster")]
+    #[inline(always)]
+    fn effect(
+        state: u32,
+        landed: impl FnOnce() -> u32,
+        entry: u32,
+        draws: impl FnOnce() -> u32,
+    ) -> (u32, bool) {
+        if state & HELD_SHIELD != 0 && entry & Landing::SNAKE != 0 {
+            // The shield stops the snake: the token stays on its head, which holds no effect.
+            return ((state & !(Landing::CELL | HELD_SHIELD)) | landed(), false);
+        }
+        let rest = if entry & Landing::DRAW != 0 { draws() } else { entry };
+        let state = (state & !Landing::CELL) | (rest & Landing::CELL);
+        match (rest & Landing::EFFECT) >> Landing::EFFECT_SHIFT {
+            Landing::SKIP => (state | SKIP_NEXT, false),
+            Landing::EXTRA => (state, true),
+            Landing::SHIELD => (state | HELD_SHIELD, false),
+            _ => (state, false),
+        }
+    }
+
+    /// Follows a landing entry with [`Landing::DRAW`] through its wormholes' draws from `rng`
+    /// (several under chain jumps) to the entry of the cell the token rests on.
+    #[cold]
+    #[inline(never)]
+    fn special(&self, mut entry: u32, rng: &mut Rng) -> u32 {
+        while entry & Landing::DRAW != 0 {
+            let hole = &self.wormholes[(entry & Landing::CELL) as usize];
+            entry = hole.exits[hole.draw.from(rng) as usize];
+        }
+        entry
+    }
+}
+
 /// Counts `games` games, each played by `play`.
 #[inline]
 fn repeat(tally: &mut Tally, games: u64, mut play: impl FnMut() -> GameOutcome) {
@@ -456,13 +913,20 @@ fn repeat(tally: &mut Tally, games: u64, mut play: impl FnMut() -> GameOutcome) 
 /// Per-thread working space of the general kernel, made once and reused by every game.
 #[derive(Clone, Debug)]
 struct Scratch {
+    /// Each seat's position (with effects, its whole state: see [`HELD_SHIELD`]).
     positions: Vec<u32>,
     finished: Vec<bool>,
+    /// In a race: turns each seat has had (skipped ones too).
+    turns_of: Vec<u64>,
 }
 
 impl Scratch {
     fn new(seats: usize) -> Scratch {
-        Scratch { positions: vec![0; seats], finished: vec![false; seats] }
+        Scratch {
+            positions: vec![0; seats],
+            finished: vec![false; seats],
+            turns_of: vec![0; seats],
+        }
     }
 }
 

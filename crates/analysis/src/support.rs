@@ -47,7 +47,7 @@ impl Work {
         match self {
             Self::Exact => true,
             Self::Solve => true,
-            Self::Simulate => false,
+            Self::Simulate => true,
             // Hard over (cell, shield, skip), greedy's worth of each effect, and tournaments of
             // engine games whose wormhole draws come from the seeded dice.
             Self::Strategy => true,
@@ -61,7 +61,7 @@ impl Work {
             Self::Exact => true,
             // Fewest rolls and turns to reach N: a race's rounds do not change the question.
             Self::Solve => true,
-            Self::Simulate => false,
+            Self::Simulate => true,
             // Hard plays for the fewest expected turns, which is not how to win a race.
             Self::Strategy => false,
         }

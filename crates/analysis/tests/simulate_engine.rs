@@ -1,9 +1,14 @@
 //! The simulator plays exactly the engine's games: the same dice stream fed to
 //! `snl_engine::Game` (through `DiceStream`'s `RollSource`) and to the simulator's kernels gives the
-//! same winner, rolls and turns, game after game, for every kind of rule.
+//! same winner, rolls and turns, game after game, for every kind of rule, with cell effects
+//! (SPEC §3b: the wormhole's draw from the same stream) and in race mode.
+
+use std::num::NonZeroU32;
 
 use snl_analysis::simulate::{DiceStream, GameOutcome, Kernel, Simulator, Tally, chunk_seed};
-use snl_engine::{Board, BoardSpec, FirstOption, Game, Preset, RandomBoard, Rules, Seat, SeatKind};
+use snl_engine::{
+    Board, BoardSpec, CellSpec, FirstOption, Game, Mode, Preset, RandomBoard, Rules, Seat, SeatKind,
+};
 
 const GAMES: usize = 150;
 
@@ -22,6 +27,10 @@ fn rules(text: &str) -> Rules {
             "on-max" => rules.on_max = value.parse().unwrap(),
             "finish" => rules.finish = value.parse().unwrap(),
             "choice" => rules.choice = value.parse().unwrap(),
+            "rounds" => {
+                rules.mode =
+                    Mode::Race { rounds: NonZeroU32::new(value.parse().unwrap()).unwrap() };
+            }
             other => panic!("unknown option {other}"),
         }
     }
@@ -149,4 +158,156 @@ fn a_chunk_is_its_games_played_in_order_from_the_chunk_seed() {
         expected.record(game);
     }
     assert_eq!(tally, expected);
+}
+
+/// A board of `size` cells with these jumps and `[[cell]]` effects (`(at, name, exits)`).
+fn with_cells(size: u32, jumps: &[(u32, u32)], cells: &[(u32, &str, &[u32])]) -> BoardSpec {
+    let mut spec = BoardSpec::with_jumps(size, jumps.iter().copied());
+    spec.cells = cells
+        .iter()
+        .map(|&(at, effect, exits)| CellSpec {
+            at,
+            effect: effect.to_owned(),
+            exits: exits.to_vec(),
+        })
+        .collect();
+    spec
+}
+
+/// Boards with effects: the party preset, one small board per effect, and small boards where
+/// effects meet (a wormhole leading to a ladder, a snake, another wormhole, an effect or N).
+fn effect_boards() -> Vec<(&'static str, BoardSpec)> {
+    let snakes_and_ladders: &[(u32, u32)] = &[(3, 11), (8, 16), (14, 4), (19, 6), (22, 10)];
+    vec![
+        ("party", Preset::Party.spec()),
+        ("skip", with_cells(24, snakes_and_ladders, &[(5, "skip", &[]), (12, "skip", &[])])),
+        ("extra", with_cells(24, snakes_and_ladders, &[(2, "extra", &[]), (13, "extra", &[])])),
+        ("shield", with_cells(24, snakes_and_ladders, &[(6, "shield", &[]), (16, "shield", &[])])),
+        ("wormhole", with_cells(24, snakes_and_ladders, &[(9, "wormhole", &[1, 15, 21])])),
+        (
+            "mixed",
+            with_cells(
+                24,
+                snakes_and_ladders,
+                &[
+                    (2, "shield", &[]),
+                    (5, "wormhole", &[3, 14, 17, 24]),
+                    (13, "extra", &[]),
+                    (17, "wormhole", &[7, 20]),
+                    (20, "skip", &[]),
+                    (11, "shield", &[]),
+                    (16, "extra", &[]),
+                ],
+            ),
+        ),
+    ]
+}
+
+const EFFECT_RULES: &[&str] = &[
+    "set=standard",
+    "set=bonus-six",
+    "set=three-sixes",
+    "set=strict-sixes",
+    "overshoot=bounce jumps=chain",
+    "overshoot=win start=first-cell jumps=chain bonus=top-face max=2 on-max=void",
+    "dice=2d6 bonus=top-face max=2 on-max=void overshoot=bounce",
+    "dice=1d4 bonus=top-face max=1 on-max=void finish=all",
+    "choice=pick-die bonus=top-face max=3 on-max=void",
+    "choice=may-pass bonus=top-face jumps=chain",
+    "dice=1d2 bonus=top-face finish=all start=first-cell",
+    "rounds=1",
+    "rounds=5 set=strict-sixes",
+    "rounds=7 finish=all jumps=chain",
+    "rounds=3 dice=2d6 overshoot=bounce bonus=top-face",
+];
+
+/// Compares the kernel with the engine game for game (from one stream) and chunk for chunk.
+fn compare(name: &str, board: &Board, rules: Rules, text: &str, seats: usize, seed: u64) {
+    let Ok(sim) = Simulator::new(board, &rules, seats) else { return };
+    assert_eq!(sim.kernel(), Kernel::General, "board {name}, rules '{text}'");
+    let expected = engine_games(board, rules, seats, seed);
+    let got = kernel_games(&sim, seed);
+    for (i, (e, g)) in expected.iter().zip(&got).enumerate() {
+        assert_eq!(e, g, "board {name}, rules '{text}', {seats} seats, game {i}");
+    }
+    let mut expected_chunk = Tally::new(seats);
+    for game in engine_games(board, rules, seats, chunk_seed(seed, 0)) {
+        expected_chunk.record(game);
+    }
+    assert_eq!(
+        sim.play_chunk(seed, 0, GAMES as u64),
+        expected_chunk,
+        "board {name}, rules '{text}', {seats} seats, chunk"
+    );
+}
+
+#[test]
+fn the_kernel_plays_the_engines_games_with_effects_and_races_roll_for_roll() {
+    let mut compared = 0;
+    let boards = effect_boards().into_iter().chain(boards());
+    for (b, (name, spec)) in boards.enumerate() {
+        for (r, text) in EFFECT_RULES.iter().enumerate() {
+            let rules = rules(text);
+            // Races are played on the plain boards too; classic mode there is the old kernels'.
+            if spec.cells.is_empty() && rules.mode.rounds().is_none() {
+                continue;
+            }
+            let board = match Board::new(&spec, &rules) {
+                Ok(board) => board,
+                Err(e) => {
+                    assert!(r != 0, "board {name} is refused under the standard rules: {e}");
+                    continue;
+                }
+            };
+            for seats in [2, 3, 4, 5] {
+                let seed = 100_000 * b as u64 + 1000 * r as u64 + seats as u64;
+                if Simulator::new(&board, &rules, seats).is_ok() {
+                    compare(name, &board, rules, text, seats, seed);
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared >= 400, "only {compared} combinations compared");
+}
+
+#[test]
+fn random_boards_with_effects_play_the_same_in_the_engine_and_the_simulator() {
+    let mut compared = 0;
+    for seed in 0..12 {
+        let text = ["set=strict-sixes overshoot=bounce", "jumps=chain set=bonus-six", "rounds=9"]
+            [seed as usize % 3];
+        let rules = rules(text);
+        let random = RandomBoard { size: 60, snakes: 6, ladders: 5, seed, min_jump: 1 };
+        let spec = random.spec_with_effects(&rules, 12);
+        assert!(!spec.cells.is_empty());
+        let Ok(board) = Board::new(&spec, &rules) else { continue };
+        if Simulator::new(&board, &rules, 3).is_ok() {
+            compare("random", &board, rules, text, 3, seed);
+            compared += 1;
+        }
+    }
+    assert!(compared >= 8, "only {compared} random boards compared");
+}
+
+#[test]
+fn party_games_meet_every_effect() {
+    // The agreement above means something only if the games played go through every effect:
+    // count the engine's events over some party games.
+    use snl_engine::Event;
+    let rules = Rules::default();
+    let board = Board::new(&Preset::Party.spec(), &rules).unwrap();
+    let seats: Vec<Seat> = (0..3).map(|i| Seat::new(format!("P{i}"), SeatKind::Easy)).collect();
+    let mut dice = DiceStream::new(5, 6);
+    let mut events: Vec<Event> = Vec::new();
+    for _ in 0..50 {
+        let mut game = Game::new(board.clone(), rules, seats.clone()).unwrap();
+        game.play_to_end(&mut dice, &mut FirstOption, &mut events).unwrap();
+    }
+    let count = |f: fn(&Event) -> bool| events.iter().filter(|e| f(e)).count();
+    assert!(count(|e| matches!(e, Event::TurnSkipped { .. })) > 10);
+    assert!(count(|e| matches!(e, Event::ExtraRoll { .. })) > 10);
+    assert!(count(|e| matches!(e, Event::ShieldGained { .. })) > 10);
+    assert!(count(|e| matches!(e, Event::ShieldUsed { .. })) > 5);
+    assert!(count(|e| matches!(e, Event::Wormhole { .. })) > 10);
 }

@@ -71,6 +71,8 @@ struct Report<'a> {
     seconds: f64,
     /// Games asked for: more than the tally's when `--max-seconds` stopped the run.
     requested: u64,
+    /// The rounds of a race (`--mode race --rounds K`).
+    rounds: Option<u32>,
     max_seconds: Option<f64>,
 }
 
@@ -97,6 +99,10 @@ pub(crate) fn run(args: &SimulateArgs, console: &mut Console) -> CmdResult {
                 seat.name
             )));
         }
+    }
+    if setup.rules.choice != Choice::None && seats.len() > 1 {
+        // The seats' strategies decide: they must know the board's effects and the race.
+        setup.analysable(snl_analysis::Work::Strategy)?;
     }
     let plot_to = args.plot.as_deref().map(PlotTarget::check).transpose()?;
     let sim = Simulator::new(&setup.board, &setup.rules, seats.len()).map_err(|e| {
@@ -147,6 +153,7 @@ pub(crate) fn run(args: &SimulateArgs, console: &mut Console) -> CmdResult {
         seconds,
         requested: args.games,
         max_seconds: args.long.max_seconds,
+        rounds: setup.rules.mode.rounds(),
     };
     if let Some(target) = &plot_to {
         let names: Vec<&str> = seats.iter().map(|s| s.name.as_str()).collect();
@@ -200,6 +207,7 @@ fn report_json(report: &Report) -> serde_json::Value {
         "rolls_per_second": report.rolls_per_second().round(),
         "complete": tally.games() == report.requested,
         "games_requested": report.requested,
+        "rounds": report.rounds,
     })
 }
 
@@ -270,7 +278,15 @@ fn write_text(out: &mut dyn Write, report: &Report, plot: Option<&Path>) -> std:
         tally.mean_turns_per_player()
     )?;
     if seats > 1 {
-        writeln!(out, "\nWins (first to finish), with 95% intervals:")?;
+        match report.rounds {
+            Some(k) => writeln!(
+                out,
+                "\nWins (first to finish, else furthest after {k} round{}, ties to the earlier \
+                 seat), with 95% intervals:",
+                if k == 1 { "" } else { "s" }
+            )?,
+            None => writeln!(out, "\nWins (first to finish), with 95% intervals:")?,
+        }
         let mut table = Table::new(&[
             ("seat", Align::Left),
             ("wins", Align::Right),
@@ -355,6 +371,7 @@ mod tests {
             seconds: 0.5,
             requested: 2000,
             max_seconds: None,
+            rounds: None,
         }
     }
 

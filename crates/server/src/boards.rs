@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 use serde_json::{Value, json};
-use snl_analysis::{Budget, exact, solve};
+use snl_analysis::{Budget, Work, exact, solve};
 use snl_engine::{Board, BoardSpec, RuleSet, Rules};
 
 use crate::setup::{MAX_SEATS, RulesChoice};
@@ -136,8 +136,13 @@ fn analyse(board: &Board, rules: &Rules, seats: usize) -> Value {
         board.size(),
         board.jumps().len() - snakes
     );
-    if let Err(e) = snl_analysis::check_supported(board, rules) {
-        // Cell effects and races are played, not yet analysed: no numbers rather than wrong ones.
+    // The check's numbers (fewest rolls, one player's exact length, each seat's chance) know cell
+    // effects; a race's rounds they leave out, so a race gets no numbers rather than wrong ones.
+    if let Err(e) = [Work::Exact, Work::Solve]
+        .into_iter()
+        .try_for_each(|work| snl_analysis::check_supported_for(work, board, rules))
+        .and_then(|()| snl_analysis::check_supported_rules(rules))
+    {
         return json!({
             "valid": true,
             "playable": reach.finish_reachable && reach.trapped.is_empty(),

@@ -196,6 +196,44 @@ impl Cursor<'_> {
     }
 }
 
+impl Cursor<'_> {
+    /// The generator behind the stream, for draws ([`Draw::from`]): a draw takes a whole new
+    /// word, not a face of the current one, so a cursor and the stream draw alike. Handing out
+    /// the generator rather than the cursor lets the cursor's word stay in registers.
+    #[inline]
+    pub(crate) fn rng(&mut self) -> &mut Xoshiro256PlusPlus {
+        &mut self.dice.rng
+    }
+}
+
+/// An unbiased draw in `0..count` by Lemire's method on whole words, with its rejection
+/// threshold worked out once (a wormhole draws among the same exits again and again).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Draw {
+    count: u64,
+    /// `2^64 mod count`: words whose low product falls below this are thrown away.
+    threshold: u64,
+}
+
+impl Draw {
+    /// A draw among `count` (at least 1) outcomes.
+    pub(crate) fn new(count: u32) -> Draw {
+        let count = u64::from(count.max(1));
+        Draw { count, threshold: count.wrapping_neg() % count }
+    }
+
+    /// One draw from `rng`.
+    #[inline]
+    pub(crate) fn from(self, rng: &mut Xoshiro256PlusPlus) -> u32 {
+        loop {
+            let product = u128::from(rng.next_u64()) * u128::from(self.count);
+            if product as u64 >= self.threshold {
+                return (product >> 64) as u32;
+            }
+        }
+    }
+}
+
 impl Drop for Cursor<'_> {
     #[inline]
     fn drop(&mut self) {
@@ -227,14 +265,8 @@ impl RollSource for DiceStream {
 
     /// An unbiased draw in `0..count` (Lemire's method on a whole word of the stream).
     fn draw(&mut self, _seat: usize, count: u32) -> Result<u32, RollError> {
-        let count = u64::from(count.max(1));
-        let threshold = count.wrapping_neg() % count;
-        loop {
-            let product = u128::from(self.rng.next_u64()) * u128::from(count);
-            if product as u64 >= threshold {
-                return Ok((product >> 64) as u32);
-            }
-        }
+        let draw = Draw::new(count);
+        Ok(draw.from(&mut self.rng))
     }
 }
 

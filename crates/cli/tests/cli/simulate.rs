@@ -341,3 +341,66 @@ fn a_board_where_no_game_ends_is_refused_with_exit_3() {
     let run = snl(&["simulate", "--board", path.to_str().unwrap()]);
     assert_fails(&run, 3, &["cannot be simulated", "20"]);
 }
+
+#[test]
+fn the_party_board_is_simulated_with_its_effects() {
+    let args = ["--board", "party", "--seed", "8", "--games", "20000"];
+    let without_timing = |threads: &str| {
+        let mut v = json(&[&args[..], &["--threads", threads]].concat());
+        let map = v.as_object_mut().unwrap();
+        map.remove("threads");
+        map.remove("rolls_per_second");
+        v
+    };
+    let v = without_timing("1");
+    assert_eq!(v, without_timing("2"), "the same numbers on any thread count");
+    assert_eq!(v["games"].as_u64(), Some(20000));
+    assert_eq!(v["rounds"], serde_json::Value::Null);
+    let rates: Vec<f64> =
+        v["win_rate"].as_array().unwrap().iter().map(|r| r.as_f64().unwrap()).collect();
+    assert_eq!(rates.len(), 2);
+    assert!((rates.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    assert!(rates[0] > 0.4 && rates[1] > 0.4, "{rates:?}");
+    let mean = v["mean_game_rolls"].as_f64().unwrap();
+    assert!(mean > 10.0 && mean < 200.0, "{mean}");
+
+    let run = snl(&["simulate", "--board", "party", "--seed", "8", "--games", "2000"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("Simulated 2000 games on board party with 2 seats (seed 8).\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("Wins (first to finish), with 95% intervals:"), "{}", run.stdout);
+    assert_no_scientific_notation(&run.stdout);
+}
+
+#[test]
+fn a_race_ends_after_its_rounds() {
+    let run =
+        snl(&["simulate", "--mode", "race", "--rounds", "5", "--seed", "4", "--games", "3000"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = &run.stdout;
+    assert!(out.contains("race of 5 rounds"), "{out}");
+    assert!(
+        out.contains(
+            "Wins (first to finish, else furthest after 5 rounds, ties to the earlier seat), \
+             with 95% intervals:"
+        ),
+        "{out}"
+    );
+    let v = json(&["--mode", "race", "--rounds", "5", "--seed", "4", "--games", "3000"]);
+    assert_eq!(v["rounds"].as_u64(), Some(5));
+    // Two seats, one roll a turn, five rounds: 10 rolls, fewer only when someone reaches 100 in
+    // five rolls (5, 6, 6, 6, 4 by the ladders 11→40 and 46→90 does it).
+    let mean = v["mean_game_rolls"].as_f64().unwrap();
+    assert!(mean > 9.9 && mean <= 10.0, "{mean}");
+
+    // One round on the classic board: cells 1 to 5 or 25 (the ladder on 6), the higher wins and
+    // a tie goes to the first seat: 21/36, in exactly 2 rolls.
+    let v = json(&["--mode", "race", "--rounds", "1", "--seed", "1", "--games", "40000"]);
+    assert_eq!(v["mean_game_rolls"].as_f64(), Some(2.0));
+    let first = v["win_rate"][0].as_f64().unwrap();
+    // 3.29 standard errors of 40000 games (99.9%): 0.0081.
+    assert!((first - 21.0 / 36.0).abs() < 0.0081, "{first}");
+}
