@@ -11,7 +11,7 @@ use snl_store::DiceState;
 use super::{
     action::{Action, from_key},
     app::{App, Beat, Options, Overlay, Stop, marks},
-    setup::Form,
+    setup::{Field, Form},
     ui,
     update::update,
 };
@@ -152,8 +152,14 @@ layouts! {
 
 #[test]
 fn layout_setup_form() {
+    // A random board with 4 effects, a race of 3 rounds, both clocks, three players.
     let mut form = Form::new("classic", None);
-    for code in [KeyCode::Down, KeyCode::Down, KeyCode::Right, KeyCode::Down] {
+    let (down, left, right) = (KeyCode::Down, KeyCode::Left, KeyCode::Right);
+    let mut keys = vec![left, down, right, right, right, right, down, down, right, down];
+    keys.extend([left; 7]);
+    keys.extend([down, right, right, right, right, down, right, right, right, right, right]);
+    keys.extend([down, right, down]);
+    for code in keys {
         form.key(key(code));
     }
     for size in [(80, 24), (120, 40)] {
@@ -162,6 +168,26 @@ fn layout_setup_form() {
         let name = format!("layout_setup_{}x{}", size.0, size.1);
         insta::assert_snapshot!(name, format!("{:?}", terminal.backend().buffer()));
     }
+}
+
+#[test]
+fn layout_setup_form_with_every_field_and_eight_players_fits_80x24() {
+    let mut form = Form::new("random", None).with(6, Some(3), Some(30), Some(600));
+    while form.field != Field::Players {
+        form.key(key(KeyCode::Down));
+    }
+    for _ in 0..6 {
+        form.key(key(KeyCode::Right));
+    }
+    assert_eq!(form.seats.len(), 8);
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    terminal.draw(|frame| ui::setup::render(frame, &form)).unwrap();
+    let shown = format!("{:?}", terminal.backend().buffer());
+    for needle in ["Effects", "◀ 6 ▶", "◀ race ▶", "Rounds", "◀ 30 s ▶", "◀ 10 min ▶", "Player 8"]
+    {
+        assert!(shown.contains(needle), "{needle} is not shown:\n{shown}");
+    }
+    insta::assert_snapshot!("layout_setup_full_80x24", shown);
 }
 
 #[test]
