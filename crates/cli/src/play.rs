@@ -82,11 +82,13 @@ pub(crate) struct TableArgs {
     /// Turn clock: a person who has not acted within S seconds has the rest of that turn
     /// played by the computer (the hard strategy), told as `timed_out`; 1 to 86400. A computer
     /// never waits for it.
-    #[arg(long, value_name = "S", help_heading = "Clocks", value_parser = turn_seconds)]
+    #[arg(long, value_name = "S", help_heading = "Clocks", allow_negative_numbers = true,
+        value_parser = turn_seconds)]
     pub(crate) turn_time: Option<u64>,
     /// Game clock: when S seconds have passed the round in play is completed, then the game
     /// ends ranked by position as a race ends (`time_up`); 1 to 604800.
-    #[arg(long, value_name = "S", help_heading = "Clocks", value_parser = game_seconds)]
+    #[arg(long, value_name = "S", help_heading = "Clocks", allow_negative_numbers = true,
+        value_parser = game_seconds)]
     pub(crate) game_time: Option<u64>,
     /// For tests only (hidden): the clocks read a pretend time that stands still, except that
     /// each wait for a person's key (a prompt's read, a tick of the full screen) moves it on by

@@ -5,6 +5,7 @@ mod util;
 
 mod analyze;
 mod board;
+mod clocks;
 mod database;
 mod design;
 mod effects;
