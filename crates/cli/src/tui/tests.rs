@@ -392,3 +392,44 @@ fn a_large_board_follows_the_current_player_and_scrolls() {
     assert_eq!(text(&app, 80, 24), bottom);
     insta::assert_snapshot!("layout_large_board_80x24", screen(&app, 80, 24));
 }
+
+#[test]
+fn the_clocks_show_under_the_players_and_a_late_person_has_the_turn_played() {
+    let seats = [("Ann", SeatKind::Human), ("Robo", SeatKind::Hard)];
+    let mut app = classic(&seats, "3,4,5,2");
+    // Pretend time: one second a tick.
+    app.clocks = crate::clocks::Clocks::new(Some(5), Some(60), Some(1000));
+    update(&mut app, Action::Tick);
+    let shown = text(&app, 80, 24);
+    assert!(shown.contains("⏱ turn 0:05 · game 1:00"), "{shown}");
+    for _ in 0..4 {
+        update(&mut app, Action::Tick);
+    }
+    assert_eq!(app.session.game().rolls(), 0, "Ann still has a second");
+    update(&mut app, Action::Tick);
+    assert!(app.log.iter().any(|s| s.text.starts_with("Ann ran out of time")), "{:?}", app.log);
+    assert_eq!(app.session.game().positions()[0], 3, "the computer rolled Ann's 3");
+    settle(&mut app);
+    assert_eq!(app.session.game().turns(), 2, "then Robo played");
+    assert_eq!(app.session.awaiting(), Awaiting::Roll { seat: 0 });
+    // Ann's clock starts again in full; the game's goes on.
+    update(&mut app, Action::Tick);
+    assert!(text(&app, 80, 24).contains("⏱ turn 0:05"), "{}", text(&app, 80, 24));
+}
+
+#[test]
+fn when_the_game_clock_runs_out_the_screen_ends_the_game_after_the_round() {
+    let seats = [("Ann", SeatKind::Human), ("Robo", SeatKind::Hard)];
+    let mut app = classic(&seats, "3,4,5,2");
+    // One second of game, one a tick: it starts at the first tick and runs out at the next.
+    app.clocks = crate::clocks::Clocks::new(None, Some(1), Some(1000));
+    update(&mut app, Action::Tick);
+    press(&mut app, KeyCode::Char(' '));
+    // Robo's turn: the game clock runs out at its first tick; Robo completes the round.
+    settle(&mut app);
+    let game = app.session.game();
+    assert!(game.time_up().is_some());
+    assert_eq!(app.session.awaiting(), Awaiting::Over);
+    assert_eq!((game.turns(), game.ranking()), (2, &[1, 0][..]), "Robo on 4 ahead of Ann on 3");
+    assert!(app.log.iter().any(|s| s.text.starts_with("Time is up")), "{:?}", app.log);
+}
