@@ -30,6 +30,8 @@ fn a_person_out_of_time_has_the_turn_played_by_the_computer_and_replay_gives_the
     let save = dir.path().join("game.json");
     let save = save.to_str().unwrap();
     // Every prompt moves the clock 5 s on: Ann's 5 s are up at her first prompt, each turn.
+    let db = dir.path().join("games.db");
+    let db = db.to_str().unwrap();
     let args = [
         "play",
         "--player",
@@ -46,7 +48,8 @@ fn a_person_out_of_time_has_the_turn_played_by_the_computer_and_replay_gives_the
         "jsonl",
         "--save",
         save,
-        "--no-record",
+        "--db",
+        db,
     ];
     let run = snl_with_input(&args, "");
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -65,10 +68,25 @@ fn a_person_out_of_time_has_the_turn_played_by_the_computer_and_replay_gives_the
     }
     assert_eq!(events.last().unwrap()["type"], "game_ended");
     assert!(run.stderr.contains("to act"), "the prompt tells the time left: {}", run.stderr);
-    // The save replays to the same game, event for event.
-    let replay = snl(&["replay", save, "--events", "jsonl"]);
-    assert_eq!(replay.code, 0, "{}", replay.stderr);
-    assert_eq!(game_events(&lines(&replay.stdout)), game_events(&events));
+    // The save and the database replay to the same game, event for event.
+    for kept in [save, "1"] {
+        let replay = snl(&["replay", kept, "--events", "jsonl", "--db", db]);
+        assert_eq!(replay.code, 0, "{}", replay.stderr);
+        assert_eq!(game_events(&lines(&replay.stdout)), game_events(&events), "{kept}");
+    }
+    // The database's log keeps each timed_out with the turn it began.
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let logged: Vec<String> = conn
+        .prepare("SELECT events FROM actions WHERE events IS NOT NULL ORDER BY seq")
+        .unwrap()
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let logged: Vec<Value> =
+        logged.iter().flat_map(|l| serde_json::from_str::<Vec<Value>>(l).unwrap()).collect();
+    let logged_timed = logged.iter().filter(|e| e["type"] == "timed_out").count();
+    assert_eq!(logged_timed, timed.len());
 }
 
 #[test]
