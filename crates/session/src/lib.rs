@@ -270,7 +270,16 @@ impl Session {
         let mut told = self.number(vec![timed_out]);
         loop {
             match self.play_for(seat) {
-                Ok(events) => told.extend(events),
+                Ok(events) => {
+                    told.extend(events);
+                    // A game timed out before its first roll: its start is told first.
+                    if let [first, second, ..] = told.as_mut_slice()
+                        && matches!(second.event, Event::GameStarted { .. })
+                        && matches!(first.event, Event::TimedOut { .. })
+                    {
+                        std::mem::swap(&mut first.event, &mut second.event);
+                    }
+                }
                 Err(e) if told.len() == 1 => {
                     // Nothing was played: as if the clock had not run out.
                     (self.seq, self.started) = (seq, started);
@@ -359,6 +368,13 @@ impl Session {
     fn tell(&mut self, events: Vec<Event>) -> Vec<Numbered<usize>> {
         if !self.recorders.is_empty() {
             self.turn.extend(events.iter().cloned());
+            // The game's start comes first, before a `timed_out` told ahead of the first roll.
+            if let Some(i) = self.turn.iter().position(|e| matches!(e, Event::GameStarted { .. }))
+                && i > 0
+            {
+                let start = self.turn.remove(i);
+                self.turn.insert(0, start);
+            }
             if !self.game.in_turn() {
                 let events = std::mem::take(&mut self.turn);
                 self.keep(Action::Turn, &events);

@@ -67,6 +67,15 @@ fn a_person_out_of_time_has_the_turn_played_by_the_computer_and_replay_gives_the
         assert_eq!(next_roll["player"], "Ann", "{}", run.stdout);
     }
     assert_eq!(events.last().unwrap()["type"], "game_ended");
+    // The game's start is told first, then that Ann ran out of time at her first turn.
+    assert_eq!(
+        (events[0]["type"].as_str(), events[0]["seq"].as_u64()),
+        (Some("game_started"), Some(1))
+    );
+    assert_eq!(
+        (events[1]["type"].as_str(), events[1]["seq"].as_u64()),
+        (Some("timed_out"), Some(2))
+    );
     assert!(run.stderr.contains("to act"), "the prompt tells the time left: {}", run.stderr);
     // The save and the database replay to the same game, event for event.
     for kept in [save, "1"] {
@@ -85,6 +94,7 @@ fn a_person_out_of_time_has_the_turn_played_by_the_computer_and_replay_gives_the
         .unwrap();
     let logged: Vec<Value> =
         logged.iter().flat_map(|l| serde_json::from_str::<Vec<Value>>(l).unwrap()).collect();
+    assert_eq!(logged[0]["type"], "game_started");
     let logged_timed = logged.iter().filter(|e| e["type"] == "timed_out").count();
     assert_eq!(logged_timed, timed.len());
 }
