@@ -61,9 +61,13 @@ pub(crate) struct Form {
     pub(crate) rules: usize,
     /// The rounds of a race; `None`: classic.
     pub(crate) race: Option<u32>,
-    /// Index into [`TURN_TIMES`].
+    /// The turn clocks offered: [`TURN_TIMES`], with the command line's among them.
+    turn_times: Vec<Option<u64>>,
+    /// Index into `turn_times`.
     pub(crate) turn_time: usize,
-    /// Index into [`GAME_TIMES`].
+    /// The game clocks offered: [`GAME_TIMES`], with the command line's among them.
+    game_times: Vec<Option<u64>>,
+    /// Index into `game_times`.
     pub(crate) game_time: usize,
     pub(crate) seats: Vec<(String, SeatKind)>,
     /// The field the keys change.
@@ -89,7 +93,9 @@ impl Form {
                 .and_then(|r| RuleSet::ALL.iter().position(|s| s.as_str() == r))
                 .unwrap_or(0),
             race: None,
+            turn_times: TURN_TIMES.to_vec(),
             turn_time: 0,
+            game_times: GAME_TIMES.to_vec(),
             game_time: 0,
             seats: vec![
                 ("You".to_owned(), SeatKind::Human),
@@ -101,8 +107,8 @@ impl Form {
         }
     }
 
-    /// Starts from the rest of the command line where the form offers it: `--effects`, a race's
-    /// `--rounds`, and the clocks when they are among the choices.
+    /// Starts from the rest of the command line: `--effects`, a race's `--rounds` and the
+    /// clocks, kept as given (the keys then move within the form's ranges).
     pub(crate) fn with(
         mut self,
         effects: u32,
@@ -110,10 +116,17 @@ impl Form {
         turn_time: Option<u64>,
         game_time: Option<u64>,
     ) -> Form {
-        self.effects = effects.min(MAX_EFFECTS);
-        self.race = race.map(|k| k.clamp(1, MAX_ROUNDS));
-        self.turn_time = TURN_TIMES.iter().position(|&t| t == turn_time).unwrap_or(0);
-        self.game_time = GAME_TIMES.iter().position(|&t| t == game_time).unwrap_or(0);
+        self.effects = effects;
+        self.race = race;
+        let place = |times: &mut Vec<Option<u64>>, time: Option<u64>| {
+            if !times.contains(&time) {
+                times.push(time);
+                times.sort_unstable();
+            }
+            times.iter().position(|&t| t == time).unwrap_or(0)
+        };
+        self.turn_time = place(&mut self.turn_times, turn_time);
+        self.game_time = place(&mut self.game_times, game_time);
         self
     }
 
@@ -132,12 +145,12 @@ impl Form {
 
     /// The turn clock, in seconds.
     pub(crate) fn turn_time(&self) -> Option<u64> {
-        TURN_TIMES[self.turn_time]
+        self.turn_times[self.turn_time]
     }
 
     /// The game clock, in seconds.
     pub(crate) fn game_time(&self) -> Option<u64> {
-        GAME_TIMES[self.game_time]
+        self.game_times[self.game_time]
     }
 
     /// The seats as `--player` gives them.
@@ -220,7 +233,7 @@ impl Form {
         };
         match self.field {
             Field::Board => self.board = step(self.board, self.boards.len()),
-            Field::Effects => self.effects = count(self.effects, 0, MAX_EFFECTS),
+            Field::Effects => self.effects = count(self.effects, 0, MAX_EFFECTS.max(self.effects)),
             Field::Rules => self.rules = step(self.rules, RuleSet::ALL.len()),
             Field::Mode => {
                 self.race = match self.race {
@@ -229,10 +242,10 @@ impl Form {
                 };
             }
             Field::Rounds => {
-                self.race = self.race.map(|k| count(k, 1, MAX_ROUNDS));
+                self.race = self.race.map(|k| count(k, 1, MAX_ROUNDS.max(k)));
             }
-            Field::TurnTime => self.turn_time = step(self.turn_time, TURN_TIMES.len()),
-            Field::GameTime => self.game_time = step(self.game_time, GAME_TIMES.len()),
+            Field::TurnTime => self.turn_time = step(self.turn_time, self.turn_times.len()),
+            Field::GameTime => self.game_time = step(self.game_time, self.game_times.len()),
             Field::Players => {
                 let count = if by < 0 { self.seats.len() - 1 } else { self.seats.len() + 1 };
                 let count = count.clamp(2, MAX_SEATS);
@@ -396,5 +409,18 @@ mod tests {
         press(&mut form, KeyCode::Right);
         form.fill(&mut args);
         assert_eq!((args.game.board.as_str(), args.game.effects), ("classic", 0));
+    }
+
+    #[test]
+    fn the_command_lines_effects_rounds_and_clocks_are_kept_as_given() {
+        let form = Form::new("random", None).with(30, Some(250), Some(7), Some(100_000));
+        let mut args = play_args();
+        form.fill(&mut args);
+        assert_eq!((args.game.effects, args.game.rounds), (30, Some(250)));
+        assert_eq!((args.table.turn_time, args.table.game_time), (Some(7), Some(100_000)));
+        let mut form = form;
+        form.field = Field::TurnTime;
+        press(&mut form, KeyCode::Right);
+        assert_eq!(form.turn_time(), Some(10), "7 s sits in order among the choices");
     }
 }
