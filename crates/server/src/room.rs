@@ -371,7 +371,9 @@ mod tests {
             room(r#"{"seats":[{"kind":"human"},{"kind":"hard","name":"Robo"}],"turn_time":5}"#);
         claim(&mut r, 0, "Ann");
         let events = r.apply(&Command::TimeOut { seat: 0 }).unwrap();
-        assert_eq!(events[0], Event::TimedOut { player: "Ann".into() });
+        // Before the first roll: the game's start is told first, then the time out.
+        assert!(matches!(events[0], Event::GameStarted { .. }), "{events:?}");
+        assert_eq!(events[1], Event::TimedOut { player: "Ann".into() });
         assert!(
             events.iter().any(|e| matches!(e, Event::DiceRolled { player, .. } if player == "Ann"))
         );
