@@ -54,6 +54,19 @@ impl Keyboard<'_> {
         }
     }
 
+    /// The next answer, if it comes within `limit` (`None` for no limit). Lines from a pipe or a
+    /// file are there at once: only a terminal's can be late.
+    pub(crate) fn line_within(&mut self, limit: Option<std::time::Duration>) -> Option<Line> {
+        match (self, limit) {
+            (Keyboard::Typed(lines), Some(limit)) => match lines.recv_timeout(limit) {
+                Ok(line) => Some(line),
+                Err(mpsc::RecvTimeoutError::Timeout) => None,
+                Err(mpsc::RecvTimeoutError::Disconnected) => Some(Line::End),
+            },
+            (keyboard, _) => Some(keyboard.line()),
+        }
+    }
+
     /// Whether the person asked for their seat back while the computer played it (the answer
     /// is taken).
     pub(crate) fn take_back(&mut self) -> bool {
@@ -126,5 +139,25 @@ mod tests {
         send.send(Line::Text(String::new())).unwrap();
         assert!(keyboard.take_back());
         assert!(!keyboard.take_back(), "the line was used");
+    }
+
+    #[test]
+    fn a_terminal_answer_may_be_late_but_a_pipe_answers_at_once() {
+        let (send, receive) = mpsc::channel();
+        let mut keyboard = Keyboard::Typed(receive);
+        assert_eq!(keyboard.line_within(Some(std::time::Duration::ZERO)), None);
+        send.send(Line::Text("q".into())).unwrap();
+        assert_eq!(
+            keyboard.line_within(Some(std::time::Duration::ZERO)),
+            Some(Line::Text("q".into()))
+        );
+        drop(send);
+        assert_eq!(keyboard.line_within(Some(std::time::Duration::ZERO)), Some(Line::End));
+        let mut input: &[u8] = b"x\n";
+        let mut keyboard = Keyboard::Lines(&mut input);
+        assert_eq!(
+            keyboard.line_within(Some(std::time::Duration::ZERO)),
+            Some(Line::Text("x".into()))
+        );
     }
 }

@@ -4,6 +4,7 @@ mod analyze;
 mod app;
 mod board_cmd;
 mod board_design;
+mod clocks;
 mod common;
 mod console;
 mod display;

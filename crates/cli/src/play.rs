@@ -11,12 +11,14 @@ use std::{
 
 use clap::Args;
 use snl_engine::{Game, ScriptedDice, Seat, SeatKind, SetupError, Status};
+use snl_server::setup::{MAX_GAME_TIME, MAX_TURN_TIME};
 use snl_session::Session;
 use snl_store::{Action, Database, DiceState, GameId, GameStatus, Save};
 
 use crate::{
     common::{
         CmdResult, Failure, GameArgs, OrFail, default_computer_seats, fresh_seed, parse_seats,
+        whole_number, zero_or_more,
     },
     console::Console,
     session::{DbArgs, keep, now_ms},
@@ -79,6 +81,22 @@ pub(crate) struct TableArgs {
     /// Save the game to FILE after every turn (atomically), to go on later with --load FILE.
     #[arg(long, value_name = "FILE", help_heading = "Saving")]
     pub(crate) save: Option<PathBuf>,
+    /// Turn clock: a person who has not acted within S seconds has the rest of that turn
+    /// played by the computer (the hard strategy), told as `timed_out`; 1 to 86400. A computer
+    /// never waits for it.
+    #[arg(long, value_name = "S", help_heading = "Clocks", allow_negative_numbers = true,
+        value_parser = turn_seconds)]
+    pub(crate) turn_time: Option<u64>,
+    /// Game clock: when S seconds have passed the round in play is completed, then the game
+    /// ends ranked by position as a race ends (`time_up`); 1 to 604800.
+    #[arg(long, value_name = "S", help_heading = "Clocks", allow_negative_numbers = true,
+        value_parser = game_seconds)]
+    pub(crate) game_time: Option<u64>,
+    /// For tests only (hidden): the clocks read a pretend time that stands still, except that
+    /// each wait for a person's key (a prompt's read, a tick of the full screen) moves it on by
+    /// MS milliseconds, so a test says after how many waits a clock runs out, with no sleep.
+    #[arg(long, value_name = "MS", hide = true, value_parser = zero_or_more::<u64>)]
+    pub(crate) test_clock: Option<u64>,
     /// After each turn, show each player's fewest rolls to finish from where they stand.
     #[arg(long)]
     pub(crate) hint: bool,
@@ -87,6 +105,16 @@ pub(crate) struct TableArgs {
     pub(crate) stop_after: Option<u32>,
     #[command(flatten)]
     pub(crate) db: DbArgs,
+}
+
+/// Parses `--turn-time`: 1 to [`MAX_TURN_TIME`] seconds (as a room's `turn_time`).
+fn turn_seconds(text: &str) -> Result<u64, String> {
+    whole_number(text, 1, MAX_TURN_TIME).map_err(|e| format!("{e} (seconds, 1 to {MAX_TURN_TIME})"))
+}
+
+/// Parses `--game-time`: 1 to [`MAX_GAME_TIME`] seconds (as a room's `game_time`).
+fn game_seconds(text: &str) -> Result<u64, String> {
+    whole_number(text, 1, MAX_GAME_TIME).map_err(|e| format!("{e} (seconds, 1 to {MAX_GAME_TIME})"))
 }
 
 /// How long a computer's turn stays on screen before the next, so people can follow.

@@ -16,7 +16,7 @@ pub(crate) fn setup_questions(args: &mut PlayArgs, console: &mut Console) -> Cmd
     loop {
         let board = ask(
             console,
-            "Board (classic, milton-bradley, kids, empty, random, or a .toml file)",
+            "Board (classic, milton-bradley, kids, party, empty, random, or a .toml file)",
             "classic",
         )?;
         let is_file = Path::new(&board).extension().is_some_and(|e| e.eq_ignore_ascii_case("toml"));

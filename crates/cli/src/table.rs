@@ -10,6 +10,7 @@ use snl_session::{Awaiting, Intent, Session, SessionError};
 use snl_store::GameId;
 
 use crate::{
+    clocks::{Clocks, minutes_seconds},
     common::{CmdResult, Failure, OrFail},
     console::Console,
     display::{JsonLines, Narrator, draw_game},
@@ -85,6 +86,7 @@ pub(crate) fn play_on(seated: Seated, opts: &TableArgs, console: &mut Console) -
     let mut played = 0;
     let mut board_shown = true;
     let mut handed = None;
+    let mut clocks = Clocks::new(opts.turn_time, opts.game_time, opts.test_clock);
     let outcome = loop {
         for note in session.take_notes() {
             eprintln!("snl: warning: {note}");
@@ -92,10 +94,15 @@ pub(crate) fn play_on(seated: Seated, opts: &TableArgs, console: &mut Console) -
         interrupted.turns.store(session.game().turns(), Ordering::Relaxed);
         let turn_start = !session.game().in_turn();
         let before = session.game().turns();
+        let expired = clocks.as_mut().and_then(|c| c.due(&session).map(|e| (c, e)));
         let step = match session.awaiting() {
             Awaiting::Over => break Ok(()),
             _ if turn_start && opts.stop_after.is_some_and(|n| played >= n) => {
                 break Err(Stop::Asked);
+            }
+            _ if expired.is_some() => {
+                let (clocks, expiry) = expired.expect("just matched");
+                clocks.fire(&mut session, expiry)
             }
             Awaiting::Computer { seat } => {
                 let person = !session.game().seats()[seat].kind.is_computer();
@@ -114,15 +121,17 @@ pub(crate) fn play_on(seated: Seated, opts: &TableArgs, console: &mut Console) -
                 if text && turn_start && !board_shown {
                     view.raw(&draw_game(session.game(), color));
                 }
-                match ask_roll(&mut session, seat, &mut keyboard)? {
-                    Some(intent) => session.act(seat, intent),
-                    None => break Err(Stop::InputEnded),
+                match ask_roll(&mut session, seat, &mut keyboard, clocks.as_mut())? {
+                    Answer::Do(intent) => session.act(seat, intent),
+                    Answer::Late => continue,
+                    Answer::Ended => break Err(Stop::InputEnded),
                 }
             }
             Awaiting::Choice(decision) => {
-                match ask_choice(&mut session, &decision, &mut keyboard)? {
-                    Some(intent) => session.act(decision.seat, intent),
-                    None => break Err(Stop::InputEnded),
+                match ask_choice(&mut session, &decision, &mut keyboard, clocks.as_mut())? {
+                    Answer::Do(intent) => session.act(decision.seat, intent),
+                    Answer::Late => continue,
+                    Answer::Ended => break Err(Stop::InputEnded),
                 }
             }
         };
@@ -206,13 +215,23 @@ pub(crate) fn play_on(seated: Seated, opts: &TableArgs, console: &mut Console) -
     Ok(())
 }
 
+/// What a person answered at a prompt.
+enum Answer {
+    Do(Intent),
+    /// The input ended.
+    Ended,
+    /// A clock ran out first.
+    Late,
+}
+
 /// Asks a person to roll: Enter rolls, `q` quits, `a` hands the seat to the computer, `u` and `r`
-/// undo and redo. `None` when the input ended.
+/// undo and redo.
 fn ask_roll(
     session: &mut Session,
     seat: usize,
     keyboard: &mut Keyboard<'_>,
-) -> CmdResult<Option<Intent>> {
+    mut clocks: Option<&mut Clocks>,
+) -> CmdResult<Answer> {
     let name = session.game().seats()[seat].name.clone();
     let (undo, redo) = session.can_undo_redo();
     loop {
@@ -222,17 +241,23 @@ fn ask_roll(
             (false, true) => eprintln!("(r to redo)"),
             (false, false) => {}
         }
-        eprint!("{name}, press Enter to roll (q to quit, a for autopilot): ");
-        let Some(key) = answer(keyboard)? else { return Ok(None) };
+        let left = time_left(clocks.as_deref());
+        eprint!("{name}, press Enter to roll (q to quit, a for autopilot{left}): ");
+        let key = match answer(keyboard, session, clocks.as_deref_mut())? {
+            Heard::Text(text) => text,
+            Heard::Ended => return Ok(Answer::Ended),
+            Heard::Late => return Ok(Answer::Late),
+        };
+        let intent = |i| Ok(Answer::Do(i));
         match key.as_str() {
-            "" => return Ok(Some(Intent::Roll)),
-            "q" => return Ok(Some(Intent::Quit)),
+            "" => return intent(Intent::Roll),
+            "q" => return intent(Intent::Quit),
             "a" => {
                 eprintln!("({name} is on autopilot: {})", keyboard.take_back_hint());
-                return Ok(Some(Intent::Autopilot { on: true }));
+                return intent(Intent::Autopilot { on: true });
             }
-            "u" if undo => return Ok(Some(Intent::Undo)),
-            "r" if redo => return Ok(Some(Intent::Redo)),
+            "u" if undo => return intent(Intent::Undo),
+            "r" if redo => return intent(Intent::Redo),
             "u" => eprintln!("There is nothing to undo."),
             "r" => eprintln!("There is nothing to redo."),
             other => {
@@ -248,7 +273,8 @@ fn ask_choice(
     session: &mut Session,
     decision: &snl_engine::Decision,
     keyboard: &mut Keyboard<'_>,
-) -> CmdResult<Option<Intent>> {
+    mut clocks: Option<&mut Clocks>,
+) -> CmdResult<Answer> {
     let game = session.game();
     let name = game.seats()[decision.seat].name.clone();
     let count = decision.options.len();
@@ -262,19 +288,27 @@ fn ask_choice(
     let (undo, _) = session.can_undo_redo();
     loop {
         let more = if undo { ", u to undo" } else { "" };
-        eprint!("{name}, choose 1 to {count} (Enter for 1, a for autopilot{more}, q to quit): ");
-        let Some(answer) = answer(keyboard)? else { return Ok(None) };
+        let left = time_left(clocks.as_deref());
+        eprint!(
+            "{name}, choose 1 to {count} (Enter for 1, a for autopilot{more}, q to quit{left}): "
+        );
+        let answer = match answer(keyboard, session, clocks.as_deref_mut())? {
+            Heard::Text(text) => text,
+            Heard::Ended => return Ok(Answer::Ended),
+            Heard::Late => return Ok(Answer::Late),
+        };
+        let intent = |i| Ok(Answer::Do(i));
         match answer.as_str() {
-            "" => return Ok(Some(Intent::Choose { option: 0 })),
-            "q" => return Ok(Some(Intent::Quit)),
-            "u" if undo => return Ok(Some(Intent::Undo)),
+            "" => return intent(Intent::Choose { option: 0 }),
+            "q" => return intent(Intent::Quit),
+            "u" if undo => return intent(Intent::Undo),
             "a" => {
                 eprintln!("({name} is on autopilot: {})", keyboard.take_back_hint());
-                return Ok(Some(Intent::Autopilot { on: true }));
+                return intent(Intent::Autopilot { on: true });
             }
             other => match other.parse::<usize>() {
                 Ok(k) if (1..=count).contains(&k) => {
-                    return Ok(Some(Intent::Choose { option: k - 1 }));
+                    return intent(Intent::Choose { option: k - 1 });
                 }
                 _ => eprintln!("'{other}' is not one of the options."),
             },
@@ -282,19 +316,60 @@ fn ask_choice(
     }
 }
 
-/// The next answer at a prompt; `None` at the end of input. A line that is not text is bad input.
-fn answer(keyboard: &mut Keyboard<'_>) -> CmdResult<Option<String>> {
-    match keyboard.line() {
-        Line::Text(text) => Ok(Some(text)),
+/// What came at a prompt.
+enum Heard {
+    Text(String),
+    /// The input ended.
+    Ended,
+    /// A clock ran out before an answer came.
+    Late,
+}
+
+/// The next answer at a prompt, unless a clock runs out first. A line that is not text is bad
+/// input.
+fn answer(
+    keyboard: &mut Keyboard<'_>,
+    session: &Session,
+    clocks: Option<&mut Clocks>,
+) -> CmdResult<Heard> {
+    // How long the answer may take: until the next clock runs out. A pretend clock moves on
+    // once per wait, then the answer is awaited without a limit.
+    let limit = match clocks {
+        None => None,
+        Some(clocks) => {
+            clocks.clock().waited();
+            if clocks.due(session).is_some() {
+                eprintln!();
+                return Ok(Heard::Late);
+            }
+            if clocks.clock().is_pretend() { None } else { clocks.until_next(session) }
+        }
+    };
+    let Some(line) = keyboard.line_within(limit) else {
+        eprintln!();
+        return Ok(Heard::Late);
+    };
+    match line {
+        Line::Text(text) => Ok(Heard::Text(text)),
         Line::End => {
             eprintln!();
-            Ok(None)
+            Ok(Heard::Ended)
         }
         Line::NotText => {
             eprintln!();
             Err(Failure::bad(anyhow::anyhow!("the answer typed at the prompt is not UTF-8 text")))
         }
     }
+}
+
+/// `, 0:25 to act` when the person's clock runs (and `, 9:10 of the game left` with the game
+/// clock), for a prompt, as of the clocks' last look.
+fn time_left(clocks: Option<&Clocks>) -> String {
+    let Some(clocks) = clocks else { return String::new() };
+    let (turn, game) = clocks.left();
+    let turn = turn.map(|left| format!(", {} to act", minutes_seconds(left)));
+    let game = game.map(|left| format!(", {} of the game left", minutes_seconds(left)));
+    [turn, game].into_iter().flatten().collect()
 }
 
 /// "At best: Ann 4 rolls, Bob 7 rolls" for the players still in the game.
@@ -322,7 +397,7 @@ fn result_json(session: &Session, kept: &Kept) -> serde_json::Value {
 }
 
 /// The whole game as one JSON object: `players`, `ranking`, `positions`, `rolls`, `turns`,
-/// `seed` and `finished`.
+/// `seed`, `finished` and `time_up` (whether the game clock ran out).
 pub(crate) fn game_json(game: &Game, seed: Option<u64>) -> serde_json::Value {
     let names: Vec<&str> = game.seats().iter().map(|s| s.name.as_str()).collect();
     let ranking: Vec<&str> = game.ranking().iter().map(|&s| names[s]).collect();
@@ -334,6 +409,7 @@ pub(crate) fn game_json(game: &Game, seed: Option<u64>) -> serde_json::Value {
         "turns": game.turns(),
         "seed": seed,
         "finished": game.status() == Status::Finished,
+        "time_up": game.time_up().is_some(),
     })
 }
 

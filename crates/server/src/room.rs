@@ -6,7 +6,6 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use snl_analysis::strategy::{Computers, Strategy};
 use snl_engine::{Event, Pending, Status};
 use snl_session::{Awaiting, Intent, Session, SessionError};
 use snl_store::DiceState;
@@ -87,8 +86,6 @@ pub(crate) struct Room {
     /// Each seat's name: a computer's from the start, a person's once taken.
     names: Vec<Option<String>>,
     session: Option<Session>,
-    /// What plays a person's turn when their clock runs out.
-    computers: Computers,
     /// Whether each seat was last told online.
     present: Vec<bool>,
 }
@@ -98,14 +95,7 @@ impl Room {
     pub(crate) fn new(id: String, setup: RoomSetup) -> Room {
         let names = setup.seats.iter().map(|s| s.name.clone()).collect();
         let seats = setup.seats.len();
-        let mut room = Room {
-            id,
-            computers: Computers::new(setup.seed),
-            setup,
-            names,
-            session: None,
-            present: vec![false; seats],
-        };
+        let mut room = Room { id, setup, names, session: None, present: vec![false; seats] };
         room.start_when_full();
         room
     }
@@ -225,7 +215,8 @@ impl Room {
         })
     }
 
-    /// Plays the rest of `seat`'s turn with the hard strategy, after telling it timed out.
+    /// Plays the rest of `seat`'s turn with the hard strategy, after telling it timed out
+    /// ([`Session::time_out`]).
     fn time_out(&mut self, seat: usize) -> Result<Vec<Event<String>>, Refusal> {
         if !matches!(self.waiting(), Waiting::Person { seat: s, .. } if s == seat) {
             return Err(Refusal::new(
@@ -233,27 +224,10 @@ impl Room {
                 format!("seat {seat} is not awaited"),
             ));
         }
-        let name = self.name(seat)?;
+        self.name(seat)?;
         let session = self.session.as_mut().expect("a person is awaited, so the game has begun");
-        let mut told = vec![Event::TimedOut { player: name }];
-        loop {
-            let events = match session.game().pending() {
-                Pending::Roll { seat: s, .. } | Pending::Draw { seat: s, .. } if s == seat => {
-                    session.act(seat, Intent::Roll)
-                }
-                Pending::Choice(decision) if decision.seat == seat => {
-                    let option = self.computers.choose(Strategy::Hard, session.game(), &decision);
-                    session.act(seat, Intent::Choose { option })
-                }
-                _ => break,
-            };
-            let events = events.map_err(|e| refusal(&e, session))?;
-            told.extend(named(session, events));
-            if !session.game().in_turn() {
-                break;
-            }
-        }
-        Ok(told)
+        let events = session.time_out(seat).map_err(|e| refusal(&e, session))?;
+        Ok(named(session, events))
     }
 
     /// The room's public state: never a token.
@@ -397,7 +371,9 @@ mod tests {
             room(r#"{"seats":[{"kind":"human"},{"kind":"hard","name":"Robo"}],"turn_time":5}"#);
         claim(&mut r, 0, "Ann");
         let events = r.apply(&Command::TimeOut { seat: 0 }).unwrap();
-        assert_eq!(events[0], Event::TimedOut { player: "Ann".into() });
+        // Before the first roll: the game's start is told first, then the time out.
+        assert!(matches!(events[0], Event::GameStarted { .. }), "{events:?}");
+        assert_eq!(events[1], Event::TimedOut { player: "Ann".into() });
         assert!(
             events.iter().any(|e| matches!(e, Event::DiceRolled { player, .. } if player == "Ann"))
         );

@@ -225,6 +225,12 @@ impl Session {
             Awaiting::Roll { seat } => return Err(SessionError::NotYourTurn { seat }),
             Awaiting::Choice(d) => return Err(SessionError::NotYourTurn { seat: d.seat }),
         };
+        self.play_for(seat)
+    }
+
+    /// Plays `seat`'s awaited input as the computer does: a roll, or the choice of the seat's
+    /// strategy (`hard` for a person).
+    fn play_for(&mut self, seat: usize) -> Result<Vec<Numbered<usize>>, SessionError> {
         match self.game.pending() {
             Pending::Choice(decision) => {
                 let kind = self.game.seats()[seat].kind;
@@ -234,6 +240,68 @@ impl Session {
             }
             _ => self.roll(),
         }
+    }
+
+    /// A person's turn clock ran out (`--turn-time`, a room's `turn_time`): tells `timed_out`,
+    /// then plays the rest of `seat`'s turn as [`Session::play_computer`] would (the hard
+    /// strategy for a person). The front end owns the clock; what the computer plays goes into
+    /// the history (rolls, choices), so a replay plays the turn alike, and recorders are told
+    /// `timed_out` with the turn's events.
+    ///
+    /// When the dice cannot roll (scripted rolls ran out) before anything was played, nothing
+    /// changes and the dice's error is returned; later in the turn, what was played is returned
+    /// and the seat stays awaited.
+    ///
+    /// # Errors
+    ///
+    /// [`SessionError::Over`] when the game is over or the session stopped;
+    /// [`SessionError::NotYourTurn`] when `seat` is not the person awaited;
+    /// [`SessionError::Dice`] as said above.
+    pub fn time_out(&mut self, seat: usize) -> Result<Vec<Numbered<usize>>, SessionError> {
+        match self.awaiting() {
+            Awaiting::Over => return Err(SessionError::Over),
+            Awaiting::Roll { seat: s } if s == seat => {}
+            Awaiting::Choice(d) if d.seat == seat => {}
+            _ => return Err(SessionError::NotYourTurn { seat }),
+        }
+        let timed_out = Event::TimedOut { player: seat };
+        if !self.recorders.is_empty() {
+            self.turn.push(timed_out.clone());
+        }
+        let (seq, started) = (self.seq, self.started);
+        let mut told = self.number(vec![timed_out]);
+        loop {
+            match self.play_for(seat) {
+                Ok(events) => {
+                    told.extend(events);
+                    // A game timed out before its first roll: its start is told first.
+                    if let [first, second, ..] = told.as_mut_slice()
+                        && matches!(second.event, Event::GameStarted { .. })
+                        && matches!(first.event, Event::TimedOut { .. })
+                    {
+                        std::mem::swap(&mut first.event, &mut second.event);
+                    }
+                }
+                Err(e) if told.len() == 1 => {
+                    // Nothing was played: as if the clock had not run out.
+                    (self.seq, self.started) = (seq, started);
+                    if !self.recorders.is_empty() {
+                        self.turn.pop();
+                    }
+                    return Err(e);
+                }
+                Err(_) => break,
+            }
+            let still = match self.game.pending() {
+                Pending::Roll { seat: s, .. } | Pending::Draw { seat: s, .. } => s == seat,
+                Pending::Choice(d) => d.seat == seat,
+                Pending::Over => false,
+            };
+            if !still || !self.game.in_turn() {
+                break;
+            }
+        }
+        Ok(told)
     }
 
     /// The game clock ran out (`--game-time`, a room's `game_time`): the round in play is
@@ -302,6 +370,13 @@ impl Session {
     fn tell(&mut self, events: Vec<Event>) -> Vec<Numbered<usize>> {
         if !self.recorders.is_empty() {
             self.turn.extend(events.iter().cloned());
+            // The game's start comes first, before a `timed_out` told ahead of the first roll.
+            if let Some(i) = self.turn.iter().position(|e| matches!(e, Event::GameStarted { .. }))
+                && i > 0
+            {
+                let start = self.turn.remove(i);
+                self.turn.insert(0, start);
+            }
             if !self.game.in_turn() {
                 let events = std::mem::take(&mut self.turn);
                 self.keep(Action::Turn, &events);

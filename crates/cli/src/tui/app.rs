@@ -10,7 +10,7 @@ use snl_engine::{Event, Numbered, SeatKind};
 use snl_session::{Awaiting, Session};
 
 use super::{odds::win_chances, online::Online, replay::Replay};
-use crate::{display::Sentences, table::Kept};
+use crate::{clocks::Clocks, display::Sentences, table::Kept};
 
 /// How many sentences the log keeps.
 pub(crate) const LOG_LINES: usize = 200;
@@ -139,6 +139,9 @@ pub(crate) struct App {
     /// The room, when the screen shows an online game (`snl join`, `snl watch`): the session is
     /// then a copy of the server's game, and keys become intents sent to it.
     pub(crate) online: Option<Online>,
+    /// The turn and game clocks (`--turn-time`, `--game-time`), when asked for: each tick looks
+    /// whether one ran out.
+    pub(crate) clocks: Option<Clocks>,
 }
 
 impl App {
@@ -182,6 +185,7 @@ impl App {
             spin: 0,
             replay: None,
             online: None,
+            clocks: None,
             session,
             kept,
             opts,

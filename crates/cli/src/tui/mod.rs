@@ -40,6 +40,7 @@ use self::{
     terminal::Screen,
 };
 use crate::{
+    clocks::Clocks,
     common::{CmdResult, Failure, OrFail},
     console::Console,
     play::{PlayArgs, TableArgs},
@@ -65,6 +66,7 @@ pub(crate) fn play(seated: Seated, opts: &TableArgs, console: &mut Console) -> C
         stop_after: opts.stop_after,
     };
     let mut app = App::new(session, kept, options, tell_seed, intro);
+    app.clocks = Clocks::new(opts.turn_time, opts.game_time, opts.test_clock);
     let outcome = run(&mut app);
     // The terminal is back (the screen was dropped in `run`): tell how it ended.
     if outcome.is_err() {
@@ -162,10 +164,17 @@ pub(crate) fn replay(
     .or_other()
 }
 
-/// The setup form of a bare `snl` in a terminal; it fills `args`' board, rules and players.
+/// The setup form of a bare `snl` in a terminal; it fills `args`' board, effects, rules, mode,
+/// clocks and players.
 /// False when the player left without starting.
 pub(crate) fn setup_form(args: &mut PlayArgs) -> CmdResult<bool> {
-    let mut form = setup::Form::new(&args.game.board, args.game.rules.as_deref());
+    let race = (args.game.mode.as_deref() == Some("race")).then_some(args.game.rounds).flatten();
+    let mut form = setup::Form::new(&args.game.board, args.game.rules.as_deref()).with(
+        args.game.effects,
+        race,
+        args.table.turn_time,
+        args.table.game_time,
+    );
     let mut run = || -> io::Result<()> {
         let mut screen = Screen::enter()?;
         while form.done.is_none() {
@@ -184,9 +193,7 @@ pub(crate) fn setup_form(args: &mut PlayArgs) -> CmdResult<bool> {
     if form.done != Some(true) {
         return Ok(false);
     }
-    form.board_name().clone_into(&mut args.game.board);
-    args.game.rules = Some(form.rules_name().to_owned());
-    args.players = form.players();
+    form.fill(args);
     Ok(true)
 }
 

@@ -11,7 +11,7 @@ use snl_store::DiceState;
 use super::{
     action::{Action, from_key},
     app::{App, Beat, Options, Overlay, Stop, marks},
-    setup::Form,
+    setup::{Field, Form},
     ui,
     update::update,
 };
@@ -152,8 +152,14 @@ layouts! {
 
 #[test]
 fn layout_setup_form() {
+    // A random board with 4 effects, a race of 3 rounds, both clocks, three players.
     let mut form = Form::new("classic", None);
-    for code in [KeyCode::Down, KeyCode::Down, KeyCode::Right, KeyCode::Down] {
+    let (down, left, right) = (KeyCode::Down, KeyCode::Left, KeyCode::Right);
+    let mut keys = vec![left, down, right, right, right, right, down, down, right, down];
+    keys.extend([left; 7]);
+    keys.extend([down, right, right, right, right, down, right, right, right, right, right]);
+    keys.extend([down, right, down]);
+    for code in keys {
         form.key(key(code));
     }
     for size in [(80, 24), (120, 40)] {
@@ -162,6 +168,26 @@ fn layout_setup_form() {
         let name = format!("layout_setup_{}x{}", size.0, size.1);
         insta::assert_snapshot!(name, format!("{:?}", terminal.backend().buffer()));
     }
+}
+
+#[test]
+fn layout_setup_form_with_every_field_and_eight_players_fits_80x24() {
+    let mut form = Form::new("random", None).with(6, Some(3), Some(30), Some(600));
+    while form.field != Field::Players {
+        form.key(key(KeyCode::Down));
+    }
+    for _ in 0..6 {
+        form.key(key(KeyCode::Right));
+    }
+    assert_eq!(form.seats.len(), 8);
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    terminal.draw(|frame| ui::setup::render(frame, &form)).unwrap();
+    let shown = format!("{:?}", terminal.backend().buffer());
+    for needle in ["Effects", "◀ 6 ▶", "◀ race ▶", "Rounds", "◀ 30 s ▶", "◀ 10 min ▶", "Player 8"]
+    {
+        assert!(shown.contains(needle), "{needle} is not shown:\n{shown}");
+    }
+    insta::assert_snapshot!("layout_setup_full_80x24", shown);
 }
 
 #[test]
@@ -365,4 +391,45 @@ fn a_large_board_follows_the_current_player_and_scrolls() {
     press(&mut app, KeyCode::Char('f'));
     assert_eq!(text(&app, 80, 24), bottom);
     insta::assert_snapshot!("layout_large_board_80x24", screen(&app, 80, 24));
+}
+
+#[test]
+fn the_clocks_show_under_the_players_and_a_late_person_has_the_turn_played() {
+    let seats = [("Ann", SeatKind::Human), ("Robo", SeatKind::Hard)];
+    let mut app = classic(&seats, "3,4,5,2");
+    // Pretend time: one second a tick.
+    app.clocks = crate::clocks::Clocks::new(Some(5), Some(60), Some(1000));
+    update(&mut app, Action::Tick);
+    let shown = text(&app, 80, 24);
+    assert!(shown.contains("⏱ turn 0:05 · game 1:00"), "{shown}");
+    for _ in 0..4 {
+        update(&mut app, Action::Tick);
+    }
+    assert_eq!(app.session.game().rolls(), 0, "Ann still has a second");
+    update(&mut app, Action::Tick);
+    assert!(app.log.iter().any(|s| s.text.starts_with("Ann ran out of time")), "{:?}", app.log);
+    assert_eq!(app.session.game().positions()[0], 3, "the computer rolled Ann's 3");
+    settle(&mut app);
+    assert_eq!(app.session.game().turns(), 2, "then Robo played");
+    assert_eq!(app.session.awaiting(), Awaiting::Roll { seat: 0 });
+    // Ann's clock starts again in full; the game's goes on.
+    update(&mut app, Action::Tick);
+    assert!(text(&app, 80, 24).contains("⏱ turn 0:05"), "{}", text(&app, 80, 24));
+}
+
+#[test]
+fn when_the_game_clock_runs_out_the_screen_ends_the_game_after_the_round() {
+    let seats = [("Ann", SeatKind::Human), ("Robo", SeatKind::Hard)];
+    let mut app = classic(&seats, "3,4,5,2");
+    // One second of game, one a tick: it starts at the first tick and runs out at the next.
+    app.clocks = crate::clocks::Clocks::new(None, Some(1), Some(1000));
+    update(&mut app, Action::Tick);
+    press(&mut app, KeyCode::Char(' '));
+    // Robo's turn: the game clock runs out at its first tick; Robo completes the round.
+    settle(&mut app);
+    let game = app.session.game();
+    assert!(game.time_up().is_some());
+    assert_eq!(app.session.awaiting(), Awaiting::Over);
+    assert_eq!((game.turns(), game.ranking()), (2, &[1, 0][..]), "Robo on 4 ahead of Ann on 3");
+    assert!(app.log.iter().any(|s| s.text.starts_with("Time is up")), "{:?}", app.log);
 }

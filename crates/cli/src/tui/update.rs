@@ -86,9 +86,23 @@ fn apply(app: &mut App, action: Action) {
     }
 }
 
-/// Time passes: one beat of the animation, else the pause after a turn, else a computer's input.
+/// Time passes: a clock that ran out plays its expiry, else one beat of the animation, else the
+/// pause after a turn, else a computer's input.
 fn tick(app: &mut App) {
     if app.stop.is_some() {
+        return;
+    }
+    let expired = app.clocks.as_mut().and_then(|clocks| {
+        clocks.clock().waited();
+        clocks.due(&app.session)
+    });
+    if let Some(expiry) = expired {
+        app.finish_beats();
+        app.wait = 0;
+        let step = app.clocks.as_mut().map(|clocks| clocks.fire(&mut app.session, expiry));
+        if let Some(step) = step {
+            take(app, step);
+        }
         return;
     }
     if app.animating() {

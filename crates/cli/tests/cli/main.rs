@@ -6,6 +6,7 @@ mod util;
 mod achievements;
 mod analyze;
 mod board;
+mod clocks;
 mod database;
 mod design;
 mod effects;

@@ -155,7 +155,7 @@ fn the_setup_asks_each_question_with_a_default() {
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains(
-        "Board (classic, milton-bradley, kids, empty, random, or a .toml file) [classic]: "
+        "Board (classic, milton-bradley, kids, party, empty, random, or a .toml file) [classic]: "
     ));
     assert!(run.stdout.contains("How many players [2]: "));
     assert!(run.stdout.contains("Player 1 name [You]: "));
@@ -164,6 +164,19 @@ fn the_setup_asks_each_question_with_a_default() {
         "{}",
         run.stdout
     );
+}
+
+#[test]
+fn the_setup_offers_the_party_board() {
+    let run = snl_with_input(
+        &["play", "--setup", "--seed", "2", "--events", "jsonl"],
+        "party\n2\nAnn\neasy\nBob\neasy\n",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("party"), "{}", run.stdout);
+    // The party board has every effect: a game played out on it shows at least one.
+    let effects = ["turn_skipped", "extra_roll", "shield_gained", "wormhole"];
+    assert!(effects.iter().any(|e| run.stdout.contains(e)), "{}", run.stdout);
 }
 
 #[test]

@@ -14,6 +14,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::{fit, player_style, tint, wrap};
 use crate::{
+    clocks::{Clocks, minutes_seconds},
     prompts::{describe_option, roll_words},
     tui::app::{App, Tone},
 };
@@ -104,8 +105,28 @@ fn render_players(frame: &mut Frame<'_>, area: Rect, app: &App, two_lines: bool)
         title
     };
     let title = if title.width() + 2 > usize::from(area.width) { " Players " } else { title };
-    let block = Block::bordered().title(title).border_style(tint(app, Color::DarkGray));
+    let mut block = Block::bordered().title(title).border_style(tint(app, Color::DarkGray));
+    if let Some(clocks) = app.clocks.as_ref().filter(|_| !over) {
+        block = block.title_bottom(clock_line(clocks));
+    }
     frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// The clocks, under the players: ` turn 0:25 · game 9:41 ` (the turn's while a person is
+/// timed).
+fn clock_line(clocks: &Clocks) -> Line<'static> {
+    let (turn, game) = clocks.left();
+    let mut parts = Vec::new();
+    if let Some(left) = turn {
+        parts.push(format!("turn {}", minutes_seconds(left)));
+    }
+    if let Some(left) = game {
+        parts.push(format!("game {}", minutes_seconds(left)));
+    }
+    if parts.is_empty() {
+        return Line::default();
+    }
+    Line::styled(format!(" ⏱ {} ", parts.join(" · ")), Style::new().add_modifier(Modifier::BOLD))
 }
 
 /// Where a seat stands in the race: its rank once finished, else its fewest rolls to finish and
