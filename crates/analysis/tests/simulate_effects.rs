@@ -250,7 +250,7 @@ fn the_kernel_agrees_with_engine_games_from_other_dice() {
         ("shield", with_cells(24, jumps, &[(6, "shield", &[]), (16, "shield", &[])]), "", 2),
         ("wormhole", with_cells(24, jumps, &[(9, "wormhole", &[1, 15, 21])]), "", 2),
         ("race classic", Preset::Classic.spec(), "rounds=10", 3),
-        ("race party", Preset::Party.spec(), "rounds=8 set=bonus-six", 2),
+        ("race party", Preset::Party.spec(), "set=bonus-six rounds=8", 2),
     ];
     for (i, (name, spec, text, seats)) in cases.into_iter().enumerate() {
         let rules = rules(text);
@@ -286,5 +286,57 @@ fn a_seed_gives_the_same_tally_on_one_two_or_three_threads_with_effects_and_race
         assert_eq!(one, run_on_threads(&sim, 2, 77, 20_500), "'{text}'");
         assert_eq!(one, run_on_threads(&sim, 3, 77, 20_500), "'{text}'");
         assert_ne!(one, run_on_threads(&sim, 2, 78, 20_500), "another seed, other games");
+    }
+}
+
+/// The exact analysis (its chain over cell, shield and pending skip; `exact::race_on` for races)
+/// against the simulation: every exact number lies inside the simulated 99.9% interval, on the
+/// party preset under several rule sets, on random boards with effects, and in races.
+#[test]
+fn the_exact_analysis_lies_inside_the_simulated_999_intervals_with_effects_and_races() {
+    use snl_analysis::exact;
+    use snl_engine::RandomBoard;
+    let mut cases: Vec<(String, BoardSpec, &str, usize)> = [
+        ("set=standard", 2),
+        ("set=bonus-six", 3),
+        ("set=strict-sixes", 2),
+        ("dice=2d6 overshoot=bounce jumps=chain", 2),
+        ("finish=all", 3),
+    ]
+    .into_iter()
+    .map(|(text, seats)| ("party".to_owned(), Preset::Party.spec(), text, seats))
+    .collect();
+    for seed in 0..3 {
+        let text = ["set=strict-sixes overshoot=bounce", "jumps=chain set=bonus-six", ""][seed % 3];
+        let random =
+            RandomBoard { size: 60, snakes: 6, ladders: 5, seed: seed as u64, min_jump: 1 };
+        cases.push((format!("random {seed}"), random.spec_with_effects(&rules(text), 12), text, 2));
+    }
+    for (i, (name, spec, text, seats)) in cases.into_iter().enumerate() {
+        let rules = rules(text);
+        let board = Board::new(&spec, &rules).unwrap();
+        let exact = exact::analyze(&board, &rules).unwrap().seats(seats);
+        let tally = Simulator::new(&board, &rules, seats).unwrap().run(9100 + i as u64, 200_000);
+        assert_agrees(
+            &tally,
+            exact.expected_game_rolls,
+            &exact.win_probability,
+            &format!("{name}, rules '{text}', {seats} seats"),
+        );
+    }
+    let races = [
+        (Preset::Classic.spec(), "rounds=10", 3),
+        (Preset::Party.spec(), "set=bonus-six rounds=8", 2),
+        (Preset::Party.spec(), "rounds=20", 4),
+    ];
+    for (i, (spec, text, seats)) in races.into_iter().enumerate() {
+        let rules = rules(text);
+        let board = Board::new(&spec, &rules).unwrap();
+        let race = exact::race_on(&board, &rules, seats).unwrap();
+        let tally = Simulator::new(&board, &rules, seats).unwrap().run(9200 + i as u64, 200_000);
+        for (seat, &p) in race.win_probability.iter().enumerate() {
+            let ci = tally.win_interval(seat, Z999);
+            assert!(ci.contains(p), "race '{text}': seat {seat} exact {p:.5} outside {ci:?}");
+        }
     }
 }

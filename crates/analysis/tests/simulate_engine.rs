@@ -216,7 +216,7 @@ const EFFECT_RULES: &[&str] = &[
     "choice=may-pass bonus=top-face jumps=chain",
     "dice=1d2 bonus=top-face finish=all start=first-cell",
     "rounds=1",
-    "rounds=5 set=strict-sixes",
+    "set=strict-sixes rounds=5",
     "rounds=7 finish=all jumps=chain",
     "rounds=3 dice=2d6 overshoot=bounce bonus=top-face",
 ];

@@ -118,6 +118,16 @@ pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
     if choosing {
         // Under a choice rule the seats play strategies.
         setup.analysable(snl_analysis::Work::Strategy)?;
+        if setup.board.has_effects() {
+            // The chain's policies see the cell, the turn's start and the streak, not the shield
+            // a token holds: no numbers rather than numbers for a strategy nobody plays.
+            return Err(Failure::bad(anyhow::anyhow!(
+                "under a choice rule (--choice {}), the exact analysis cannot follow the \
+                 strategies on a board with cell effects yet: snl simulate and snl \
+                 tournament play them",
+                setup.rules.choice
+            )));
+        }
     }
     let mut analyses = Analyses {
         board: &setup.board,

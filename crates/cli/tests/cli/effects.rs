@@ -223,6 +223,14 @@ fn a_game_on_the_party_board_cut_in_two_by_a_save_is_the_uninterrupted_game() {
 fn analysis_commands_refuse_only_what_they_cannot_analyse_in_one_sentence() {
     // Every analysis handles effects; strategies (tournaments) do not play races, and the board
     // designer draws boards without effects or races.
+    let run = snl(&["analyze", "--board", "party", "--choice", "may-pass"]);
+    assert_fails(
+        &run,
+        2,
+        &[
+            "under a choice rule (--choice may-pass), the exact analysis cannot follow the strategies",
+        ],
+    );
     let run = snl(&["tournament", "--mode", "race", "--rounds", "3"]);
     assert_fails(&run, 2, &["race mode (3 rounds) cannot be analysed yet"]);
     let run = snl(&["board", "design", "--target-turns", "30", "--mode", "race", "--rounds", "3"]);
