@@ -81,7 +81,7 @@ pub(crate) type CmdResult<T = ()> = Result<T, Failure>;
 #[derive(Args, Clone, Debug, Default)]
 #[command(next_help_heading = "Board and rules")]
 pub(crate) struct GameArgs {
-    /// Board: classic, milton-bradley, kids, empty, random, or a .toml board file (at most 64 MiB
+    /// Board: classic, milton-bradley, kids, party, empty, random, or a .toml board file (at most 64 MiB
     /// and 10000000 cells; a width at most its cells).
     #[arg(long, value_name = "NAME|FILE", default_value = "classic")]
     pub(crate) board: String,
