@@ -1,3 +1,4 @@
+// Long on purpose: the four read commands (games, history, stats, leaderboard) share their table and JSON shapes; split by command they would be copied.
 //! What the game database remembers: `snl games`, `snl history`, `snl stats` and
 //! `snl leaderboard`, as aligned text or `--json`.
 

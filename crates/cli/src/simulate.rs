@@ -1,3 +1,4 @@
+// Long on purpose: options, progress, text, JSON and the plot of one command that share one result; a third is its unit tests.
 //! `snl simulate`: Monte Carlo over many games, in parallel, with a progress bar.
 //!
 //! The games are played by [`snl_analysis::simulate`], whose results for a seed do not depend on

@@ -1,3 +1,4 @@
+// Long on purpose: the console's one loop over a session (prompts, clocks, pauses, display) is read top to bottom as the game goes.
 //! The line-by-line console at the table: a short loop over a [`Session`]. It owns the keyboard,
 //! the pause between computer turns and the display; the session owns the game, its dice, undo
 //! and recording. `snl play` and `snl resume` both come here.

@@ -1,3 +1,4 @@
+// Long on purpose: the tail's a posteriori bound (plain and double-double) and its derivation belong with the code they justify; split, the proof would be read apart from what it proves.
 //! The geometric tail of the turn distribution: once the position's distribution has taken the
 //! shape it keeps for the rest of the game, every later turn loses the same share of it, and the
 //! turns left until less than 1e-12 remains follow in O(1) each instead of a pass over the board.

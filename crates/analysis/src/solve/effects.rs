@@ -1,3 +1,4 @@
+// Long on purpose: one roll resolved as the engine plays it, then the two searches (rolls, turns) that share it; a third of the file is their hand-derived tests.
 //! Fewest rolls and fewest turns on a board with cell effects (SPEC §3b).
 //!
 //! A roll is resolved here exactly as the engine's turn plays it (`turn.rs`): target → overshoot

@@ -1,3 +1,4 @@
+// Long on purpose: the extended state, its value iteration and the policy that reads it are one model; split, each part would repeat the state's layout.
 //! The optimal policy on a board with cell effects (SPEC §3b): least expected turns to finish,
 //! over the extended state.
 //!

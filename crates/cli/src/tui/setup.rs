@@ -1,3 +1,4 @@
+// Long on purpose: the form's fields, keys and the setup they make are one state machine, tested here field by field.
 //! The setup form of a bare `snl` in a terminal: board (and, for a random board, its cell
 //! effects), rules, mode (and a race's rounds), the clocks, and each seat's name and who plays
 //! it, every field with a default, so Enter alone starts the usual game. ↑↓ (Tab) move between
