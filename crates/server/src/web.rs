@@ -7,7 +7,8 @@
 //!
 //! A page's stylesheets are written into the page as it is served (`<style>`, allowed by the
 //! digest of its text in the page's `Content-Security-Policy`): a first visit paints as soon as
-//! the page itself is in, with no stylesheet to wait for.
+//! the page itself is in, with no stylesheet to wait for. Its PNG images are written in the
+//! same way, as `data:` addresses, so they are there for the first paint too.
 
 use std::sync::OnceLock;
 
@@ -83,6 +84,32 @@ fn inline_styles(html: &str) -> (String, String) {
         format!("{POLICY}; style-src 'self' {}", digests.join(" "))
     };
     (out, policy)
+}
+
+/// A page's HTML with each `src="/assets/{{v}}/NAME.png"` replaced by the picture itself as a
+/// `data:` address (allowed by `img-src`): an image the first paint needs is then in the page,
+/// not a request away. A name that is not embedded is left as it is.
+fn inline_images(html: &str) -> String {
+    const OPEN: &str = r#"src="/assets/{{v}}/"#;
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(at) = rest.find(OPEN) {
+        let after = &rest[at + OPEN.len()..];
+        let Some(end) = after.find('"') else { break };
+        let name = &after[..end];
+        out.push_str(&rest[..at]);
+        match Files::get(&format!("assets/{name}")).filter(|_| content_type(name) == "image/png") {
+            Some(file) => {
+                out.push_str(r#"src="data:image/png;base64,"#);
+                out.push_str(&base64(&file.data));
+                out.push('"');
+            }
+            None => out.push_str(&rest[at..=at + OPEN.len() + end]),
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `bytes` as lower-case hex digits.
@@ -187,7 +214,7 @@ fn page(name: &str, headers: &HeaderMap) -> Response {
         return not_found();
     };
     let (html, policy) = inline_styles(&String::from_utf8_lossy(&file.data));
-    let html = html.replace("{{v}}", version());
+    let html = inline_images(&html).replace("{{v}}", version());
     let etag = format!("\"{}-{name}\"", version());
     let mut response =
         respond(headers, &etag, content_type(".html"), "no-cache", html.into_bytes());
@@ -257,6 +284,26 @@ mod tests {
             (html.as_str(), policy.as_str()),
             (r#"<link rel="stylesheet" href="/assets/{{v}}/no.css">"#, POLICY)
         );
+    }
+
+    #[test]
+    fn a_pages_png_images_are_written_in_as_data_addresses() {
+        let table = Files::get("assets/table.png").unwrap();
+        let data = format!(r#"src="data:image/png;base64,{}""#, base64(&table.data));
+        for name in ["index.html", "room.html", "editor.html", "replay.html"] {
+            let file = Files::get(name).unwrap();
+            let html = inline_images(&String::from_utf8_lossy(&file.data));
+            assert!(html.contains(&data), "{name} has the table's light in it");
+            assert!(!html.contains(".png\""), "{name} names no PNG left");
+        }
+        // Other assets, and names that are not embedded, stay addresses.
+        for html in [
+            r#"<script src="/assets/{{v}}/lobby.js"></script>"#,
+            r#"<img src="/assets/{{v}}/none.png" alt="">"#,
+            r#"<img src="/assets/{{v}}/icon.svg" alt="">"#,
+        ] {
+            assert_eq!(inline_images(html), html);
+        }
     }
 
     #[test]
