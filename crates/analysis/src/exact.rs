@@ -20,7 +20,7 @@
 //!   with 500 jumps (1,126 of its 28,651 turns propagated), and beyond [`Options::max_work`] it
 //!   stops and says so ([`TurnDistribution::is_complete`]); turns from the tail cost a few
 //!   multiply-adds each, so a 10^5-cell board with games of 7,300 turns is followed to its end
-//!   (185,000 turns, 1,959 of them propagated); on boards of at most a few hundred
+//!   (196,896 turns, 1,959 of them propagated); on boards of at most a few hundred
 //!   cells, where big dice make games of millions of turns, it stops after 65,536 turns and the
 //!   quantiles past them come from powers of the chain (`far`);
 //! - seats are independent tokens taking one turn per round, so their chances

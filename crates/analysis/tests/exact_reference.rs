@@ -210,7 +210,7 @@ fn the_tails_law_in_closed_form_gives_the_tails_turns() {
 }
 
 /// Issue 16's board (`snl board generate --size 100000 --snakes 2500 --ladders 2500 --seed 0`):
-/// games of 7,300 turns, some 185,000 turns to the 1e-12 tail, of which about 2,000 propagated.
+/// games of 7,300 turns, some 197,000 turns to the 1e-12 tail, of which about 2,000 propagated.
 /// Plain propagation of every turn is out of reach here (10^11 multiply-adds), so the whole
 /// distribution is checked against the linear solves: its mean `Σ P(T > k)` and standard
 /// deviation from `Σ (2k + 1) P(T > k)` agree with them to 1e-9, and every quantile is known.

@@ -46,7 +46,7 @@ pub(crate) struct AnalyzeArgs {
     /// `expected_rank` are the race's, also in `race: {rounds, p_finish_within,
     /// win_probability, expected_rank}`. `p_finish_by` lists at most 65,536 turns past those
     /// propagated over the board; a longer distribution (a 10^5-cell board with games of
-    /// thousands of turns: some 185,000 turns to the 1e-12 tail) adds `p_finish_by_tail`, with
+    /// thousands of turns: some 197,000 turns to the 1e-12 tail) adds `p_finish_by_tail`, with
     /// `from`, `live`, `ratio`, `finishing`, `bound` and `last_turn`: for k ≥ `from`, P(T ≤ k)
     /// is `p_finish_by[from] + finishing · live · (1 − ratio^(k − from)) / (1 − ratio)`,
     /// within `bound`, up to `last_turn`.
