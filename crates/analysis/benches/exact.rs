@@ -134,6 +134,13 @@ fn big_dice(c: &mut Criterion) {
 /// (0.714); the tail starts at turns 1,959, 1,909, 1,211, 1,222, 2,176, 2,478. This group's
 /// 10^5-cell boards (wall, same load, unpinned): seed 0 1.39 s, seeds 1–5 1.45, 1.49, 1.25, 1.57,
 /// 1.59 s.
+///
+/// Since turns from the geometric tail are charged at their own cost (a few multiply-adds, not a
+/// pass over the board), every board of the family is followed to its 1e-12 tail: seed 0 to
+/// turn 196,896 (11,495 and 20% of the games still on before), with every quantile. `snl
+/// analyze` CPU seconds, median of 5, `farm-bench -n 5 --pin 0` paired with the main build of
+/// the day (load 10–13 on 2 cores): seeds 0–5 0.653 (0.692), 0.626 (0.635), 0.504 (0.470), 0.449
+/// (0.448), 0.699 (0.717), 0.652 (0.639): the same cost, now for the complete answer.
 fn analyze_sizes(c: &mut Criterion) {
     let rules = Rules::default();
     let mut group = c.benchmark_group("analyze");

@@ -18,7 +18,9 @@
 //!   less than 1e-12 of the mass can still finish. That costs the turns propagated times the
 //!   cells holding mass: tens of microseconds for printed boards, about 15 ms for 10^4 cells
 //!   with 500 jumps (1,126 of its 28,651 turns propagated), and beyond [`Options::max_work`] it
-//!   stops and says so ([`TurnDistribution::is_complete`]); on boards of at most a few hundred
+//!   stops and says so ([`TurnDistribution::is_complete`]); turns from the tail cost a few
+//!   multiply-adds each, so a 10^5-cell board with games of 7,300 turns is followed to its end
+//!   (196,896 turns, 1,959 of them propagated); on boards of at most a few hundred
 //!   cells, where big dice make games of millions of turns, it stops after 65,536 turns and the
 //!   quantiles past them come from powers of the chain (`far`);
 //! - seats are independent tokens taking one turn per round, so their chances
@@ -82,7 +84,7 @@ use snl_engine::{Board, Rules};
 
 pub(crate) use chain::{BONUS_TAIL, RollClass, roll_classes};
 pub use chain::{FnPolicy, Policy, Situation, TurnChain};
-pub use distribution::TurnDistribution;
+pub use distribution::{GeometricTail, TurnDistribution};
 pub use odds::{Race, RaceLimits, live_odds, race};
 pub use race::{RaceOutcomes, race_on, race_outcomes};
 pub use seats::{MAX_RANKED_SEATS, SeatOutcomes, seat_outcomes, win_by_round};
@@ -115,8 +117,9 @@ pub struct Options {
     /// Whether the turn distribution may switch to its geometric tail once the position's
     /// distribution keeps its shape (exact to 1e-12 relative by an a posteriori bound, see
     /// [`TurnDistribution::tail_bound`]); false propagates every turn. True by default. Turns
-    /// from the tail are charged to `max_work` as if propagated, so where the distribution stops
-    /// does not depend on this.
+    /// from the tail are charged to `max_work` at their own cost, a few multiply-adds each, so
+    /// with it a distribution whose tail is long but settled is followed to its end where
+    /// propagating every turn would stop at the work limit.
     pub geometric_tail: bool,
     /// When to stop following the turn distribution early (a cancel flag, a deadline): it then
     /// stops as at `max_work`, incomplete and marked so. Unlimited by default. Expectations are

@@ -6,8 +6,8 @@
 //! Boards: printed ones under several rules, random ones of 10^3 cells and the 10^4-cell board
 //! with one jump per 20 cells.
 
-use snl_analysis::exact::{self, TurnChain};
-use snl_engine::{Board, Overshoot, Preset, RandomBoard, Rules};
+use snl_analysis::exact::{self, Options, TurnChain};
+use snl_engine::{Board, FirstOption, Overshoot, Preset, RandomBoard, Rules};
 
 /// What the reference gives: `P(T ≤ k)` for every k, E[T], E[rolls] and the standard deviation.
 struct Reference {
@@ -58,7 +58,12 @@ fn close(what: &str, a: f64, b: f64, rel: f64) {
 
 #[track_caller]
 fn agrees(name: &str, board: &Board, rules: &Rules) {
-    let fast = exact::analyze(board, rules).unwrap();
+    agrees_with(name, board, rules, &Options::default());
+}
+
+#[track_caller]
+fn agrees_with(name: &str, board: &Board, rules: &Rules, options: &Options) {
+    let fast = exact::analyze_with(board, rules, &FirstOption, options).unwrap();
     let chain = TurnChain::new(board, rules);
     let slow = reference(&chain);
     let d = &fast.distribution;
@@ -147,4 +152,90 @@ fn the_fast_analysis_agrees_with_plain_propagation_where_the_tail_is_slow() {
     assert!(analysis.expected_turns > 1_000.0, "{}", analysis.expected_turns);
     assert!(d.propagated_turns() < d.turns() / 4);
     agrees("slow tail", &board, &rules);
+}
+
+/// The slow tail's board (above).
+fn slow_tail() -> Board {
+    let ladders = [(5, 120), (30, 200), (77, 260), (340, 520), (610, 700)];
+    let snakes = (0..8).map(|i| (805 + 25 * i, 110 + 23 * i));
+    let spec = snl_engine::BoardSpec::with_jumps(1_000, ladders.into_iter().chain(snakes));
+    Board::new(&spec, &Rules::default()).unwrap()
+}
+
+/// Turns from the geometric tail cost a few operations each, not a turn's pass over the board:
+/// with a work limit that propagating every turn of the slow tail (70,209 turns) exceeds four
+/// times over, the distribution is still followed to its 1e-12 tail, and every `P(T ≤ k)` and
+/// every quantile agree with plain propagation.
+#[test]
+fn a_work_limit_that_stops_propagation_does_not_stop_the_tail() {
+    let (board, rules) = (slow_tail(), Rules::default());
+    let mut limited = Options::default();
+    limited.max_work = 150_000_000;
+    let mut every_turn = limited.clone();
+    every_turn.geometric_tail = false;
+    let cut = exact::analyze_with(&board, &rules, &FirstOption, &every_turn).unwrap();
+    assert!(!cut.distribution.is_complete(), "the limit does not stop plain propagation");
+    assert!(4 * cut.distribution.turns() < 70_209, "{}", cut.distribution.turns());
+    let fast = exact::analyze_with(&board, &rules, &FirstOption, &limited).unwrap();
+    let d = &fast.distribution;
+    assert!(d.is_complete() && d.turns() > 70_000, "{} turns", d.turns());
+    assert!(d.turns() > 4 * d.propagated_turns(), "{} of {}", d.propagated_turns(), d.turns());
+    agrees_with("slow tail, limited work", &board, &rules, &limited);
+}
+
+/// The tail's law in closed form (what `--json` gives past its list) against the distribution
+/// it summarises, turn by turn, and its quantiles against the distribution's (levels past the
+/// propagated turns: on this board the 99% quantile is still propagated).
+#[test]
+fn the_tails_law_in_closed_form_gives_the_tails_turns() {
+    let (board, rules) = (slow_tail(), Rules::default());
+    let a = exact::analyze(&board, &rules).unwrap();
+    let d = &a.distribution;
+    let law = d.geometric_tail().expect("a geometric tail");
+    assert_eq!(law.from, d.propagated_turns());
+    assert!(
+        (law.gap - (1.0 - law.ratio)).abs() < 1e-15
+            && law.bound.to_bits() == d.tail_bound().to_bits()
+    );
+    let at_from = d.cdf(law.from);
+    for k in law.from..=d.turns() {
+        let got = at_from + law.finished_by(k);
+        assert!((got - d.cdf(k)).abs() <= 1e-12 * d.cdf(k), "P(T <= {k}): {got} vs {}", d.cdf(k));
+    }
+    for q in [0.999, 0.9999, 0.999_99, 0.999_999, 0.999_999_9] {
+        let k = d.quantile(q).unwrap();
+        assert!(k as usize > law.from, "quantile {q}: {k}");
+        assert_eq!(law.quantile(at_from, q), Some(k), "quantile {q}");
+    }
+}
+
+/// Issue 16's board (`snl board generate --size 100000 --snakes 2500 --ladders 2500 --seed 0`):
+/// games of 7,300 turns, some 197,000 turns to the 1e-12 tail, of which about 2,000 propagated.
+/// Plain propagation of every turn is out of reach here (10^11 multiply-adds), so the whole
+/// distribution is checked against the linear solves: its mean `Σ P(T > k)` and standard
+/// deviation from `Σ (2k + 1) P(T > k)` agree with them to 1e-9, and every quantile is known.
+#[test]
+fn a_hundred_thousand_cell_board_is_followed_to_its_tail() {
+    let rules = Rules::default();
+    let spec = RandomBoard {
+        size: 100_000,
+        snakes: 2_500,
+        ladders: 2_500,
+        seed: 0,
+        min_jump: RandomBoard::DEFAULT_MIN_JUMP,
+    }
+    .spec(&rules);
+    let a = exact::analyze(&Board::new(&spec, &rules).unwrap(), &rules).unwrap();
+    let d = &a.distribution;
+    assert!(d.is_complete() && d.turns() > 150_000, "{} turns", d.turns());
+    assert!(d.propagated_turns() < 5_000, "{}", d.propagated_turns());
+    let (mut mean, mut square) = (0.0, 0.0);
+    for k in 0..=d.turns() {
+        mean += d.survival(k);
+        square += (2.0 * k as f64 + 1.0) * d.survival(k);
+    }
+    close("mean", mean, a.expected_turns, 1e-9);
+    close("standard deviation", (square - mean * mean).sqrt(), a.std_dev_turns, 1e-9);
+    assert!(exact::QUANTILES.iter().all(|&q| d.quantile(q).is_some()));
+    assert!(a.mode_turns().is_some());
 }

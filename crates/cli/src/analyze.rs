@@ -44,7 +44,12 @@ pub(crate) struct AnalyzeArgs {
     /// first_seat_win_delta}`, the change against the same cell left plain (the second null
     /// with fewer than two seats). Under `--mode race` with seats, `win_probability` and
     /// `expected_rank` are the race's, also in `race: {rounds, p_finish_within,
-    /// win_probability, expected_rank}`.
+    /// win_probability, expected_rank}`. `p_finish_by` lists at most 65,536 turns past those
+    /// propagated over the board; a longer distribution (a 10^5-cell board with games of
+    /// thousands of turns: some 197,000 turns to the 1e-12 tail) adds `p_finish_by_tail`, with
+    /// `from`, `live`, `ratio`, `finishing`, `bound` and `last_turn`: for k ≥ `from`, P(T ≤ k)
+    /// is `p_finish_by[from] + finishing · live · (1 − ratio^(k − from)) / (1 − ratio)`,
+    /// within `bound`, up to `last_turn`.
     #[arg(long, help_heading = "Analysis")]
     pub(crate) json: bool,
     /// Draw the distribution of the game length and a heat map of the landings into this file
@@ -55,6 +60,10 @@ pub(crate) struct AnalyzeArgs {
     #[command(flatten)]
     pub(crate) long: LongRunArgs,
 }
+
+/// Turns listed at most in `--json`'s `p_finish_by` past the propagated ones: a longer
+/// distribution is the geometric tail's law from there on (`p_finish_by_tail`).
+const MAX_LISTED_TURNS: usize = 1 << 16;
 
 /// Cells listed in the "most landed on" table.
 const TOP_CELLS: usize = 10;
@@ -277,8 +286,26 @@ impl Report<'_> {
     /// and, with seats, their names, `expected_game_turns`, `seats_unresolved` (the weight of
     /// games left undecided when the distribution stopped; the seat figures are null unless it
     /// is below 1e-9) and, under finish all, `rank_probability` (per seat, index r = P(rank r + 1)).
+    /// A distribution longer than [`MAX_LISTED_TURNS`] past its propagated turns is listed that
+    /// far, and `p_finish_by_tail` gives its geometric law.
     fn json(&self) -> Value {
         let a = self.analysis;
+        let d = &a.distribution;
+        let (listed, tail) = match d.geometric_tail() {
+            Some(law) if d.turns() > law.from + MAX_LISTED_TURNS => {
+                let listed = law.from + MAX_LISTED_TURNS;
+                let tail = serde_json::json!({
+                    "from": law.from,
+                    "live": law.live,
+                    "ratio": law.ratio,
+                    "finishing": law.finishing,
+                    "bound": law.bound,
+                    "last_turn": d.turns(),
+                });
+                (listed, Some(tail))
+            }
+            _ => (d.turns(), None),
+        };
         let quantiles: serde_json::Map<String, serde_json::Value> = QUANTILES
             .iter()
             .map(|&q| (q.to_string(), serde_json::json!(a.distribution.quantile(q))))
@@ -295,11 +322,14 @@ impl Report<'_> {
             "median_turns": a.median_turns(),
             "mode_turns": a.mode_turns(),
             "quantiles": quantiles,
-            "p_finish_by": a.p_finish_by(),
+            "p_finish_by": &a.p_finish_by()[..=listed],
             "distribution_complete": a.distribution.is_complete(),
             "complete": a.distribution.is_complete(),
             "expected_landings": a.expected_landings,
         });
+        if let Some(tail) = tail {
+            v["p_finish_by_tail"] = tail;
+        }
         if let Some(policy) = self.policy {
             v["policy"] = serde_json::json!(policy.as_str());
         }

@@ -38,9 +38,73 @@ pub struct TurnDistribution {
     propagated: usize,
     /// Bound on the absolute error of every mass past `propagated` (0 without a tail).
     bound: f64,
-    /// When the distribution stopped before its tail on a small chain: the [`QUANTILES`] past
-    /// the computed turns, by squaring the chain ([`far`]), as (level, turns).
+    /// When the distribution stopped before its tail: the [`QUANTILES`] past the computed
+    /// turns, from its geometric law or, on a small chain, by squaring the chain ([`far`]), as
+    /// (level, turns).
     far: Vec<(f64, u32)>,
+    /// The geometric law followed past the propagated turns.
+    geometric: Option<GeometricTail>,
+}
+
+/// The law the turn distribution follows past its [propagated
+/// turns](TurnDistribution::propagated_turns) `p`: every turn the live mass (tokens that can
+/// still finish) keeps the share `ratio` (λ) of itself and sends the share `finishing` (f) to the
+/// last cell, so for every `k ≥ p`
+///
+/// ```text
+/// P(T ≤ k) = P(T ≤ p) + f · L · (1 − λ^(k − p)) / (1 − λ)
+/// ```
+///
+/// with `L` the live mass after turn `p`, within [`bound`](GeometricTail::bound) of propagating
+/// every turn (the rest of the mass is in traps, which never finish).
+/// [`TurnDistribution::p_finish_by`] holds these values turn by turn (λ^j in double-double);
+/// this is the same law in closed form, for a reader that wants it beyond a list it cut.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct GeometricTail {
+    /// `p`: the last turn propagated over the board.
+    pub from: usize,
+    /// `L`: the live mass after turn `p`.
+    pub live: f64,
+    /// `λ`: the share of the live mass still live after one more turn (rounded to a double).
+    pub ratio: f64,
+    /// `1 − λ`, from λ in double-double (so not cancelled by rounding λ).
+    pub gap: f64,
+    /// `f`: the share of the live mass that finishes each turn.
+    pub finishing: f64,
+    /// ε: how far every `P(T ≤ k)` or `P(T > k)` past `p` may be from full propagation
+    /// ([`TurnDistribution::tail_bound`]).
+    pub bound: f64,
+}
+
+impl GeometricTail {
+    /// `P(T ≤ k) − P(T ≤ p)` for `k ≥ p`, what finishes after turn `p` and by turn `k`.
+    pub fn finished_by(&self, k: usize) -> f64 {
+        let j = k.saturating_sub(self.from) as f64;
+        // 1 − λ^j without cancellation: −expm1(j ln λ).
+        let share = -(j * (-self.gap).ln_1p()).exp_m1();
+        self.finishing * self.live * share / self.gap
+    }
+
+    /// The smallest `k ≥ p` with `P(T ≤ k) ≥ level` (with the margin of 1e-12 of
+    /// [`TurnDistribution::quantile`]), given `at_from = P(T ≤ p)`; `None` when the law never
+    /// reaches it (the rest of the mass is trapped) or not within `u32::MAX` turns. Computed
+    /// in closed form: `j = ⌈ln(1 − x (1 − λ) / (f L)) / ln λ⌉` for the mass `x` still missing
+    /// at `p`; in doubles, so it may be a turn off where `P(T ≤ k)` is within about 1e-12 of
+    /// the level.
+    pub fn quantile(&self, at_from: f64, level: f64) -> Option<u32> {
+        let missing = level - 1e-12 - at_from;
+        if missing <= 0.0 {
+            return u32::try_from(self.from).ok();
+        }
+        let total = self.finishing * self.live / self.gap;
+        if !(self.gap > 0.0 && missing < total) {
+            return None;
+        }
+        let j = ((-missing / total).ln_1p() / (-self.gap).ln_1p()).ceil();
+        let k = self.from as f64 + j.max(0.0);
+        (k <= f64::from(u32::MAX)).then_some(k as u32)
+    }
 }
 
 impl TurnDistribution {
@@ -110,15 +174,22 @@ impl TurnDistribution {
         self.bound
     }
 
+    /// The geometric law past the [propagated turns](TurnDistribution::propagated_turns), when
+    /// the distribution took its tail.
+    pub fn geometric_tail(&self) -> Option<GeometricTail> {
+        self.geometric
+    }
+
     /// The smallest k with `P(T ≤ k) ≥ q`, or `None` if the token finishes with probability
     /// below q (or the computed turns do not reach q).
     ///
     /// Computed values are compared with a margin of 1e-12, the resolution of the
     /// distribution, so that a quantile that is exactly reached is not missed by rounding.
     ///
-    /// When the distribution stopped before its tail on a chain of at most a few hundred
-    /// positions, the levels of [`QUANTILES`](super::QUANTILES) past the computed turns are
-    /// known too (from powers of the chain, exact as the rest).
+    /// When the distribution stopped before its end, the levels of
+    /// [`QUANTILES`](super::QUANTILES) past the computed turns are known too if it had taken
+    /// its geometric tail (from its law in closed form, [`GeometricTail::quantile`]) or its
+    /// chain has at most a few hundred positions (from powers of the chain, exact as the rest).
     pub fn quantile(&self, q: f64) -> Option<u32> {
         let k = self.cdf.partition_point(|&p| p < q - 1e-12);
         if k < self.cdf.len() {
@@ -155,8 +226,9 @@ impl TurnDistribution {
 /// Propagates the start's distribution turn by turn until less than `tail` of the mass that can
 /// still finish is left, or `max_work` transitions have been followed. With `extrapolate`, the
 /// turns past the point where the distribution keeps its shape follow from the geometric tail
-/// ([`super::tail`]) at O(1) each; they are charged to `max_work` as if propagated, so that
-/// where the distribution stops does not depend on it. Once `budget` is spent it stops as at
+/// ([`super::tail`]) and are charged at their own cost, O(1) each (plus the traps' moves); they
+/// stop at [`MAX_TAIL_TURNS`] turns if the work limit would not have stopped them before, and
+/// the quantiles past that come from the tail's law. Once `budget` is spent it stops as at
 /// `max_work` (the clock is read about every [`BUDGET_WORK`] multiply-adds).
 pub(crate) fn propagate(
     chain: &TurnChain,
@@ -259,11 +331,24 @@ pub(crate) fn propagate(
     }
     let propagated = cdf.len() - 1;
     let mut bound = 0.0;
+    let mut law = None;
     if let Some(mut geometric) = geometric {
         bound = geometric.bound();
         live = geometric.live();
-        while live >= tail && work < max_work && !over_budget(work) {
-            work += per_turn;
+        let (ratio, ratio_lo) = geometric.ratio();
+        law = Some(GeometricTail {
+            from: propagated,
+            live,
+            ratio: ratio + ratio_lo,
+            gap: (1.0 - ratio) - ratio_lo,
+            finishing: geometric.finishing(),
+            bound,
+        });
+        // Never fewer turns than charging them as propagated turns would have allowed.
+        let most = (max_work / per_turn.max(1)).max(MAX_TAIL_TURNS as u64);
+        let per_tail_turn = geometric.work();
+        while live >= tail && work < max_work && (cdf.len() as u64) <= most && !over_budget(work) {
+            work += per_tail_turn;
             turn_rolls.push(geometric.turn_rolls());
             let (gained, left) = geometric.advance();
             finished += gained;
@@ -275,6 +360,14 @@ pub(crate) fn propagate(
     let complete = live < tail;
     let far = if complete {
         Vec::new()
+    } else if let Some(law) = &law {
+        let at_from = cdf[law.from];
+        let last = cdf[cdf.len() - 1];
+        QUANTILES
+            .iter()
+            .filter(|&&q| last < q - 1e-12)
+            .filter_map(|&q| Some((q, law.quantile(at_from, q)?)))
+            .collect()
     } else {
         let known = far::quantiles(chain, class, &QUANTILES).unwrap_or_default();
         QUANTILES.iter().zip(known).filter_map(|(&q, k)| Some((q, k?))).collect()
@@ -288,8 +381,14 @@ pub(crate) fn propagate(
         propagated,
         bound,
         far,
+        geometric: law,
     }
 }
+
+/// Turns followed in the geometric tail at most (unless the work limit would have allowed more
+/// propagated turns): 48 MB of `P(T ≤ k)`, `P(T > k)` and rolls, games of up to some 75,000
+/// turns on average to a 1e-12 tail. Past them the quantiles come from the tail's law.
+pub(crate) const MAX_TAIL_TURNS: usize = 1 << 21;
 
 /// Turns propagated at most on a chain small enough to square ([`far`]): games on it that last
 /// longer (big dice on a small board: millions of turns) show `P(T ≤ k)` this far, and their
@@ -699,6 +798,7 @@ mod tests {
             propagated: cdf.len() - 1,
             bound: 0.0,
             far: Vec::new(),
+            geometric: None,
         }
     }
 

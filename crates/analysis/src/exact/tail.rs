@@ -313,6 +313,22 @@ impl<'t> Tail<'t> {
         self.live
     }
 
+    /// `λ` as `(hi, lo)` (`lo` is 0 unless it was measured in double-double).
+    pub(super) fn ratio(&self) -> (f64, f64) {
+        (self.ratio, self.ratio_lo)
+    }
+
+    /// The share of the live mass that finishes each turn.
+    pub(super) fn finishing(&self) -> f64 {
+        self.finishing
+    }
+
+    /// Multiply-adds of one [`advance`](Tail::advance): a few for the live mass and what
+    /// finishes, and the trapped positions' own moves.
+    pub(super) fn work(&self) -> u64 {
+        (TURN_WORK + self.trapped.len() + self.traps.inner.len()) as u64
+    }
+
     /// Expected rolls of the coming turn (0 for finished tokens).
     pub(super) fn turn_rolls(&self) -> f64 {
         self.live * self.rolls + dot(&self.trapped, &self.trap_rolls)
@@ -342,6 +358,10 @@ impl<'t> Tail<'t> {
         (gained, self.live + self.trapped.iter().sum::<f64>())
     }
 }
+
+/// Multiply-adds of a turn from the tail without traps (the live mass in double-double, what
+/// finishes, the rolls).
+const TURN_WORK: usize = 16;
 
 /// `r = ‖v_k K − λ v_k‖₁` on the live positions, with `v_k K` from the chain's rows in
 /// double-double arithmetic (error-free products and sums): accurate to about 1e-30 of the

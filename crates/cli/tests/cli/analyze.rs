@@ -33,7 +33,72 @@ fn json_has_every_key_of_the_spec_for_the_milton_bradley_board() {
     assert!(by[7].as_f64().unwrap() > 0.0);
     assert!(1.0 - by.last().unwrap().as_f64().unwrap() < 1e-11);
     assert!(v.get("win_probability").is_none(), "no seats, no win probabilities");
+    assert!(v.get("p_finish_by_tail").is_none(), "a short distribution is listed whole");
     assert_eq!(v["expected_landings"].as_array().unwrap().len(), 101);
+}
+
+/// Issue 16's board: 10^5 cells, games of 7,300 turns, some 197,000 turns to the 1e-12 tail
+/// (about 2,000 propagated, the rest from the geometric tail). The text gives every quantile
+/// and no "partial" note; the JSON lists 65,536 turns past the propagated ones and the tail's
+/// law, which with the list gives the whole distribution: its mean is the expected turns.
+#[test]
+fn a_hundred_thousand_cell_board_is_analysed_to_its_tail() {
+    let dir = TempDir::new("analyze-big");
+    let board = dir.file("big0.toml");
+    let made = snl(&[
+        "board",
+        "generate",
+        "--size",
+        "100000",
+        "--snakes",
+        "2500",
+        "--ladders",
+        "2500",
+        "--seed",
+        "0",
+        "-o",
+        &board,
+    ]);
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    let text = snl(&["analyze", "--board", &board]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(!text.stdout.contains("partial"), "{}", text.stdout);
+    let rows = table(&text.stdout, "Turns needed, by quantile");
+    let values: Vec<&str> = rows[2].split_whitespace().collect();
+    assert_eq!(values.len(), 6, "{}", rows[2]);
+    assert!(values.iter().all(|v| v.parse::<u32>().is_ok()), "{}", rows[2]);
+
+    let v = snl_json(&["analyze", "--board", &board, "--json"]);
+    assert_eq!(v["complete"], true);
+    assert!(v["quantiles"]["0.99"].as_u64().unwrap() > 30_000, "{}", v["quantiles"]);
+    let by: Vec<f64> =
+        v["p_finish_by"].as_array().unwrap().iter().map(|p| p.as_f64().unwrap()).collect();
+    let tail = &v["p_finish_by_tail"];
+    let from = usize::try_from(tail["from"].as_u64().unwrap()).unwrap();
+    let last = usize::try_from(tail["last_turn"].as_u64().unwrap()).unwrap();
+    assert_eq!(by.len(), from + 65_536 + 1);
+    assert!(from < 5_000 && last > 150_000, "{tail}");
+    let [live, ratio, finishing, bound] =
+        ["live", "ratio", "finishing", "bound"].map(|key| tail[key].as_f64().unwrap());
+    assert!(bound <= 1e-12 && ratio < 1.0, "{tail}");
+    let cdf = |k: usize| {
+        if k < by.len() {
+            return by[k];
+        }
+        let j = i32::try_from(k - from).unwrap();
+        by[from] + finishing * live * (1.0 - ratio.powi(j)) / (1.0 - ratio)
+    };
+    // The law agrees with the list where both give P(T ≤ k)...
+    for k in [from + 1, from + 1_000, by.len() - 1] {
+        let j = i32::try_from(k - from).unwrap();
+        let law = by[from] + finishing * live * (1.0 - ratio.powi(j)) / (1.0 - ratio);
+        assert!((law - by[k]).abs() < 1e-10, "P(T <= {k}): {law} vs {}", by[k]);
+    }
+    // ... and with it gives the whole distribution: E[T] = Σ P(T > k), 1e-12 left at the end.
+    let mean: f64 = (0..=last).map(|k| 1.0 - cdf(k)).sum();
+    let expected = v["expected_turns"].as_f64().unwrap();
+    assert!((mean - expected).abs() < 1e-8 * expected, "{mean} vs {expected}");
+    assert!(1.0 - cdf(last) < 1e-11);
 }
 
 #[test]
