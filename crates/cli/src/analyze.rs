@@ -93,7 +93,8 @@ impl Analyses<'_> {
                     self.hard = Some(HardPolicy::new(self.board, self.rules).map_err(fail)?);
                 }
                 let policy = strategy.policy(self.hard.as_ref().expect("computed above"));
-                exact::analyze_with(self.board, self.rules, policy, &self.options).map_err(fail)?
+                exact::analyze_with(self.board, self.rules, &*policy, &self.options)
+                    .map_err(fail)?
             }
         };
         self.done.push((key, analysis));
@@ -117,17 +118,9 @@ pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
     let choosing = setup.rules.choice != Choice::None;
     if choosing {
         // Under a choice rule the seats play strategies.
+        // On a board with cell effects the chain's state carries the shield and the skip
+        // pending, and tells them to each strategy's policy: it follows them as games do.
         setup.analysable(snl_analysis::Work::Strategy)?;
-        if setup.board.has_effects() {
-            // The chain's policies see the cell, the turn's start and the streak, not the shield
-            // a token holds: no numbers rather than numbers for a strategy nobody plays.
-            return Err(Failure::bad(anyhow::anyhow!(
-                "under a choice rule (--choice {}), the exact analysis cannot follow the \
-                 strategies on a board with cell effects yet: snl simulate and snl \
-                 tournament play them",
-                setup.rules.choice
-            )));
-        }
     }
     let mut analyses = Analyses {
         board: &setup.board,
