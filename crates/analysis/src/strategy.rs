@@ -58,6 +58,7 @@ use crate::{
 };
 
 pub use computers::Computers;
+pub(crate) use effects::shield_at_turn_start;
 pub use hard::HardPolicy;
 pub use joint::{JointError, Opponent, WinningPolicy};
 

@@ -379,10 +379,20 @@ impl Report<'_> {
                 ]);
             }
             table.write(out)?;
-            writeln!(
-                out,
-                "  (easy: at random; greedy: highest landing; hard: least expected turns)"
-            )?;
+            if self.board.has_effects() {
+                // Each plays knowing its shield and pending skip, as in games.
+                writeln!(
+                    out,
+                    "  (easy: at random; greedy: highest landing, an extra roll or a shield worth \
+                     a mean roll, a skip minus one; hard: least expected turns, over cell, \
+                     shield and skip)"
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "  (easy: at random; greedy: highest landing; hard: least expected turns)"
+                )?;
+            }
         }
         if a.rules.choice != Choice::None
             && let Some(policy) = self.policy

@@ -255,13 +255,20 @@ fn analyze_follows_each_strategy_under_a_choice_rule_on_a_board_with_effects() {
             v["win_probability"].as_array().unwrap().iter().map(|p| p.as_f64().unwrap()).collect();
         assert!((wins.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{choice}: {wins:?}");
         assert!(wins[0] > wins[1], "{choice}: hard first beats greedy, {wins:?}");
+        if choice == "may-pass" {
+            // Pinned: the optimal expected turns on party when a roll may be declined.
+            assert!((hard - PARTY_MAY_PASS_HARD).abs() < 1e-9, "{hard}");
+        }
     }
     let run = snl(&["analyze", "--board", "party", "--choice", "pick-die"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    for needle in ["easy", "greedy", "hard"] {
+    for needle in ["easy", "greedy", "hard", "over cell, shield and skip"] {
         assert!(run.stdout.contains(needle), "{needle} missing from\n{}", run.stdout);
     }
 }
+
+/// Expected turns of `hard` on party under `--choice may-pass` (standard rules otherwise).
+const PARTY_MAY_PASS_HARD: f64 = 22.229_755_293_954_433;
 
 #[test]
 fn analyze_prices_every_power_up_of_party_in_text_and_json() {
