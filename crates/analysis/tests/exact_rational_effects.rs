@@ -694,12 +694,16 @@ fn hard_and_greedy_under_a_choice_rule_match_exact_fractions() {
             r.max_bonus = "2".parse().unwrap();
             r.overshoot = Overshoot::Bounce;
         });
-        for spec in &boards {
-            for rules in [plain, capped] {
+        for (i, spec) in boards.iter().enumerate() {
+            for (j, rules) in [plain, capped].into_iter().enumerate() {
                 let b = Board::new(spec, &rules).unwrap();
                 let hard = HardPolicy::new(&b, &rules).unwrap();
-                check_policy::<Q>(spec, rules, &hard, true);
-                check_policy::<Q>(spec, rules, &GreedyOn::new(&b, &rules), false);
+                // The seats' chances (a system on pairs of states) once per choice rule: in
+                // rationals they cost most of the time.
+                check_policy::<Q>(spec, rules, &hard, i + j == 0);
+                if j == 0 {
+                    check_policy::<Q>(spec, rules, &GreedyOn::new(&b, &rules), false);
+                }
                 // And the reference's value is hard's own.
                 let r = Reference::<Q>::choosing(spec, rules, &hard);
                 let turns = r.at_start(&r.expectation(|_| Q::int(1))).to_f64();
