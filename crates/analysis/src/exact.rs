@@ -85,7 +85,7 @@ use snl_engine::{Board, Rules};
 pub(crate) use chain::{BONUS_TAIL, RollClass, roll_classes};
 pub use chain::{FnPolicy, Policy, Situation, TurnChain};
 pub use distribution::{GeometricTail, TurnDistribution};
-pub use odds::{Race, RaceLimits, live_odds, race};
+pub use odds::{Race, RaceLimits, Standing, live_odds, race, race_within, standing_odds};
 pub use race::{RaceOutcomes, race_on, race_outcomes};
 pub use seats::{MAX_RANKED_SEATS, SeatOutcomes, seat_outcomes, win_by_round};
 pub use solver::{MAX_BACK_CELLS, Method};

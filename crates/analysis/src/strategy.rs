@@ -16,9 +16,11 @@
 //!   bonus streak — with [`HardPolicy::choose_in`] reading the seat's shield and skip from the
 //!   game.
 //!
-//! On a board with effects, the [`Policy`] side (what the exact analysis follows) knows only
-//! the [`Situation`]: `hard` then assumes no shield and no skip pending, and `greedy` plays as on
-//! a board without effects; the [`Decider`] side, which every game uses, knows the whole seat.
+//! On a board with effects, the [`Policy`] side (what the exact analysis follows) reads the
+//! shield held, the skip pending and the shield the turn began with from the [`Situation`] the
+//! chain gives it (the chain's state carries them), so `hard` and [`GreedyOn`] make the choices
+//! their [`Decider`] side makes in games; the unit [`Greedy`] policy plays as on a board without
+//! effects.
 //!
 //! A strategy is only asked when the options differ ([`Game::options`]).
 //!
@@ -46,7 +48,9 @@ mod tests;
 
 use std::{fmt, str::FromStr};
 
-use snl_engine::{Decider, Decision, Game, MoveOption, SeatKind, SeededDice, splitmix64};
+use snl_engine::{
+    Board, Decider, Decision, Game, MoveOption, Rules, SeatKind, SeededDice, splitmix64,
+};
 
 use crate::{
     exact::{Policy, Situation},
@@ -54,6 +58,7 @@ use crate::{
 };
 
 pub use computers::Computers;
+pub(crate) use effects::shield_at_turn_start;
 pub use hard::HardPolicy;
 pub use joint::{JointError, Opponent, WinningPolicy};
 
@@ -91,12 +96,14 @@ impl Strategy {
         }
     }
 
-    /// The exact analysis's policy for this strategy (`hard` is the policy given).
-    pub fn policy(self, hard: &HardPolicy) -> &dyn Policy {
+    /// The exact analysis's policy for this strategy on the board and rules of `hard` (the
+    /// policy given for `hard`): the choices it makes in games, on a board with cell effects
+    /// too (greedy then as [`GreedyOn`]).
+    pub fn policy(self, hard: &HardPolicy) -> Box<dyn Policy + '_> {
         match self {
-            Strategy::Easy => &Easy { seed: 0 },
-            Strategy::Greedy => &Greedy,
-            Strategy::Hard => hard,
+            Strategy::Easy => Box::new(Easy { seed: 0 }),
+            Strategy::Greedy => Box::new(GreedyOn::new(hard.board(), hard.rules())),
+            Strategy::Hard => Box::new(hard),
         }
     }
 }
@@ -171,16 +178,26 @@ impl Decider for Greedy {
 /// a shield that stops a snake is counted by the cell itself (the token stays on the snake's
 /// head). The highest score wins, ties to the option listed first (the smaller move).
 pub fn greedy_choice_in(game: &Game, decision: &Decision) -> usize {
-    let board = game.board();
+    let shield = game.has_shield(decision.seat);
+    greedy_choice_at(game.board(), game.rules(), decision.position, shield, &decision.options)
+}
+
+/// [`greedy_choice_in`] for a token on `position` of `board` under `rules`, holding a shield or
+/// not, among `options`.
+pub(crate) fn greedy_choice_at(
+    board: &Board,
+    rules: &Rules,
+    position: u32,
+    shield: bool,
+    options: &[MoveOption],
+) -> usize {
     if !board.has_effects() {
-        return greedy_choice(&decision.options);
+        return greedy_choice(options);
     }
-    let rules = game.rules();
     let steps = rules.step_values();
     let roll = f64::from(steps.start() + steps.end()) / 2.0;
-    let shield = game.has_shield(decision.seat);
     let score = |o: &MoveOption| -> f64 {
-        resolve(board, rules, decision.position, o.steps, shield)
+        resolve(board, rules, position, o.steps, shield)
             .iter()
             .map(|out| {
                 let worth = match out.met {
@@ -195,13 +212,35 @@ pub fn greedy_choice_in(game: &Game, decision: &Decision) -> usize {
             .sum()
     };
     let mut best = (0, f64::NEG_INFINITY);
-    for (i, o) in decision.options.iter().enumerate() {
+    for (i, o) in options.iter().enumerate() {
         let s = score(o);
         if s > best.1 {
             best = (i, s);
         }
     }
     best.0
+}
+
+/// `greedy` on one board, as it plays in games ([`greedy_choice_in`]): on a board with cell
+/// effects it scores what each resting cell does, knowing the shield the token holds (which the
+/// exact chain tells it, [`Situation::shield`]). Without effects it is [`Greedy`].
+#[derive(Clone, Copy, Debug)]
+pub struct GreedyOn<'a> {
+    board: &'a Board,
+    rules: &'a Rules,
+}
+
+impl<'a> GreedyOn<'a> {
+    /// `greedy` on `board` under `rules`.
+    pub fn new(board: &'a Board, rules: &'a Rules) -> GreedyOn<'a> {
+        GreedyOn { board, rules }
+    }
+}
+
+impl Policy for GreedyOn<'_> {
+    fn choose(&self, at: Situation, options: &[MoveOption]) -> usize {
+        greedy_choice_at(self.board, self.rules, at.position, at.shield, options)
+    }
 }
 
 /// Takes an option uniformly at random.

@@ -118,3 +118,78 @@ fn a_one_seat_race_finishes_as_the_turn_distribution_says() {
     let classic = a.seats(2).win_probability;
     assert!((long.win_probability[0] - classic[0]).abs() < 1e-9, "{long:?} vs {classic:?}");
 }
+
+/// Walks every game from `game` and, at each point between turns, compares the live odds with
+/// every game the engine can play from there; with `call_time`, also after the game clock runs
+/// out at that point. Returns the points compared.
+fn check_live_odds(game: &Game, chain: &exact::TurnChain, call_time: bool, depth: u32) -> usize {
+    let mut compared = 0;
+    let mut compare = |game: &Game| {
+        let seats = game.seats().len();
+        let (mut wins, mut ranks) = (vec![0.0; seats], vec![0.0; seats]);
+        explore(game, 1.0, &mut wins, &mut ranks, 0);
+        let odds = exact::live_odds(chain, game, exact::RaceLimits::EXACT).unwrap();
+        assert!(odds.unresolved <= 1e-12, "{odds:?}");
+        for s in 0..seats {
+            let gap = (odds.chances[s] - wins[s]).abs();
+            assert!(gap < 1e-12, "{}: {odds:?} vs {wins:?}", game.rules());
+        }
+        compared += 1;
+    };
+    let between = matches!(game.pending(), Pending::Roll { .. }) && !game.in_turn();
+    if between && game.rules().mode.rounds().is_some() {
+        compare(game);
+    }
+    if between && call_time && game.time_up().is_none() {
+        let mut timed = game.clone();
+        timed.apply(Input::TimeUp).unwrap();
+        if !matches!(timed.pending(), Pending::Over) {
+            compare(&timed);
+        }
+    }
+    if depth == 0 {
+        return compared;
+    }
+    let next: Vec<Input> = match game.pending() {
+        Pending::Over => Vec::new(),
+        Pending::Roll { dice, .. } => (1..=dice.faces() as u8)
+            .map(|f| Input::Roll { roll: Roll::from_faces(&vec![f; dice.count() as usize]) })
+            .collect(),
+        Pending::Draw { exits, .. } => {
+            (0..exits.len()).map(|i| Input::Draw { index: i as u32 }).collect()
+        }
+        Pending::Choice(_) => vec![Input::Choose { option: 0 }],
+    };
+    for input in next {
+        let mut g = game.clone();
+        g.apply(input).unwrap();
+        compared += check_live_odds(&g, chain, call_time, depth - 1);
+    }
+    compared
+}
+
+#[test]
+fn live_odds_in_a_race_match_every_game_the_engine_can_play_from_each_turn() {
+    // At each point between turns of a race on the tiny board (shields held, skips pending,
+    // rounds and turns left differing by seat), the live odds follow the race to its last
+    // round; and once the game clock has run out, to the end of the round in play, in a
+    // classic game too.
+    let d2 = Rules { dice: "1d2".parse().unwrap(), ..Rules::default() };
+    for (rules, seats) in [
+        (race(d2, 3), 2),
+        (race(Rules { finish: Finish::All, ..d2 }, 2), 3),
+        (race(Rules { bonus: Bonus::TopFace, max_bonus: "2".parse().unwrap(), ..d2 }, 3), 2),
+    ] {
+        let board = Board::new(&tiny(), &rules).unwrap();
+        let chain = exact::TurnChain::new(&board, &rules);
+        let players = (0..seats).map(|i| Seat::new(format!("P{i}"), SeatKind::Easy)).collect();
+        let game = Game::new(board, rules, players).unwrap();
+        let compared = check_live_odds(&game, &chain, true, 6);
+        assert!(compared > 20, "{rules}: only {compared} points");
+    }
+    let board = Board::new(&tiny(), &d2).unwrap();
+    let chain = exact::TurnChain::new(&board, &d2);
+    let players = (0..2).map(|i| Seat::new(format!("P{i}"), SeatKind::Easy)).collect();
+    let game = Game::new(board, d2, players).unwrap();
+    assert!(check_live_odds(&game, &chain, true, 6) > 10);
+}

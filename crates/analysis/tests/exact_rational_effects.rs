@@ -21,9 +21,13 @@ use std::ops::{Add, Div, Mul, Sub};
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use snl_analysis::exact::{self, Analysis};
+use snl_analysis::{
+    exact::{self, Analysis, Options, Policy, Situation},
+    strategy::{GreedyOn, HardPolicy},
+};
 use snl_engine::{
-    Board, BoardSpec, Bonus, CellSpec, JumpMode, OnMax, Overshoot, Preset, RandomBoard, Rules,
+    Board, BoardSpec, Bonus, CellSpec, Choice, JumpMode, MoveOption, OnMax, Overshoot, Preset,
+    RandomBoard, Rules,
 };
 
 type Q = BigRational;
@@ -130,7 +134,12 @@ struct Reference<T> {
 }
 
 impl<T: Field> Reference<T> {
-    fn new(spec: &BoardSpec, rules: Rules) -> Reference<T> {
+    /// Under a choice rule, each roll's options are made here as SPEC §3 says (the move or
+    /// declining it; either die), those that land alike being one, and `policy` picks among
+    /// them, told the token's cell, streak, shield and skip gained. A policy that depends on
+    /// where the turn began (under on-max void) is not modelled: a turn's chain here is shared
+    /// by every start.
+    fn choosing(spec: &BoardSpec, rules: Rules, policy: &dyn Policy) -> Reference<T> {
         let n = spec.size as usize;
         let mut jumps: Vec<usize> = (0..=n).collect();
         for s in &spec.snakes {
@@ -150,8 +159,60 @@ impl<T: Field> Reference<T> {
             };
         }
         let mut r = Reference { n, rules, jumps, cells, turns: Vec::new() };
-        r.turns = r.all_turns();
+        r.turns = r.all_turns(policy);
         r
+    }
+
+    /// Where a move of `steps` from `x` ends as an option shows it: the landing cell when a held
+    /// shield stops a snake there, else after the ladders and snakes (a wormhole's cell itself,
+    /// its exit being drawn later); `x` when blocked or declined.
+    fn lands(&self, x: usize, steps: usize, shield: bool) -> usize {
+        if steps == 0 {
+            return x;
+        }
+        let Some(mut at) = self.land(x, steps) else { return x };
+        if shield && self.jumps[at] < at {
+            return at;
+        }
+        while self.jumps[at] != at {
+            at = self.jumps[at];
+            if self.rules.jumps == JumpMode::Single {
+                break;
+            }
+        }
+        at
+    }
+
+    /// The (steps, top face) a token on `x` plays for a throw of `faces`.
+    fn play(&self, policy: &dyn Policy, at: Situation, faces: &[usize]) -> (usize, bool) {
+        let top = self.rules.dice.faces() as usize;
+        let all_top = faces.iter().all(|&f| f == top);
+        let mut offered: Vec<(usize, bool)> = match self.rules.choice {
+            Choice::None => return (faces.iter().sum(), all_top),
+            Choice::MayPass => vec![(faces.iter().sum(), all_top), (0, all_top)],
+            Choice::PickDie => faces.iter().map(|&f| (f, f == top)).collect(),
+        };
+        let bonus = self.rules.bonus == Bonus::TopFace;
+        let x = at.position as usize;
+        let end = |&(steps, top): &(usize, bool)| (self.lands(x, steps, at.shield), bonus && top);
+        let mut kept: Vec<(usize, bool)> = Vec::new();
+        for o in offered.drain(..) {
+            if kept.iter().all(|k| end(k) != end(&o)) {
+                kept.push(o);
+            }
+        }
+        if kept.len() == 1 {
+            return kept[0];
+        }
+        let options: Vec<MoveOption> = kept
+            .iter()
+            .map(|&(steps, top)| MoveOption {
+                steps: steps as u32,
+                lands: self.lands(x, steps, at.shield) as u32,
+                top_face: top,
+            })
+            .collect();
+        kept[policy.choose(at, &options).min(kept.len() - 1)]
     }
 
     /// State (cell, shield, skip) numbered here as cell·4 + 2·shield + skip; finish is 4n.
@@ -167,16 +228,18 @@ impl<T: Field> Reference<T> {
         Self::state(cell, false, false)
     }
 
-    fn throws(&self) -> Vec<(usize, bool)> {
+    /// Every throw of the dice, as faces (two dice under pick-die).
+    fn throws(&self) -> Vec<Vec<usize>> {
         let faces = self.rules.dice.faces() as usize;
+        let count = if self.rules.choice == Choice::PickDie { 2 } else { self.rules.dice.count() };
         let mut all = vec![Vec::<usize>::new()];
-        for _ in 0..self.rules.dice.count() {
+        for _ in 0..count {
             all = all
                 .into_iter()
                 .flat_map(|t| (1..=faces).map(move |f| [t.clone(), vec![f]].concat()))
                 .collect();
         }
-        all.into_iter().map(|t| (t.iter().sum(), t.iter().all(|&f| f == faces))).collect()
+        all
     }
 
     /// The landing cell of a move, or None when the overshoot rule blocks it.
@@ -218,7 +281,7 @@ impl<T: Field> Reference<T> {
 
     /// Every turn, from one system on (position, streak, shield, skip gained) whose absorbing
     /// outcomes are columns: the 4n states, finish, void; then rolls and landings.
-    fn all_turns(&self) -> Vec<Turn<T>> {
+    fn all_turns(&self, policy: &dyn Policy) -> Vec<Turn<T>> {
         let n = self.n;
         let throws = self.throws();
         let p = T::ratio(1, throws.len() as i64);
@@ -243,7 +306,16 @@ impl<T: Field> Reference<T> {
                             continue;
                         }
                         b[i][rolls] = T::int(1);
-                        for &(steps, top) in &throws {
+                        for faces in &throws {
+                            let at = Situation {
+                                position: x as u32,
+                                turn_start: x as u32,
+                                streak: s as u32,
+                                shield: sh,
+                                skip: g,
+                                turn_start_shield: false,
+                            };
+                            let (steps, top) = self.play(policy, at, faces);
                             let top = bonus && top;
                             let streak = s + usize::from(top);
                             let capped = top && cap == Some(streak);
@@ -255,7 +327,8 @@ impl<T: Field> Reference<T> {
                             let next = if cap.is_some() { streak } else { 0 };
                             // (rest cell, shield, moved, probability)
                             let mut rests: Vec<(usize, bool, bool, T)> = Vec::new();
-                            match self.land(x, steps) {
+                            // A declined move (0 steps) is no move, as a blocked one.
+                            match self.land(x, steps).filter(|_| steps > 0) {
                                 None => rests.push((x, sh, false, p.clone())),
                                 Some(t) => {
                                     b[i][land0 + t] = b[i][land0 + t].clone() + p.clone();
@@ -440,9 +513,13 @@ fn close(what: &str, got: f64, want: f64) {
 }
 
 fn check_with<T: Field>(spec: &BoardSpec, rules: Rules, seats: bool) {
+    check_policy::<T>(spec, rules, &snl_engine::FirstOption, seats);
+}
+
+fn check_policy<T: Field>(spec: &BoardSpec, rules: Rules, policy: &dyn Policy, seats: bool) {
     let board = Board::new(spec, &rules).unwrap();
-    let a: Analysis = exact::analyze(&board, &rules).unwrap();
-    let r = Reference::<T>::new(spec, rules);
+    let a: Analysis = exact::analyze_with(&board, &rules, policy, &Options::default()).unwrap();
+    let r = Reference::<T>::choosing(spec, rules, policy);
     let what = |s: &str| format!("{s} on {} cells with {rules}", spec.size);
 
     let turns = r.expectation(|_| T::int(1));
@@ -591,5 +668,47 @@ fn random_boards_with_effects_match_exact_fractions() {
 fn the_party_preset_matches_the_reference_in_floats() {
     for rules in [Rules::default(), Rules::named("strict-sixes").unwrap()] {
         check_with::<f64>(&Preset::Party.spec(), rules, false);
+    }
+}
+
+#[test]
+fn hard_and_greedy_under_a_choice_rule_match_exact_fractions() {
+    // The chain follows a policy over (cell, shield, skip pending): the reference builds each
+    // roll's options itself and asks the same policy, told what the token holds, so hard's
+    // choices (which hold a shield for a snake, pass a skip by, wait for an extra cell) give
+    // the same exact numbers. Without on-max void, where a choice does not depend on where
+    // the turn began.
+    let boards = [
+        board(10, &[(7, 2), (8, 4)], &[(3, "shield", &[]), (5, "skip", &[]), (6, "extra", &[])]),
+        board(9, &[(5, 3)], &[(3, "skip", &[]), (2, "wormhole", &[6, 1]), (7, "shield", &[])]),
+    ];
+    for choice in [Choice::MayPass, Choice::PickDie] {
+        let plain = rules(|r| {
+            r.dice = "1d3".parse().unwrap();
+            r.choice = choice;
+        });
+        let capped = rules(|r| {
+            r.dice = "1d3".parse().unwrap();
+            r.choice = choice;
+            r.bonus = Bonus::TopFace;
+            r.max_bonus = "2".parse().unwrap();
+            r.overshoot = Overshoot::Bounce;
+        });
+        for (i, spec) in boards.iter().enumerate() {
+            for (j, rules) in [plain, capped].into_iter().enumerate() {
+                let b = Board::new(spec, &rules).unwrap();
+                let hard = HardPolicy::new(&b, &rules).unwrap();
+                // The seats' chances (a system on pairs of states) once per choice rule: in
+                // rationals they cost most of the time.
+                check_policy::<Q>(spec, rules, &hard, i + j == 0);
+                if j == 0 {
+                    check_policy::<Q>(spec, rules, &GreedyOn::new(&b, &rules), false);
+                }
+                // And the reference's value is hard's own.
+                let r = Reference::<Q>::choosing(spec, rules, &hard);
+                let turns = r.at_start(&r.expectation(|_| Q::int(1))).to_f64();
+                close(&format!("hard's value with {rules}"), hard.expected_turns(), turns);
+            }
+        }
     }
 }

@@ -5,7 +5,7 @@ use rayon::prelude::*;
 use snl_analysis::{
     exact::{self, Analysis, Options, Policy, Situation, seat_outcomes},
     simulate::{DiceStream, Z999, chunk_seed},
-    strategy::{Easy, Greedy, HardPolicy, JointError, Opponent, Strategy, WinningPolicy},
+    strategy::{Easy, Greedy, GreedyOn, HardPolicy, JointError, Opponent, Strategy, WinningPolicy},
     tournament::{Entrant, Tournament},
 };
 use snl_engine::{
@@ -17,13 +17,13 @@ fn analysis(board: &Board, rules: &Rules, policy: &dyn Policy) -> Analysis {
     exact::analyze_with(board, rules, policy, &Options::default()).unwrap()
 }
 
-/// Every preset without cell effects under both choice rules, with the standard rules and with
-/// strict sixes (bonus rolls, a cap and on-max void, where a decision also weighs the rest of the
-/// turn). Boards with effects (`party`) are checked in `with_effects` below: the exact analysis
-/// these tests compare with does not model effects yet.
+/// Every preset, `party` with its cell effects too, under both choice rules, with the standard
+/// rules, with unlimited bonus rolls and with strict sixes (bonus rolls, a cap and on-max void,
+/// where a decision also weighs the rest of the turn). On `party` the exact chain follows `hard`
+/// over the extended state (cell, shield, skip pending), as games play it.
 fn cases() -> Vec<(Preset, Rules)> {
     let mut cases = Vec::new();
-    for &preset in Preset::ALL.iter().filter(|&&p| p.spec().cells.is_empty()) {
+    for &preset in Preset::ALL {
         for choice in [Choice::MayPass, Choice::PickDie] {
             for set in [RuleSet::Standard, RuleSet::StrictSixes, RuleSet::BonusSix] {
                 cases.push((preset, Rules { choice, ..set.rules() }));
@@ -44,6 +44,7 @@ fn hard_expects_no_more_turns_than_greedy_easy_or_the_first_option_on_every_pres
         assert!(gap <= 1e-9 * hard.expected_turns(), "{preset} {rules}: {gap:e}");
         for (name, other) in [
             ("greedy", &Greedy as &dyn Policy),
+            ("greedy on the board", &GreedyOn::new(&board, &rules)),
             ("easy", &Easy { seed: 0 }),
             ("first option", &FirstOption),
         ] {
@@ -65,7 +66,12 @@ fn policy_iteration_ends_where_no_decision_can_be_improved() {
         let hard = HardPolicy::new(&board, &rules).unwrap();
         let residual = hard.bellman_residual();
         assert!(residual < 1e-9, "{preset} {rules}: Bellman residual {residual:e}");
-        assert!((1..20).contains(&hard.rounds()), "{preset} {rules}: {} rounds", hard.rounds());
+        if board.has_effects() {
+            // Value iteration over the extended state: it settled before running out of sweeps.
+            assert!((1..10_000).contains(&hard.sweeps()), "{preset} {rules}: {}", hard.sweeps());
+        } else {
+            assert!((1..20).contains(&hard.rounds()), "{preset} {rules}: {}", hard.rounds());
+        }
         // Every position's value is a real expectation: finite, and at least one turn.
         let values = &hard.values()[..board.size() as usize];
         assert!(values.iter().all(|v| v.is_finite() && *v >= 1.0), "{preset} {rules}");
@@ -84,7 +90,7 @@ fn the_three_strategies_on_the_printed_boards() {
             let hard = HardPolicy::new(&board, &rules).unwrap();
             let turns: Vec<f64> = Strategy::ALL
                 .iter()
-                .map(|s| analysis(&board, &rules, s.policy(&hard)).expected_turns)
+                .map(|s| analysis(&board, &rules, &*s.policy(&hard)).expected_turns)
                 .collect();
             println!(
                 "{:<15} {:<9} {:>12.6} {:>12.6} {:>12.6}",
@@ -242,7 +248,7 @@ fn playing_to_win_weighs_where_the_other_token_stands() {
         MoveOption { steps: 4, lands: 4, top_face: false },
         MoveOption { steps: 0, lands: 0, top_face: false },
     ];
-    let at = Situation { position: 0, turn_start: 0, streak: 0 };
+    let at = Situation { position: 0, turn_start: 0, streak: 0, ..Situation::default() };
     assert_eq!(fastest.choose(at, &options), 1);
     let chosen: Vec<usize> = (0..36).map(|them| to_win.choose_at(them, &options)).collect();
     assert_eq!(chosen[..7], [0; 7]);
@@ -288,12 +294,14 @@ fn two_players_playing_to_win_share_the_game_between_them() {
 
 mod with_effects {
     use snl_analysis::{
-        strategy::{HardPolicy, Strategy, greedy_choice, greedy_choice_in},
+        exact::{FnPolicy, Policy, Situation, seat_outcomes},
+        simulate::Z999,
+        strategy::{GreedyOn, HardPolicy, Strategy, greedy_choice, greedy_choice_in},
         tournament::{Entrant, Tournament},
     };
     use snl_engine::{
-        Board, BoardSpec, CellSpec, Choice, Dice, Game, Input, Pending, Preset, Roll, RuleSet,
-        Rules, Seat, SeatKind,
+        Board, BoardSpec, CellSpec, Choice, Dice, Game, Input, MoveOption, Pending, Preset,
+        RandomBoard, Roll, RuleSet, Rules, Seat, SeatKind,
     };
 
     fn cell(at: u32, effect: &str) -> CellSpec {
@@ -410,6 +418,109 @@ mod with_effects {
                 }
             }
         }
+    }
+
+    /// A random board of 60 cells with twelve effects of every kind.
+    fn random_with_effects(seed: u64, rules: &Rules) -> Board {
+        let random = RandomBoard { size: 60, snakes: 6, ladders: 5, seed, min_jump: 1 };
+        Board::new(&random.spec_with_effects(rules, 12), rules).unwrap()
+    }
+
+    /// `party` and random boards with effects under each choice rule, plain and under strict
+    /// sixes (a void gives back the shield the turn began with).
+    fn agreement_cases() -> Vec<(String, Board, Rules)> {
+        let mut cases = Vec::new();
+        for (i, choice) in [Choice::MayPass, Choice::PickDie].into_iter().enumerate() {
+            for (j, set) in [RuleSet::Standard, RuleSet::StrictSixes].into_iter().enumerate() {
+                let rules = Rules { choice, ..set.rules() };
+                let party = Board::new(&Preset::Party.spec(), &rules).unwrap();
+                cases.push(("party".to_owned(), party, rules));
+                let seed = (2 * i + j) as u64;
+                cases.push((format!("random {seed}"), random_with_effects(seed, &rules), rules));
+            }
+        }
+        cases
+    }
+
+    /// The exact chain follows `hard` over the extended state: its expected turns are the
+    /// policy's own value from the start, and games the engine plays with `hard` seats (which
+    /// read each seat's shield and skip from the game) and `greedy` seats agree with the exact
+    /// numbers within their 99.9% intervals — each seat's chance to win, hard against greedy
+    /// with the seats rotated, and the length of a game between two hard seats.
+    #[test]
+    fn engine_games_with_hard_agree_with_the_exact_chain_on_boards_with_effects() {
+        for (name, board, rules) in agreement_cases() {
+            let what = format!("{name}, {rules}");
+            let hard = HardPolicy::new(&board, &rules).unwrap();
+            let a_hard = super::analysis(&board, &rules, &hard);
+            let gap = (a_hard.expected_turns - hard.expected_turns()).abs();
+            assert!(gap <= 1e-9 * hard.expected_turns(), "{what}: {gap:e}");
+            let a_greedy = super::analysis(&board, &rules, &GreedyOn::new(&board, &rules));
+            assert!(a_hard.expected_turns < a_greedy.expected_turns, "{what}");
+
+            let players =
+                vec![Entrant::new("H", Strategy::Hard), Entrant::new("G", Strategy::Greedy)];
+            let t = Tournament::with_policy(&board, &rules, players, hard.clone()).unwrap();
+            let standings = t.run(2026, 20_000);
+            // Hard sits first in even games, second in odd ones.
+            let first = seat_outcomes(&[&a_hard, &a_greedy], rules.finish).win_probability[0];
+            let second = seat_outcomes(&[&a_greedy, &a_hard], rules.finish).win_probability[1];
+            let p = f64::midpoint(first, second);
+            let ci = standings.win_interval(0, Z999);
+            assert!(ci.contains(p), "{what}: hard against greedy, exact {p}, simulated {ci:?}");
+
+            let players =
+                vec![Entrant::new("A", Strategy::Hard), Entrant::new("B", Strategy::Hard)];
+            let t = Tournament::with_policy(&board, &rules, players, hard.clone()).unwrap();
+            let standings = t.run(11, 20_000);
+            let exact = seat_outcomes(&[&a_hard, &a_hard], rules.finish);
+            let ci = standings.seat_win_interval(0, Z999);
+            assert!(ci.contains(exact.win_probability[0]), "{what}: {ci:?} {exact:?}");
+            let ci = standings.mean_rolls_interval(Z999);
+            assert!(ci.contains(exact.expected_game_rolls), "{what}: {ci:?} {exact:?}");
+        }
+    }
+
+    #[test]
+    fn the_exact_chain_follows_hard_holding_a_shield() {
+        // The board of `hard_plays_knowing_the_shield_its_seat_holds`: on 2 with 6 and 5, hard
+        // takes the snake's head on 8 when it holds the shield, 7 when it does not. The chain
+        // tells the policy the shield its state holds, so following hard it gets hard's value;
+        // a policy told no shield (as the chain once did) makes a worse game.
+        let rules = Rules { choice: Choice::PickDie, ..Rules::default() };
+        let b = board(20, &[(8, 1)], vec![cell(2, "shield")], &rules);
+        let hard = HardPolicy::new(&b, &rules).unwrap();
+        let followed = super::analysis(&b, &rules, &hard);
+        let gap = (followed.expected_turns - hard.expected_turns()).abs();
+        assert!(gap < 1e-12 * hard.expected_turns(), "{gap:e}");
+        let blind = FnPolicy(|at: Situation, options: &[MoveOption]| {
+            hard.choose(Situation { shield: false, ..at }, options)
+        });
+        let unaware = super::analysis(&b, &rules, &blind);
+        assert!(
+            unaware.expected_turns > followed.expected_turns + 1e-6,
+            "{} against {}",
+            unaware.expected_turns,
+            followed.expected_turns
+        );
+    }
+
+    #[test]
+    fn hard_has_no_choice_where_the_game_offers_none() {
+        // One die of 2 faces under may-pass, a skip on 3 and a snake 5 → 3. On 3 a 2 lands on
+        // the snake and slides back to 3, meeting the skip again; declining would stay on 3
+        // without it, but the game offers one option there (both end on 3), so hard's values
+        // are those of moving: the chain, which plays the game's options, gets the same.
+        let rules = Rules { choice: Choice::MayPass, ..one_d2() };
+        let b = board(8, &[(5, 3)], vec![cell(3, "skip")], &rules);
+        let hard = HardPolicy::new(&b, &rules).unwrap();
+        let followed = super::analysis(&b, &rules, &hard);
+        let gap = (followed.expected_turns - hard.expected_turns()).abs();
+        assert!(gap < 1e-12 * hard.expected_turns(), "{gap:e}");
+        // From 3 (no skip pending): a 1 goes to 4; a 2 costs the skipped turn and comes back.
+        // V(3) = 1 + ½·V(4) + ½·(1 + V(3)), so V(3) = 3 + V(4).
+        let (v3, v4) = (hard.value_with_shield(3, false), hard.value_with_shield(4, false));
+        assert!((v3 - 3.0 - v4).abs() < 1e-12, "V(3) = {v3}, V(4) = {v4}");
     }
 
     #[test]

@@ -102,7 +102,8 @@ impl Analyses<'_> {
                     self.hard = Some(HardPolicy::new(self.board, self.rules).map_err(fail)?);
                 }
                 let policy = strategy.policy(self.hard.as_ref().expect("computed above"));
-                exact::analyze_with(self.board, self.rules, policy, &self.options).map_err(fail)?
+                exact::analyze_with(self.board, self.rules, &*policy, &self.options)
+                    .map_err(fail)?
             }
         };
         self.done.push((key, analysis));
@@ -126,17 +127,9 @@ pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
     let choosing = setup.rules.choice != Choice::None;
     if choosing {
         // Under a choice rule the seats play strategies.
+        // On a board with cell effects the chain's state carries the shield and the skip
+        // pending, and tells them to each strategy's policy: it follows them as games do.
         setup.analysable(snl_analysis::Work::Strategy)?;
-        if setup.board.has_effects() {
-            // The chain's policies see the cell, the turn's start and the streak, not the shield
-            // a token holds: no numbers rather than numbers for a strategy nobody plays.
-            return Err(Failure::bad(anyhow::anyhow!(
-                "under a choice rule (--choice {}), the exact analysis cannot follow the \
-                 strategies on a board with cell effects yet: snl simulate and snl \
-                 tournament play them",
-                setup.rules.choice
-            )));
-        }
     }
     let mut analyses = Analyses {
         board: &setup.board,
@@ -416,10 +409,20 @@ impl Report<'_> {
                 ]);
             }
             table.write(out)?;
-            writeln!(
-                out,
-                "  (easy: at random; greedy: highest landing; hard: least expected turns)"
-            )?;
+            if self.board.has_effects() {
+                // Each plays knowing its shield and pending skip, as in games.
+                writeln!(
+                    out,
+                    "  (easy: at random; greedy: highest landing, an extra roll or a shield worth \
+                     a mean roll, a skip minus one; hard: least expected turns, over cell, \
+                     shield and skip)"
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "  (easy: at random; greedy: highest landing; hard: least expected turns)"
+                )?;
+            }
         }
         if a.rules.choice != Choice::None
             && let Some(policy) = self.policy

@@ -11,7 +11,7 @@ use std::{
 
 use serde_json::{Value, json};
 use snl_analysis::{
-    exact::{RaceLimits, TurnChain, race},
+    exact::{self, RaceLimits, TurnChain},
     solve::rolls_to_finish,
 };
 use snl_engine::{Board, BoardSpec, Rules};
@@ -32,10 +32,9 @@ pub(crate) struct Standing {
     /// Where each token stands.
     pub(crate) positions: Vec<u32>,
     /// Where each seat still playing begins its next turn (the current seat: where its turn
-    /// began).
-    pub(crate) starts: Vec<Option<u32>>,
-    /// Who plays next.
-    pub(crate) first: usize,
+    /// began), with its shield and pending skip, who plays next, and in a race (or once the
+    /// game clock has run out) the turns each seat has left.
+    pub(crate) from: exact::Standing,
     /// Who won, once someone has.
     pub(crate) winner: Option<usize>,
 }
@@ -51,26 +50,13 @@ pub(crate) fn standing(room: &Room, seq: u64) -> Standing {
         rules: setup.rules,
         names: room.names().to_vec(),
         positions: vec![start; seats],
-        starts: vec![Some(start); seats],
-        first: 0,
+        from: exact::Standing::at_start(seats, &setup.rules),
         winner: None,
     };
     if let Some(game) = room.session().map(snl_session::Session::game) {
-        let current = game.current();
         standing.positions = game.positions().to_vec();
-        standing.first = current;
         standing.winner = game.ranking().first().copied();
-        standing.starts = (0..seats)
-            .map(|s| {
-                game.is_playing(s).then(|| {
-                    if s == current && game.in_turn() {
-                        game.turn_start()
-                    } else {
-                        game.positions()[s]
-                    }
-                })
-            })
-            .collect();
+        standing.from = exact::Standing::of(game);
     }
     standing
 }
@@ -160,7 +146,9 @@ impl Work {
                 chances[winner] = 1.0;
                 Some(snl_analysis::exact::Race { chances, unresolved: 0.0 })
             }
-            None => race(&tables.chain, &standing.starts, standing.first, RaceLimits::EXACT),
+            // On a board with effects the chain's positions are states (cell, shield, skip),
+            // and a race is followed to its last round.
+            None => exact::standing_odds(&tables.chain, &standing.from, RaceLimits::EXACT),
         };
         let seats: Vec<Value> = standing
             .names

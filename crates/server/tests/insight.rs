@@ -85,6 +85,62 @@ async fn a_finished_rooms_odds_give_the_winner_everything() {
     assert_eq!((status, missing["error"]["code"].as_str()), (404, Some("no_such_room")));
 }
 
+#[tokio::test]
+async fn odds_on_a_board_with_effects_and_in_a_race_are_exact() {
+    let server = Server::start("odds-race").await;
+    let odds_of = |room: String| {
+        let server = &server;
+        async move {
+            let (status, odds) = server.http("GET", &format!("/api/rooms/{room}/odds"), None).await;
+            assert_eq!(status, 200, "{odds}");
+            assert_eq!(odds["exact"], true, "{odds}");
+            odds
+        }
+    };
+    let humans = json!([{"kind": "human"}, {"kind": "human"}]);
+    // On party the chain's positions are states (cell, shield, skip pending): from the start,
+    // the exact analysis's seat chances.
+    let room = server.room(json!({"board": "party", "seats": humans, "seed": 5})).await;
+    let rules = Rules::default();
+    let party = Board::new(&Preset::Party.spec(), &rules).unwrap();
+    let want = exact::analyze(&party, &rules).unwrap().seats(2).win_probability;
+    let odds = odds_of(room).await;
+    for (got, want) in win_chances(&odds).iter().zip(&want) {
+        assert!((got - want).abs() < 1e-9, "{odds} vs {want:?}");
+    }
+
+    // A race of one round on the classic board: from the start, the race's exact chances.
+    let race = json!({"mode": "race", "rounds": 1});
+    let room = server.room(json!({"seats": humans, "rules": race, "seed": 4})).await;
+    let rules = Rules {
+        mode: snl_engine::Mode::Race { rounds: std::num::NonZeroU32::new(1).unwrap() },
+        ..Rules::default()
+    };
+    let classic = Board::new(&Preset::Classic.spec(), &rules).unwrap();
+    let want = exact::race_on(&classic, &rules, 2).unwrap().win_probability;
+    let odds = odds_of(room.clone()).await;
+    for (got, want) in win_chances(&odds).iter().zip(&want) {
+        assert!((got - want).abs() < 1e-12, "{odds} vs {want:?}");
+    }
+    // After Ann's one roll, Bob wins only by resting beyond her with his one roll (a tie is
+    // hers, the earlier seat): a count of his six faces.
+    let ann = server.claim(&room, 0, "Ann").await;
+    server.claim(&room, 1, "Bob").await;
+    let mut a = server.connect(&room).await;
+    a.hello(Some(&ann), None).await;
+    a.send(json!({"type": "roll"})).await;
+    // A roll is one input: once its first event is out, the room has played all of it.
+    a.events_until("dice_rolled").await;
+    let state = server.state(&room).await;
+    let at = u32::try_from(state["seats"][0]["position"].as_u64().unwrap()).unwrap();
+    let beyond = (1..=6).filter(|&f| classic.advance(&rules, 0, f).end > at).count();
+    let bob = beyond as f64 / 6.0;
+    let odds = odds_of(room).await;
+    let chances = win_chances(&odds);
+    assert!((chances[1] - bob).abs() < 1e-12, "Ann on {at}: {odds}");
+    assert!((chances[0] - (1.0 - bob)).abs() < 1e-12, "Ann on {at}: {odds}");
+}
+
 fn classic_json() -> Value {
     json!({
         "size": 100,

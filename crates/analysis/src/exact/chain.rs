@@ -17,21 +17,33 @@ use snl_engine::{AfterRoll, Board, Bonus, Choice, MoveOption, Overshoot, Rules};
 pub(crate) const BONUS_TAIL: f64 = 1e-20;
 
 /// Where a token stands when the rules offer it a choice.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+///
+/// On a board with cell effects (SPEC §3b) it also says what the token holds, which the exact
+/// chain knows from its state (cell, shield, skip pending): a policy that reads them is followed
+/// over the extended state. On a board without effects they are always false.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Situation {
     /// Its position before this roll.
     pub position: u32,
     /// Where its turn began: where a voided turn sends it back.
     pub turn_start: u32,
-    /// Top-face rolls already made in this turn (the bonus streak).
+    /// Top-face rolls already made in this turn (the bonus streak; it begins again after an
+    /// `extra` cell's roll).
     pub streak: u32,
+    /// Whether it holds a shield now.
+    pub shield: bool,
+    /// Whether its next turn is to be skipped (a `skip` cell rested on in this turn).
+    pub skip: bool,
+    /// Whether it held a shield when this turn began: what on-max void gives back.
+    pub turn_start_shield: bool,
 }
 
 /// How a token chooses among the options of a roll, when the rules offer more than one
 /// (`--choice may-pass` or `pick-die`).
 ///
 /// The exact analysis needs a policy that depends only on what the token knows now (position,
-/// turn start, streak and the options), not on other seats: seats are independent tokens.
+/// turn start, streak, on a board with effects its shield and pending skip, and the options),
+/// not on other seats: seats are independent tokens.
 /// [`FirstOption`](snl_engine::FirstOption) always moves by the roll (or by the first die), as the
 /// engine's decider of the same name does.
 pub trait Policy {
@@ -232,7 +244,8 @@ impl<'a> TurnModel<'a> {
             }
             rolls += mass;
             for &(x, m) in level.iter() {
-                let at = Situation { position: x, turn_start: begin, streak };
+                let at =
+                    Situation { position: x, turn_start: begin, streak, ..Situation::default() };
                 for class in &self.classes {
                     let picked = self.pick(at, class, options);
                     for &(step, share) in picked.as_slice() {

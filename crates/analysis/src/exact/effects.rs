@@ -10,7 +10,10 @@
 //! - one more roll when the roll was a top face (the bonus streak goes on) or else when the token
 //!   rests on `extra` (the streak starts again): one more, never two;
 //! - on-max void sends the token back to the state its turn began in (position, shield; the
-//!   skip pending then was none).
+//!   skip pending then was none);
+//! - under a choice rule the policy is told the shield held, the skip pending and the shield
+//!   the turn began with ([`Situation`]), so a policy over the extended state (`hard`'s) is
+//!   followed as it plays.
 //!
 //! The states are numbered so that the chain keeps moving mostly forward ([`StateLayout`]), and
 //! the result is an ordinary [`TurnChain`]: expectations, the turn distribution and the seats'
@@ -120,7 +123,16 @@ impl<'a> EffectModel<'a> {
             made += 1;
             rolls += mass;
             for &(token, m) in level.iter() {
-                let at = Situation { position: token.at, turn_start: begin, streak: token.streak };
+                // What the token holds is part of where it stands: a policy over the
+                // extended state (hard's) decides by it.
+                let at = Situation {
+                    position: token.at,
+                    turn_start: begin,
+                    streak: token.streak,
+                    shield: token.shield,
+                    skip: token.skip,
+                    turn_start_shield: shield0,
+                };
                 for class in &model.classes {
                     let picked = model.pick_shielded(at, class, options, token.shield);
                     for &(step, share) in picked.as_slice() {

@@ -7,7 +7,9 @@
 //! nobody has finished yet falls below [`RaceLimits::tail`]; every chance is then within that
 //! much of the exact value ([`Race::unresolved`] says how much is left). A token in the middle of
 //! its turn (bonus rolls, a choice) counts from where its turn began, so the odds change once per
-//! turn. Under 0.4 ms on the classic board with 4 seats to 1e-6; on very large boards the work is
+//! turn. In race mode (SPEC §3b), and once a game clock has run out, each seat has a number of
+//! turns left ([`Standing`]) and [`race_within`] follows them all, then ranks the unfinished by
+//! cell, ties to the earlier seat, as the engine ends such a game. Under 0.4 ms on the classic board with 4 seats to 1e-6; on very large boards the work is
 //! capped ([`RaceLimits::max_work`]) and no answer is given.
 
 use snl_engine::{Game, Status};
@@ -112,13 +114,192 @@ pub fn race(
     Some(Race { chances, unresolved })
 }
 
-/// The chances of `game` as it stands (see the module documentation), or `None` when that is
-/// more work than `limits` allow, or in race mode (SPEC §3b), whose last round these odds do
-/// not follow yet: no numbers rather than wrong ones.
-pub fn live_odds(chain: &TurnChain, game: &Game, limits: RaceLimits) -> Option<Race> {
-    if game.rules().mode.rounds().is_some() && game.status() != Status::Finished {
-        return None;
+/// The chances of a race where no seat can take more turns than `turns_left` says (its own
+/// count, the turn under way included), as [`race`] otherwise: a seat wins by finishing before
+/// every other, and when nobody has finished once every seat has had its turns, the furthest
+/// token wins, ties to the earlier seat in seating order (SPEC §3b, a race's last round or the
+/// round a game clock ran out in). Exact: every turn left is followed (`unresolved` is 0), or
+/// `None` past `limits.max_work`.
+///
+/// # Panics
+///
+/// Panics if `turns_left` is shorter than `starts`.
+pub fn race_within(
+    chain: &TurnChain,
+    starts: &[Option<u32>],
+    first: usize,
+    turns_left: &[u32],
+    limits: RaceLimits,
+) -> Option<Race> {
+    let seats = starts.len();
+    let n = chain.size() as usize;
+    let cells = chain.cell_of(chain.size()) as usize;
+    let mut chances = vec![0.0; seats];
+    let order: Vec<usize> =
+        (0..seats).map(|k| (first + k) % seats).filter(|&s| starts[s].is_some()).collect();
+    let mut dist: Vec<Vec<f64>> = Vec::with_capacity(order.len());
+    for &s in &order {
+        let at = starts[s]? as usize;
+        if at > n {
+            return None;
+        }
+        if at == n {
+            chances[s] = 1.0; // already on N: it has won
+            return Some(Race { chances, unresolved: 0.0 });
+        }
+        let mut d = vec![0.0; n];
+        d[at] = 1.0;
+        dist.push(d);
     }
+    let mut alive = vec![1.0; order.len()];
+    let mut next = vec![0.0; n];
+    let mut work = 0;
+    let most = order.iter().map(|&s| turns_left[s]).max().unwrap_or(0);
+    for t in 0..most {
+        for (k, &seat) in order.iter().enumerate() {
+            if turns_left[seat] <= t {
+                continue;
+            }
+            next.fill(0.0);
+            let mut finished = 0.0;
+            for (from, &p) in dist[k].iter().enumerate() {
+                if p == 0.0 {
+                    continue;
+                }
+                let row = chain.row(from as u32);
+                work += row.len();
+                for (to, q) in row {
+                    if (to as usize) < n {
+                        next[to as usize] += p * q;
+                    } else {
+                        finished += p * q;
+                    }
+                }
+            }
+            std::mem::swap(&mut dist[k], &mut next);
+            let others: f64 =
+                alive.iter().enumerate().filter(|&(j, _)| j != k).map(|(_, a)| a).product();
+            chances[seat] += finished * others;
+            alive[k] = (alive[k] - finished).max(0.0);
+        }
+        if work > limits.max_work {
+            return None;
+        }
+    }
+    // Nobody finished: ranked by cell, ties in seating order. Per seat, the chance of each cell
+    // and of standing below (`below`) or at most (`upto`) each cell, unfinished.
+    let mut by_seat: Vec<Option<(Vec<f64>, Vec<f64>)>> = vec![None; seats];
+    for (k, &seat) in order.iter().enumerate() {
+        let mut at = vec![0.0; cells];
+        for (state, &p) in dist[k].iter().enumerate() {
+            at[chain.cell_of(state as u32) as usize] += p;
+        }
+        let mut upto = at.clone();
+        for c in 1..cells {
+            upto[c] += upto[c - 1];
+        }
+        by_seat[seat] = Some((at, upto));
+    }
+    for seat in 0..seats {
+        let Some((at, _)) = &by_seat[seat] else { continue };
+        for (c, &p) in at.iter().enumerate().filter(|&(_, &p)| p > 0.0) {
+            let mut beaten = p;
+            for (other, table) in by_seat.iter().enumerate() {
+                let Some((_, upto)) = table else { continue };
+                if other < seat {
+                    beaten *= if c == 0 { 0.0 } else { upto[c - 1] };
+                } else if other > seat {
+                    beaten *= upto[c];
+                }
+            }
+            chances[seat] += beaten;
+        }
+    }
+    Some(Race { chances, unresolved: 0.0 })
+}
+
+/// Where each seat of a game stands for its odds: the turn under way counts from where it
+/// began, with the shield held then and no skip pending (so the odds change once per turn).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Standing {
+    /// Per seat: the cell it begins its next turn on, whether it holds a shield and whether
+    /// that turn is to be skipped; `None` for a seat out of the race.
+    pub starts: Vec<Option<(u32, bool, bool)>>,
+    /// The seat that plays next.
+    pub first: usize,
+    /// When the game ends after some rounds (race mode, or the round a game clock ran out in):
+    /// the turns each seat has left, the turn under way included.
+    pub turns_left: Option<Vec<u32>>,
+}
+
+impl Standing {
+    /// A game of `seats` seats under `rules` before its first roll.
+    pub fn at_start(seats: usize, rules: &snl_engine::Rules) -> Standing {
+        let start = rules.start_position();
+        Standing {
+            starts: vec![Some((start, false, false)); seats],
+            first: 0,
+            turns_left: rules.mode.rounds().map(|k| vec![k; seats]),
+        }
+    }
+
+    /// `game` as it stands.
+    pub fn of(game: &Game) -> Standing {
+        let seats = game.seats().len();
+        let current = game.current();
+        let mid = |s: usize| s == current && game.in_turn();
+        let starts = (0..seats)
+            .map(|s| {
+                game.is_playing(s).then(|| {
+                    if mid(s) {
+                        let shield = crate::strategy::shield_at_turn_start(game, s);
+                        (game.turn_start(), shield, false)
+                    } else {
+                        (game.positions()[s], game.has_shield(s), game.skips_next_turn(s))
+                    }
+                })
+            })
+            .collect();
+        let rounds: Option<Vec<u32>> = game.rules().mode.rounds().map(|k| {
+            (0..seats).map(|s| k.saturating_sub(game.turns_of(s)) + u32::from(mid(s))).collect()
+        });
+        // Time called: the round in play is the last, so only the seats from the current one
+        // to the end of the table have a turn left in it.
+        let clock: Option<Vec<u32>> =
+            game.time_up().map(|_| (0..seats).map(|s| u32::from(s >= current)).collect());
+        let turns_left = match (rounds, clock) {
+            (Some(a), Some(b)) => Some(a.iter().zip(&b).map(|(&x, &y)| x.min(y)).collect()),
+            (a, b) => a.or(b),
+        };
+        Standing { starts, first: current, turns_left }
+    }
+}
+
+/// The chances from `standing` on `chain` (see [`race`] and [`race_within`]).
+pub fn standing_odds(chain: &TurnChain, standing: &Standing, limits: RaceLimits) -> Option<Race> {
+    let cells = chain.cell_of(chain.size());
+    let starts: Vec<Option<u32>> = standing
+        .starts
+        .iter()
+        .map(|s| {
+            s.map(
+                |(cell, shield, skip)| {
+                    if cell >= cells { chain.size() } else { chain.state(cell, shield, skip) }
+                },
+            )
+        })
+        .collect();
+    match &standing.turns_left {
+        None => race(chain, &starts, standing.first, limits),
+        Some(left) => race_within(chain, &starts, standing.first, left, limits),
+    }
+}
+
+/// The chances of `game` as it stands (see the module documentation), or `None` when that is
+/// more work than `limits` allow. In race mode, and once the game clock has run out, the race
+/// is followed to its last round ([`race_within`]).
+pub fn live_odds(chain: &TurnChain, game: &Game, limits: RaceLimits) -> Option<Race> {
     let seats = game.seats().len();
     if let Some(&winner) = game.ranking().first() {
         let mut chances = vec![0.0; seats];
@@ -128,20 +309,8 @@ pub fn live_odds(chain: &TurnChain, game: &Game, limits: RaceLimits) -> Option<R
     if game.status() == Status::Finished {
         return Some(Race { chances: vec![0.0; seats], unresolved: 0.0 });
     }
-    let current = game.current();
-    let starts: Vec<Option<u32>> = (0..seats)
-        .map(|s| {
-            game.is_playing(s).then(|| {
-                let mid_turn = s == current && game.in_turn();
-                let cell = if mid_turn { game.turn_start() } else { game.positions()[s] };
-                // On a board with effects the chain's positions are states (SPEC §3b); a turn
-                // under way counts from its start with no skip pending, and the shield as held
-                // now (the odds change once per turn).
-                chain.state(cell, game.has_shield(s), !mid_turn && game.skips_next_turn(s))
-            })
-        })
-        .collect();
-    race(chain, &starts, current, limits)
+    // On a board with effects the chain's positions are states (SPEC §3b).
+    standing_odds(chain, &Standing::of(game), limits)
 }
 
 #[cfg(test)]

@@ -12,14 +12,16 @@
 //!
 //! ```text
 //! V(b, h)  = 1 + Q(b, h, no skip, streak 0)
-//! Q(node)  = Σ_rolls p · min over options o of  Σ_outcomes q · after(o, outcome)
+//! Q(node)  = Σ_rolls p · min over options o offered of  Σ_outcomes q · after(o, outcome)
 //! after    = 0                              the token finishes
 //!          = V(b, h_b)                      the capped top face voids the turn
 //!          = Q(y, h', k', s')               a top-face bonus, or the token rests on an extra cell
 //!          = [k'] + V(y, h')                the turn ends (a pending skip costs its turn)
 //! ```
 //!
-//! where the outcomes of an option are its wormhole draws (`q` = their chances; 1 without
+//! where the options offered are the game's (`Game::options`: options of one roll that land
+//! alike are one, the first — so a move that comes back to the cell it left, meeting that
+//! cell's effect, leaves no choice to decline it), the outcomes of an option are its wormhole draws (`q` = their chances; 1 without
 //! wormholes), resolved by [`crate::solve::effects::resolve`], the one copy of the order within a
 //! roll that the solver shares. Value iteration solves it: Gauss–Seidel sweeps over every node,
 //! the farthest cells first, from zero (a lower bound, so the values rise to the least fixed
@@ -29,7 +31,7 @@
 
 use std::collections::HashMap;
 
-use snl_engine::{AfterRoll, Board, Bonus, Game, MoveKind, MoveOption, OnMax, Rules};
+use snl_engine::{AfterRoll, Board, Bonus, Game, MoveKind, MoveOption, OnMax, Overshoot, Rules};
 
 use crate::{
     exact::{RollClass, roll_classes},
@@ -75,6 +77,7 @@ pub(crate) struct EffectPolicy {
     classes: Vec<RollClass>,
     cap: Option<u32>,
     void: bool,
+    bonus: bool,
     /// `V(b, h)` at index `2b + h`.
     values: Vec<f64>,
     nodes: Vec<Node>,
@@ -87,6 +90,11 @@ pub(crate) struct EffectPolicy {
     /// `outcomes[option_at[o]..option_at[o + 1]]`.
     option_at: Vec<u32>,
     outcomes: Vec<(f64, Next)>,
+    /// Per option number: whether the engine offers it. Options of one roll that end alike
+    /// (the same cell, as `Game::options` says) are one option, the first, even where moving
+    /// and staying differ under effects (a move back to the cell it left meets that cell's
+    /// effect): the game has no second option there, so hard has no choice.
+    offered: Vec<bool>,
     sweeps: usize,
 }
 
@@ -108,6 +116,7 @@ impl EffectPolicy {
             classes,
             cap,
             void,
+            bonus,
             values: vec![0.0; 2 * (board.size() as usize + 1)],
             nodes: Vec::new(),
             index: HashMap::new(),
@@ -115,6 +124,7 @@ impl EffectPolicy {
             per_node,
             option_at: vec![0],
             outcomes: Vec::new(),
+            offered: Vec::new(),
             sweeps: 0,
         };
         policy.build();
@@ -155,7 +165,11 @@ impl EffectPolicy {
             next += 1;
             let classes = self.classes.clone();
             for class in &classes {
+                let mut ends: Vec<(u32, bool)> = Vec::with_capacity(2);
                 for step in class.options() {
+                    let end = (self.lands(node, step.steps), self.bonus && step.top_face);
+                    self.offered.push(!ends.contains(&end));
+                    ends.push(end);
                     let found = self.successors(node, step.steps, step.top_face);
                     for (chance, succ) in found {
                         let succ = match succ {
@@ -169,6 +183,19 @@ impl EffectPolicy {
             }
         }
         self.within = vec![0.0; self.nodes.len()];
+    }
+
+    /// Where the engine says an option of `steps` at `node` lands (`MoveOption::lands`): the
+    /// landing cell when a held shield stops a snake there, else where the jumps end (a
+    /// wormhole's cell itself), the cell left when the move is blocked or declined.
+    fn lands(&self, node: Node, steps: u32) -> u32 {
+        if steps == 0 {
+            return node.x;
+        }
+        let step = self.board.advance(&self.rules, node.x, steps);
+        let blocked = step.overshoot && self.rules.overshoot == Overshoot::Stay;
+        let bitten = self.board.jump_at(step.landed).is_some_and(|to| to < step.landed);
+        if node.shield && bitten && !blocked { step.landed } else { step.end }
     }
 
     /// The outcomes of playing `steps` (top face or not) at `node`: where each leads, a node
@@ -214,14 +241,16 @@ impl EffectPolicy {
         self.outcomes[range].iter().map(|&(q, next)| q * self.value_of(next)).sum()
     }
 
-    /// One Bellman backup of node `i`: `Σ p · min over options`.
+    /// One Bellman backup of node `i`: `Σ p · min over the options offered`.
     fn backup(&self, i: usize) -> f64 {
         let mut total = 0.0;
         let mut option = i * self.per_node;
         for class in &self.classes {
             let mut best = f64::INFINITY;
             for _ in class.options() {
-                best = best.min(self.option_value(option));
+                if self.offered[option] {
+                    best = best.min(self.option_value(option));
+                }
                 option += 1;
             }
             total += class.weight * best;
@@ -239,12 +268,14 @@ impl EffectPolicy {
                 if nodes_ok[i] {
                     continue;
                 }
-                let first = self.option_at[i * self.per_node] as usize;
-                let last = self.option_at[(i + 1) * self.per_node] as usize;
-                let reaches = self.outcomes[first..last].iter().any(|&(_, next)| match next {
-                    Next::Finish => true,
-                    Next::Turn { state, .. } => states_ok[state as usize],
-                    Next::Within(j) => nodes_ok[j as usize],
+                let options = i * self.per_node..(i + 1) * self.per_node;
+                let reaches = options.filter(|&o| self.offered[o]).any(|o| {
+                    let outcomes = self.option_at[o] as usize..self.option_at[o + 1] as usize;
+                    self.outcomes[outcomes].iter().any(|&(_, next)| match next {
+                        Next::Finish => true,
+                        Next::Turn { state, .. } => states_ok[state as usize],
+                        Next::Within(j) => nodes_ok[j as usize],
+                    })
                 });
                 if reaches {
                     nodes_ok[i] = true;

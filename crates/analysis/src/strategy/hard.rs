@@ -191,7 +191,12 @@ impl HardPolicy {
                 for _ in 0..MAX_SWEEPS {
                     let mut change = 0.0_f64;
                     for x in (0..n as u32).rev() {
-                        let at = Situation { position: x, turn_start: x, streak: 0 };
+                        let at = Situation {
+                            position: x,
+                            turn_start: x,
+                            streak: 0,
+                            ..Situation::default()
+                        };
                         let value = self.expect(at, |y, _| w[y as usize]);
                         change = change.max(gap(value, w[x as usize]));
                         w[x as usize] = value;
@@ -211,7 +216,12 @@ impl HardPolicy {
                 for s in (1..=count).rev() {
                     let row: Vec<f64> = (0..n as u32)
                         .map(|x| {
-                            let at = Situation { position: x, turn_start: x, streak: s as u32 };
+                            let at = Situation {
+                                position: x,
+                                turn_start: x,
+                                streak: s as u32,
+                                ..Situation::default()
+                            };
                             self.expect(at, |y, streak| match levels.get(streak as usize - 1) {
                                 Some(next) if streak as usize <= count => next[y as usize],
                                 _ => self.v(y),
@@ -260,7 +270,12 @@ impl HardPolicy {
                 let row: Vec<f64> = levels[s]
                     .iter()
                     .map(|&x| {
-                        let at = Situation { position: x, turn_start: b, streak: s as u32 };
+                        let at = Situation {
+                            position: x,
+                            turn_start: b,
+                            streak: s as u32,
+                            ..Situation::default()
+                        };
                         self.expect(at, |y, streak| {
                             let t = streak as usize;
                             match levels.get(t).and_then(|l| l.binary_search(&y).ok()) {
@@ -360,7 +375,7 @@ impl HardPolicy {
         if let Some(&v) = memo.get(&(x, s)) {
             return v;
         }
-        let at = Situation { position: x, turn_start: b, streak: s };
+        let at = Situation { position: x, turn_start: b, streak: s, ..Situation::default() };
         let mut total = 0.0;
         for class in &self.classes {
             let (options, count) = self.options_at(x, class);
@@ -375,16 +390,31 @@ impl HardPolicy {
         total
     }
 
-    /// The option taken at `at` among `options`, and the expected turns after this one.
+    /// The option taken at `at` among `options`, and the expected turns after this one. On a
+    /// board with cell effects, over the extended state: the shield held, the skip pending and
+    /// the shield the turn began with are read from `at`, so the exact chain (which knows them
+    /// from its state) and a game ([`HardPolicy::choose_in`]) make the same choice.
     fn best(&self, at: Situation, options: &[MoveOption]) -> (usize, f64) {
         if let Some(tables) = &self.effects {
-            let at = At {
+            let node = At {
                 position: at.position,
+                shield: at.shield,
+                skip: at.skip,
                 streak: at.streak,
                 turn_start: at.turn_start,
-                ..At::default()
+                turn_start_shield: self.void && at.turn_start_shield,
             };
-            return tables.best(at, options).unwrap_or((0, f64::NAN));
+            // A point no turn reaches (none the chain or a game meets): greedy, as in a game.
+            return tables.best(node, options).unwrap_or_else(|| {
+                let greedy = super::greedy_choice_at(
+                    &self.board,
+                    &self.rules,
+                    at.position,
+                    at.shield,
+                    options,
+                );
+                (greedy, f64::NAN)
+            });
         }
         let mut best = (0, f64::INFINITY);
         for (i, option) in options.iter().enumerate() {
@@ -399,20 +429,19 @@ impl HardPolicy {
     /// The option `hard` takes for the engine's `decision` in `game`: on a board with cell
     /// effects, knowing whether the seat holds a shield and has a turn to skip.
     pub fn choose_in(&self, game: &Game, decision: &Decision) -> usize {
-        let Some(tables) = &self.effects else { return self.choose_for(decision) };
+        if self.effects.is_none() {
+            return self.choose_for(decision);
+        }
         let seat = decision.seat;
-        let at = At {
+        let at = Situation {
             position: decision.position,
+            turn_start: decision.turn_start,
+            streak: decision.streak,
             shield: game.has_shield(seat),
             skip: game.skips_next_turn(seat),
-            streak: decision.streak,
-            turn_start: decision.turn_start,
             turn_start_shield: self.void && shield_at_turn_start(game, seat),
         };
-        match tables.best(at, &decision.options) {
-            Some((option, _)) => option,
-            None => super::greedy_choice_in(game, decision),
-        }
+        self.best(at, &decision.options).0
     }
 
     /// The option `hard` takes for the engine's `decision`. On a board with cell effects this
@@ -423,6 +452,7 @@ impl HardPolicy {
             position: decision.position,
             turn_start: decision.turn_start,
             streak: decision.streak,
+            ..Situation::default()
         };
         self.best(at, &decision.options).0
     }
@@ -457,9 +487,14 @@ impl HardPolicy {
         self.rounds
     }
 
-    /// The board and rules the policy is for.
+    /// The rules the policy is for.
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    /// The board the policy is for.
+    pub fn board(&self) -> &Board {
+        &self.board
     }
 
     /// How far the values are from optimal: the largest relative gap, over every position that
@@ -479,7 +514,7 @@ impl HardPolicy {
             if !v.is_finite() {
                 continue;
             }
-            let at = Situation { position: b, turn_start: b, streak: 0 };
+            let at = Situation { position: b, turn_start: b, streak: 0, ..Situation::default() };
             // Under void, the values within the turn are worked out afresh, which also checks
             // the tables decisions are made from.
             memo.clear();

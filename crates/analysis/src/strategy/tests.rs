@@ -13,7 +13,7 @@ fn option(steps: u32, lands: u32) -> MoveOption {
 }
 
 fn at(position: u32) -> Situation {
-    Situation { position, turn_start: position, streak: 0 }
+    Situation { position, turn_start: position, streak: 0, ..Situation::default() }
 }
 
 #[test]

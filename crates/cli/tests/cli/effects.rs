@@ -223,19 +223,52 @@ fn a_game_on_the_party_board_cut_in_two_by_a_save_is_the_uninterrupted_game() {
 fn analysis_commands_refuse_only_what_they_cannot_analyse_in_one_sentence() {
     // Every analysis handles effects; strategies (tournaments) do not play races, and the board
     // designer draws boards without effects or races.
-    let run = snl(&["analyze", "--board", "party", "--choice", "may-pass"]);
-    assert_fails(
-        &run,
-        2,
-        &[
-            "under a choice rule (--choice may-pass), the exact analysis cannot follow the strategies",
-        ],
-    );
     let run = snl(&["tournament", "--mode", "race", "--rounds", "3"]);
     assert_fails(&run, 2, &["race mode (3 rounds) cannot be analysed yet"]);
     let run = snl(&["board", "design", "--target-turns", "30", "--mode", "race", "--rounds", "3"]);
     assert_fails(&run, 2, &["race mode (3 rounds) cannot be analysed yet"]);
 }
+
+#[test]
+fn analyze_follows_each_strategy_under_a_choice_rule_on_a_board_with_effects() {
+    // The exact chain carries each token's shield and pending skip and tells them to the
+    // strategies, so hard is followed as it plays: its numbers are the optimal ones.
+    for choice in ["may-pass", "pick-die"] {
+        let v = snl_json(&[
+            "analyze",
+            "--board",
+            "party",
+            "--choice",
+            choice,
+            "--player",
+            "Hal:hard",
+            "--player",
+            "Gus:greedy",
+            "--json",
+        ]);
+        assert_eq!(v["policy"], "hard", "{choice}");
+        let turns = |s: &str| v["policies"][s]["expected_turns"].as_f64().unwrap();
+        let hard = v["expected_turns"].as_f64().unwrap();
+        assert!((turns("hard") - hard).abs() < 1e-12, "{choice}: {v}");
+        assert!(hard < turns("greedy") && hard < turns("easy"), "{choice}: {v}");
+        let wins: Vec<f64> =
+            v["win_probability"].as_array().unwrap().iter().map(|p| p.as_f64().unwrap()).collect();
+        assert!((wins.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{choice}: {wins:?}");
+        assert!(wins[0] > wins[1], "{choice}: hard first beats greedy, {wins:?}");
+        if choice == "may-pass" {
+            // Pinned: the optimal expected turns on party when a roll may be declined.
+            assert!((hard - PARTY_MAY_PASS_HARD).abs() < 1e-9, "{hard}");
+        }
+    }
+    let run = snl(&["analyze", "--board", "party", "--choice", "pick-die"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for needle in ["easy", "greedy", "hard", "over cell, shield and skip"] {
+        assert!(run.stdout.contains(needle), "{needle} missing from\n{}", run.stdout);
+    }
+}
+
+/// Expected turns of `hard` on party under `--choice may-pass` (standard rules otherwise).
+const PARTY_MAY_PASS_HARD: f64 = 22.229_755_293_954_433;
 
 #[test]
 fn analyze_prices_every_power_up_of_party_in_text_and_json() {
