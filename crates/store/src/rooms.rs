@@ -401,7 +401,7 @@ mod tests {
     fn rooms_kept_by_version_1_come_back_from_version_2() {
         let dir = TestDir::new("rooms-v1");
         let path = dir.path().join("games.db");
-        let mut db = Database::open(&path).unwrap();
+        let db = Database::open(&path).unwrap();
         db.conn
             .execute_batch(&format!(
                 "CREATE TABLE room_schema (version INTEGER NOT NULL);
