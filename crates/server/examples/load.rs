@@ -163,6 +163,16 @@ async fn player(
 /// default read buffer, 128 KiB, is zeroed at every read) and frames read by their known shape
 /// (`{"type":"event","seq":N,"event":{"type":…` as the server writes them) instead of building
 /// a `serde_json::Value` for each; a frame of another shape is read in full.
+///
+/// To measure the server's throughput back to back, on a quiet machine:
+///
+/// ```text
+/// cargo build --release -p snl -p snl-server --example load
+/// ./target/release/examples/load --rooms 500          # server in this process
+/// rm -f /tmp/load.db*; snl serve --addr 127.0.0.1:8080 --db /tmp/load.db --bot-delay-ms 0 --rate 1000000 \
+///     --max-rooms 1000000 --max-connections 1000000 &
+/// ./target/release/examples/load --rooms 500 --addr 127.0.0.1:8080 --server-pid $!
+/// ```
 mod back_to_back {
     use super::{Barrier, Instant, Message, Seen, SinkExt, SocketAddr, StreamExt, Value, json};
     use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
