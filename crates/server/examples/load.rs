@@ -169,7 +169,8 @@ async fn player(
 /// ```text
 /// cargo build --release -p snl -p snl-server --example load
 /// ./target/release/examples/load --rooms 500          # server in this process
-/// rm -f /tmp/load.db*; snl serve --addr 127.0.0.1:8080 --db /tmp/load.db --bot-delay-ms 0 --rate 1000000 \
+/// rm -f /tmp/load.db*
+/// snl serve --addr 127.0.0.1:8080 --db /tmp/load.db --bot-delay-ms 0 --rate 1000000 \
 ///     --max-rooms 1000000 --max-connections 1000000 &
 /// ./target/release/examples/load --rooms 500 --addr 127.0.0.1:8080 --server-pid $!
 /// ```
