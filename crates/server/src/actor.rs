@@ -106,6 +106,8 @@ struct Actor {
     broken: bool,
     /// What the last awaiting frame announced.
     announced: Option<Waiting>,
+    /// The lobby entry's status and seats taken when it was last built in full.
+    summarized: (&'static str, usize),
 }
 
 /// Starts the task of a new room (already stored).
@@ -177,6 +179,7 @@ fn start(
     let (summary, summary_rx) = watch::channel(summary_of(&room));
     let recorded = room.is_over();
     let announced = Some(room.waiting());
+    let summarized = summary_key(&room);
     let actor = Actor {
         room,
         hashes,
@@ -193,17 +196,27 @@ fn start(
         recorded,
         broken: false,
         announced,
+        summarized,
     };
     let task = tokio::spawn(actor.run(rx)).abort_handle();
     Handle { tx, summary: summary_rx, task }
 }
 
-fn summary_of(room: &Room) -> Value {
-    let status = match room.waiting() {
+fn status_of(room: &Room) -> &'static str {
+    match room.waiting() {
         Waiting::Seats => "open",
         Waiting::Over => "over",
         _ => "running",
-    };
+    }
+}
+
+/// What changes a lobby entry besides its turn count: its status and the seats taken.
+fn summary_key(room: &Room) -> (&'static str, usize) {
+    (status_of(room), room.names().iter().flatten().count())
+}
+
+fn summary_of(room: &Room) -> Value {
+    let status = status_of(room);
     let seats: Vec<Value> = room
         .setup
         .seats
@@ -391,10 +404,30 @@ impl Actor {
                 frames.push(awaiting.to_text().into());
             }
             let _ = self.out.send(Arc::new(frames));
-            self.summary.send_replace(summary_of(&self.room));
+            self.tell_summary();
         }
         self.arm_clocks();
         Ok(())
+    }
+
+    /// Updates the lobby entry: in full when its status or seats changed, else only its turn
+    /// count, in place (once a turn while a game runs: building the entry anew each time
+    /// cost as much as playing the roll), and not at all when nothing changed.
+    fn tell_summary(&mut self) {
+        let key = summary_key(&self.room);
+        if key != self.summarized {
+            self.summarized = key;
+            self.summary.send_replace(summary_of(&self.room));
+            return;
+        }
+        let turns = self.room.session().map_or(0, |s| s.game().turns());
+        self.summary.send_if_modified(|entry| {
+            let changed = entry["turns"] != turns;
+            if changed {
+                entry["turns"] = turns.into();
+            }
+            changed
+        });
     }
 
     fn log(
@@ -656,6 +689,32 @@ mod tests {
         let told = events(&rx.recv().await.unwrap());
         assert_eq!(told[0]["type"], "game_started");
         assert!(told.iter().all(|e| e["player"] != "Greedy 2"), "one input per pause: {told:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[tokio::test]
+    async fn the_lobby_entry_follows_seats_status_and_turns() {
+        let request = r#"{"seats":[{"kind":"human"},{"kind":"human"}],"seed":3}"#;
+        let (handle, dir) = room("summary", request, Duration::ZERO).await;
+        assert_eq!(handle.summary.borrow()["status"], "open");
+        for (seat, name) in [(0, "Ann"), (1, "Bob")] {
+            let name = name.to_owned();
+            ask(&handle, |reply| Msg::Claim { seat, name, reply }).await.unwrap();
+        }
+        assert_eq!(handle.summary.borrow()["seats"][1]["name"], "Bob");
+        let mut turns_seen = 0;
+        loop {
+            let view = ask(&handle, |reply| Msg::View { reply }).await;
+            let entry = handle.summary.borrow().clone();
+            assert_eq!((&entry["status"], &entry["turns"]), (&view["status"], &view["turns"]));
+            turns_seen = turns_seen.max(entry["turns"].as_u64().unwrap());
+            let Some(seat) = view["awaiting"]["seat"].as_u64() else { break };
+            let frame = ClientFrame::Roll {};
+            let seat = Some(seat as usize);
+            ask(&handle, |reply| Msg::Do { seat, frame, reply }).await.unwrap();
+        }
+        assert_eq!(handle.summary.borrow()["status"], "over");
+        assert!(turns_seen > 2, "{turns_seen}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -30,7 +30,7 @@ use rusqlite::{OptionalExtension, params};
 use crate::db::{Database, DbError};
 
 /// The room tables' schema version.
-pub const ROOM_SCHEMA_VERSION: u32 = 1;
+pub const ROOM_SCHEMA_VERSION: u32 = 2;
 
 /// Each step takes the room tables from its index to the next version.
 const ROOM_MIGRATIONS: [&str; ROOM_SCHEMA_VERSION as usize] = [
@@ -60,6 +60,30 @@ const ROOM_MIGRATIONS: [&str; ROOM_SCHEMA_VERSION as usize] = [
         event  TEXT    NOT NULL,
         PRIMARY KEY (room, seq)
     ) WITHOUT ROWID;",
+    // 2: the log and the events in rowid tables, with their (room, number) and (room, seq)
+    // unique in an index. Rows kept by room (version 1) put each room's new rows on a page of
+    // its own, so a commit of many rooms' moves wrote about 8 pages per move; appended rows
+    // share the last pages, and only the small index entries stay by room.
+    "CREATE TABLE room_log_2 (
+        room     TEXT    NOT NULL REFERENCES rooms (id) ON DELETE CASCADE,
+        number   INTEGER NOT NULL,
+        command  TEXT    NOT NULL,
+        UNIQUE (room, number)
+    );
+    INSERT INTO room_log_2 (room, number, command)
+        SELECT room, number, command FROM room_log ORDER BY room, number;
+    DROP TABLE room_log;
+    ALTER TABLE room_log_2 RENAME TO room_log;
+    CREATE TABLE room_events_2 (
+        room   TEXT    NOT NULL REFERENCES rooms (id) ON DELETE CASCADE,
+        seq    INTEGER NOT NULL,
+        event  TEXT    NOT NULL,
+        UNIQUE (room, seq)
+    );
+    INSERT INTO room_events_2 (room, seq, event)
+        SELECT room, seq, event FROM room_events ORDER BY room, seq;
+    DROP TABLE room_events;
+    ALTER TABLE room_events_2 RENAME TO room_events;",
 ];
 
 /// One change to a room, written with others in one transaction by [`RoomStore::write`].
@@ -170,6 +194,19 @@ impl RoomStore {
     /// [`DbError::Locked`], [`DbError::ReadOnly`], and whatever SQLite reports (a command number
     /// or sequence number written twice among them).
     pub fn write(&mut self, writes: &[RoomWrite]) -> Result<(), DbError> {
+        self.write_all(writes)
+    }
+
+    /// [`RoomStore::write`] for changes gathered from several places (the server's group
+    /// commit), without copying them into one slice.
+    ///
+    /// # Errors
+    ///
+    /// As [`RoomStore::write`].
+    pub fn write_all<'a>(
+        &mut self,
+        writes: impl IntoIterator<Item = &'a RoomWrite>,
+    ) -> Result<(), DbError> {
         let tx =
             self.db.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         for write in writes {
@@ -358,6 +395,34 @@ mod tests {
         let event = |seq| RoomWrite::Event { room: "a".into(), seq, event: "e".into() };
         assert!(store.write(&[event(1), event(2), event(2)]).is_err());
         assert!(store.unfinished().unwrap()[0].events.is_empty());
+    }
+
+    #[test]
+    fn rooms_kept_by_version_1_come_back_from_version_2() {
+        let dir = TestDir::new("rooms-v1");
+        let path = dir.path().join("games.db");
+        let db = Database::open(&path).unwrap();
+        db.conn
+            .execute_batch(&format!(
+                "CREATE TABLE room_schema (version INTEGER NOT NULL);
+                 INSERT INTO room_schema (version) VALUES (1);
+                 {}
+                 INSERT INTO rooms (id, created_ms, setup) VALUES ('a', 1, 'setup a');
+                 INSERT INTO room_log (room, number, command) VALUES ('a', 2, 'c2'), ('a', 1, 'c1');
+                 INSERT INTO room_events (room, seq, event) VALUES ('a', 2, 'e2'), ('a', 1, 'e1');",
+                ROOM_MIGRATIONS[0]
+            ))
+            .unwrap();
+        drop(db);
+        let mut store = RoomStore::open(&path).unwrap();
+        assert_eq!(store.schema_version().unwrap(), 2);
+        let room = store.room("a").unwrap().unwrap();
+        assert_eq!(room.log, ["c1", "c2"]);
+        assert_eq!(room.events, ["e1", "e2"]);
+        let again = RoomWrite::Event { room: "a".into(), seq: 2, event: "e".into() };
+        assert!(store.write(&[again]).is_err(), "(room, seq) is still unique");
+        store.write(&[RoomWrite::Event { room: "a".into(), seq: 3, event: "e3".into() }]).unwrap();
+        assert_eq!(store.unfinished().unwrap()[0].events, ["e1", "e2", "e3"]);
     }
 
     #[test]

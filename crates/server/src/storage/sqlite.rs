@@ -112,8 +112,8 @@ fn commit(store: &mut RoomStore, group: Vec<Batch>, clock: fn() -> u64) {
     if group.is_empty() {
         return;
     }
-    let all: Vec<RoomWrite> = group.iter().flat_map(|(w, _, _)| w.iter().cloned()).collect();
-    let together = store.write(&all).map_err(|e| db_error(store, &e));
+    let all = group.iter().flat_map(|(w, _, _)| w.iter());
+    let together = store.write_all(all).map_err(|e| db_error(store, &e));
     let alone = group.len() == 1;
     for (writes, finished, done) in group {
         let result = if together.is_ok() || alone {
