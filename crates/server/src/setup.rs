@@ -29,10 +29,10 @@ pub struct CreateRoom {
     pub rules: Option<RulesChoice>,
     /// The seats in seating order.
     pub seats: Vec<SeatRequest>,
-    /// `classic` only, for now.
+    /// `classic` or `race` (overrides the rules' mode).
     #[serde(default)]
     pub mode: Option<String>,
-    /// Rounds of a race (not available yet).
+    /// Rounds of a race (with `mode: race`, or rules already in race mode).
     #[serde(default)]
     pub rounds: Option<u32>,
     /// Seconds a person has for each input before the computer plays the rest of the turn.
@@ -105,12 +105,6 @@ impl CreateRoom {
     ///
     /// One sentence naming the value that is refused.
     pub fn check(self, fresh_seed: u64) -> Result<RoomSetup, String> {
-        if let Some(mode) = self.mode.as_deref().filter(|m| *m != "classic") {
-            return Err(format!("mode '{mode}' is not available online yet: use classic"));
-        }
-        if self.rounds.is_some() {
-            return Err("rounds are for race mode, which is not available online yet".into());
-        }
         if let Some(t) = self.game_time.filter(|t| !(1..=MAX_GAME_TIME).contains(t)) {
             return Err(format!("game_time {t} is outside 1..={MAX_GAME_TIME} seconds"));
         }
@@ -155,6 +149,11 @@ impl CreateRoom {
                 ("custom".to_owned(), *spec)
             }
         };
+        // `mode` and `rounds` beside the rules override what the rules and the board say.
+        if self.mode.is_some() || self.rounds.is_some() {
+            let spec = RuleSpec { mode: self.mode, rounds: self.rounds, ..RuleSpec::default() };
+            rules.apply(&spec).map_err(|e| e.to_string())?;
+        }
         if board.size > MAX_CELLS {
             return Err(format!(
                 "a board of {} cells is larger than {MAX_CELLS}, the most a room takes",
@@ -252,6 +251,31 @@ mod tests {
     }
 
     #[test]
+    fn mode_and_rounds_beside_the_rules_make_a_race() {
+        let setup = request(
+            r#"{"rules":"three-sixes","mode":"race","rounds":4,
+                "seats":[{"kind":"human"},{"kind":"hard"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(setup.rules.mode.rounds(), Some(4));
+        assert_eq!(setup.rules.bonus, RuleSet::ThreeSixes.rules().bonus);
+        // Rounds alone change a race the rules already asked for.
+        let setup = request(
+            r#"{"rules":{"mode":"race","rounds":2},"rounds":5,
+                "seats":[{"kind":"human"},{"kind":"human"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(setup.rules.mode.rounds(), Some(5));
+        // And `classic` beside race rules ends the race.
+        let setup = request(
+            r#"{"rules":{"mode":"race","rounds":2},"mode":"classic",
+                "seats":[{"kind":"human"},{"kind":"human"}]}"#,
+        )
+        .unwrap();
+        assert!(setup.rules.mode.is_classic());
+    }
+
+    #[test]
     fn named_rules_boards_as_json_and_options_are_taken() {
         let setup = request(
             r#"{"board":{"size":20,"snake":[{"head":19,"tail":2}]},"rules":{"dice":"1d4"},
@@ -277,7 +301,13 @@ mod tests {
             (r#"{"rules":"fast","seats":[{"kind":"human"},{"kind":"human"}]}"#, "fast"),
             (r#"{"turn_time":0,"seats":[{"kind":"human"},{"kind":"human"}]}"#, "turn_time 0"),
             (r#"{"game_time":0,"seats":[{"kind":"human"},{"kind":"human"}]}"#, "game_time 0"),
-            (r#"{"mode":"race","seats":[{"kind":"human"},{"kind":"human"}]}"#, "race"),
+            (r#"{"mode":"race","seats":[{"kind":"human"},{"kind":"human"}]}"#, "rounds"),
+            (r#"{"mode":"relay","seats":[{"kind":"human"},{"kind":"human"}]}"#, "relay"),
+            (r#"{"rounds":3,"seats":[{"kind":"human"},{"kind":"human"}]}"#, "rounds 3"),
+            (
+                r#"{"mode":"race","rounds":0,"seats":[{"kind":"human"},{"kind":"human"}]}"#,
+                "rounds 0",
+            ),
             (r#"{"board":{"size":5000},"seats":[{"kind":"human"},{"kind":"human"}]}"#, "5000"),
             (r#"{"seats":[{"kind":"easy","name":"A"},{"kind":"hard","name":"A"}]}"#, "'A'"),
             (
