@@ -301,6 +301,17 @@ fn arg<T: std::str::FromStr>(args: &[String], name: &str) -> Option<T> {
     args.get(at + 1)?.parse().ok()
 }
 
+/// CPU time (user and system) process `pid` has used, in seconds (Linux `/proc`; clock ticks
+/// of 1/100 s, as on every Linux this runs on).
+pub fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name (which may hold spaces) in parentheses.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let user: u64 = fields.get(11)?.parse().ok()?;
+    let system: u64 = fields.get(12)?.parse().ok()?;
+    Some((user + system) as f64 / 100.0)
+}
+
 /// The soft limit on open files of this process (Linux `/proc`).
 fn open_files_limit() -> Option<u64> {
     let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
@@ -351,8 +362,14 @@ async fn main() {
     let done = Arc::new(AtomicBool::new(false));
     let sampler = pid.map(|pid| sample_peak(pid, done.clone()));
     let mut at_connect = None;
-    let report = run(addr, &options, || at_connect = pid.and_then(rss_kib)).await;
+    let mut cpu_at_connect = None;
+    let report = run(addr, &options, || {
+        at_connect = pid.and_then(rss_kib);
+        cpu_at_connect = pid.and_then(cpu_seconds);
+    })
+    .await;
     let after = pid.and_then(rss_kib);
+    let cpu = pid.and_then(cpu_seconds).zip(cpu_at_connect).map(|(end, start)| end - start);
     done.store(true, Ordering::SeqCst);
     let peak = sampler.map(|sampler| sampler.join().unwrap());
     let pattern = if options.paced { "paced 1-3 s" } else { "back to back" };
@@ -373,6 +390,13 @@ async fn main() {
         report.p99_us as f64 / 1e3,
         report.max_us as f64 / 1e3
     );
+    if let Some(cpu) = cpu {
+        println!(
+            "server CPU            {cpu:.1} s while playing: {:.0} us per intent, {:.0}% of a core",
+            cpu * 1e6 / report.intents.max(1) as f64,
+            cpu * 100.0 / report.seconds
+        );
+    }
     println!("errors                {}", report.errors);
     println!("lost or duplicated    {}", report.lost_or_duplicated);
     println!("stopped players       {} (at their room's last event)", report.stopped);
