@@ -3,26 +3,39 @@
 //!
 //! ```text
 //! cargo run --release -p snl-server --example load -- --rooms 1000 [--paced] [--seed 1]
-//!     [--addr HOST:PORT --server-pid PID]
+//!     [--duration SECONDS] [--addr HOST:PORT --server-pid PID]
 //! ```
 //!
 //! Patterns: back to back (each player rolls as soon as the server says it is awaited) or
 //! `--paced` (each player waits 1–3 s, drawn from the seed, before each roll). Without `--addr`
 //! a server runs in this process on a fresh database (computers at once, rate limits off).
+//! With `--duration`, no player rolls once that many seconds have passed since the first roll:
+//! each room then stops at its last event, and every player still checks that it received every
+//! event up to it (so a steady window is measured without playing every game to the end).
 //! Reports connections held, intents per second, intent→event latency p50/p95/p99/max, errors,
 //! lost or duplicated events, and — with `--server-pid` — the server's resident memory per
-//! connection (connected, and at the end).
+//! connection (connected, at its peak during the run, and at the end).
+//!
+//! Each player is one socket in this process and one in the server: 10,000 connections need an
+//! open-file limit above 10,000 in both (`ulimit -n 20000` in the shell that starts each).
 
 #![allow(dead_code, unreachable_pub, clippy::missing_panics_doc)]
 
-use std::{net::SocketAddr, time::Duration};
+use std::{
+    net::SocketAddr,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, AtomicU64, Ordering},
+    },
+    time::Duration,
+};
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::{
     io::{AsyncReadExt, AsyncWriteExt},
     net::TcpStream,
-    sync::Barrier,
+    sync::{Barrier, watch},
     time::Instant,
 };
 use tokio_tungstenite::tungstenite::Message;
@@ -33,6 +46,8 @@ pub struct Options {
     pub rooms: usize,
     pub paced: bool,
     pub seed: u64,
+    /// Stop rolling this long after the first roll (each room ends at its last event).
+    pub duration: Option<Duration>,
 }
 
 /// What one player saw.
@@ -45,6 +60,10 @@ struct Seen {
     out_of_order: u64,
     events: u64,
     finished: bool,
+    /// Left at its room's last event because the run's duration was over.
+    stopped: bool,
+    /// A roll sent that no event answered.
+    unanswered: u64,
 }
 
 /// What a run measured.
@@ -58,10 +77,13 @@ pub struct Report {
     pub p99_us: u64,
     pub max_us: u64,
     pub errors: u64,
-    /// Events missing or repeated in some player's stream.
+    /// Events missing or repeated in some player's stream, and rolls that no event answered.
     pub lost_or_duplicated: u64,
-    /// Games that did not reach `game_ended` for both players.
+    /// Players that neither reached `game_ended` nor stopped at their room's last event when
+    /// the duration was over.
     pub unfinished: usize,
+    /// Players stopped at their room's last event when the duration was over.
+    pub stopped: usize,
     pub events: u64,
 }
 
@@ -88,13 +110,26 @@ fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// What the players of a run share: the start, and the end of rolling.
+struct Run {
+    start: Barrier,
+    /// Set once the duration is over: nobody rolls again.
+    stop: AtomicBool,
+}
+
+/// Plays one seat until its game ends, or — once the run stops — until it has received its
+/// room's last event: the first player of the room asked to roll after the stop does not roll
+/// and tells `end` the last seq it saw; nobody rolls after it, so that is the room's last
+/// event and the other player reads on to it.
 async fn player(
     addr: SocketAddr,
     room: String,
     token: String,
     paced: Option<u64>,
-    start: std::sync::Arc<Barrier>,
+    run: Arc<Run>,
+    end: Arc<watch::Sender<Option<u64>>>,
 ) -> Seen {
+    let mut ended = end.subscribe();
     let url = format!("ws://{addr}/api/rooms/{room}/ws");
     let (mut socket, _) =
         tokio_tungstenite::connect_async_with_config(url, None, true).await.unwrap();
@@ -114,7 +149,7 @@ async fn player(
             break;
         }
     }
-    start.wait().await;
+    run.start.wait().await;
     let mut pace = paced.unwrap_or(0);
     let mut rolled_at: Option<Instant> = None;
     loop {
@@ -122,6 +157,11 @@ async fn player(
             if paced.is_some() {
                 let ms = 1000 + splitmix(&mut pace) % 2001;
                 tokio::time::sleep(Duration::from_millis(ms)).await;
+            }
+            if run.stop.load(Ordering::SeqCst) {
+                end.send_replace(Some(last));
+                seen.stopped = true;
+                break;
             }
             rolled_at = Some(Instant::now());
             seen.intents += 1;
@@ -131,7 +171,15 @@ async fn player(
             }
         }
         awaiting = Value::Null;
-        let Some(Ok(message)) = socket.next().await else { break };
+        let seen_up_to = last;
+        let message = tokio::select! {
+            message = socket.next() => message,
+            _ = ended.wait_for(|end| end.is_some_and(|end| seen_up_to >= end)) => {
+                seen.stopped = true;
+                break;
+            }
+        };
+        let Some(Ok(message)) = message else { break };
         let Message::Text(text) = message else { continue };
         let frame: Value = serde_json::from_str(&text).unwrap();
         match frame["type"].as_str() {
@@ -149,11 +197,16 @@ async fn player(
                     seen.finished = true;
                     break;
                 }
+                if ended.borrow().is_some_and(|end| last >= end) {
+                    seen.stopped = true;
+                    break;
+                }
             }
             Some("awaiting") => awaiting = frame["awaiting"].clone(),
             _ => seen.errors += 1,
         }
     }
+    seen.unanswered = u64::from(rolled_at.is_some());
     let _ = socket.close(None).await;
     seen
 }
@@ -175,7 +228,7 @@ async fn player(
 /// ./target/release/examples/load --rooms 500 --addr 127.0.0.1:8080 --server-pid $!
 /// ```
 mod back_to_back {
-    use super::{Barrier, Instant, Message, Seen, SinkExt, SocketAddr, StreamExt, Value, json};
+    use super::{Instant, Message, Seen, SinkExt, SocketAddr, StreamExt, Value, json};
     use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
     /// A frame, as far as the player needs it.
@@ -233,7 +286,7 @@ mod back_to_back {
         addr: SocketAddr,
         room: String,
         token: String,
-        start: std::sync::Arc<Barrier>,
+        run: std::sync::Arc<super::Run>,
     ) -> Seen {
         let url = format!("ws://{addr}/api/rooms/{room}/ws");
         let config = WebSocketConfig::default().read_buffer_size(4096).write_buffer_size(4096);
@@ -256,7 +309,7 @@ mod back_to_back {
                 break;
             }
         }
-        start.wait().await;
+        run.start.wait().await;
         let mut rolled_at: Option<Instant> = None;
         loop {
             if std::mem::take(&mut roll_now) {
@@ -338,29 +391,39 @@ pub fn rss_kib(pid: u32) -> Option<u64> {
 /// is connected (to sample memory), before the first roll.
 pub async fn run(addr: SocketAddr, options: &Options, connected: impl FnOnce()) -> Report {
     let request = json!({"seats": [{"kind": "human"}, {"kind": "human"}]}).to_string();
-    let barrier = std::sync::Arc::new(Barrier::new(options.rooms * 2 + 1));
+    let shared =
+        Arc::new(Run { start: Barrier::new(options.rooms * 2 + 1), stop: AtomicBool::new(false) });
     let mut players = Vec::with_capacity(options.rooms * 2);
     let mut draws = options.seed;
     for _ in 0..options.rooms {
         let room =
             http(addr, "POST", "/api/rooms", &request).await["room"].as_str().unwrap().to_owned();
+        let end = Arc::new(watch::Sender::new(None));
         for (seat, name) in [(0, "Ann"), (1, "Bob")] {
             let path = format!("/api/rooms/{room}/seats/{seat}");
             let body = json!({"name": name}).to_string();
             let token =
                 http(addr, "POST", &path, &body).await["token"].as_str().unwrap().to_owned();
             let pace = options.paced.then(|| splitmix(&mut draws));
-            let start = barrier.clone();
-            players.push(if options.paced {
-                tokio::spawn(player(addr, room.clone(), token, pace, start))
+            // The lean client plays back to back to the end; a paced run, or one with a
+            // duration, takes the general player.
+            players.push(if options.paced || options.duration.is_some() {
+                tokio::spawn(player(addr, room.clone(), token, pace, shared.clone(), end.clone()))
             } else {
-                tokio::spawn(back_to_back::player(addr, room.clone(), token, start))
+                tokio::spawn(back_to_back::player(addr, room.clone(), token, shared.clone()))
             });
         }
     }
-    barrier.wait().await;
+    shared.start.wait().await;
     connected();
     let start = Instant::now();
+    if let Some(duration) = options.duration {
+        let shared = shared.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(duration).await;
+            shared.stop.store(true, Ordering::SeqCst);
+        });
+    }
     let mut report = Report { connections: players.len(), ..Report::default() };
     let mut latencies = Vec::new();
     let mut finished = 0;
@@ -368,13 +431,14 @@ pub async fn run(addr: SocketAddr, options: &Options, connected: impl FnOnce()) 
         let seen = player.await.unwrap();
         report.intents += seen.intents;
         report.errors += seen.errors;
-        report.lost_or_duplicated += seen.out_of_order;
+        report.lost_or_duplicated += seen.out_of_order + seen.unanswered;
         report.events += seen.events;
         finished += usize::from(seen.finished);
+        report.stopped += usize::from(seen.stopped);
         latencies.extend(seen.latencies_us);
     }
     report.seconds = start.elapsed().as_secs_f64();
-    report.unfinished = options.rooms * 2 - finished;
+    report.unfinished = options.rooms * 2 - finished - report.stopped;
     latencies.sort_unstable();
     report.p50_us = percentile(&latencies, 0.50);
     report.p95_us = percentile(&latencies, 0.95);
@@ -403,6 +467,36 @@ fn arg<T: std::str::FromStr>(args: &[String], name: &str) -> Option<T> {
     args.get(at + 1)?.parse().ok()
 }
 
+/// CPU time (user and system) process `pid` has used, in seconds (Linux `/proc`; clock ticks
+/// of 1/100 s, as on every Linux this runs on).
+pub fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name (which may hold spaces) in parentheses.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let user: u64 = fields.get(11)?.parse().ok()?;
+    let system: u64 = fields.get(12)?.parse().ok()?;
+    Some((user + system) as f64 / 100.0)
+}
+
+/// The soft limit on open files of this process (Linux `/proc`).
+fn open_files_limit() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
+    line.split_whitespace().nth(3)?.parse().ok()
+}
+
+/// Samples the resident memory of `pid` every 100 ms until `done`; returns the largest, in KiB.
+fn sample_peak(pid: u32, done: Arc<AtomicBool>) -> std::thread::JoinHandle<u64> {
+    std::thread::spawn(move || {
+        let peak = AtomicU64::new(0);
+        while !done.load(Ordering::SeqCst) {
+            peak.fetch_max(rss_kib(pid).unwrap_or(0), Ordering::SeqCst);
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        peak.into_inner()
+    })
+}
+
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -410,8 +504,19 @@ async fn main() {
         rooms: arg(&args, "--rooms").unwrap_or(100),
         paced: args.iter().any(|a| a == "--paced"),
         seed: arg(&args, "--seed").unwrap_or(1),
+        duration: arg::<f64>(&args, "--duration").map(Duration::from_secs_f64),
     };
     let pid: Option<u32> = arg(&args, "--server-pid");
+    let needed = options.rooms as u64 * 2 + 64;
+    if let Some(limit) = open_files_limit().filter(|&limit| limit < needed) {
+        eprintln!(
+            "--rooms {} needs {needed} open files but this process may open {limit}: raise the \
+             limit with `ulimit -n {}` (and the server's too)",
+            options.rooms,
+            needed.max(20_000)
+        );
+        std::process::exit(2);
+    }
     let dir = std::env::temp_dir().join(format!("snl-load-{}", std::process::id()));
     let addr = if let Some(addr) = arg::<SocketAddr>(&args, "--addr") {
         addr
@@ -420,11 +525,24 @@ async fn main() {
         local_server(&dir).await
     };
     let before = pid.and_then(rss_kib);
+    let done = Arc::new(AtomicBool::new(false));
+    let sampler = pid.map(|pid| sample_peak(pid, done.clone()));
     let mut at_connect = None;
-    let report = run(addr, &options, || at_connect = pid.and_then(rss_kib)).await;
+    let mut cpu_at_connect = None;
+    let report = run(addr, &options, || {
+        at_connect = pid.and_then(rss_kib);
+        cpu_at_connect = pid.and_then(cpu_seconds);
+    })
+    .await;
     let after = pid.and_then(rss_kib);
+    let cpu = pid.and_then(cpu_seconds).zip(cpu_at_connect).map(|(end, start)| end - start);
+    done.store(true, Ordering::SeqCst);
+    let peak = sampler.map(|sampler| sampler.join().unwrap());
     let pattern = if options.paced { "paced 1-3 s" } else { "back to back" };
     println!("pattern               {pattern}");
+    if let Some(duration) = options.duration {
+        println!("rolling stopped after {:.0} s", duration.as_secs_f64());
+    }
     println!("rooms                 {}", options.rooms);
     println!("connections held      {}", report.connections);
     println!("intents               {}", report.intents);
@@ -438,18 +556,31 @@ async fn main() {
         report.p99_us as f64 / 1e3,
         report.max_us as f64 / 1e3
     );
+    if let Some(cpu) = cpu {
+        println!(
+            "server CPU            {cpu:.1} s while playing: {:.0} us per intent, {:.0}% of a core",
+            cpu * 1e6 / report.intents.max(1) as f64,
+            cpu * 100.0 / report.seconds
+        );
+    }
     println!("errors                {}", report.errors);
     println!("lost or duplicated    {}", report.lost_or_duplicated);
+    println!("stopped players       {} (at their room's last event)", report.stopped);
     println!("unfinished players    {}", report.unfinished);
-    if let (Some(before), Some(connected), Some(after)) = (before, at_connect, after) {
+    if let (Some(before), Some(connected), Some(peak), Some(after)) =
+        (before, at_connect, peak, after)
+    {
+        let peak = peak.max(connected);
         let per =
             |kib: u64| (kib.saturating_sub(before)) as f64 * 1024.0 / report.connections as f64;
         println!(
-            "server RSS            {before} KiB idle, {connected} KiB connected, {after} KiB at the end"
+            "server RSS            {before} KiB idle, {connected} KiB connected, {peak} KiB at peak, \
+             {after} KiB at the end"
         );
         println!(
-            "bytes per connection  {:.0} connected, {:.0} at the end",
+            "bytes per connection  {:.0} connected, {:.0} at peak, {:.0} at the end",
             per(connected),
+            per(peak),
             per(after)
         );
     }

@@ -167,20 +167,26 @@ pub(crate) fn watch(shared: &Shared, room: &str, handle: &Handle) {
     let mut summary = handle.summary.clone();
     let room = room.to_owned();
     tokio::spawn(async move {
-        let mut told: Option<Value> = None;
+        // The entry last told, as text, and its status and seats as text: a few hundred bytes
+        // where a copy of the entry (a JSON map) would keep kilobytes for every room.
+        let mut told: Option<(String, String)> = None;
         loop {
             let entry = summary.borrow_and_update().clone();
-            let only_turns = told
-                .as_ref()
-                .is_some_and(|t| t["status"] == entry["status"] && t["seats"] == entry["seats"]);
-            if told.as_ref() != Some(&entry) {
+            let text = entry.to_string();
+            let key = format!("{} {}", entry["status"], entry["seats"]);
+            let new = told.as_ref().is_none_or(|(t, _)| *t != text);
+            if new {
                 lobby.tell(&entry);
+            }
+            drop(entry);
+            if new {
+                let only_turns = told.as_ref().is_some_and(|(_, k)| *k == key);
                 if storage.shared()
-                    && let Err(e) = storage.publish(&room, &entry.to_string()).await
+                    && let Err(e) = storage.publish(&room, &text).await
                 {
                     eprintln!("snl serve: room {room}'s lobby entry was not published: {e}");
                 }
-                told = Some(entry);
+                told = Some((text, key));
                 if only_turns {
                     // Turn counts are told at a pace; the changes meanwhile are told at once after.
                     tokio::time::sleep(LOBBY_PACE).await;

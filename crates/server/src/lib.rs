@@ -58,6 +58,10 @@ pub const MAX_BODY: usize = 64 * 1024;
 /// Largest WebSocket message the protocol layer reads; larger ones close the connection.
 pub const MAX_WS_MESSAGE: usize = 64 * 1024;
 
+/// Most bytes a WebSocket connection buffers for a client that does not read; past it the
+/// connection ends (the client reconnects with `since` and misses nothing).
+pub const MAX_WRITE_BUFFER: usize = 1024 * 1024;
+
 /// Per-connection limits on what a client sends.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Limits {

@@ -108,7 +108,9 @@ impl Room {
         // Checked when the room was created, with the names checked distinct when taken.
         if let Ok(game) = self.setup.game(&names) {
             let dice = DiceState::seeded(self.setup.seed);
-            self.session = Some(Session::new(game, dice, &self.setup.board_name));
+            // Online rooms offer no undo (SPEC §9): no mark is kept at each turn.
+            let session = Session::new(game, dice, &self.setup.board_name).without_undo();
+            self.session = Some(session);
         }
     }
 

@@ -95,6 +95,14 @@ impl Session {
         }
     }
 
+    /// The same session without undo and redo: no mark is kept at each person's turn (a
+    /// server's rooms offer no undo, and a mark per turn is memory that only grows).
+    #[must_use]
+    pub fn without_undo(mut self) -> Session {
+        self.undo = None;
+        self
+    }
+
     /// Adds a recorder: it is told after every turn, undo and redo, and when the session stops.
     /// A recorder that fails is dropped with a note ([`Session::take_notes`]); the game goes on.
     pub fn record_with(&mut self, recorder: Box<dyn Recorder>) {
