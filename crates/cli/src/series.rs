@@ -116,7 +116,9 @@ pub(crate) fn run(args: &PlayArgs, games: u64, console: &mut Console) -> CmdResu
         Ok(start.map(|s| (s.game, s.dice, s.board_name)))
     };
     let tell_seed = args.game.seed.is_none() && !scripted;
-    play_games(&mut series, 1, None, &mut new_game, &args.table, console)?;
+    if !play_games(&mut series, 1, None, &mut new_game, &args.table, console)? {
+        return Ok(());
+    }
     finish(&series, tell_seed, &args.table, console)
 }
 
@@ -212,7 +214,7 @@ fn earlier_games(
 /// Plays games `from` to the series' last (or until it is decided, or a game is stopped):
 /// game `from` is `resumed` when given (recorded and linked already), the others come from
 /// `new_game` (their seats rotated, their seed), each recorded and linked to the series, with
-/// the standings after each.
+/// the standings after each. False when a new game's setup was given up (nothing more to say).
 fn play_games(
     series: &mut Series,
     from: u32,
@@ -220,7 +222,7 @@ fn play_games(
     new_game: &mut NewGames<'_>,
     table: &TableArgs,
     console: &mut Console,
-) -> CmdResult {
+) -> CmdResult<bool> {
     let best_of = series.best_of;
     let seats = series.seats.clone();
     let n = seats.len().max(1);
@@ -238,7 +240,7 @@ fn play_games(
                 seats[first..].iter().chain(&seats[..first]).cloned().collect();
             let seed = series.seed.map(|s| s.wrapping_add(u64::from(g) - 1));
             let Some((game, mut dice, board_name)) = new_game(&players, seed, console)? else {
-                return Ok(());
+                return Ok(false);
             };
             if let Some(rolls) = rest.take() {
                 dice = DiceState::Scripted(ScriptedDice::new(rolls));
@@ -311,7 +313,7 @@ fn play_games(
             break;
         }
     }
-    Ok(())
+    Ok(true)
 }
 
 /// The series' end: its result object (`--json`), or who won it.
