@@ -1,5 +1,6 @@
 //! `snl resume`: go on with a recorded game — one cut off (the program killed, the power gone)
-//! or stopped on purpose — from its last recorded turn.
+//! or stopped on purpose — from its last recorded turn; a game of a series goes on with the
+//! rest of the series (`series::go_on`).
 
 use clap::Args;
 use snl_store::{Action, Database, DbError, GameId, GameStatus};
@@ -77,6 +78,16 @@ pub(crate) fn run(args: &ResumeArgs, console: &mut Console) -> CmdResult {
         }
         GameStatus::Playing | GameStatus::Stopped => {}
     }
+    // A game of a series goes on with the series (unless the series is over already).
+    let series = match db.series_of(id) {
+        Ok(Some((series, number))) => match db.series(series) {
+            Ok(summary) if !summary.finished => Some((summary, number)),
+            Ok(_) => None,
+            Err(e) => return Err(db_failure(&path, &e)),
+        },
+        Ok(None) => None,
+        Err(e) => return Err(db_failure(&path, &e)),
+    };
     let mut game = save.restore().map_err(|e| {
         Failure::bad(anyhow::anyhow!(
             "game {id} in the game database {} cannot be resumed: {e}",
@@ -95,5 +106,10 @@ pub(crate) fn run(args: &ResumeArgs, console: &mut Console) -> CmdResult {
     let mut session = Session::new(game, save.dice, &save.board_name);
     let kept = keep(&mut session, args.table.save.as_deref(), None, recorder)?;
     let seated = Seated { session, kept, tell_seed: false, intro: Some(intro) };
-    play_on(seated, &args.table, console)
+    match series {
+        Some((summary, number)) => {
+            crate::series::go_on(&summary, number, seated, &args.table, console)
+        }
+        None => play_on(seated, &args.table, console),
+    }
 }

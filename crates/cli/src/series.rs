@@ -16,15 +16,15 @@ use std::{
 };
 
 use clap::Args;
-use snl_engine::{Scripted, ScriptedDice, Seat, SeatKind, Status};
+use snl_engine::{Game, Scripted, ScriptedDice, Seat, SeatKind, Status};
 use snl_session::{Kept as Told, Recorder, Session};
-use snl_store::{Database, DiceState};
+use snl_store::{Database, DiceState, GameId, SeriesId, SeriesSummary};
 
 use crate::{
     common::{CmdResult, Failure, OrFail, default_computer_seats, fresh_seed, parse_seats},
     console::Console,
     format::{Align, Table},
-    play::{PlayArgs, Start},
+    play::{PlayArgs, Start, TableArgs},
     session::{keep, now_ms, warn_unrecorded},
     table::{Seated, game_json, play_on},
 };
@@ -48,17 +48,34 @@ pub(crate) struct SeriesArgs {
     pub(crate) games: Option<u64>,
 }
 
+/// A series being played: its seats as given, where it stands, and where it is recorded.
+struct Series {
+    seats: Vec<Seat>,
+    best_of: u32,
+    seed: Option<u64>,
+    record: Option<(Database, SeriesId)>,
+    db_path: Option<PathBuf>,
+    wins: Vec<u64>,
+    /// Each finished game's result object, in order.
+    results: Vec<serde_json::Value>,
+    /// Games finished.
+    played: u32,
+    over: bool,
+}
+
+/// A new game of a series: the game, its dice and what its board is called.
+type NewGame = (Game, DiceState, String);
+
+/// Sets up a new game of a series from its seats (rotated) and its seed.
+type NewGames<'a> =
+    dyn FnMut(&[Seat], Option<u64>, &mut Console) -> CmdResult<Option<NewGame>> + 'a;
+
 /// Plays the series `args` asks for, the best of `games`.
 pub(crate) fn run(args: &PlayArgs, games: u64, console: &mut Console) -> CmdResult {
     let best_of = check(args, games)?;
     let seats = seats_of(args, console)?;
-    let n = seats.len().max(1);
     let scripted = args.rolls.is_some();
     let seed = (!scripted).then(|| args.game.seed.unwrap_or_else(fresh_seed));
-    let mut opts = args.table.clone();
-    // Between games the standings are printed: the line-by-line console shows them in place.
-    opts.plain = true;
-    let text = !opts.json && opts.events.is_none();
     let db_path = if args.no_record {
         None
     } else {
@@ -70,7 +87,7 @@ pub(crate) fn run(args: &PlayArgs, games: u64, console: &mut Console) -> CmdResu
         }
         path
     };
-    let mut record = db_path.as_deref().and_then(|path| {
+    let record = db_path.as_deref().and_then(|path| {
         let started = Database::open(path).and_then(|mut db| {
             let id = db.new_series(best_of, seed, now_ms())?;
             Ok((db, id))
@@ -78,40 +95,174 @@ pub(crate) fn run(args: &PlayArgs, games: u64, console: &mut Console) -> CmdResu
         started.map_err(|e| warn_unrecorded(path, &e, "this series is not recorded")).ok()
     });
     let db_path: Option<PathBuf> = record.as_ref().map(|(db, _)| db.path().to_owned());
-
-    let mut wins = vec![0_u64; seats.len()];
-    let mut results = Vec::new();
-    let mut rest: Option<Vec<Scripted>> = None;
-    let mut over = false;
-    let mut played = 0;
-    for g in 1..=best_of {
-        let first = (g as usize - 1) % n;
+    let mut series = Series {
+        wins: vec![0; seats.len()],
+        seats,
+        best_of,
+        seed,
+        record,
+        db_path,
+        results: Vec::new(),
+        played: 0,
+        over: false,
+    };
+    let mut new_game = |players: &[Seat], seed: Option<u64>, console: &mut Console| {
         let mut one = args.clone();
         one.series.games = None;
         one.setup = false;
-        one.players = seats[first..].iter().chain(&seats[..first]).map(seat_text).collect();
-        one.game.seed = seed.map(|s| s.wrapping_add(u64::from(g) - 1));
-        let Some(mut start) = Start::new_game(&one, console, false)? else { return Ok(()) };
-        if let Some(rolls) = rest.take() {
-            start.dice = DiceState::Scripted(ScriptedDice::new(rolls));
+        one.players = players.iter().map(seat_text).collect();
+        one.game.seed = seed;
+        let start = Start::new_game(&one, console, false)?;
+        Ok(start.map(|s| (s.game, s.dice, s.board_name)))
+    };
+    let tell_seed = args.game.seed.is_none() && !scripted;
+    if !play_games(&mut series, 1, None, &mut new_game, &args.table, console)? {
+        return Ok(());
+    }
+    finish(&series, tell_seed, &args.table, console)
+}
+
+/// Goes on with the series game `id` belongs to, as game `number` of `summary`, from the resumed
+/// game in `seated` (`snl resume`): that game is played on, then the rest of the series on the
+/// same board with the same rules, seats rotating and seeded as `snl play --games` does, the
+/// standings counting the series' earlier games, all recorded in the same series.
+pub(crate) fn go_on(
+    summary: &SeriesSummary,
+    number: u32,
+    mut seated: Seated,
+    opts: &TableArgs,
+    console: &mut Console,
+) -> CmdResult {
+    let game = seated.session.game();
+    let n = game.seats().len();
+    let first = (number as usize).saturating_sub(1) % n;
+    // The game's seats are the series' rotated: the series' seats are these turned back.
+    let back = (n - first) % n;
+    let given = game.seats();
+    let seats: Vec<Seat> = given[back..].iter().chain(&given[..back]).cloned().collect();
+    let (board, rules, board_name) =
+        (game.board().clone(), *game.rules(), seated.session.board_name().to_owned());
+    let db_path = seated.kept.db.clone();
+    let record = db_path.as_deref().and_then(|path| {
+        let opened = Database::open(path).map(|db| (db, summary.id));
+        opened.map_err(|e| warn_unrecorded(path, &e, "the series' standing is not recorded")).ok()
+    });
+    let mut series = Series {
+        wins: vec![0; seats.len()],
+        seats,
+        best_of: summary.best_of,
+        seed: summary.seed,
+        record: None,
+        db_path: None,
+        results: Vec::new(),
+        played: 0,
+        over: false,
+    };
+    if let Some((db, _)) = &record {
+        earlier_games(&mut series, db, summary, seated.kept.game_id)?;
+    }
+    series.db_path = record.as_ref().map(|(db, _)| db.path().to_owned());
+    series.record = record;
+    let intro = seated.intro.take().unwrap_or_default();
+    let who = &series.seats[first].name;
+    seated.intro =
+        Some(format!("{intro} Game {number} of a best of {}: {who} started it.", summary.best_of));
+    let mut new_game = |players: &[Seat], seed: Option<u64>, _: &mut Console| {
+        let mut game = Game::new(board.clone(), rules, players.to_vec()).or_bad()?;
+        game.set_clock(now_ms);
+        let dice = DiceState::seeded(seed.unwrap_or_else(fresh_seed));
+        Ok(Some((game, dice, board_name.clone())))
+    };
+    play_games(&mut series, number, Some(seated), &mut new_game, opts, console)?;
+    finish(&series, false, opts, console)
+}
+
+/// The standings and results of the series' games before the one resumed (`current`).
+fn earlier_games(
+    series: &mut Series,
+    db: &Database,
+    summary: &SeriesSummary,
+    current: Option<GameId>,
+) -> CmdResult {
+    let path = db.path().to_owned();
+    for &id in summary.games.iter().filter(|&&id| Some(id) != current) {
+        let failed = |e: &snl_store::DbError| crate::records::db_failure(&path, e);
+        let save = db.load(id).map_err(|e| failed(&e))?;
+        if save.game.status != Status::Finished {
+            continue;
         }
-        let script = match &start.dice {
+        let game = save.restore().map_err(|e| {
+            Failure::bad(anyhow::anyhow!("game {id} of series {} cannot be read: {e}", summary.id))
+        })?;
+        let number = db.series_of(id).map_err(|e| failed(&e))?.map_or(0, |(_, g)| g);
+        let Some(&winner) = game.ranking().first() else { continue };
+        let name = &game.seats()[winner].name;
+        if let Some(seat) = series.seats.iter().position(|s| &s.name == name) {
+            series.wins[seat] += 1;
+        }
+        let mut result = game_json(&game, save.dice.seed());
+        result["game"] = serde_json::json!(number);
+        result["game_id"] = serde_json::json!(id);
+        result["first"] = serde_json::json!(game.seats()[0].name);
+        result["seed"] = serde_json::json!(save.dice.seed());
+        series.results.push(result);
+        series.played += 1;
+    }
+    Ok(())
+}
+
+/// Plays games `from` to the series' last (or until it is decided, or a game is stopped):
+/// game `from` is `resumed` when given (recorded and linked already), the others come from
+/// `new_game` (their seats rotated, their seed), each recorded and linked to the series, with
+/// the standings after each. False when a new game's setup was given up (nothing more to say).
+fn play_games(
+    series: &mut Series,
+    from: u32,
+    mut resumed: Option<Seated>,
+    new_game: &mut NewGames<'_>,
+    table: &TableArgs,
+    console: &mut Console,
+) -> CmdResult<bool> {
+    let best_of = series.best_of;
+    let seats = series.seats.clone();
+    let n = seats.len().max(1);
+    let mut opts = table.clone();
+    // Between games the standings are printed: the line-by-line console shows them in place.
+    opts.plain = true;
+    let text = !opts.json && opts.events.is_none();
+    let mut rest: Option<Vec<Scripted>> = None;
+    for g in from..=best_of {
+        let first = (g as usize - 1) % n;
+        let mut seated = if let Some(seated) = resumed.take() {
+            seated
+        } else {
+            let players: Vec<Seat> =
+                seats[first..].iter().chain(&seats[..first]).cloned().collect();
+            let seed = series.seed.map(|s| s.wrapping_add(u64::from(g) - 1));
+            let Some((game, mut dice, board_name)) = new_game(&players, seed, console)? else {
+                return Ok(false);
+            };
+            if let Some(rolls) = rest.take() {
+                dice = DiceState::Scripted(ScriptedDice::new(rolls));
+            }
+            let mut session = Session::new(game, dice, &board_name);
+            let kept = keep(&mut session, None, series.db_path.as_deref(), None)?;
+            if let (Some((db, id)), Some(game_id)) = (&mut series.record, kept.game_id)
+                && let Err(e) = db.add_to_series(*id, game_id, g)
+            {
+                warn_unrecorded(db.path(), &e, "this game is not linked to its series");
+            }
+            let intro = format!("Game {g} of a best of {best_of}: {} starts.", seats[first].name);
+            Seated { session, kept, tell_seed: false, intro: Some(intro) }
+        };
+        let script = match seated.session.dice() {
             DiceState::Scripted(s) => Some(s.rolls().to_vec()),
             DiceState::Seeded { .. } => None,
         };
-        let game_seed = start.dice.seed();
-        let mut session = Session::new(start.game, start.dice, &start.board_name);
-        let kept = keep(&mut session, None, db_path.as_deref(), None)?;
-        if let (Some((db, series)), Some(id)) = (&mut record, kept.game_id)
-            && let Err(e) = db.add_to_series(*series, id, g)
-        {
-            warn_unrecorded(db.path(), &e, "this game is not linked to its series");
-        }
+        let game_seed = seated.session.dice().seed();
+        let game_id = seated.kept.game_id;
         let outcome = Arc::new(Mutex::new(Outcome::default()));
-        session.record_with(Box::new(Tracker(Arc::clone(&outcome))));
-        let intro = format!("Game {g} of a best of {best_of}: {} starts.", seats[first].name);
-        let game_id = kept.game_id;
-        let seated = Seated { session, kept, tell_seed: false, intro: Some(intro) };
+        seated.session.record_with(Box::new(Tracker(Arc::clone(&outcome))));
         let played_out = if opts.json {
             // Each game's own result object is not printed: the series prints one at the end.
             let out = std::mem::replace(&mut console.out, Box::new(std::io::sink()));
@@ -133,60 +284,68 @@ pub(crate) fn run(args: &PlayArgs, games: u64, console: &mut Console) -> CmdResu
             break;
         };
         if let Some(seat) = seats.iter().position(|s| &s.name == winner) {
-            wins[seat] += 1;
+            series.wins[seat] += 1;
         }
         if let Some(script) = script {
             rest = Some(script[outcome.used_rolls.min(script.len())..].to_vec());
         }
-        played = g;
+        series.played += 1;
         let mut result = outcome.result.clone();
         result["game"] = serde_json::json!(g);
         result["game_id"] = serde_json::json!(game_id);
         result["first"] = serde_json::json!(seats[first].name);
         result["seed"] = serde_json::json!(game_seed);
-        results.push(result);
-        over = decided(&wins, u64::from(best_of - g));
+        series.results.push(result);
+        let wins = &series.wins;
+        series.over = decided(wins, u64::from(best_of - g));
         if text {
             writeln!(console.out, "\nStandings after game {g} of a best of {best_of}:")
                 .or_other()?;
-            standings(&seats, &wins).write(console.out.as_mut()).or_other()?;
+            standings(&seats, wins).write(console.out.as_mut()).or_other()?;
         }
-        let leader = over.then(|| leader(&wins)).flatten().map(|s| seats[s].name.as_str());
-        if let Some((db, series)) = &mut record
-            && let Err(e) = db.update_series(*series, played, over, leader, now_ms())
+        let leader = series.over.then(|| leader(wins)).flatten().map(|s| seats[s].name.as_str());
+        if let Some((db, id)) = &mut series.record
+            && let Err(e) = db.update_series(*id, series.played, series.over, leader, now_ms())
         {
             warn_unrecorded(db.path(), &e, "the series' standing is not recorded");
         }
-        if over {
+        if series.over {
             break;
         }
     }
-    let leader = over.then(|| leader(&wins)).flatten();
+    Ok(true)
+}
+
+/// The series' end: its result object (`--json`), or who won it.
+fn finish(series: &Series, tell_seed: bool, opts: &TableArgs, console: &mut Console) -> CmdResult {
+    let (seats, wins) = (&series.seats, &series.wins);
+    let text = !opts.json && opts.events.is_none();
+    let leader = series.over.then(|| leader(wins)).flatten();
     let out = console.out.as_mut();
     if opts.json {
-        let standing: Vec<serde_json::Value> = order(&wins)
+        let standing: Vec<serde_json::Value> = order(wins)
             .into_iter()
             .map(|s| serde_json::json!({"name": seats[s].name, "wins": wins[s]}))
             .collect();
         let value = serde_json::json!({
-            "series_id": record.as_ref().map(|(_, id)| *id),
-            "best_of": best_of,
-            "seed": seed,
-            "played": played,
-            "over": over,
+            "series_id": series.record.as_ref().map(|(_, id)| *id),
+            "best_of": series.best_of,
+            "seed": series.seed,
+            "played": series.played,
+            "over": series.over,
             "winner": leader.map(|s| &seats[s].name),
             "standings": standing,
-            "games": results,
+            "games": series.results,
         });
         writeln!(out, "{value}").or_other()?;
-    } else if text && over {
-        let score = score(&wins);
+    } else if text && series.over {
+        let score = score(wins);
         match leader {
             Some(s) => writeln!(out, "{} wins the series {score}.", seats[s].name),
             None => writeln!(out, "The series is drawn {score}."),
         }
         .or_other()?;
-        if let (true, Some(seed)) = (args.game.seed.is_none() && !scripted, seed) {
+        if let (true, Some(seed)) = (tell_seed, series.seed) {
             writeln!(out, "This series was seed {seed}: play it again with --seed {seed}.")
                 .or_other()?;
         }

@@ -116,6 +116,9 @@ pub struct Game {
     pub(crate) clock: Option<fn() -> u64>,
     /// Where the game stands in rounds, and whether time was called (`time_up.rs`).
     pub(crate) rounds: Rounds,
+    /// Where each turn clock expiry came ([`Input::TurnTimeUp`]): the number of inputs applied
+    /// before it, in order (`time_up.rs`).
+    pub(crate) timed_out: Vec<u32>,
 }
 
 impl Game {
@@ -160,9 +163,11 @@ impl Game {
                 streak: 0,
                 begun: false,
                 shield: false,
+                timed_out: false,
             }),
             clock: None,
             rounds: Rounds::default(),
+            timed_out: Vec::new(),
             board,
             rules,
             seats,
@@ -438,6 +443,7 @@ impl Game {
             history_len: self.history.len(),
             phase: self.phase.clone(),
             rounds: self.rounds,
+            timed_out: self.timed_out.len(),
         }
     }
 
@@ -451,6 +457,7 @@ impl Game {
     pub fn rewind(&mut self, checkpoint: &Checkpoint) {
         assert!(
             checkpoint.history_len <= self.history.len()
+                && checkpoint.timed_out <= self.timed_out.len()
                 && checkpoint.positions.len() == self.seats.len(),
             "a checkpoint from another game"
         );
@@ -468,6 +475,7 @@ impl Game {
         self.history.truncate(c.history_len);
         self.phase = c.phase;
         self.rounds = c.rounds;
+        self.timed_out.truncate(c.timed_out);
     }
 
     /// Sets the time stamp of history record `index` (a restored game keeps its saved times).

@@ -40,7 +40,8 @@ use crate::{
     record::{Decision, MoveKind, MoveOption, MoveRecord},
     rules::Rules,
     seat::Seat,
-    turn::{ApplyError, Input, Pending, Phase},
+    time_up::Expiries,
+    turn::{Input, Pending, Phase},
 };
 
 /// A game as plain data. Not necessarily valid: it becomes a [`Game`] only through
@@ -80,6 +81,11 @@ pub struct GameState {
     /// a choice): replayed there, so the game ends with that round as it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_up: Option<u32>,
+    /// Where each turn clock ran out, in order: the number of inputs before it (counting earlier
+    /// expiries of a turn clock as inputs). Replayed there, so `timed_out` is told again and the
+    /// rest of the turn is the computer's as it was. Absent from saves without one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub timed_out: Vec<u32>,
 }
 
 /// Why a [`GameState`] is not a game that could have been played.
@@ -136,6 +142,12 @@ pub enum RestoreError {
         /// What is wrong with it.
         problem: String,
     },
+    /// The history ends with a clock's expiry the game cannot take.
+    #[error("the end of the history {problem}")]
+    End {
+        /// What is wrong with it.
+        problem: String,
+    },
     /// A saved field disagrees with what the history gives.
     #[error("the saved {what} is {saved}, but the history gives {replayed}")]
     Mismatch {
@@ -177,6 +189,7 @@ impl Game {
                 _ => Vec::new(),
             },
             time_up: self.time_up(),
+            timed_out: self.timed_out().to_vec(),
         }
     }
 
@@ -206,11 +219,11 @@ impl Game {
         check_shape(state, size)?;
 
         let records = state.history.as_slice();
-        let mut clock = TimeUpAt { at: state.time_up, inputs: 0 };
+        let mut clock = Clocks(Expiries::new(state.time_up, &state.timed_out));
         for (index, record) in records.iter().enumerate() {
             let number = index + 1;
             let history = |problem: String| RestoreError::History { number, problem };
-            clock.tick(&mut game, observer).map_err(|e| history(e.to_string()))?;
+            clock.tick(&mut game, observer).map_err(history)?;
             let seat = match game.pending() {
                 Pending::Over => return Err(history("comes after the game had ended".to_owned())),
                 Pending::Roll { seat, .. }
@@ -238,7 +251,7 @@ impl Game {
                     Some(option) => option,
                     None => legacy_choice(records, index, &decision.options),
                 };
-                clock.tick(&mut game, observer).map_err(|e| history(e.to_string()))?;
+                clock.tick(&mut game, observer).map_err(history)?;
                 game.apply_to(Input::Choose { option }, observer)
                     .map_err(|e| history(format!("chooses option {option}, but {e}")))?;
             } else if record.chosen.is_some_and(|c| c != 0) {
@@ -258,7 +271,7 @@ impl Game {
                     );
                     return Err(history(problem));
                 };
-                clock.tick(&mut game, observer).map_err(|e| history(e.to_string()))?;
+                clock.tick(&mut game, observer).map_err(history)?;
                 game.apply_to(Input::Draw { index }, observer).map_err(|_| {
                     let exits: Vec<String> = exits.iter().map(u32::to_string).collect();
                     history(format!(
@@ -282,15 +295,15 @@ impl Game {
                 faces: roll.dice().to_vec(),
                 problem,
             };
-            clock.tick(&mut game, observer).map_err(|e| refused(e.to_string()))?;
+            clock.tick(&mut game, observer).map_err(refused)?;
             game.apply_to(Input::Roll { roll }, observer).map_err(|e| refused(e.to_string()))?;
             if let Some(option) = state.pending_choice {
-                clock.tick(&mut game, observer).map_err(|e| refused(e.to_string()))?;
+                clock.tick(&mut game, observer).map_err(refused)?;
                 game.apply_to(Input::Choose { option }, observer)
                     .map_err(|e| refused(format!("chooses option {option}, but {e}")))?;
             }
             for &index in &state.pending_draws {
-                clock.tick(&mut game, observer).map_err(|e| refused(e.to_string()))?;
+                clock.tick(&mut game, observer).map_err(refused)?;
                 game.apply_to(Input::Draw { index }, observer)
                     .map_err(|e| refused(format!("draws exit {index}, but {e}")))?;
             }
@@ -298,17 +311,23 @@ impl Game {
                 return Err(refused("offers no choice".to_owned()));
             }
         }
-        clock.tick(&mut game, observer).map_err(|e| RestoreError::Mismatch {
-            what: "time up".into(),
-            saved: format!("after input {}", state.time_up.unwrap_or(0)),
-            replayed: e.to_string(),
-        })?;
-        if let Some(at) = state.time_up.filter(|_| game.time_up().is_none()) {
-            return Err(RestoreError::Mismatch {
-                what: "time up".into(),
-                saved: format!("after input {at}"),
-                replayed: format!("only {} inputs", clock.inputs),
-            });
+        clock.expire(&mut game, observer).map_err(|problem| RestoreError::End { problem })?;
+        match clock.0.left() {
+            (Some(at), _) => {
+                return Err(RestoreError::Mismatch {
+                    what: "time up".into(),
+                    saved: format!("after input {at}"),
+                    replayed: format!("only {} inputs", clock.0.inputs()),
+                });
+            }
+            (None, [at, ..]) => {
+                return Err(RestoreError::Mismatch {
+                    what: "turn clock expiry".into(),
+                    saved: format!("after input {at}"),
+                    replayed: format!("only {} inputs", clock.0.inputs()),
+                });
+            }
+            (None, []) => {}
         }
         for (i, record) in records.iter().enumerate() {
             game.stamp(i, record.time_ms);
@@ -318,19 +337,26 @@ impl Game {
     }
 }
 
-/// Where the game clock ran out, while the history is replayed: [`TimeUpAt::tick`] before each
-/// input (and once after the last) applies [`Input::TimeUp`] when its moment has come.
-struct TimeUpAt {
-    at: Option<u32>,
-    inputs: u32,
-}
+/// The clocks' expiries while the history is replayed: [`Clocks::tick`] before each input (and
+/// [`Clocks::expire`] once after the last) applies those whose moment has come.
+struct Clocks<'a>(Expiries<'a>);
 
-impl TimeUpAt {
-    fn tick(&mut self, game: &mut Game, observer: &mut impl Observer) -> Result<(), ApplyError> {
-        if self.at == Some(self.inputs) && game.time_up().is_none() {
-            game.apply_to(Input::TimeUp, observer)?;
+impl Clocks<'_> {
+    /// Before an input: the expiries due, then the input is counted.
+    fn tick(&mut self, game: &mut Game, observer: &mut impl Observer) -> Result<(), String> {
+        self.expire(game, observer)?;
+        self.0.count();
+        Ok(())
+    }
+
+    /// The expiries due now, or why the game refuses one.
+    fn expire(&mut self, game: &mut Game, observer: &mut impl Observer) -> Result<(), String> {
+        for input in self.0.due() {
+            game.apply_to(input, observer).map_err(|e| {
+                let clock = if input == Input::TimeUp { "game" } else { "turn" };
+                format!("follows an expiry of the {clock} clock that cannot be: {e}")
+            })?;
         }
-        self.inputs += 1;
         Ok(())
     }
 }

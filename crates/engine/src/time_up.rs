@@ -3,14 +3,21 @@
 //! completed and the game ends with the unfinished players ranked by position, ties by seating
 //! order — the ranking a race ends with too ([`Game::end_by_position`]).
 //!
-//! The clock is the caller's: the engine only takes its expiry as an input, recorded in the
-//! game's state ([`GameState::time_up`](crate::GameState::time_up)) at the input it came after,
-//! so a replay gives the same game event for event.
+//! A turn clock's expiry ([`Input::TurnTimeUp`](crate::Input::TurnTimeUp)) is an input too: it
+//! tells `timed_out` and hands the rest of that turn to the computer, whose rolls and choices
+//! come after it as usual.
+//!
+//! The clocks are the caller's: the engine only takes their expiries as inputs, recorded in the
+//! game's state ([`GameState::time_up`](crate::GameState::time_up),
+//! [`GameState::timed_out`](crate::GameState::timed_out)) at the input they came after, so a
+//! replay gives the same game event for event. A turn clock's expiry counts as an input itself
+//! (so where the game clock ran out says whether it came before or after it); the game clock's
+//! does not (it comes once, and saves written before turn clocks count without it).
 
 use crate::{
     event::{Event, Observer},
     game::{Game, Status},
-    turn::{ApplyError, Phase},
+    turn::{ApplyError, Checkpoint, Input, Phase},
 };
 
 /// Where a game stands in rounds.
@@ -42,6 +49,21 @@ impl Game {
         self.rounds.time_up
     }
 
+    /// Where each turn clock expiry came ([`Input::TurnTimeUp`]): the number of inputs applied
+    /// before it (earlier expiries count as inputs), in order.
+    pub fn timed_out(&self) -> &[u32] {
+        &self.timed_out
+    }
+
+    /// True when the turn clock ran out in the turn in play: the rest of it is the computer's.
+    pub fn turn_timed_out(&self) -> bool {
+        match &self.phase {
+            Phase::Roll(turn) | Phase::Choice { turn, .. } => turn.timed_out,
+            Phase::Draw(moving) => moving.turn.timed_out,
+            Phase::Over => false,
+        }
+    }
+
     /// Counts a round when the turn passing from `seat` to `next` goes back round the table;
     /// returns whether it did.
     pub(crate) fn count_round(&mut self, seat: usize, next: usize) -> bool {
@@ -53,19 +75,85 @@ impl Game {
         ends
     }
 
-    /// Inputs applied so far: each roll, each choice made, each wormhole's draw, and those of
-    /// the roll still in play (awaiting a choice or a draw).
+    /// Inputs applied so far: each roll, each choice made, each wormhole's draw, those of the
+    /// roll still in play (awaiting a choice or a draw), and each turn clock expiry.
     pub(crate) fn inputs(&self) -> u32 {
-        let of = |chosen: Option<usize>, jumps: &[crate::Jump]| {
-            1 + usize::from(chosen.is_some()) + self.board.draws_of(jumps).len()
+        let played = self.played_inputs(self.history.len(), &self.phase);
+        (played.len() + self.timed_out.len()) as u32
+    }
+
+    /// The rolls, choices and draws of the first `records` records of the history, then those
+    /// of the roll in play in `phase` (awaiting a choice or a draw), in order.
+    fn played_inputs(&self, records: usize, phase: &Phase) -> Vec<Input> {
+        let mut inputs = Vec::new();
+        let mut add = |roll, chosen: Option<usize>, jumps: &[crate::Jump]| {
+            inputs.push(Input::Roll { roll });
+            if let Some(option) = chosen {
+                inputs.push(Input::Choose { option });
+            }
+            for (index, _) in self.board.draws_of(jumps) {
+                inputs.push(Input::Draw { index });
+            }
         };
-        let made: usize = self.history.iter().map(|m| of(m.chosen, &m.jumps)).sum();
-        let pending = match &self.phase {
-            Phase::Choice { .. } => 1,
-            Phase::Draw(moving) => of(moving.chosen, &moving.jumps),
-            _ => 0,
+        for m in &self.history[..records] {
+            add(m.roll, m.chosen, &m.jumps);
+        }
+        match phase {
+            Phase::Choice { roll, .. } => add(*roll, None, &[]),
+            Phase::Draw(moving) => add(moving.roll, moving.chosen, &moving.jumps),
+            Phase::Roll(_) | Phase::Over => {}
+        }
+        inputs
+    }
+
+    /// Every input of the game so far, in the order it was applied: rolls, choices, draws and
+    /// the clocks' expiries. Applied one by one to a new game with the same board, rules and
+    /// seats, they play this game again event for event.
+    pub fn inputs_applied(&self) -> Vec<Input> {
+        let played = self.played_inputs(self.history.len(), &self.phase);
+        let mut clock = Expiries::new(self.rounds.time_up, &self.timed_out);
+        let mut inputs = Vec::with_capacity(played.len() + self.timed_out.len() + 1);
+        for input in played {
+            inputs.extend(clock.due());
+            inputs.push(input);
+            clock.count();
+        }
+        inputs.extend(clock.due());
+        inputs
+    }
+
+    /// The inputs applied since `checkpoint` (an earlier point of this game's line of play), in
+    /// order: what plays the game again from there (redo).
+    pub fn inputs_since(&self, checkpoint: &Checkpoint) -> Vec<Input> {
+        let before = self.played_inputs(checkpoint.history_len, &checkpoint.phase).len()
+            + checkpoint.timed_out;
+        let mut inputs = self.inputs_applied();
+        // Time was called before the checkpoint when it says so; it counts as no input.
+        let called = usize::from(checkpoint.rounds.time_up.is_some());
+        inputs.drain(..(before + called).min(inputs.len()));
+        inputs
+    }
+
+    /// [`Input::TurnTimeUp`]: tells `timed_out` (after the game's start, before the first roll)
+    /// and marks the turn in play as the computer's.
+    pub(crate) fn turn_time_up(&mut self, observer: &mut impl Observer) -> Result<(), ApplyError> {
+        let at = self.inputs();
+        let (turn, seat) = match &mut self.phase {
+            Phase::Roll(turn) | Phase::Choice { turn, .. } => (&mut turn.timed_out, turn.seat),
+            Phase::Draw(moving) => (&mut moving.turn.timed_out, moving.turn.seat),
+            Phase::Over => return Err(ApplyError::GameOver),
         };
-        (made + pending) as u32
+        if std::mem::replace(turn, true) {
+            return Err(ApplyError::TurnAlreadyTimedOut);
+        }
+        self.timed_out.push(at);
+        if self.status == Status::NotStarted {
+            self.status = Status::Running;
+            let players = (0..self.seats.len()).collect();
+            observer.event(&Event::GameStarted { players, board_size: self.board.size() });
+        }
+        observer.event(&Event::TimedOut { player: seat });
+        Ok(())
     }
 
     /// [`Input::TimeUp`](crate::Input::TimeUp): tells `time_up`, then ends the game at once between rounds, else
@@ -102,6 +190,56 @@ impl Game {
         self.status = Status::Finished;
         let ranking = self.ranking.clone();
         observer.event(&Event::GameEnded { ranking });
+    }
+}
+
+/// The clocks' expiries of a game being played again, due by the count of inputs applied: the
+/// game clock's after `time_up` inputs, each turn clock's at its place in `timed_out` (counting
+/// as an input itself).
+pub(crate) struct Expiries<'a> {
+    time_up: Option<u32>,
+    timed_out: &'a [u32],
+    inputs: u32,
+}
+
+impl<'a> Expiries<'a> {
+    pub(crate) fn new(time_up: Option<u32>, timed_out: &'a [u32]) -> Expiries<'a> {
+        Expiries { time_up, timed_out, inputs: 0 }
+    }
+
+    /// The expiries due before the next input, in the order they came: the game clock's before
+    /// a turn clock's at the same count (a turn clock's after it would count one more).
+    pub(crate) fn due(&mut self) -> Vec<Input> {
+        let mut due = Vec::new();
+        loop {
+            if self.time_up == Some(self.inputs) {
+                self.time_up = None;
+                due.push(Input::TimeUp);
+            }
+            match self.timed_out.split_first() {
+                Some((&at, rest)) if at == self.inputs => {
+                    self.timed_out = rest;
+                    self.inputs += 1;
+                    due.push(Input::TurnTimeUp);
+                }
+                _ => return due,
+            }
+        }
+    }
+
+    /// Counts the input just applied.
+    pub(crate) fn count(&mut self) {
+        self.inputs += 1;
+    }
+
+    /// Inputs counted so far.
+    pub(crate) fn inputs(&self) -> u32 {
+        self.inputs
+    }
+
+    /// The expiries that never came due: (the game clock's, the turn clocks').
+    pub(crate) fn left(&self) -> (Option<u32>, &'a [u32]) {
+        (self.time_up, self.timed_out)
     }
 }
 

@@ -69,6 +69,10 @@ pub enum Input {
     /// The game clock ran out: the round in play is completed, then the game ends ranked by
     /// position (SPEC §3b). The game ends at once when no turn of a new round has begun.
     TimeUp,
+    /// The turn clock of the seat awaited ran out (SPEC §3b): tells `timed_out`, and the rest of
+    /// that turn is the computer's ([`Game::turn_timed_out`]). The inputs that play it (rolls,
+    /// the strategy's choices) come after it as usual, so a replay plays the turn alike.
+    TurnTimeUp,
 }
 
 /// Why an input was refused; the game is unchanged.
@@ -123,6 +127,9 @@ pub enum ApplyError {
     /// Time was called already: the game ends with this round.
     #[error("time is up already: the game ends with this round")]
     TimeAlreadyUp,
+    /// The turn clock ran out already in this turn: the computer is playing the rest of it.
+    #[error("the turn clock ran out already in this turn")]
+    TurnAlreadyTimedOut,
 }
 
 /// Where a turn stands: whose it is, where it began and the top-face streak so far.
@@ -135,6 +142,8 @@ pub(crate) struct Turn {
     pub(crate) begun: bool,
     /// Whether the seat held a shield when the turn began (what on-max void gives back).
     pub(crate) shield: bool,
+    /// Whether the turn clock ran out in this turn ([`Input::TurnTimeUp`]).
+    pub(crate) timed_out: bool,
 }
 
 /// A roll being moved, stopped at a wormhole until its draw comes.
@@ -177,6 +186,8 @@ pub struct Checkpoint {
     pub(crate) history_len: usize,
     pub(crate) phase: Phase,
     pub(crate) rounds: crate::time_up::Rounds,
+    /// How many turn clock expiries the game had taken.
+    pub(crate) timed_out: usize,
 }
 
 impl Checkpoint {
@@ -242,6 +253,7 @@ impl Game {
         match (&self.phase, input) {
             (Phase::Over, _) => Err(ApplyError::GameOver),
             (_, Input::TimeUp) => self.call_time(observer),
+            (_, Input::TurnTimeUp) => self.turn_time_up(observer),
             (Phase::Choice { options, .. }, Input::Roll { .. }) => {
                 Err(ApplyError::ChoiceAwaited { count: options.len() })
             }
@@ -521,7 +533,9 @@ impl Game {
                 continue;
             }
             let (begin, shield) = (self.positions[next], self.shields[next]);
-            self.phase = Phase::Roll(Turn { seat: next, begin, streak: 0, begun: false, shield });
+            let turn =
+                Turn { seat: next, begin, streak: 0, begun: false, shield, timed_out: false };
+            self.phase = Phase::Roll(turn);
             return;
         }
     }

@@ -426,4 +426,57 @@ mod tests {
         assert_eq!(again, told);
         assert!(second.is_over());
     }
+
+    #[test]
+    fn a_restored_room_replays_its_turn_clock_expiries_into_the_games_history() {
+        let json = r#"{"seats":[{"kind":"human"},{"kind":"human"},{"kind":"hard"}],
+            "rules":"bonus-six","turn_time":5,"game_time":60}"#;
+        let mut first = room(json);
+        let mut log = vec![
+            Command::Claim { seat: 0, name: "Ann".into() },
+            Command::Claim { seat: 1, name: "Bob".into() },
+        ];
+        let mut told = Vec::new();
+        for command in &log {
+            told.extend(first.apply(command).unwrap());
+        }
+        let mut people = 0;
+        while first.waiting() != Waiting::Over {
+            let command = match first.waiting() {
+                // Every third time a person is awaited, the turn clock runs out.
+                Waiting::Person { seat, .. } => {
+                    people += 1;
+                    if people % 3 == 0 {
+                        Command::TimeOut { seat }
+                    } else {
+                        Command::Act { seat, act: Act::Roll }
+                    }
+                }
+                _ => Command::Computer,
+            };
+            told.extend(first.apply(&command).unwrap());
+            log.push(command);
+        }
+        let game = first.session().unwrap().game();
+        let timed = told.iter().filter(|e| matches!(e, Event::TimedOut { .. })).count();
+        assert!(timed >= 2, "{told:?}");
+        assert_eq!(game.timed_out().len(), timed, "each expiry is in the game's history");
+
+        // The room rebuilt from its log: the same events, the same game, expiries and all.
+        let mut second = room(json);
+        let again: Vec<_> = log.iter().flat_map(|c| second.apply(c).unwrap()).collect();
+        assert_eq!(again, told);
+        let restored = second.session().unwrap().game();
+        assert_eq!(restored.state(), game.state());
+        // The game's own replay tells each `timed_out` where the room told it.
+        let mut replayed = Vec::new();
+        snl_engine::Game::replay(&game.state(), &mut replayed).unwrap();
+        let names = game.seats();
+        let replayed: Vec<Event<String>> = replayed.into_iter().map(|e| e.named(names)).collect();
+        let of_game: Vec<Event<String>> = told
+            .into_iter()
+            .filter(|e| !matches!(e, Event::Presence { .. } | Event::Chat { .. }))
+            .collect();
+        assert_eq!(of_game, replayed);
+    }
 }

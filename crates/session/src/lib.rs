@@ -170,8 +170,12 @@ impl Session {
         }
     }
 
+    /// A computer seat, a person on autopilot, or a person whose turn clock ran out in the turn
+    /// in play.
     fn is_computer(&self, seat: usize) -> bool {
-        self.game.seats()[seat].kind.is_computer() || self.autopilot[seat]
+        self.game.seats()[seat].kind.is_computer()
+            || self.autopilot[seat]
+            || (self.game.turn_timed_out() && seat == self.game.current())
     }
 
     /// A person at `seat` asks for `intent`; returns the events it caused, numbered.
@@ -202,6 +206,10 @@ impl Session {
                 };
                 if awaited != seat {
                     return Err(SessionError::NotYourTurn { seat });
+                }
+                if self.game.turn_timed_out() {
+                    // The clock ran out: the rest of the turn is the computer's.
+                    return Err(SessionError::NotAPerson { seat });
                 }
                 match intent {
                     Intent::Choose { option } => self.input(Input::Choose { option }),
@@ -250,15 +258,17 @@ impl Session {
         }
     }
 
-    /// A person's turn clock ran out (`--turn-time`, a room's `turn_time`): tells `timed_out`,
-    /// then plays the rest of `seat`'s turn as [`Session::play_computer`] would (the hard
-    /// strategy for a person). The front end owns the clock; what the computer plays goes into
-    /// the history (rolls, choices), so a replay plays the turn alike, and recorders are told
-    /// `timed_out` with the turn's events.
+    /// A person's turn clock ran out (`--turn-time`, a room's `turn_time`): the game takes the
+    /// expiry ([`Input::TurnTimeUp`]: it tells `timed_out` and is kept in the history), then the
+    /// rest of `seat`'s turn is played as [`Session::play_computer`] would (the hard strategy
+    /// for a person). The front end owns the clock; the expiry and what the computer plays
+    /// (rolls, choices) go into the history, so a replay plays the turn alike, and recorders
+    /// are told `timed_out` with the turn's events. Undo takes the expiry back with the turn.
     ///
     /// When the dice cannot roll (scripted rolls ran out) before anything was played, nothing
     /// changes and the dice's error is returned; later in the turn, what was played is returned
-    /// and the seat stays awaited.
+    /// and the rest of the turn stays the computer's ([`Awaiting::Computer`]; calling this again
+    /// plays on).
     ///
     /// # Errors
     ///
@@ -266,47 +276,34 @@ impl Session {
     /// [`SessionError::NotYourTurn`] when `seat` is not the person awaited;
     /// [`SessionError::Dice`] as said above.
     pub fn time_out(&mut self, seat: usize) -> Result<Vec<Numbered<usize>>, SessionError> {
-        match self.awaiting() {
+        let expired = match self.awaiting() {
             Awaiting::Over => return Err(SessionError::Over),
-            Awaiting::Roll { seat: s } if s == seat => {}
-            Awaiting::Choice(d) if d.seat == seat => {}
+            Awaiting::Roll { seat: s } if s == seat => false,
+            Awaiting::Choice(d) if d.seat == seat => false,
+            // The clock ran out in this turn already: the computer plays on.
+            Awaiting::Computer { seat: s } if s == seat && self.game.turn_timed_out() => true,
             _ => return Err(SessionError::NotYourTurn { seat }),
-        }
-        let timed_out = Event::TimedOut { player: seat };
-        if !self.recorders.is_empty() {
-            self.turn.push(timed_out.clone());
-        }
-        let (seq, started) = (self.seq, self.started);
-        let mut told = self.number(vec![timed_out]);
-        loop {
-            match self.play_for(seat) {
-                Ok(events) => {
-                    told.extend(events);
-                    // A game timed out before its first roll: its start is told first.
-                    if let [first, second, ..] = told.as_mut_slice()
-                        && matches!(second.event, Event::GameStarted { .. })
-                        && matches!(first.event, Event::TimedOut { .. })
-                    {
-                        std::mem::swap(&mut first.event, &mut second.event);
-                    }
+        };
+        let mut told = Vec::new();
+        if !expired {
+            // Dice that cannot play the turn's next input leave the clock's expiry untaken.
+            match self.game.pending() {
+                Pending::Roll { dice, .. } => {
+                    self.dice.clone().roll(seat, dice)?;
                 }
-                Err(e) if told.len() == 1 => {
-                    // Nothing was played: as if the clock had not run out.
-                    (self.seq, self.started) = (seq, started);
-                    if !self.recorders.is_empty() {
-                        self.turn.pop();
-                    }
-                    return Err(e);
+                Pending::Draw { exits, .. } => {
+                    self.dice.clone().draw(seat, exits.len() as u32)?;
                 }
-                Err(_) => break,
+                Pending::Choice(_) | Pending::Over => {}
             }
-            let still = match self.game.pending() {
-                Pending::Roll { seat: s, .. } | Pending::Draw { seat: s, .. } => s == seat,
-                Pending::Choice(d) => d.seat == seat,
-                Pending::Over => false,
-            };
-            if !still || !self.game.in_turn() {
-                break;
+            let mark = self.undo.as_ref().and_then(|_| Undo::before_input(&self.game, &self.dice));
+            told = self.apply(Input::TurnTimeUp, mark)?;
+        }
+        while self.game.turn_timed_out() {
+            match self.play_for(seat) {
+                Ok(events) => told.extend(events),
+                Err(e) if told.is_empty() => return Err(e),
+                Err(_) => break,
             }
         }
         Ok(told)
@@ -378,14 +375,8 @@ impl Session {
     fn tell(&mut self, events: Vec<Event>) -> Vec<Numbered<usize>> {
         if !self.recorders.is_empty() {
             self.turn.extend(events.iter().cloned());
-            // The game's start comes first, before a `timed_out` told ahead of the first roll.
-            if let Some(i) = self.turn.iter().position(|e| matches!(e, Event::GameStarted { .. }))
-                && i > 0
-            {
-                let start = self.turn.remove(i);
-                self.turn.insert(0, start);
-            }
-            if !self.game.in_turn() {
+            // A turn timed out before its first roll is kept with that turn.
+            if !self.game.in_turn() && !self.game.turn_timed_out() {
                 let events = std::mem::take(&mut self.turn);
                 self.keep(Action::Turn, &events);
             }

@@ -54,8 +54,9 @@ impl Undo {
     /// took the input.
     pub(crate) fn before_input(game: &Game, dice: &DiceState) -> Option<Mark> {
         match game.pending() {
+            // After a turn clock's expiry the turn is the computer's: its mark came before it.
             Pending::Roll { seat, again: false, .. }
-                if game.seats()[seat].kind == SeatKind::Human =>
+                if game.seats()[seat].kind == SeatKind::Human && !game.turn_timed_out() =>
             {
                 Some(Mark { checkpoint: game.checkpoint(), dice: DiceMark::of(dice) })
             }
@@ -83,8 +84,7 @@ impl Undo {
     pub(crate) fn undo(&mut self, game: &mut Game, dice: DiceMark) -> Option<DiceMark> {
         let mark = self.marks.pop()?;
         if !game.in_turn() {
-            let from = mark.checkpoint.history_len();
-            self.redo.push((dice, inputs_of(game, &game.history()[from..])));
+            self.redo.push((dice, game.inputs_since(&mark.checkpoint)));
         }
         game.rewind(&mark.checkpoint);
         Some(mark.dice)
@@ -105,20 +105,4 @@ impl Undo {
         }
         Some((events, after))
     }
-}
-
-/// The inputs that made `records`: each roll, the option chosen where there was a choice, and
-/// each wormhole's draw (the exit its jump ended on).
-fn inputs_of(game: &Game, records: &[snl_engine::MoveRecord]) -> Vec<Input> {
-    let mut inputs = Vec::with_capacity(records.len());
-    for record in records {
-        inputs.push(Input::Roll { roll: record.roll });
-        if let Some(option) = record.chosen {
-            inputs.push(Input::Choose { option });
-        }
-        for (index, _) in game.board().draws_of(&record.jumps) {
-            inputs.push(Input::Draw { index });
-        }
-    }
-    inputs
 }

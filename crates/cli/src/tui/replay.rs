@@ -5,7 +5,7 @@
 //! players panel and the log are drawn as in a live game; [`apply`] is the update of the
 //! viewer's [`Control`]s and ticks.
 
-use snl_engine::{Checkpoint, Event, Game, Input, Numbered, Pending};
+use snl_engine::{Checkpoint, Event, Game, Numbered};
 use snl_session::Session;
 use snl_store::DiceState;
 
@@ -89,33 +89,15 @@ impl Recording {
             steps.push(events);
             points.push(game.checkpoint());
         };
-        // The game clock ran out after this many inputs, as `Game::replay` plays it.
-        let mut inputs = 0;
-        let mut clock = |game: &mut Game, step: &mut Vec<Event>| -> anyhow::Result<()> {
-            if end.time_up() == Some(inputs) && game.time_up().is_none() {
-                step.extend(game.apply(Input::TimeUp)?);
-            }
-            inputs += 1;
-            Ok(())
-        };
-        for record in end.history() {
-            clock(&mut game, &mut step)?;
-            step.extend(game.apply(Input::Roll { roll: record.roll })?);
-            if matches!(game.pending(), Pending::Choice(_)) {
-                let option = record.chosen.unwrap_or(0);
-                clock(&mut game, &mut step)?;
-                step.extend(game.apply(Input::Choose { option })?);
-            }
-            if !game.in_turn() {
+        // Every input the record took, in order: rolls, choices, draws, and the clocks'
+        // expiries where they came (`Game::replay` plays them alike). A point closes after an
+        // input that ends a turn; a turn clock's expiry before a turn's first roll goes with it.
+        for input in end.inputs_applied() {
+            step.extend(game.apply(input)?);
+            if !game.in_turn() && !game.turn_timed_out() {
                 close(&game, &mut step, &mut sentences);
             }
         }
-        // Kept at a choice: the roll awaiting it is part of the record.
-        if let Pending::Choice(decision) = end.pending() {
-            clock(&mut game, &mut step)?;
-            step.extend(game.apply(Input::Roll { roll: decision.roll })?);
-        }
-        clock(&mut game, &mut step)?;
         if !step.is_empty() {
             close(&game, &mut step, &mut sentences);
         }

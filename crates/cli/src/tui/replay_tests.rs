@@ -294,3 +294,26 @@ fn a_game_whose_clock_ran_out_replays_to_where_it_ended() {
     assert_eq!(app.session.game().status(), game.status());
     assert_eq!(app.session.game().ranking(), game.ranking());
 }
+
+#[test]
+fn a_turn_whose_clock_ran_out_replays_with_its_timed_out_line() {
+    let stop = |s: &Session| s.game().turns() >= 4 && !s.game().in_turn();
+    let (mut game, mut dice, _) = played_until(Rules::default(), 7, stop);
+    let seat = game.current();
+    game.apply(snl_engine::Input::TurnTimeUp).unwrap();
+    while let snl_engine::Pending::Roll { seat, dice: d, .. } = game.pending() {
+        let roll = snl_engine::RollSource::roll(&mut dice, seat, d).unwrap();
+        game.apply(snl_engine::Input::Roll { roll }).unwrap();
+        if !game.in_turn() {
+            break;
+        }
+    }
+    let game = Game::restore(&game.state()).unwrap();
+    assert_eq!(game.timed_out().len(), 1);
+    let mut app = viewer(&game, dice, true);
+    press(&mut app, KeyCode::End);
+    assert_eq!(app.session.game().state(), game.state());
+    let name = &game.seats()[seat].name;
+    let line = format!("{name} ran out of time");
+    assert!(app.log.iter().any(|s| s.text.contains(&line)), "{:?}", app.log);
+}

@@ -10,20 +10,6 @@ fn lines(jsonl: &str) -> Vec<Value> {
     jsonl.lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect()
 }
 
-/// The events without their numbers and without `timed_out`, which only the session tells (the
-/// engine's history keeps what the computer played for the person, not the clock's notice).
-fn game_events(events: &[Value]) -> Vec<Value> {
-    events
-        .iter()
-        .filter(|e| e["type"] != "timed_out")
-        .map(|e| {
-            let mut e = e.clone();
-            e.as_object_mut().unwrap().remove("seq");
-            e
-        })
-        .collect()
-}
-
 #[test]
 fn a_person_out_of_time_has_the_turn_played_by_the_computer_and_replay_gives_the_same_game() {
     let dir = TempDir::new("turn-time");
@@ -77,12 +63,21 @@ fn a_person_out_of_time_has_the_turn_played_by_the_computer_and_replay_gives_the
         (Some("timed_out"), Some(2))
     );
     assert!(run.stderr.contains("to act"), "the prompt tells the time left: {}", run.stderr);
-    // The save and the database replay to the same game, event for event.
+    // The save and the database replay to the same game, event for event and number for
+    // number: each turn clock's expiry is in the history, `timed_out` where it was told.
     for kept in [save, "1"] {
         let replay = snl(&["replay", kept, "--events", "jsonl", "--db", db]);
         assert_eq!(replay.code, 0, "{}", replay.stderr);
-        assert_eq!(game_events(&lines(&replay.stdout)), game_events(&events), "{kept}");
+        assert_eq!(lines(&replay.stdout), events, "{kept}");
+        let shown = snl(&["replay", kept, "--plain", "--speed", "0", "--db", db]);
+        assert_eq!(shown.code, 0, "{}", shown.stderr);
+        let said = shown.stdout.matches("Ann ran out of time").count();
+        assert_eq!(said, timed.len(), "{kept}: {}", shown.stdout);
     }
+    let saved: Value =
+        serde_json::from_str(std::fs::read_to_string(save).unwrap().lines().last().unwrap())
+            .unwrap();
+    assert!(saved.to_string().contains("\"timed_out\":["), "the save keeps the expiries: {saved}");
     // The database's log keeps each timed_out with the turn it began.
     let conn = rusqlite::Connection::open(db).unwrap();
     let logged: Vec<String> = conn

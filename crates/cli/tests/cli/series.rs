@@ -187,3 +187,102 @@ fn scripted_rolls_that_run_out_part_way_through_a_series_stop_it_with_exit_3() {
     assert_fails(&run, 3, &["scripted rolls ran out"]);
     assert!(run.stdout.contains("Standings after game 1 of a best of 3:"), "{}", run.stdout);
 }
+
+#[test]
+fn a_series_stopped_mid_game_is_resumed_with_the_rest_of_its_games_as_one_series() {
+    let dir = TempDir::new("series-resume");
+    let (whole, cut) = (dir.file("whole.db"), dir.file("cut.db"));
+    let enters = "\n".repeat(3000);
+    let args = |db: &str| {
+        [
+            "play",
+            "--games",
+            "3",
+            "--seed",
+            "5",
+            "--player",
+            "Ann:human",
+            "--player",
+            "Bob:easy",
+            "--db",
+            db,
+        ]
+        .map(str::to_owned)
+    };
+    // The series played at one go, Ann pressing Enter at every prompt.
+    let run = |db: &str, input: &str| {
+        let args = args(db);
+        crate::util::snl_with_input(&args.iter().map(String::as_str).collect::<Vec<_>>(), input)
+    };
+    let at_once = run(&whole, &enters);
+    assert_eq!(at_once.code, 0, "{}", at_once.stderr);
+    // The same series, Ann quitting at her third prompt of game 1, then resumed.
+    let stopped = run(&cut, "\n\nq\n");
+    assert_eq!(stopped.code, 0, "{}", stopped.stderr);
+    assert!(stopped.stdout.contains("The series stopped during game 1."), "{}", stopped.stdout);
+    let resumed = crate::util::snl_with_input(&["resume", "--db", &cut], &enters);
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    let out = &resumed.stdout;
+    assert!(out.contains("Game 1 of a best of 3: Ann started it."), "{out}");
+    assert!(out.contains("Game 2 of a best of 3: Bob starts."), "{out}");
+    // The standings after each game and the end are those of the series played at one go.
+    let tail = |text: &str| text[text.find("Standings after game 1").unwrap()..].to_owned();
+    let wanted = tail(&at_once.stdout);
+    let got = tail(out);
+    let standings = |t: &str| {
+        t.lines()
+            .filter(|l| l.starts_with("Standings") || l.starts_with("  ") || l.contains("series"))
+            .filter(|l| !l.contains("ran out") && !l.contains('|'))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(standings(&got), standings(&wanted));
+    assert!(got.trim_end().ends_with(wanted.trim_end().lines().last().unwrap()), "{got}");
+
+    // Recorded as the same series: its games linked in order, the series' standing kept.
+    let json = |db: &str| snl_json(&["games", "--json", "--db", db]);
+    let (cut_games, whole_games) = (json(&cut), json(&whole));
+    let linked = |games: &serde_json::Value| {
+        let mut v: Vec<(u64, u64, serde_json::Value)> = games
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| {
+                (
+                    g["series"].as_u64().unwrap(),
+                    g["series_game"].as_u64().unwrap(),
+                    g["winner"].clone(),
+                )
+            })
+            .collect();
+        v.sort_by_key(|(_, n, _)| *n);
+        v
+    };
+    assert_eq!(linked(&cut_games), linked(&whole_games));
+    let stats = |db: &str| snl_json(&["stats", "--player", "Ann", "--json", "--db", db]);
+    let (a, b) = (stats(&cut), stats(&whole));
+    for key in ["games", "wins", "series", "series_won"] {
+        assert_eq!(a[key], b[key], "{key}: {a} against {b}");
+    }
+    assert_eq!(a["series"], 1);
+
+    // Stopped in game 2: game 1's win, read back from the database, counts in the standings.
+    let again = dir.file("again.db");
+    let replay = snl(&["replay", "1", "--events", "jsonl", "--db", &whole]);
+    let ann_turns =
+        replay.stdout.lines().filter(|l| l.contains(r#""turn_started","player":"Ann""#)).count();
+    assert!(ann_turns > 0, "{}", replay.stdout);
+    let stopped = run(&again, &format!("{}\nq\n", "\n".repeat(ann_turns)));
+    assert!(stopped.stdout.contains("The series stopped during game 2."), "{}", stopped.stdout);
+    let resumed = crate::util::snl_with_input(&["resume", "--db", &again], &enters);
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    assert!(
+        resumed.stdout.contains("Game 2 of a best of 3: Bob started it."),
+        "{}",
+        resumed.stdout
+    );
+    let got = &resumed.stdout[resumed.stdout.find("Standings after game 2").unwrap()..];
+    let wanted = &wanted[wanted.find("Standings after game 2").unwrap()..];
+    assert_eq!(standings(got), standings(wanted));
+    assert_eq!(linked(&json(&again)), linked(&whole_games));
+}

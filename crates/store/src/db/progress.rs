@@ -116,6 +116,9 @@ struct Head {
     /// Where the game clock ran out, if it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     time_up: Option<u32>,
+    /// Where each turn clock ran out, if one did.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    timed_out: Vec<u32>,
     dice: HeadDice,
 }
 
@@ -143,6 +146,7 @@ impl Head {
             ranking: game.ranking().to_vec(),
             pending_roll: state_pending,
             time_up: game.time_up(),
+            timed_out: game.timed_out().to_vec(),
             dice: match dice {
                 DiceState::Seeded { generator, .. } => {
                     HeadDice::Seeded { generator: generator.clone() }
@@ -262,6 +266,7 @@ impl Database {
             ranking: head.ranking,
             pending_roll: head.pending_roll,
             time_up: head.time_up,
+            timed_out: head.timed_out,
             ..base.game.clone()
         };
         Ok(Some(Save { board_name: base.board_name.clone(), game, dice }))

@@ -725,3 +725,21 @@ fn reading_never_writes_to_the_database() {
     assert!(db.conn.is_readonly("main").unwrap());
     assert_eq!(db.load(id).unwrap(), table.save());
 }
+
+#[test]
+fn a_turn_clock_expiry_is_kept_in_the_head_and_loads_back() {
+    let dir = TestDir::new("db-timed-out");
+    let mut db = Database::open(&dir.path().join("games.db")).unwrap();
+    let mut table = Table::new(&["Ann", "Bob"], DiceState::seeded(4));
+    let id = db.new_game(&table.save(), 0).unwrap();
+    table.turn(&mut db, id);
+    let events = table.game.apply(snl_engine::Input::TurnTimeUp).unwrap();
+    db.record(id, Action::Turn, &table.save(), &events, 1_000).unwrap();
+    table.turn(&mut db, id);
+    let loaded = db.load(id).unwrap();
+    assert_eq!(loaded.game.timed_out, vec![1]);
+    assert_eq!(loaded, table.save());
+    let mut told = Vec::new();
+    Game::replay(&loaded.game, &mut told).unwrap();
+    assert!(told.contains(&snl_engine::Event::TimedOut { player: 1 }), "{told:?}");
+}

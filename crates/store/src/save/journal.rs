@@ -75,6 +75,9 @@ struct Head {
     /// Where the game clock ran out, if it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     time_up: Option<u32>,
+    /// Where each turn clock ran out, if one did.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    timed_out: Vec<u32>,
     dice: HeadDice,
 }
 
@@ -100,6 +103,7 @@ impl Head {
                 _ => None,
             },
             time_up: game.time_up(),
+            timed_out: game.timed_out().to_vec(),
             dice: match dice {
                 DiceState::Seeded { generator, .. } => {
                     HeadDice::Seeded { generator: generator.clone() }
@@ -325,6 +329,7 @@ fn apply(save: &mut Save, entry: Entry) -> Result<(), String> {
     game.ranking = head.ranking;
     game.pending_roll = head.pending_roll;
     game.time_up = head.time_up;
+    game.timed_out = head.timed_out;
     match (head.dice, &mut save.dice) {
         (HeadDice::Seeded { generator: new }, DiceState::Seeded { generator, .. }) => {
             *generator = new;
