@@ -42,7 +42,8 @@ enum Command {
     Tournament(tournament::TournamentArgs),
     /// Show, validate, generate, convert and design boards.
     Board(board_cmd::BoardArgs),
-    /// Go on with a recorded game: one cut off or stopped (default: the last unfinished one).
+    /// Go on with a recorded game: one cut off or stopped (default: the last unfinished one); a
+    /// game of a series goes on with the rest of the series.
     Resume(resume::ResumeArgs),
     /// List the recorded games: number, date, board, seats, winner, state.
     Games(records::GamesArgs),
