@@ -84,27 +84,7 @@ pub fn race(
     let mut unresolved: f64 = alive.iter().product();
     while unresolved > limits.tail {
         for (k, &seat) in order.iter().enumerate() {
-            next.fill(0.0);
-            let mut finished = 0.0;
-            for (from, &p) in dist[k].iter().enumerate() {
-                if p == 0.0 {
-                    continue;
-                }
-                let row = chain.row(from as u32);
-                work += row.len();
-                for (to, q) in row {
-                    if (to as usize) < n {
-                        next[to as usize] += p * q;
-                    } else {
-                        finished += p * q;
-                    }
-                }
-            }
-            std::mem::swap(&mut dist[k], &mut next);
-            let others: f64 =
-                alive.iter().enumerate().filter(|&(j, _)| j != k).map(|(_, a)| a).product();
-            chances[seat] += finished * others;
-            alive[k] = (alive[k] - finished).max(0.0);
+            work += one_turn(chain, (k, seat), &mut dist, &mut next, &mut alive, &mut chances);
         }
         unresolved = alive.iter().product();
         if work > limits.max_work {
@@ -112,6 +92,42 @@ pub fn race(
         }
     }
     Some(Race { chances, unresolved })
+}
+
+/// The `k`th seat in turn order (seat number `seat`) takes one turn: its distribution moves on
+/// by the chain, it wins what finishes now while every other seat is still playing, and it
+/// stays in play less that. Returns the work done (transitions followed).
+fn one_turn(
+    chain: &TurnChain,
+    (k, seat): (usize, usize),
+    dist: &mut [Vec<f64>],
+    next: &mut Vec<f64>,
+    alive: &mut [f64],
+    chances: &mut [f64],
+) -> usize {
+    let n = next.len();
+    let mut work = 0;
+    next.fill(0.0);
+    let mut finished = 0.0;
+    for (from, &p) in dist[k].iter().enumerate() {
+        if p == 0.0 {
+            continue;
+        }
+        let row = chain.row(from as u32);
+        work += row.len();
+        for (to, q) in row {
+            if (to as usize) < n {
+                next[to as usize] += p * q;
+            } else {
+                finished += p * q;
+            }
+        }
+    }
+    std::mem::swap(&mut dist[k], next);
+    let others: f64 = alive.iter().enumerate().filter(|&(j, _)| j != k).map(|(_, a)| a).product();
+    chances[seat] += finished * others;
+    alive[k] = (alive[k] - finished).max(0.0);
+    work
 }
 
 /// The chances of a race where no seat can take more turns than `turns_left` says (its own
@@ -160,27 +176,7 @@ pub fn race_within(
             if turns_left[seat] <= t {
                 continue;
             }
-            next.fill(0.0);
-            let mut finished = 0.0;
-            for (from, &p) in dist[k].iter().enumerate() {
-                if p == 0.0 {
-                    continue;
-                }
-                let row = chain.row(from as u32);
-                work += row.len();
-                for (to, q) in row {
-                    if (to as usize) < n {
-                        next[to as usize] += p * q;
-                    } else {
-                        finished += p * q;
-                    }
-                }
-            }
-            std::mem::swap(&mut dist[k], &mut next);
-            let others: f64 =
-                alive.iter().enumerate().filter(|&(j, _)| j != k).map(|(_, a)| a).product();
-            chances[seat] += finished * others;
-            alive[k] = (alive[k] - finished).max(0.0);
+            work += one_turn(chain, (k, seat), &mut dist, &mut next, &mut alive, &mut chances);
         }
         if work > limits.max_work {
             return None;
