@@ -71,7 +71,9 @@ pub(crate) enum ClaimError {
 pub(crate) struct Joined {
     pub(crate) seat: Option<usize>,
     pub(crate) welcome: Utf8Bytes,
-    pub(crate) backlog: Vec<Utf8Bytes>,
+    /// The events the connection missed, `(since, welcome's seq)`, when it said `since` and
+    /// missed any: the connection reads them from the storage (the room keeps none).
+    pub(crate) missed: Option<(u64, u64)>,
     pub(crate) events: broadcast::Receiver<Batch>,
 }
 
@@ -90,8 +92,10 @@ pub(crate) struct Handle {
 struct Actor {
     room: Room,
     hashes: Vec<Option<TokenHash>>,
-    /// Every event frame sent; seq `n` at index `n - 1`.
-    frames: Vec<Utf8Bytes>,
+    /// The events sent so far (the last one's seq). The events themselves are in the storage:
+    /// a connection resuming with `since` reads what it missed from there, so a room's memory
+    /// does not grow with its game.
+    seq: u64,
     log_len: u64,
     online: Vec<u32>,
     out: broadcast::Sender<Batch>,
@@ -113,7 +117,7 @@ struct Actor {
 /// Starts the task of a new room (already stored).
 pub(crate) fn spawn(room: Room, writer: Writer, bot_delay: Duration) -> Handle {
     let seats = room.setup.seats.len();
-    start(room, vec![None; seats], Vec::new(), 0, writer, bot_delay)
+    start(room, vec![None; seats], 0, 0, writer, bot_delay)
 }
 
 /// Rebuilds a stored room by replaying its log, checks that it tells exactly the events stored,
@@ -139,7 +143,7 @@ pub(crate) fn restore(
         );
     }
     let mut room = Room::new(id.clone(), setup);
-    let mut frames = Vec::with_capacity(stored.events.len());
+    let mut seq = 0;
     for (i, text) in stored.log.iter().enumerate() {
         let command: Command = serde_json::from_str(text)
             .map_err(|e| format!("room {id}: command {} cannot be read: {e}", i + 1))?;
@@ -147,28 +151,29 @@ pub(crate) fn restore(
             format!("room {id}: command {} is refused on replay: {}", i + 1, r.message)
         })?;
         for event in events {
-            let seq = frames.len() as u64 + 1;
-            let frame = ServerFrame::Event { seq, event }.to_text();
-            if stored.events.get(frames.len()) != Some(&frame) {
-                return Err(format!("room {id}: event {seq} does not replay to what was stored"));
+            let frame = ServerFrame::Event { seq: seq + 1, event }.to_text();
+            if stored.events.get(seq as usize) != Some(&frame) {
+                return Err(format!(
+                    "room {id}: event {} does not replay to what was stored",
+                    seq + 1
+                ));
             }
-            frames.push(Utf8Bytes::from(frame));
+            seq += 1;
         }
     }
-    if frames.len() != stored.events.len() {
+    if seq != stored.events.len() as u64 {
         return Err(format!(
-            "room {id}: {} events are stored but its log replays to {}",
+            "room {id}: {} events are stored but its log replays to {seq}",
             stored.events.len(),
-            frames.len()
         ));
     }
-    Ok(start(room, hashes, frames, stored.log.len() as u64, writer, bot_delay))
+    Ok(start(room, hashes, seq, stored.log.len() as u64, writer, bot_delay))
 }
 
 fn start(
     room: Room,
     hashes: Vec<Option<TokenHash>>,
-    frames: Vec<Utf8Bytes>,
+    seq: u64,
     log_len: u64,
     writer: Writer,
     bot_delay: Duration,
@@ -183,7 +188,7 @@ fn start(
     let actor = Actor {
         room,
         hashes,
-        frames,
+        seq,
         log_len,
         online,
         out,
@@ -305,10 +310,10 @@ impl Actor {
                 let _ = reply.send(self.claim(seat, &name).await);
             }
             Msg::View { reply } => {
-                let _ = reply.send(self.view(self.frames.len() as u64));
+                let _ = reply.send(self.view(self.seq));
             }
             Msg::Standing { reply } => {
-                let _ = reply.send(crate::odds::standing(&self.room, self.frames.len() as u64));
+                let _ = reply.send(crate::odds::standing(&self.room, self.seq));
             }
         }
     }
@@ -324,7 +329,7 @@ impl Actor {
                 })?)
             }
         };
-        let last = self.frames.len() as u64;
+        let last = self.seq;
         if let Some(since) = since.filter(|&s| s > last) {
             return Err(Refusal::new(
                 ErrorCode::BadMessage,
@@ -337,12 +342,12 @@ impl Actor {
                 self.execute(Some(Command::Presence { seat, online: true }), vec![]).await?;
             }
         }
-        let seq = self.frames.len() as u64;
+        let seq = self.seq;
         let events = self.out.subscribe();
-        let backlog = since.map_or_else(Vec::new, |s| self.frames[s as usize..].to_vec());
+        let missed = since.filter(|&since| since < seq).map(|since| (since, seq));
         let state = self.view(seq);
         let welcome = ServerFrame::Welcome { seat, seq, state }.to_text().into();
-        Ok(Joined { seat, welcome, backlog, events })
+        Ok(Joined { seat, welcome, missed, events })
     }
 
     async fn claim(&mut self, seat: usize, name: &str) -> Result<String, ClaimError> {
@@ -383,6 +388,7 @@ impl Actor {
             self.log(&Command::Computer, events, &mut writes, &mut frames);
         }
         if !writes.is_empty() {
+            let sent = frames.len() as u64;
             let mut finished = None;
             if self.room.is_over() && !self.recorded {
                 self.recorded = true;
@@ -395,11 +401,11 @@ impl Actor {
                 self.broken = true;
                 return Err(Refusal::new(ErrorCode::ServerError, message));
             }
-            self.frames.extend(frames.iter().cloned());
+            self.seq += sent;
             // A new input awaited is announced once; presence and chat change nothing awaited.
             let waiting = self.room.waiting();
             if self.announced.replace(waiting) != Some(waiting) {
-                let seq = self.frames.len() as u64;
+                let seq = self.seq;
                 let awaiting = ServerFrame::Awaiting { seq, awaiting: self.room.awaiting() };
                 frames.push(awaiting.to_text().into());
             }
@@ -442,7 +448,7 @@ impl Actor {
         let text = serde_json::to_string(command).unwrap_or_default();
         writes.push(RoomWrite::Log { room: room.clone(), number: self.log_len, command: text });
         for event in events {
-            let seq = (self.frames.len() + frames.len()) as u64 + 1;
+            let seq = self.seq + frames.len() as u64 + 1;
             let frame = ServerFrame::Event { seq, event }.to_text();
             writes.push(RoomWrite::Event { room: room.clone(), seq, event: frame.clone() });
             frames.push(Utf8Bytes::from(frame));

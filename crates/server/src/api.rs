@@ -253,7 +253,7 @@ async fn websocket(
         .read_buffer_size(1024)
         .write_buffer_size(1024)
         .max_write_buffer_size(crate::MAX_WRITE_BUFFER)
-        .on_upgrade(move |socket| ws::connection(socket, handle, limits, guard)))
+        .on_upgrade(move |socket| ws::connection(socket, (room, handle), limits, guard)))
 }
 
 #[cfg(test)]

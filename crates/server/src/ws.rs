@@ -115,8 +115,35 @@ async fn ask<T>(handle: &Handle, msg: impl FnOnce(oneshot::Sender<T>) -> Msg) ->
     answer.await.ok()
 }
 
-/// Serves one connection to the room of `handle` until either side closes it.
-pub(crate) async fn connection(socket: WebSocket, handle: Handle, limits: Limits, held: Held) {
+/// The events numbered `after + 1 ..= upto` of `room`, read from the storage, where every
+/// event is before it is sent; an error frame's code and sentence when they cannot be had.
+async fn missed(
+    held: &Held,
+    room: &str,
+    (after, upto): (u64, u64),
+) -> Result<Vec<String>, (ErrorCode, String)> {
+    let events = held.0.writer.storage().events_between(room, after, upto).await;
+    match events {
+        Ok(events) if events.len() as u64 == upto - after => Ok(events),
+        Ok(events) => Err((
+            ErrorCode::ServerError,
+            format!(
+                "room {room}'s events {} to {upto} are not all stored ({} found): reconnect",
+                after + 1,
+                events.len()
+            ),
+        )),
+        Err(e) => Err((ErrorCode::ServerError, format!("the missed events cannot be read: {e}"))),
+    }
+}
+
+/// Serves one connection to `room` (its task's `handle`) until either side closes it.
+pub(crate) async fn connection(
+    socket: WebSocket,
+    (room, handle): (String, Handle),
+    limits: Limits,
+    held: Held,
+) {
     let (mut sink, mut stream) = socket.split();
     let mut bucket = Bucket::new(limits);
     let joined = loop {
@@ -142,10 +169,25 @@ pub(crate) async fn connection(socket: WebSocket, handle: Handle, limits: Limits
     };
     let seat = joined.seat;
     let mut events = joined.events;
-    let mut ok = sink.feed(Message::Text(joined.welcome)).await.is_ok();
-    for frame in joined.backlog {
-        ok = ok && sink.feed(Message::Text(frame)).await.is_ok();
-    }
+    // The events missed are read while live ones after them wait in the subscription (a room
+    // running far ahead meanwhile only makes the connection fall behind, and reconnect).
+    let backlog = match joined.missed {
+        None => Ok(Vec::new()),
+        Some(range) => missed(&held, &room, range).await,
+    };
+    let mut ok = match backlog {
+        Ok(backlog) => {
+            let mut ok = sink.feed(Message::Text(joined.welcome)).await.is_ok();
+            for frame in backlog {
+                ok = ok && sink.feed(Message::Text(frame.into())).await.is_ok();
+            }
+            ok
+        }
+        Err((code, message)) => {
+            let _ = send_error(&mut sink, code, message).await;
+            false
+        }
+    };
     ok = ok && sink.flush().await.is_ok();
     while ok {
         tokio::select! {

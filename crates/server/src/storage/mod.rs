@@ -84,6 +84,15 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
     /// [`StorageError::Db`], [`StorageError::Unreachable`].
     fn room<'a>(&'a self, id: &'a str) -> Pending<'a, Option<StoredRoom>>;
 
+    /// Room `id`'s events numbered `after + 1 ..= upto`, in order: what a connection that says
+    /// `since` missed (every event is stored before it is sent, so all of them are here).
+    ///
+    /// # Errors
+    ///
+    /// [`StorageError::Db`], [`StorageError::Unreachable`].
+    fn events_between<'a>(&'a self, id: &'a str, after: u64, upto: u64)
+    -> Pending<'a, Vec<String>>;
+
     /// The finished games recorded, oldest first, as they began and were played.
     ///
     /// # Errors

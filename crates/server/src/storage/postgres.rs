@@ -580,6 +580,27 @@ impl Storage for PgStorage {
         })
     }
 
+    fn events_between<'a>(
+        &'a self,
+        id: &'a str,
+        after: u64,
+        upto: u64,
+    ) -> Pending<'a, Vec<String>> {
+        Box::pin(async move {
+            let client = self.reader().await?;
+            let (after, upto) = (after.cast_signed(), upto.cast_signed());
+            let rows = client
+                .query(
+                    "SELECT event FROM room_events WHERE room = $1 AND seq > $2 AND seq <= $3
+                     ORDER BY seq",
+                    &[&id, &after, &upto],
+                )
+                .await
+                .map_err(|e| db(&e))?;
+            Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
+    }
+
     fn games(&self) -> Pending<'_, Vec<Save>> {
         Box::pin(async {
             let client = self.reader().await?;

@@ -163,6 +163,18 @@ impl Storage for SqliteStorage {
         Box::pin(self.read(move |store| store.room(&id).map_err(|e| db_error(store, &e))))
     }
 
+    fn events_between<'a>(
+        &'a self,
+        id: &'a str,
+        after: u64,
+        upto: u64,
+    ) -> Pending<'a, Vec<String>> {
+        let id = id.to_owned();
+        Box::pin(self.read(move |store| {
+            store.events_between(&id, after, upto).map_err(|e| db_error(store, &e))
+        }))
+    }
+
     fn games(&self) -> Pending<'_, Vec<Save>> {
         Box::pin(self.read(|store| {
             let games = store.database().games();
