@@ -54,7 +54,9 @@ pub use db::{
     MoveRow, PlayerStats, SCHEMA_VERSION, SeriesId, SeriesSummary,
 };
 pub use dice::DiceState;
-pub use rooms::{ROOM_SCHEMA_VERSION, RoomStore, RoomWrite, StoredRoom};
+pub use rooms::{
+    CHECKPOINT_PAGES, Checkpointer, ROOM_SCHEMA_VERSION, RoomStore, RoomWrite, StoredRoom,
+};
 pub use save::{MAX_SAVE_BYTES, SAVE_FORMAT, SAVE_VERSION, Save, SaveError, SaveJournal};
 
 #[cfg(test)]

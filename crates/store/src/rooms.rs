@@ -136,6 +136,31 @@ pub enum RoomWrite {
     },
 }
 
+/// Pages in the WAL (of 4 KiB) past which [`RoomStore::checkpoint_elsewhere`] asks for a
+/// checkpoint.
+pub const CHECKPOINT_PAGES: i32 = 8192;
+
+/// A connection of its own that copies the WAL into the database (a passive checkpoint), on a
+/// thread beside the writer's; see [`RoomStore::checkpoint_elsewhere`].
+#[derive(Debug)]
+pub struct Checkpointer {
+    conn: rusqlite::Connection,
+}
+
+impl Checkpointer {
+    /// Copies into the database what the log holds and no reader still needs, without waiting
+    /// for the writer (it goes on appending meanwhile); the log starts again from its
+    /// beginning at the first commit after a pass that copied all of it. Returns the pages in
+    /// the log and the pages copied so far.
+    ///
+    /// # Errors
+    ///
+    /// Whatever SQLite reports.
+    pub fn run(&self) -> Result<(i32, i32), DbError> {
+        Ok(self.conn.wal_checkpoint_v2(None::<&str>, rusqlite::wal::CheckpointMode::PASSIVE)?)
+    }
+}
+
 /// A room as stored: what rebuilds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredRoom {
@@ -181,6 +206,35 @@ impl RoomStore {
         let mode = if every_commit { "FULL" } else { "NORMAL" };
         self.db.conn.pragma_update(None, "synchronous", mode)?;
         Ok(())
+    }
+
+    /// Takes the WAL's checkpoints off this connection's commits, for a writer that must not
+    /// stall: after each commit that leaves [`CHECKPOINT_PAGES`] or more pages in the log, `due`
+    /// is called, and another thread copies the log into the database through the returned
+    /// [`Checkpointer`] while this connection goes on committing. Only a log past four times
+    /// that (a checkpointer that cannot keep up) is copied by a commit itself, so the log
+    /// cannot grow without bound.
+    ///
+    /// # Errors
+    ///
+    /// Whatever SQLite reports opening the checkpointer's connection.
+    pub fn checkpoint_elsewhere(
+        &mut self,
+        mut due: impl FnMut() + Send + 'static,
+    ) -> Result<Checkpointer, DbError> {
+        let flags =
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = rusqlite::Connection::open_with_flags(self.db.path(), flags)?;
+        conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
+        self.db.conn.wal_hook(Some(move |wal: &mut rusqlite::hooks::Wal, pages| {
+            if pages >= 4 * CHECKPOINT_PAGES {
+                wal.checkpoint()?;
+            } else if pages >= CHECKPOINT_PAGES {
+                due();
+            }
+            Ok(())
+        }))?;
+        Ok(Checkpointer { conn })
     }
 
     /// The game database itself (to record finished games as `snl play` does).

@@ -61,6 +61,7 @@ impl SqliteStorage {
     ///
     /// When the operating system cannot start a thread.
     pub fn start(mut store: RoomStore, clock: fn() -> u64) -> SqliteStorage {
+        checkpoint_beside(&mut store);
         let (jobs, rx) = mpsc::channel::<Job>();
         thread::Builder::new()
             .name("snl-db-writer".into())
@@ -102,6 +103,32 @@ impl SqliteStorage {
             })))
             .map_err(|_| stopped())?;
         wait.await.map_err(|_| stopped())?
+    }
+}
+
+/// Copies the WAL into the database on a thread of its own, so no commit — and no room waiting
+/// for one — waits for a checkpoint (copying thousands of pages took tens of milliseconds, the
+/// slowest moments of a busy server). The thread ends with the writer's connection.
+fn checkpoint_beside(store: &mut RoomStore) {
+    let (kick, kicked) = mpsc::sync_channel::<()>(1);
+    let checkpointer = match store.checkpoint_elsewhere(move || {
+        let _ = kick.try_send(());
+    }) {
+        Ok(checkpointer) => checkpointer,
+        Err(e) => {
+            eprintln!("snl serve: checkpoints are left to the commits: {e}");
+            return;
+        }
+    };
+    let started = thread::Builder::new().name("snl-db-checkpoint".into()).spawn(move || {
+        while kicked.recv().is_ok() {
+            if let Err(e) = checkpointer.run() {
+                eprintln!("snl serve: a checkpoint failed (the next commit asks again): {e}");
+            }
+        }
+    });
+    if let Err(e) = started {
+        eprintln!("snl serve: checkpoints are left to the commits: {e}");
     }
 }
 
