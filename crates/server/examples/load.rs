@@ -132,8 +132,13 @@ async fn player(
 ) -> Seen {
     let mut ended = end.subscribe();
     let url = format!("ws://{addr}/api/rooms/{room}/ws");
+    // tungstenite's default 128 KiB buffers, zero-filled at the first read, would make 10,000
+    // players a gigabyte and a core of memset in this process: frames here are small.
+    let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+        .read_buffer_size(4096)
+        .write_buffer_size(4096);
     let (mut socket, _) =
-        tokio_tungstenite::connect_async_with_config(url, None, true).await.unwrap();
+        tokio_tungstenite::connect_async_with_config(url, Some(config), true).await.unwrap();
     let hello = json!({"type": "hello", "token": token, "since": null});
     socket.send(Message::Text(hello.to_string().into())).await.unwrap();
     let mut seen = Seen::default();
@@ -498,9 +503,20 @@ fn sample_peak(pid: u32, done: Arc<AtomicBool>) -> std::thread::JoinHandle<u64> 
     })
 }
 
-#[tokio::main]
-async fn main() {
+fn main() {
     let args: Vec<String> = std::env::args().collect();
+    // Against a server of its own process the players run on one thread: two threads handing
+    // thousands of small wake-ups back and forth cost this process more than the frames do, and
+    // the second core is the server's. With the server in this process, both are shared.
+    let mut runtime = if args.iter().any(|a| a == "--addr") {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+    };
+    runtime.enable_all().build().expect("a tokio runtime").block_on(run_load(args));
+}
+
+async fn run_load(args: Vec<String>) {
     let options = Options {
         rooms: arg(&args, "--rooms").unwrap_or(100),
         paced: args.iter().any(|a| a == "--paced"),
