@@ -209,7 +209,8 @@ impl RoomStore {
     }
 
     /// Takes the WAL's checkpoints off this connection's commits, for a writer that must not
-    /// stall: after each commit that leaves [`CHECKPOINT_PAGES`] or more pages in the log, `due`
+    /// stall: after each commit that leaves `pages` or more pages in the log (the server uses
+    /// [`CHECKPOINT_PAGES`]), `due`
     /// is called, and another thread copies the log into the database through the returned
     /// [`Checkpointer`] while this connection goes on committing. Only a log past four times
     /// that (a checkpointer that cannot keep up) is copied by a commit itself, so the log
@@ -220,16 +221,20 @@ impl RoomStore {
     /// Whatever SQLite reports opening the checkpointer's connection.
     pub fn checkpoint_elsewhere(
         &mut self,
+        pages: i32,
         mut due: impl FnMut() + Send + 'static,
     ) -> Result<Checkpointer, DbError> {
         let flags =
             rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = rusqlite::Connection::open_with_flags(self.db.path(), flags)?;
         conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
-        self.db.conn.wal_hook(Some(move |wal: &mut rusqlite::hooks::Wal, pages| {
-            if pages >= 4 * CHECKPOINT_PAGES {
+        // A connection finds the database in WAL mode at its first read; until then it would
+        // refuse every checkpoint.
+        let _: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0))?;
+        self.db.conn.wal_hook(Some(move |wal: &mut rusqlite::hooks::Wal, held| {
+            if held >= pages.saturating_mul(4) {
                 wal.checkpoint()?;
-            } else if pages >= CHECKPOINT_PAGES {
+            } else if held >= pages {
                 due();
             }
             Ok(())
@@ -455,6 +460,43 @@ mod tests {
         assert_eq!(store.room("a").unwrap().as_ref(), Some(&rooms[0]));
         assert_eq!(store.room("b").unwrap().map(|r| r.setup), Some("setup b".to_owned()));
         assert_eq!(store.room("c").unwrap(), None);
+    }
+
+    #[test]
+    fn a_checkpoint_asked_by_the_writer_is_made_by_the_other_connection() {
+        use std::sync::{
+            Arc,
+            atomic::{AtomicUsize, Ordering},
+        };
+        let dir = std::env::temp_dir().join(format!("snl-rooms-ckpt-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut store = RoomStore::open(&dir.join("games.db")).unwrap();
+        let asked = Arc::new(AtomicUsize::new(0));
+        let counter = asked.clone();
+        let checkpointer = store
+            .checkpoint_elsewhere(8, move || {
+                counter.fetch_add(1, Ordering::SeqCst);
+            })
+            .unwrap();
+        store.write(&[create("r")]).unwrap();
+        let mut seq = 0;
+        // Commits go on; past 8 pages each asks for a checkpoint, none makes it.
+        while asked.load(Ordering::SeqCst) < 3 {
+            seq += 1;
+            let event = "x".repeat(3000);
+            store.write(&[RoomWrite::Event { room: "r".into(), seq, event }]).unwrap();
+            assert!(seq < 100, "no checkpoint was asked for");
+        }
+        let (log, copied) = checkpointer.run().unwrap();
+        assert!(log >= 8 && log < 32, "the writer made none itself: {log}");
+        assert_eq!(copied, log, "a passive checkpoint with nobody reading copies it all");
+        // The next commit starts the log again from its beginning.
+        seq += 1;
+        store.write(&[RoomWrite::Event { room: "r".into(), seq, event: "y".into() }]).unwrap();
+        let (log, _) = checkpointer.run().unwrap();
+        assert!(log < 8, "{log}");
+        assert_eq!(store.events_between("r", seq - 1, seq).unwrap(), ["y"]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

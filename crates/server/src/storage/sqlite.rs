@@ -111,7 +111,7 @@ impl SqliteStorage {
 /// slowest moments of a busy server). The thread ends with the writer's connection.
 fn checkpoint_beside(store: &mut RoomStore) {
     let (kick, kicked) = mpsc::sync_channel::<()>(1);
-    let checkpointer = match store.checkpoint_elsewhere(move || {
+    let checkpointer = match store.checkpoint_elsewhere(snl_store::CHECKPOINT_PAGES, move || {
         let _ = kick.try_send(());
     }) {
         Ok(checkpointer) => checkpointer,
