@@ -307,6 +307,30 @@ mod tests {
     }
 
     #[test]
+    fn every_page_has_one_script_the_boot_naming_modules_that_are_embedded() {
+        for name in Files::iter().filter(|n| n.ends_with(".html")) {
+            let html = String::from_utf8_lossy(&Files::get(&name).unwrap().data).into_owned();
+            assert_eq!(html.matches("<script").count(), 1, "{name}");
+            assert!(
+                html.contains(r#"<script type="module" src="/assets/{{v}}/boot.js"></script>"#),
+                "{name} starts with the boot script"
+            );
+            assert!(!html.contains("modulepreload"), "{name} preloads nothing");
+            let (main, _) = html
+                .split_once(r#"data-main=""#)
+                .and_then(|(_, rest)| rest.split_once('"'))
+                .unwrap_or_else(|| panic!("{name} names its modules"));
+            assert!(!main.trim().is_empty(), "{name}");
+            for module in main.split(' ') {
+                assert!(
+                    Files::get(&format!("assets/{module}.js")).is_some(),
+                    "{name} names {module}, which is not embedded"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn an_etag_in_if_none_match_is_fresh() {
         let mut h = HeaderMap::new();
         assert!(!fresh(&h, "\"a\""));

@@ -260,7 +260,7 @@ function followRooms() {
 nameInput.value = localStorage.getItem('snl.name') ?? '';
 addSeat('human');
 addSeat('hard');
-// The preview (a hundred numbered cells, snakes and ladders) is drawn just after the first paint:
-// the header and the form show at once, the board a frame later.
-requestAnimationFrame(() => setTimeout(drawPreview, 0));
+// This runs after the page's first paint (assets/boot.js): the header and the form show at once,
+// the preview (a hundred numbered cells, snakes and ladders) a frame later.
+drawPreview();
 followRooms();
