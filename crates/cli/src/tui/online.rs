@@ -106,6 +106,11 @@ impl Mirror {
         if matches!(first, Event::TimeUp {}) {
             return Ok(Some(Input::TimeUp));
         }
+        // A seat's turn clock ran out: the rest of its turn is the computer's, here as on the
+        // server (before its first roll, it comes after the turn's start: below).
+        if matches!(first, Event::TimedOut { .. }) {
+            return Ok(Some(Input::TurnTimeUp));
+        }
         match self.game.pending() {
             Pending::Roll { .. } => {
                 // A roll's events begin with the game's start and the turn's, then the dice.
@@ -114,6 +119,8 @@ impl Mirror {
                         Event::DiceRolled { dice, .. } => {
                             return Ok(Some(Input::Roll { roll: *dice }));
                         }
+                        // The clock ran out before the turn's first roll.
+                        Event::TimedOut { .. } => return Ok(Some(Input::TurnTimeUp)),
                         Event::GameStarted { .. } | Event::TurnStarted { .. } => {}
                         other => {
                             return Err(Lost(format!(
@@ -357,7 +364,7 @@ fn hear(app: &mut App, online: &mut Online, numbered: &Numbered<String>) {
             }
             shown.push(event);
         }
-        Event::TimedOut { .. } | Event::Undone { .. } | Event::Redone { .. } => shown.push(event),
+        Event::Undone { .. } | Event::Redone { .. } => shown.push(event),
         Event::GameStarted { players, .. } if !online.started => {
             online.started = true;
             if *players != online.names {

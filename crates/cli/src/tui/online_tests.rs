@@ -25,11 +25,28 @@ const URL: &str = "http://127.0.0.1:8080/room/5f0c2a9e81d34b07";
 /// when awaited and takes the last option of a choice; the events as the server sends them, and
 /// the game at the end. `until`: stop once this many events were told.
 fn room_game(rules: Rules, seed: u64, until: usize) -> (Vec<Numbered<String>>, Game) {
+    play_on(room_session(rules, seed), Vec::new(), until)
+}
+
+fn room_session(rules: Rules, seed: u64) -> Session {
     let board = Board::new(&Preset::Classic.spec(), &rules).unwrap();
     let seats = vec![Seat::new("Ann", SeatKind::Human), Seat::new("Robo", SeatKind::Hard)];
     let game = Game::new(board, rules, seats).unwrap();
-    let mut session = Session::new(game, DiceState::seeded(seed), "classic");
-    let mut told = Vec::new();
+    Session::new(game, DiceState::seeded(seed), "classic")
+}
+
+/// The events as the server sends them (players by name).
+fn named(session: &Session, events: Vec<Numbered<usize>>) -> Vec<Numbered<String>> {
+    let seats = session.game().seats();
+    events.into_iter().map(|n| Numbered { seq: n.seq, event: n.event.named(seats) }).collect()
+}
+
+/// [`room_game`] from `session` on, after the events `told` already.
+fn play_on(
+    mut session: Session,
+    mut told: Vec<Numbered<String>>,
+    until: usize,
+) -> (Vec<Numbered<String>>, Game) {
     while told.len() < until {
         let events = match session.awaiting() {
             Awaiting::Over => break,
@@ -39,10 +56,7 @@ fn room_game(rules: Rules, seed: u64, until: usize) -> (Vec<Numbered<String>>, G
                 session.act(d.seat, Intent::Choose { option: d.options.len() - 1 }).unwrap()
             }
         };
-        let seats = session.game().seats();
-        told.extend(
-            events.into_iter().map(|n| Numbered { seq: n.seq, event: n.event.named(seats) }),
-        );
+        told.extend(named(&session, events));
     }
     (told, session.game().clone())
 }
@@ -180,6 +194,33 @@ fn space_rolls_on_our_turn_once_and_not_on_the_computers() {
     assert!(outbox(&mut app).is_empty());
     assert!(log(&app).ends_with("It is Robo's turn: yours comes."), "{}", log(&app));
     assert!(!text(&app, 80, 24).contains(" Space  roll"));
+}
+
+#[test]
+fn a_turn_whose_clock_ran_out_is_the_servers_computers_on_the_screen_too() {
+    // Ann's clock runs out before her first roll: the server tells `timed_out`, and its computer
+    // plays her turn.
+    let mut session = room_session(Rules::default(), 8);
+    let turn = session.time_out(0).unwrap();
+    let turn = named(&session, turn);
+    let expired = turn.iter().position(|n| matches!(n.event, Event::TimedOut { .. })).unwrap();
+    let (events, end) = play_on(session, turn, usize::MAX);
+    let mut app = screen_of(Some(0), Rules::default(), true);
+    hear(&mut app, &events[..=expired]);
+    assert!(matches!(app.session.awaiting(), Awaiting::Computer { seat: 0 }));
+    press(&mut app, KeyCode::Char(' '));
+    assert!(outbox(&mut app).is_empty(), "no roll for a turn the computer plays");
+    assert!(!text(&app, 80, 24).contains(" Space  roll"));
+    assert!(
+        log(&app).contains("Ann ran out of time: the computer plays the rest"),
+        "{}",
+        log(&app)
+    );
+    hear(&mut app, &events[expired + 1..]);
+    settle(&mut app);
+    assert_eq!(online(&app).lost, None);
+    assert_eq!(app.session.game().positions(), end.positions());
+    assert_eq!(app.session.game().timed_out(), end.timed_out());
 }
 
 #[test]
