@@ -23,13 +23,14 @@ need nginx nginx
 export INSTA_UPDATE=no
 cargo test --workspace --release "$@"
 
-# The browser game (crates/server/web): types checked, the animation planner's unit tests, then
+# The browser game (crates/server/web): types checked and linted, the animation planner's unit tests, then
 # real Chromium against the release binary that cargo's tests just built.
 cargo build --release --quiet -p snl
 (
   cd web-tests
   [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error
   npx --no-install tsc -p tsconfig.json
+  npm run --silent lint
   node --test unit/
   node --test --test-concurrency=1 e2e/
 )
