@@ -53,13 +53,17 @@ export function dropToken(room, token) {
  * events after the last one seen.
  * @param {string} room
  * @param {string | null} token
- * @param {(frame: Frame) => void} onFrame every frame from the server
+ * @param {(frame: Frame) => void} onFrame every frame from the server; on the first connection,
+ *   the room's events before its welcome follow the welcome marked `past` (for the page's history)
  * @param {(open: boolean) => void} [onLink] told when the connection opens or drops
+ * @param {boolean} [past] whether to ask for the room's past events (see `onFrame`)
  * @returns {Link}
  */
-export function connect(room, token, onFrame, onLink) {
+export function connect(room, token, onFrame, onLink, past = true) {
   /** @type {number | null} */
   let since = null;
+  /** The first connection's welcome `seq`: the events up to it are the room's past. */
+  let pastUpTo = 0;
   /** @type {WebSocket | null} */
   let socket = null;
   let closed = false;
@@ -71,7 +75,9 @@ export function connect(room, token, onFrame, onLink) {
     socket = ws;
     ws.onopen = () => {
       tries = 0;
-      ws.send(JSON.stringify({ type: 'hello', token, since }));
+      // The first connection asks for every event (since 0) when the past is wanted: the
+      // welcome's state is now, and the events up to its seq are the room's past.
+      ws.send(JSON.stringify({ type: 'hello', token, since: since ?? (past ? 0 : null) }));
     };
     ws.onmessage = (message) => {
       /** @type {Frame} */
@@ -84,11 +90,15 @@ export function connect(room, token, onFrame, onLink) {
       if (frame.type === 'welcome') {
         open = true;
         onLink?.(true);
-        // A fresh connection (no since) gets the whole state; a resumed one only what it missed.
-        if (since === null) since = frame.seq;
+        // A fresh connection gets the whole state; a resumed one only what it missed.
+        if (since === null) since = pastUpTo = frame.seq;
         else frame.resumed = true;
       }
       if (frame.type === 'event') {
+        if (frame.seq <= pastUpTo) {
+          onFrame({ ...frame, past: true });
+          return;
+        }
         if (since !== null && frame.seq <= since) return;
         since = frame.seq;
       }

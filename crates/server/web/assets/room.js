@@ -452,6 +452,14 @@ async function refresh() {
  * @param {Frame} f
  */
 function onFrame(f) {
+  if (f.type === 'event' && f.past) {
+    tellPast(f.event);
+    return;
+  }
+  if (f.type === 'welcome' && !f.resumed) {
+    earlier = narrator(f.state.board.size, f.state.rules);
+    $('earlier-log').replaceChildren();
+  }
   if (f.type === 'welcome') {
     // A resumed connection's missed events follow its welcome: only a fresh one replaces the
     // state; a resumed one says what is awaited now (awaiting frames are not sent again).
@@ -468,6 +476,38 @@ function onFrame(f) {
     tell(f.message, 'error');
     drawControls();
   }
+}
+
+/** The words of the room's past, from its first event (set at each fresh welcome).
+ * @type {ReturnType<typeof narrator> | null} */
+let earlier = null;
+
+/**
+ * Tells an event from before the page came (or a chat line) in the log's "Earlier in this game",
+ * which is not a live region: the page does not read the past aloud.
+ * @param {import('./plan.js').WireEvent} event
+ */
+function tellPast(event) {
+  const list = $('earlier-log');
+  const line = document.createElement('p');
+  if (event.type === 'chat') {
+    const who = document.createElement('strong');
+    who.textContent = `${event.player}: `;
+    line.append(who, String(event.text));
+    line.className = 'chat';
+  } else {
+    // Who came and went then is not the game's story.
+    if (event.type === 'presence') return;
+    const text = earlier?.sentence(event);
+    if (!text) return;
+    line.textContent = text;
+    line.className = event.type;
+  }
+  list.appendChild(line);
+  while (list.children.length > 500) list.firstElementChild?.remove();
+  const details = /** @type {HTMLDetailsElement} */ ($('earlier'));
+  details.hidden = false;
+  $('earlier-count').textContent = String(list.children.length);
 }
 
 /** Connects: the first seat held drives the page; other seats held only send their intents. */
@@ -500,7 +540,7 @@ function start() {
     }, (up) => {
       if (!up && seat !== null) mine.delete(seat);
       if (drives) document.body.dataset.online = String(up);
-    });
+    }, drives);
   };
   if (tokens.length === 0) open(null);
   for (const t of tokens) open(t);
