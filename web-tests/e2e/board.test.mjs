@@ -85,6 +85,27 @@ test('a board file is drawn with its snakes, ladders and effect cells; sound off
   assert.deepEqual(errors, []);
 });
 
+test('a board of 400 cells fits the page with every number legible and inside its cell', async () => {
+  const room = await post(`${server.url}/api/rooms`, { board: { size: 400, snake: [{ head: 390, tail: 17 }], ladder: [{ foot: 3, top: 377 }] }, seats: [{ kind: 'easy' }, { kind: 'human' }] });
+  const { page, errors } = await openPage(browser);
+  await page.goto(`${server.url}/room/${room.room}`);
+  await page.waitForSelector('[data-cell="400"]');
+  assert.equal(await page.locator('#zoom').isHidden(), true, 'drawn whole, no zoom needed');
+  const cells = await page.$$eval('g.cell', (gs) => gs.map((g) => {
+    const cell = /** @type {SVGGraphicsElement} */ (g.firstElementChild).getBoundingClientRect();
+    const num = /** @type {SVGTextElement} */ (g.querySelector('text.cell-num')).getBoundingClientRect();
+    return { n: /** @type {SVGGElement} */ (g).dataset.cell, cell: cell.toJSON(), num: num.toJSON(), text: g.querySelector('text.cell-num')?.textContent };
+  }));
+  assert.equal(cells.length, 400);
+  for (const { n, cell, num, text } of cells) {
+    assert.equal(text, n);
+    // 9 CSS pixels of glyph height at the least (a 3-digit number in a 12px font is about 11).
+    assert.ok(num.height >= 9, `cell ${n}: its number is ${num.height.toFixed(1)}px high`);
+    assert.ok(num.left >= cell.left && num.right <= cell.right && num.top >= cell.top && num.bottom <= cell.bottom, `cell ${n}: its number leaves its cell`);
+  }
+  assert.deepEqual(errors, []);
+});
+
 test('a board of 1000 cells is drawn whole and zooms', async () => {
   const snake = [{ head: 990, tail: 12 }, { head: 555, tail: 444 }];
   const ladder = [{ foot: 5, top: 905 }];
