@@ -94,3 +94,76 @@ test('a dropped lobby stream is dialled again, and the list is fetched only whil
     await page.context().close();
   }
 });
+
+const BOARD_FILE = `# a small board for the lobby form
+size = 30
+[[snake]]
+head = 27
+tail = 5
+[[ladder]]
+foot = 4
+top = 18
+[[ladder]]
+foot = 9
+top = 21
+`;
+
+test('a room made with the lobby form has the board file, rules, turn timer and seats chosen in it', async () => {
+  const { page, errors } = await openPage(browser);
+  // The form takes typing before its script runs (boot.js imports it after the first paint): hold
+  // the script back until the name is typed, and the name must still be there once it has run.
+  /** @type {() => void} */
+  let typed = () => {};
+  const nameTyped = new Promise((resolve) => { typed = () => resolve(undefined); });
+  await page.route('**/lobby.js', async (route) => {
+    await nameTyped;
+    await route.continue();
+  });
+  await page.goto(`${server.url}/`, { waitUntil: 'domcontentloaded' });
+  await page.getByLabel('Your name').fill('Ann');
+  typed();
+  await page.waitForSelector('html[data-ready]', { state: 'attached' });
+  assert.equal(await page.getByLabel('Your name').inputValue(), 'Ann', 'the name typed early is kept');
+  await page.getByLabel('Board', { exact: true }).selectOption('file');
+  await page.getByLabel('Board file (.toml or .json)').setInputFiles({ name: 'small.toml', mimeType: 'text/plain', buffer: Buffer.from(BOARD_FILE) });
+  await page.locator('#file-note', { hasText: 'small.toml: 30 cells, 1 snakes, 2 ladders.' }).waitFor();
+  await page.getByLabel('Rules', { exact: true }).selectOption('bonus-six');
+  await page.getByText('More rules').click();
+  await page.getByLabel('Past the end').selectOption('bounce');
+  await page.getByLabel('Turn timer').selectOption('30');
+  // Seat 1 is Ann's; seat 2 a person's, left open for whoever the link reaches; seat 3 a computer.
+  await page.getByLabel('Seat 2 kind').selectOption('human');
+  await page.getByRole('button', { name: 'Add a seat' }).click();
+  await page.getByLabel('Seat 3 kind').selectOption('greedy');
+  await page.locator('#seats > li:nth-child(3) .seat-name').fill('Robo');
+  await page.getByRole('button', { name: 'Create the room' }).click();
+  await page.waitForURL(/\/room\/[^/#]+$/);
+  const room = new URL(page.url()).pathname.split('/')[2];
+  await page.waitForSelector('.player[data-seat="0"] .badge-you');
+
+  const state = await (await fetch(`${server.url}/api/rooms/${room}`)).json();
+  assert.deepEqual(state.board, { size: 30, snake: [{ head: 27, tail: 5 }], ladder: [{ foot: 4, top: 18 }, { foot: 9, top: 21 }] }, 'the board of the file');
+  assert.equal(state.rules.bonus, 'top-face', 'bonus six: a six rolls again');
+  assert.equal(state.rules.overshoot, 'bounce', 'the option chosen under More rules');
+  assert.equal(state.turn_time, 30);
+  assert.deepEqual(state.seats.map((/** @type {any} */ s) => [s.kind, s.name, s.open]), [['human', 'Ann', false], ['human', null, true], ['greedy', 'Robo', false]]);
+  assert.equal(state.status, 'open', 'waiting for the open seat');
+
+  // The room's page draws that board and offers the open seat.
+  assert.equal(await page.locator('#board [data-cell="30"]').count(), 1);
+  assert.equal(await page.locator('#board [data-cell="31"]').count(), 0);
+  await page.getByRole('button', { name: 'Take seat 2' }).waitFor();
+  assert.match(await page.locator('#status').textContent() ?? '', /^Waiting for 1 more player/);
+  assert.ok(await page.locator('#timer').isHidden(), 'no clock runs before the game starts');
+
+  // Once the open seat is taken the game starts, and Ann's turn runs on the 30-second clock.
+  await post(`${server.url}/api/rooms/${room}/seats/1`, { name: 'Bob' });
+  await page.waitForSelector('#timer:not([hidden])');
+  const label = await page.locator('#timer').getAttribute('aria-label');
+  const match = /^(\d+) seconds left for Ann$/.exec(label ?? '');
+  assert.ok(match, `the timer says ${label}`);
+  assert.ok(Number(match[1]) <= 30, `a 30-second turn: ${label}`);
+  assert.match(await page.locator('#timer').textContent() ?? '', /^0:[0-3]\d$/);
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

@@ -257,7 +257,9 @@ function followRooms() {
   dial();
 }
 
-nameInput.value = localStorage.getItem('snl.name') ?? '';
+// The form shows (and takes typing) before this script runs (assets/boot.js): a name typed by then
+// is kept, not replaced by the one remembered.
+if (!nameInput.value) nameInput.value = localStorage.getItem('snl.name') ?? '';
 addSeat('human');
 addSeat('hard');
 // This runs after the page's first paint (assets/boot.js): the header and the form show at once,

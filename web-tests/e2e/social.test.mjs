@@ -1,0 +1,105 @@
+// The room page among people: chat between two players (and a spectator who reads it), each
+// player's presence badge going from online to away when their page closes, and the invite button
+// that copies the room's address.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage, post, startServer } from './support.mjs';
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */
+let server;
+/** @type {import('playwright-core').Browser} */
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+/**
+ * A room of two people, Ann and Bob, each seated from an invitation link in a browser context
+ * of their own, and Eve watching in a third.
+ */
+async function twoPlayersAndASpectator() {
+  const room = await post(`${server.url}/api/rooms`, { board: 'kids', seats: [{ kind: 'human' }, { kind: 'human' }], seed: 3 });
+  const ann = await openPage(browser);
+  const bob = await openPage(browser);
+  const eve = await openPage(browser);
+  for (const [i, [p, name]] of /** @type {const} */ ([[ann, 'Ann'], [bob, 'Bob']]).entries()) {
+    const { token } = await post(`${server.url}/api/rooms/${room.room}/seats/${i}`, { name });
+    await p.page.goto(`${server.url}/room/${room.room}#token=${token}`);
+    await p.page.waitForSelector(`.player[data-seat="${i}"] .badge-you`);
+  }
+  await eve.page.goto(`${server.url}/room/${room.room}`);
+  for (const p of [ann, bob, eve]) await p.page.waitForSelector('[data-player="Bob"]');
+  return { room: /** @type {string} */ (room.room), ann, bob, eve };
+}
+
+/**
+ * The lines of a page's chat list.
+ * @param {import('playwright-core').Page} page
+ */
+const chatLines = (page) => page.locator('#chat > li').allTextContents();
+
+test('a chat line typed by one player shows, with their name, to the other player and to a spectator', async () => {
+  const { ann, bob, eve } = await twoPlayersAndASpectator();
+  // A spectator reads the chat but has no form to write in it.
+  assert.equal(await eve.page.locator('#chat-form').isHidden(), true, 'a spectator cannot chat');
+
+  await ann.page.getByLabel('Message').fill('Good luck, Bob!');
+  await ann.page.getByRole('button', { name: 'Send' }).click();
+  for (const p of [ann, bob, eve]) await p.page.locator('#chat > li', { hasText: 'Good luck, Bob!' }).waitFor();
+  for (const p of [ann, bob, eve]) assert.deepEqual(await chatLines(p.page), ['Ann: Good luck, Bob!'], 'every page shows the line once, with the sender');
+  assert.equal(await bob.page.locator('#chat > li > strong').textContent(), 'Ann: ', 'the sender is named apart from the text');
+  assert.equal(await ann.page.getByLabel('Message').inputValue(), '', 'the sent line leaves the box');
+
+  // Bob answers with Enter in the box.
+  await bob.page.getByLabel('Message').fill('Thanks, Ann');
+  await bob.page.getByLabel('Message').press('Enter');
+  for (const p of [ann, bob, eve]) await p.page.locator('#chat > li', { hasText: 'Thanks, Ann' }).waitFor();
+  for (const p of [ann, bob, eve]) assert.deepEqual(await chatLines(p.page), ['Ann: Good luck, Bob!', 'Bob: Thanks, Ann'], 'in the order they were said');
+  for (const p of [ann, bob, eve]) {
+    assert.deepEqual(p.errors, []);
+    await p.context.close();
+  }
+});
+
+test('each player is shown present to the other, and away once their page closes', async () => {
+  const { room, ann, bob, eve } = await twoPlayersAndASpectator();
+  const badge = (/** @type {import('playwright-core').Page} */ page, /** @type {number} */ seat) => page.locator(`.player[data-seat="${seat}"] .badge:is(.badge-on, .badge-away)`);
+  for (const [p, other] of /** @type {const} */ ([[ann, 1], [bob, 0], [eve, 0], [eve, 1]])) {
+    await p.page.locator(`.player[data-seat="${other}"] .badge-on`).waitFor();
+    assert.equal(await badge(p.page, other).textContent(), 'online');
+  }
+
+  await ann.context.close();
+  for (const p of [bob, eve]) {
+    await p.page.locator('.player[data-seat="0"] .badge-away').waitFor();
+    assert.deepEqual(await badge(p.page, 0).allTextContents(), ['away'], 'Ann is away, and only away');
+    assert.deepEqual(await badge(p.page, 1).allTextContents(), ['online'], 'Bob is still here');
+  }
+  const state = await (await fetch(`${server.url}/api/rooms/${room}`)).json();
+  assert.deepEqual(state.seats.map((/** @type {any} */ s) => s.online), [false, true], 'as the server tells it');
+  for (const p of [ann, bob, eve]) assert.deepEqual(p.errors, []);
+  await bob.context.close();
+  await eve.context.close();
+});
+
+test('the invite button copies the room address (never the seat token) and says so', async () => {
+  const room = (await post(`${server.url}/api/rooms`, { seats: [{ kind: 'human' }, { kind: 'human' }] })).room;
+  const { token } = await post(`${server.url}/api/rooms/${room}/seats/0`, { name: 'Ann' });
+  const ann = await openPage(browser);
+  await ann.page.goto(`${server.url}/room/${room}#token=${token}`);
+  await ann.page.waitForSelector('.player[data-seat="0"] .badge-you');
+  await ann.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  await ann.page.evaluate(() => navigator.clipboard.writeText('nothing yet'));
+  await ann.page.getByRole('button', { name: 'Copy invite link' }).click();
+  await ann.page.getByRole('button', { name: 'Link copied!' }).waitFor();
+  const copied = await ann.page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(copied, `${server.url}/room/${room}`);
+  assert.ok(!copied.includes(token), 'the link does not give away Ann\'s seat');
+  assert.deepEqual(ann.errors, []);
+  await ann.context.close();
+});
