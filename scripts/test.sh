@@ -28,7 +28,8 @@ cargo test --workspace --release "$@"
 cargo build --release --quiet -p snl
 (
   cd web-tests
-  [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error
+  # Installed again when the lock file changed since (a pull that adds a tool).
+  [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error
   npx --no-install tsc -p tsconfig.json
   npm run --silent lint
   node --test unit/
