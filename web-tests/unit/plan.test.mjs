@@ -136,3 +136,48 @@ test('tokens sharing a cell are spread apart and shrunk', () => {
   assert.ok(spots.every((s) => s.scale < 1));
   assert.equal(new Set([0, 1, 2, 3, 4, 5, 6, 7, 8].map((i) => JSON.stringify(crowdOffset(i, 9)))).size, 9);
 });
+
+// The sounds each beat carries (anim.js plays `beat.sound` as the beat starts, and a walk's
+// 'step' once per cell): a ladder, a shield, a win and a walk's steps, as snake, six and roll above.
+const fx = {
+  size: 36,
+  snake: [{ head: 33, tail: 4 }],
+  ladder: [{ foot: 3, top: 22 }],
+  cell: [{ at: 17, effect: 'shield' }],
+};
+
+test('a walk steps to the sound of steps; a ladder climbs to its own sound, reduced motion too', () => {
+  const walk = planEvent(fx, { Ann: 0 }, { type: 'moved', player: 'Ann', from: 0, to: 3, steps: 3 });
+  assert.equal(walk.beats[0].kind, 'walk');
+  assert.equal(walk.beats[0].sound, 'step');
+  for (const reduced of [false, true]) {
+    const up = planEvent(fx, { Ann: 3 }, { type: 'ladder', player: 'Ann', from: 3, to: 22 }, { reduced });
+    assert.equal(up.beats.length, 1);
+    assert.equal(up.beats[0].sound, 'ladder', `reduced: ${reduced}`);
+    assert.equal(up.after.Ann, 22);
+  }
+  const down = planEvent(fx, { Ann: 33 }, { type: 'snake', player: 'Ann', from: 33, to: 4 }, { reduced: true });
+  assert.equal(down.beats[0].sound, 'snake', 'a snake keeps its sound under reduced motion');
+});
+
+test('a shield rings as it is picked up and as it stops a snake; the token stays', () => {
+  const gained = planEvent(fx, { Ann: 17 }, { type: 'shield_gained', player: 'Ann' });
+  assert.deepEqual(gained.beats.map((b) => [b.kind, b.sound]), [['shield', 'shield']]);
+  assert.equal(gained.beats[0].kind === 'shield' && gained.beats[0].on, true);
+  assert.deepEqual(gained.after, { Ann: 17 });
+  const used = planEvent(fx, { Ann: 33 }, { type: 'shield_used', player: 'Ann', at: 33 }, { reduced: true });
+  assert.deepEqual(used.beats.map((b) => [b.kind, b.sound]), [['shield', 'shield']], 'heard under reduced motion too');
+  assert.equal(used.beats[0].kind === 'shield' && used.beats[0].on, false);
+  assert.deepEqual(used.after, { Ann: 33 });
+});
+
+test('the winner is celebrated to the win sound, shorter under reduced motion', () => {
+  const full = planEvent(fx, { Ann: 30 }, { type: 'player_finished', player: 'Ann', rank: 1 });
+  const reduced = planEvent(fx, { Ann: 30 }, { type: 'player_finished', player: 'Ann', rank: 1 }, { reduced: true });
+  for (const plan of [full, reduced]) {
+    assert.deepEqual(plan.beats.map((b) => [b.kind, b.sound]), [['win', 'win']]);
+    assert.equal(plan.after.Ann, 36);
+  }
+  assert.ok(reduced.beats[0].ms > 0 && reduced.beats[0].ms < full.beats[0].ms);
+  assert.equal(planEvent(fx, {}, { type: 'game_ended', ranking: ['Ann', 'Bob'] }).beats.length, 0, 'the end itself adds no second fanfare');
+});
