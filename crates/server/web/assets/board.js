@@ -362,6 +362,9 @@ export function render(svg, board, tokens, options = {}) {
     svg.dataset.board = key;
   }
   const layer = tokenSpace(svg);
+  // Not fitted yet (the board had no size when it was drawn): fitted now, not only when its
+  // resize observer next reports, so no token is ever drawn unscaled.
+  if (!layer.style.transform) fitTokenSpace(svg);
   const places = tokenPlaces(board, tokens);
   /** @type {Map<string, HTMLElement>} */
   const existing = new Map();
