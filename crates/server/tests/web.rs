@@ -67,7 +67,10 @@ async fn the_lobby_and_a_rooms_page_are_served_with_their_assets() {
     assert_eq!(page.status, 200);
     assert!(page.body.contains(r#"id="roll""#));
 
-    let script = asset_address(&lobby.body, "lobby.js");
+    // The page's one script is the boot, which imports the modules `data-main` names beside it.
+    let boot = asset_address(&lobby.body, "boot.js");
+    assert!(lobby.body.contains(r#"data-main="lobby""#), "{}", lobby.body);
+    let script = boot.replace("boot.js", "lobby.js");
     let js = get(server.addr, &script, "").await;
     assert_eq!(js.status, 200);
     assert_eq!(js.header("content-type"), Some("text/javascript; charset=utf-8"));
