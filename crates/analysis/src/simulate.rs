@@ -39,7 +39,7 @@ mod tally;
 
 use rayon::prelude::*;
 use snl_engine::{
-    AfterRoll, Board, Bonus, Choice, Effect, Finish, JumpMode, Overshoot, Rules, splitmix64,
+    AfterRoll, Board, Bonus, Choice, Effect, Finish, JumpMode, Met, Next, Rules, splitmix64,
 };
 
 use crate::Budget;
@@ -127,6 +127,8 @@ pub struct Simulator {
     /// with a load.
     after_top: Vec<AfterRoll>,
     finish_first: bool,
+    /// Whether a roll past N is blocked ([`snl_engine::Overshoot::land`] asked once).
+    blocks: bool,
     /// `settle[c]`: where a token landing on `c` rests after its jumps.
     settle: Vec<u32>,
     /// When a move is by one face (one die, or pick-die): `table[row + face]` is the row of the
@@ -173,11 +175,11 @@ impl Landing {
     /// The effect code of resting on `cell` (none for a wormhole: a token rests on one only
     /// when single jumps stop it there, and then nothing happens).
     fn effect(board: &Board, cell: u32) -> u32 {
-        let code = match board.effect_at(cell) {
-            Some(Effect::Skip) => Self::SKIP,
-            Some(Effect::Extra) => Self::EXTRA,
-            Some(Effect::Shield) => Self::SHIELD,
-            _ => 0,
+        let code = match board.met(cell) {
+            Met::Skip => Self::SKIP,
+            Met::Extra => Self::EXTRA,
+            Met::Shield => Self::SHIELD,
+            Met::Nothing => 0,
         };
         cell | code << Self::EFFECT_SHIFT
     }
@@ -232,6 +234,7 @@ impl Simulator {
             wormholes: Vec::new(),
             rows: Vec::new(),
             rounds: rules.mode.rounds().map_or(0, u64::from),
+            blocks: rules.overshoot.land(size, size + 1).is_none(),
         };
         if board.has_effects() || sim.rounds > 0 {
             sim.build_landings();
@@ -268,20 +271,19 @@ impl Simulator {
             .collect();
         let hole = |cell: u32| holes.binary_search(&cell).ok().map(|i| i as u32);
         let chain = self.rules.jumps == JumpMode::Chain;
-        // Where landing on `cell` leads, before any shield.
+        // Where landing on `cell` leads, before any shield: the engine's next jump, after the
+        // plain jumps settled under chain.
         let lands = |cell: u32| {
-            if chain {
-                let end = board.settle(cell, JumpMode::Chain);
-                hole(end).map_or_else(|| Landing::effect(board, end), |i| Landing::DRAW | i)
-            } else if let Some(to) = board.jump_at(cell) {
-                Landing::effect(board, to)
-            } else {
-                hole(cell).map_or_else(|| Landing::effect(board, cell), |i| Landing::DRAW | i)
+            let end = if chain { board.settle(cell, JumpMode::Chain) } else { cell };
+            match board.next_jump(self.rules.jumps, end, 0) {
+                Next::Jump(to) => Landing::effect(board, to),
+                Next::Wormhole(_) => hole(end).map_or(0, |i| Landing::DRAW | i),
+                Next::Rest => Landing::effect(board, end),
             }
         };
         let land: Vec<u32> = (0..=self.size)
             .map(|cell| {
-                let snake = board.jump_at(cell).is_some_and(|to| to < cell);
+                let snake = board.snake_at(cell);
                 lands(cell) | if snake { Landing::SNAKE } else { 0 }
             })
             .collect();
@@ -311,7 +313,7 @@ impl Simulator {
             for from in 0..=self.size {
                 for face in 1..stride {
                     let step = self.board.advance(&self.rules, from, face);
-                    let entry = if step.overshoot && self.rules.overshoot == Overshoot::Stay {
+                    let entry = if step.blocked {
                         from * stride
                     } else {
                         let entry = self.land[step.landed as usize];
@@ -554,7 +556,7 @@ impl Simulator {
         let target = from + steps;
         if target <= self.size {
             self.settle[target as usize]
-        } else if self.rules.overshoot == Overshoot::Stay {
+        } else if self.blocks {
             from
         } else {
             self.board.advance(&self.rules, from, steps).end
@@ -779,7 +781,7 @@ impl Simulator {
             let target = at + steps;
             let landed = if target <= goal {
                 target
-            } else if self.rules.overshoot == Overshoot::Stay {
+            } else if self.blocks {
                 // Blocked: no move, so no effect, and no bonus rule to roll again.
                 return state;
             } else {
@@ -826,7 +828,7 @@ impl Simulator {
             let target = at + steps;
             let landed = if target <= goal {
                 target
-            } else if self.rules.overshoot == Overshoot::Stay {
+            } else if self.blocks {
                 // Blocked: no move, so no effect.
                 u32::MAX
             } else {

@@ -49,13 +49,10 @@ mod tests;
 use std::{fmt, str::FromStr};
 
 use snl_engine::{
-    Board, Decider, Decision, Game, MoveOption, Rules, SeatKind, SeededDice, splitmix64,
+    Board, Decider, Decision, Game, Met, MoveOption, Rules, SeatKind, SeededDice, splitmix64,
 };
 
-use crate::{
-    exact::{Policy, Situation},
-    solve::effects::{Met, resolve},
-};
+use crate::exact::{Policy, Situation};
 
 pub use computers::Computers;
 pub(crate) use effects::shield_at_turn_start;
@@ -197,7 +194,8 @@ pub(crate) fn greedy_choice_at(
     let steps = rules.step_values();
     let roll = f64::from(steps.start() + steps.end()) / 2.0;
     let score = |o: &MoveOption| -> f64 {
-        resolve(board, rules, position, o.steps, shield)
+        board
+            .outcomes(rules, position, o.steps, shield)
             .iter()
             .map(|out| {
                 let worth = match out.met {

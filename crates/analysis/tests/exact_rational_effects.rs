@@ -210,6 +210,7 @@ impl<T: Field> Reference<T> {
                 steps: steps as u32,
                 lands: self.lands(x, steps, at.shield) as u32,
                 top_face: top,
+                ..MoveOption::default()
             })
             .collect();
         kept[policy.choose(at, &options).min(kept.len() - 1)]

@@ -245,8 +245,8 @@ fn playing_to_win_weighs_where_the_other_token_stands() {
     // other token does. Playing to win, one waits too while the other token is on 7 to 19, but
     // moves to 4 when it is still near the start or already past the snakes.
     let options = [
-        MoveOption { steps: 4, lands: 4, top_face: false },
-        MoveOption { steps: 0, lands: 0, top_face: false },
+        MoveOption { steps: 4, lands: 4, ..MoveOption::default() },
+        MoveOption { steps: 0, lands: 0, ..MoveOption::default() },
     ];
     let at = Situation { position: 0, turn_start: 0, streak: 0, ..Situation::default() };
     assert_eq!(fastest.choose(at, &options), 1);

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use snl_engine::{AfterRoll, Bonus, Decision, Game, MoveOption, Overshoot, Roll};
+use snl_engine::{AfterRoll, Bonus, Decision, Game, Meets, MoveOption, Overshoot, Roll};
 
 /// The dice as a person reads them: `4`, or `4+2`.
 pub(crate) fn roll_words(roll: Roll) -> String {
@@ -18,19 +18,31 @@ pub(crate) fn describe_option(game: &Game, decision: &Decision, option: &MoveOpt
     let mut text = if option.steps == 0 {
         format!("stay on {}", place(position))
     } else {
-        let step = game.board().advance(rules, position, option.steps);
-        let mut text = if step.overshoot && rules.overshoot == Overshoot::Stay {
-            format!("move {}: too far, stay on {}", option.steps, place(position))
-        } else if step.overshoot && rules.overshoot == Overshoot::Bounce {
-            format!("move {}: bounce back to {}", option.steps, step.landed)
+        let board = game.board();
+        let shield = option.meets == Meets::Shield;
+        let entry = board.enter(rules, position, option.steps, shield);
+        let steps = option.steps;
+        let mut text = if entry.blocked {
+            format!("move {steps}: too far, stay on {}", place(position))
+        } else if entry.overshoot && rules.overshoot == Overshoot::Bounce {
+            format!("move {steps}: bounce back to {}", option.landed)
         } else {
-            format!("move {} to {}", option.steps, step.landed)
+            format!("move {steps} to {}", option.landed)
         };
-        let blocked = step.overshoot && rules.overshoot == Overshoot::Stay;
-        if step.end > step.landed {
-            let _ = write!(text, " (ladder to {})", step.end);
-        } else if step.end < step.landed && !blocked {
-            let _ = write!(text, " (snake to {})", step.end);
+        match option.meets {
+            Meets::Ladder => {
+                let _ = write!(text, " (ladder to {})", option.lands);
+            }
+            Meets::Snake => {
+                let _ = write!(text, " (snake to {})", option.lands);
+            }
+            Meets::Shield => text.push_str(" (the shield stops the snake)"),
+            Meets::Wormhole => {
+                let exits = board.wormhole_at(option.landed).unwrap_or_default();
+                let exits: Vec<String> = exits.iter().map(u32::to_string).collect();
+                let _ = write!(text, " (wormhole to one of {})", exits.join(", "));
+            }
+            Meets::Nothing | Meets::Blocked => {}
         }
         text
     };

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     effects::{self, CellEffect, CellSpec, Effect},
-    rules::{Bonus, Choice, JumpMode, OnMax, Overshoot, RuleSpec, Rules, Start},
+    rules::{Bonus, Choice, JumpMode, OnMax, RuleSpec, Rules, Start},
 };
 
 /// The most cells a board may have: every board table is a few bytes per cell, so ten million
@@ -713,28 +713,6 @@ impl Board {
         Layout { size: self.size, width: self.width }
     }
 
-    /// Resolves one move of `steps` cells from `from`: the overshoot rule, then the jumps.
-    pub fn advance(&self, rules: &Rules, from: u32, steps: u32) -> Advance {
-        let target = from + steps;
-        let n = self.size;
-        let (landed, overshoot) = if target <= n {
-            (target, false)
-        } else {
-            let landed = match rules.overshoot {
-                Overshoot::Stay => from,
-                Overshoot::Win => n,
-                Overshoot::Bounce => bounce(n, target),
-            };
-            (landed, true)
-        };
-        let end = if overshoot && rules.overshoot == Overshoot::Stay {
-            from
-        } else {
-            self.settle(landed, rules.jumps)
-        };
-        Advance { from, target, overshoot, landed, end }
-    }
-
     /// The jumps a token takes after landing on `cell`, in order.
     pub fn jump_path(&self, cell: u32, mode: JumpMode) -> Vec<Jump> {
         let mut path = Vec::new();
@@ -813,17 +791,14 @@ impl Board {
         reachable[start] = true;
         let mut queue = VecDeque::from([start]);
         let mut edges: Vec<Vec<u32>> = vec![Vec::new(); states];
-        let mut ends = Vec::new();
         while let Some(p) = queue.pop_front() {
             let (cell, shield) = ((p / 2) as u32, p % 2 == 1);
             if cell as usize == n {
                 continue;
             }
             for &s in steps {
-                ends.clear();
-                self.rests(rules, cell, s, shield, &mut ends);
-                for &(to, kept) in &ends {
-                    let q = index(to, kept);
+                for way in self.outcomes(rules, cell, s, shield) {
+                    let q = index(way.to, way.shield);
                     edges[q].push(p as u32);
                     if !reachable[q] {
                         reachable[q] = true;
@@ -855,74 +830,6 @@ impl Board {
             reachable[index(self.size, false)] || reachable[index(self.size, true)];
         Reach { finish_reachable, trapped }
     }
-
-    /// Every way a move of `steps` from `from` may end, as (resting cell, shield held after),
-    /// with effects: a shield stops a snake on the landing cell, a wormhole may lead to any exit
-    /// (and on under chained jumps), and a shield cell gives a shield.
-    pub fn rests(
-        &self,
-        rules: &Rules,
-        from: u32,
-        steps: u32,
-        shield: bool,
-        out: &mut Vec<(u32, bool)>,
-    ) {
-        let step = self.advance(rules, from, steps);
-        if step.overshoot && rules.overshoot == Overshoot::Stay {
-            out.push((from, shield));
-            return;
-        }
-        let landed = step.landed;
-        if shield && self.jump_at(landed).is_some_and(|to| to < landed) {
-            out.push((landed, false));
-            return;
-        }
-        let mut cells = Vec::new();
-        self.walk_all(landed, true, rules.jumps, &mut cells);
-        for cell in cells {
-            let gains = matches!(self.effect_at(cell), Some(Effect::Shield));
-            out.push((cell, shield || gains));
-        }
-    }
-
-    /// Every cell a token that lands on `cell` may rest on after the jumps `mode` allows.
-    fn walk_all(&self, cell: u32, first: bool, mode: JumpMode, out: &mut Vec<u32>) {
-        match mode {
-            JumpMode::Single if !first => out.push(cell),
-            JumpMode::Single => match (self.jump_at(cell), self.wormhole_at(cell)) {
-                (Some(to), _) => out.push(to),
-                (None, Some(exits)) => out.extend_from_slice(exits),
-                (None, None) => out.push(cell),
-            },
-            JumpMode::Chain => {
-                // Plain jumps are settled in the table; a walk stops on a wormhole.
-                let end = self.settle(cell, JumpMode::Chain);
-                match self.wormhole_at(end) {
-                    Some(exits) => {
-                        for &exit in exits {
-                            self.walk_all(exit, false, mode, out);
-                        }
-                    }
-                    None => out.push(end),
-                }
-            }
-        }
-    }
-}
-
-/// Where a move went, step by step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Advance {
-    /// The position before the move.
-    pub from: u32,
-    /// `from + steps`, maybe past N.
-    pub target: u32,
-    /// Whether the target was past N.
-    pub overshoot: bool,
-    /// The cell landed on after the overshoot rule, before jumps.
-    pub landed: u32,
-    /// The resting position after jumps.
-    pub end: u32,
 }
 
 /// The answer of [`Board::reach`].
@@ -932,17 +839,6 @@ pub struct Reach {
     pub finish_reachable: bool,
     /// Positions reachable from the start from which N can never be reached.
     pub trapped: Vec<u32>,
-}
-
-// Reflects `target` back from `n`; for a roll longer than the board, it keeps reflecting between
-// cell 1 and cell n, like a ball between two walls.
-fn bounce(n: u32, target: u32) -> u32 {
-    if n == 1 {
-        return 1;
-    }
-    let period = 2 * (n - 1);
-    let offset = (target - 1) % period;
-    if offset < n { offset + 1 } else { period - offset + 1 }
 }
 
 /// Follows every chain of jumps to its end, or returns a cycle.
@@ -1032,6 +928,7 @@ impl Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Overshoot;
 
     fn rules() -> Rules {
         Rules::default()
@@ -1141,7 +1038,7 @@ mod tests {
         r.overshoot = Overshoot::Bounce;
         assert_eq!(b.advance(&r, 7, 5).landed, 8); // 12 → 10 − 2 = 8, then the snake
         assert_eq!(b.advance(&r, 7, 5).end, 3);
-        assert_eq!(bounce(10, 29), 9); // a long roll keeps reflecting: 10 back to 1 then up
+        assert_eq!(Overshoot::Bounce.land(10, 29), Some(9)); // a long roll keeps reflecting: 10 back to 1 then up
     }
 
     #[test]

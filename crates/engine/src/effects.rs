@@ -4,7 +4,8 @@
 //!
 //! The data model is deliberately small: a [`CellSpec`] is text as written, a [`CellEffect`] is
 //! one checked cell (`at` and an [`Effect`]), and a board keeps its effects sorted by cell. What an
-//! effect does in play is in `turn.rs`; where a wormhole leads is drawn by the caller's
+//! effect does in a move is in `moves.rs` ([`crate::Board::met`]); where a wormhole leads is drawn
+//! by the caller's
 //! [`crate::RollSource`] (the engine asks for the draw with [`crate::Pending::Draw`]).
 
 use std::fmt;

@@ -14,7 +14,7 @@ use crate::{
     dice::{Roll, RollError, RollSource},
     event::Observer,
     record::{Decider, MoveKind, MoveOption, MoveRecord, TurnReport},
-    rules::{Bonus, Choice, Overshoot, Rules},
+    rules::Rules,
     seat::Seat,
     time_up::Rounds,
     turn::{Checkpoint, Input, Pending, Phase, Turn},
@@ -279,56 +279,11 @@ impl Game {
         self.ranks[seat].is_none() && self.status != Status::Finished
     }
 
-    /// The ways to play `roll` from `position` under the rules (one option unless a choice rule
-    /// applies and the options differ).
-    ///
-    /// Options that end alike — the same resting cell and, with bonus rolls on, the same
-    /// top-face status, such as a move blocked by overshoot and staying put — are one option: the first of them is kept, so
-    /// a strategy is only asked when its answer can change the game.
+    /// The ways to play `roll` from `position` under the rules for the seat whose turn it is
+    /// (its shield counts): [`Board::options`].
     pub fn options(&self, position: u32, roll: &Roll) -> Vec<MoveOption> {
-        let mut options = self.all_options(position, *roll);
-        let bonus = self.rules.bonus == Bonus::TopFace;
-        let ends = |o: &MoveOption| (o.lands, bonus && o.top_face);
-        let mut kept = 0;
-        for i in 0..options.len() {
-            let o = options[i];
-            if options[..kept].iter().all(|k| ends(k) != ends(&o)) {
-                options[kept] = o;
-                kept += 1;
-            }
-        }
-        options.truncate(kept);
-        options
-    }
-
-    fn all_options(&self, position: u32, roll: Roll) -> Vec<MoveOption> {
-        let top = roll.is_top_face(self.rules.thrown_dice());
-        // A shield stops a snake on the landing cell: the token would rest on its head.
         let shield = self.status != Status::Finished && self.shields[self.current];
-        let by = |steps: u32, top_face: bool| {
-            let step = self.board.advance(&self.rules, position, steps);
-            let bitten = self.board.jump_at(step.landed).is_some_and(|to| to < step.landed);
-            let stopped =
-                shield && bitten && !(step.overshoot && self.rules.overshoot == Overshoot::Stay);
-            MoveOption { steps, lands: if stopped { step.landed } else { step.end }, top_face }
-        };
-        match self.rules.choice {
-            Choice::None => vec![by(roll.total(), top)],
-            Choice::MayPass => {
-                vec![by(roll.total(), top), MoveOption { steps: 0, lands: position, top_face: top }]
-            }
-            Choice::PickDie => {
-                let faces = self.rules.dice.faces();
-                let mut options: Vec<MoveOption> = Vec::with_capacity(2);
-                for &die in roll.dice() {
-                    let die = u32::from(die);
-                    if options.iter().all(|o| o.steps != die) {
-                        options.push(by(die, die == faces));
-                    }
-                }
-                options
-            }
-        }
+        self.board.options(&self.rules, position, roll, shield)
     }
 
     /// Plays the rest of the current seat's turn (all of it, between turns): rolls from `dice`,

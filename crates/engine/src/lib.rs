@@ -36,6 +36,7 @@ mod dice;
 mod effects;
 mod event;
 mod game;
+mod moves;
 mod presets;
 mod record;
 mod rules;
@@ -45,9 +46,8 @@ mod time_up;
 mod turn;
 
 pub use board::{
-    Advance, Board, BoardError, BoardProblem, BoardSpec, Jump, LadderSpec, Layout,
-    MAX_BOARD_FILE_BYTES, MAX_CELLS, ParseBoardError, PartialBoard, Reach, SnakeSpec,
-    default_width,
+    Board, BoardError, BoardProblem, BoardSpec, Jump, LadderSpec, Layout, MAX_BOARD_FILE_BYTES,
+    MAX_CELLS, ParseBoardError, PartialBoard, Reach, SnakeSpec, default_width,
 };
 pub use dice::{
     Dice, DiceError, MAX_DICE, MAX_FACES, ParseRollsError, Roll, RollError, RollSource, Scripted,
@@ -56,6 +56,7 @@ pub use dice::{
 pub use effects::{CellEffect, CellSpec, Effect};
 pub use event::{Event, Numbered, Observer, Subscribers, Transcript};
 pub use game::{Game, PlayError, SetupError, Status};
+pub use moves::{Advance, Entry, Meets, Met, Next, Outcome};
 pub use presets::{Preset, RandomBoard, RandomBoardError, UnknownPreset};
 pub use record::{Decider, Decision, FirstOption, MoveKind, MoveOption, MoveRecord, TurnReport};
 pub use rules::{

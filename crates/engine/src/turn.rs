@@ -9,11 +9,11 @@ use serde::{Deserialize, Serialize};
 use crate::{
     board::Jump,
     dice::{Dice, Roll},
-    effects::Effect,
     event::{Event, Observer},
     game::{Game, Status},
+    moves::{Met, Next},
     record::{Decision, MoveKind, MoveOption, MoveRecord},
-    rules::{AfterRoll, Finish, JumpMode, Overshoot},
+    rules::{AfterRoll, Finish},
 };
 
 /// What the game awaits next.
@@ -371,30 +371,28 @@ impl Game {
             self.after_move(&moving, false, observer);
             return;
         }
-        let step = self.board.advance(&self.rules, position, option.steps);
-        if step.overshoot {
+        let entry = self.board.enter(&self.rules, position, option.steps, self.shields[seat]);
+        if entry.overshoot {
             let rule = self.rules.overshoot;
             let event = Event::Overshoot { player: seat, position, roll: option.steps, rule };
             observer.event(&event);
-            if rule == Overshoot::Stay {
-                self.record(made(position, MoveKind::Blocked));
-                self.after_move(&moving, false, observer);
-                return;
-            }
         }
-        self.positions[seat] = step.landed;
+        if entry.blocked {
+            self.record(made(position, MoveKind::Blocked));
+            self.after_move(&moving, false, observer);
+            return;
+        }
+        self.positions[seat] = entry.landed;
         observer.event(&Event::Moved {
             player: seat,
             from: position,
-            to: step.landed,
+            to: entry.landed,
             steps: option.steps,
         });
-        let moving = Moving { at: step.landed, ..moving };
-        // A shield stops a snake starting on the landing cell: the token stays there.
-        if self.shields[seat] && self.board.jump_at(step.landed).is_some_and(|to| to < step.landed)
-        {
+        let moving = Moving { at: entry.landed, ..moving };
+        if entry.shield_stops {
             self.shields[seat] = false;
-            observer.event(&Event::ShieldUsed { player: seat, at: step.landed });
+            observer.event(&Event::ShieldUsed { player: seat, at: entry.landed });
             self.rest(moving, observer);
             return;
         }
@@ -406,26 +404,25 @@ impl Game {
     fn follow(&mut self, mut moving: Moving, observer: &mut impl Observer) {
         let seat = moving.turn.seat;
         loop {
-            if !moving.jumps.is_empty() && self.rules.jumps == JumpMode::Single {
-                break;
-            }
             let at = moving.at;
-            if let Some(to) = self.board.jump_at(at) {
-                moving.jumps.push(Jump { from: at, to });
-                moving.at = to;
-                self.positions[seat] = to;
-                let (player, from) = (seat, at);
-                let event = if to < from {
-                    Event::Snake { player, from, to }
-                } else {
-                    Event::Ladder { player, from, to }
-                };
-                observer.event(&event);
-            } else if self.board.wormhole_at(at).is_some() {
-                self.phase = Phase::Draw(Box::new(moving));
-                return;
-            } else {
-                break;
+            match self.board.next_jump(self.rules.jumps, at, moving.jumps.len()) {
+                Next::Jump(to) => {
+                    moving.jumps.push(Jump { from: at, to });
+                    moving.at = to;
+                    self.positions[seat] = to;
+                    let (player, from) = (seat, at);
+                    let event = if to < from {
+                        Event::Snake { player, from, to }
+                    } else {
+                        Event::Ladder { player, from, to }
+                    };
+                    observer.event(&event);
+                }
+                Next::Wormhole(_) => {
+                    self.phase = Phase::Draw(Box::new(moving));
+                    return;
+                }
+                Next::Rest => break,
             }
         }
         self.rest(moving, observer);
@@ -475,14 +472,14 @@ impl Game {
         }
         let mut extra = false;
         if moved {
-            match self.board.effect_at(at) {
-                Some(Effect::Skip) => self.skips[seat] = true,
-                Some(Effect::Extra) => extra = true,
-                Some(Effect::Shield) if !self.shields[seat] => {
+            match self.board.met(at) {
+                Met::Skip => self.skips[seat] = true,
+                Met::Extra => extra = true,
+                Met::Shield if !self.shields[seat] => {
                     self.shields[seat] = true;
                     observer.event(&Event::ShieldGained { player: seat });
                 }
-                _ => {}
+                Met::Shield | Met::Nothing => {}
             }
         }
         if moving.after == AfterRoll::Again {

@@ -8,7 +8,7 @@
 //! `s` = `s` top-face rolls so far), exactly as [`Game::play_turn`](snl_engine::Game::play_turn)
 //! plays it.
 
-use snl_engine::{AfterRoll, Board, Bonus, Choice, MoveOption, Overshoot, Rules};
+use snl_engine::{AfterRoll, Board, Choice, MoveOption, Rules};
 
 /// Mass below which an unlimited run of bonus rolls is cut off. Each further bonus level holds
 /// at most 3/4 of the one before (a double 1 is never a top face), so the cut is reached after a
@@ -198,7 +198,6 @@ pub(crate) struct TurnModel<'a> {
     policy: &'a dyn Policy,
     pub(crate) classes: Vec<RollClass>,
     pub(crate) size: u32,
-    bonus: bool,
 }
 
 impl std::fmt::Debug for TurnModel<'_> {
@@ -215,7 +214,6 @@ impl<'a> TurnModel<'a> {
             policy,
             classes: roll_classes(rules, policy.always_first()),
             size: board.size(),
-            bonus: rules.bonus == Bonus::TopFace,
         }
     }
 
@@ -259,7 +257,7 @@ impl<'a> TurnModel<'a> {
                             x
                         } else {
                             let a = self.board.advance(&self.rules, x, step.steps);
-                            if a.overshoot && self.rules.overshoot == Overshoot::Stay {
+                            if a.blocked {
                                 x
                             } else {
                                 if let Some((cells, w)) = landings.as_mut() {
@@ -311,20 +309,8 @@ impl<'a> TurnModel<'a> {
         options.clear();
         let mut kept = [steps[0]; 2];
         for &s in steps {
-            let option = MoveOption {
-                steps: s.steps,
-                lands: if s.steps == 0 {
-                    at.position
-                } else {
-                    let a = self.board.advance(&self.rules, at.position, s.steps);
-                    let blocked = a.overshoot && self.rules.overshoot == Overshoot::Stay;
-                    let bitten = self.board.jump_at(a.landed).is_some_and(|to| to < a.landed);
-                    if shield && bitten && !blocked { a.landed } else { a.end }
-                },
-                top_face: s.top_face,
-            };
-            let ends = |o: &MoveOption| (o.lands, self.bonus && o.top_face);
-            if options.iter().all(|k| ends(k) != ends(&option)) {
+            let option = self.board.option(&self.rules, at.position, s.steps, s.top_face, shield);
+            if options.iter().all(|k| !k.ends_like(&option, &self.rules)) {
                 kept[options.len()] = s;
                 options.push(option);
             }
@@ -543,7 +529,7 @@ impl TurnChain {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use snl_engine::{BoardSpec, Dice, MaxBonus};
+    use snl_engine::{BoardSpec, Bonus, Dice, MaxBonus};
 
     fn board(size: u32, jumps: &[(u32, u32)], rules: &Rules) -> Board {
         Board::new(&BoardSpec::with_jumps(size, jumps.iter().copied()), rules).unwrap()

@@ -19,7 +19,7 @@
 //! the result is an ordinary [`TurnChain`]: expectations, the turn distribution and the seats'
 //! chances run over it unchanged.
 
-use snl_engine::{AfterRoll, Effect, JumpMode, MoveOption, Overshoot};
+use snl_engine::{AfterRoll, Met, MoveOption};
 
 use super::chain::{BONUS_TAIL, Situation, StateLayout, TurnChain, TurnModel, merge};
 
@@ -149,11 +149,11 @@ impl<'a> EffectModel<'a> {
                             }
                             let (mut shield, mut skip, mut extra) = (shield, token.skip, false);
                             if moved {
-                                match board.effect_at(y) {
-                                    Some(Effect::Skip) => skip = true,
-                                    Some(Effect::Extra) => extra = true,
-                                    Some(Effect::Shield) => shield = true,
-                                    _ => {}
+                                match board.met(y) {
+                                    Met::Skip => skip = true,
+                                    Met::Extra => extra = true,
+                                    Met::Shield => shield = true,
+                                    Met::Nothing => {}
                                 }
                             }
                             if after == AfterRoll::Again {
@@ -164,23 +164,19 @@ impl<'a> EffectModel<'a> {
                                 ends.push((self.layout.state(y, shield, skip), q));
                             }
                         };
-                        if step.steps == 0 {
-                            rest(token.at, token.shield, false, p);
-                            continue;
-                        }
-                        let a = board.advance(rules, token.at, step.steps);
-                        if a.overshoot && rules.overshoot == Overshoot::Stay {
+                        let entry = board.enter(rules, token.at, step.steps, token.shield);
+                        if entry.blocked {
                             rest(token.at, token.shield, false, p);
                             continue;
                         }
                         if let Some((cells, w)) = landings.as_mut() {
-                            cells[a.landed as usize] += *w * p;
+                            cells[entry.landed as usize] += *w * p;
                         }
-                        if token.shield && board.jump_at(a.landed).is_some_and(|to| to < a.landed) {
-                            rest(a.landed, false, true, p);
+                        if entry.shield_stops {
+                            rest(entry.landed, false, true, p);
                             continue;
                         }
-                        for &(y, q) in &self.rests[a.landed as usize] {
+                        for &(y, q) in &self.rests[entry.landed as usize] {
                             rest(y, token.shield, true, p * q);
                         }
                     }
@@ -200,26 +196,11 @@ impl<'a> EffectModel<'a> {
     }
 }
 
-/// Where a token landing on `cell` rests after its jumps, with probability: a ladder or snake
-/// goes to its end, a wormhole to each exit with equal chance; once under single jumps, on
-/// under chain (validation refuses cycles there).
+/// Where a token landing on `cell` rests after its jumps, with probability: the engine's walk
+/// ([`snl_engine::Board::walks`]) tabled per landing cell.
 fn rests_from(model: &TurnModel<'_>, cell: u32) -> Vec<(u32, f64)> {
-    fn walk(model: &TurnModel<'_>, at: u32, jumped: bool, p: f64, out: &mut Vec<(u32, f64)>) {
-        if jumped && model.rules.jumps == JumpMode::Single {
-            out.push((at, p));
-        } else if let Some(to) = model.board.jump_at(at) {
-            walk(model, to, true, p, out);
-        } else if let Some(exits) = model.board.wormhole_at(at) {
-            let share = p / exits.len() as f64;
-            for &e in exits {
-                walk(model, e, true, share, out);
-            }
-        } else {
-            out.push((at, p));
-        }
-    }
     let mut out = Vec::new();
-    walk(model, cell, false, 1.0, &mut out);
+    model.board.walks(model.rules.jumps, cell, &mut |_, to, p| out.push((to, p)));
     merge(&mut out);
     out
 }

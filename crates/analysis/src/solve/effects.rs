@@ -5,8 +5,9 @@
 //! rule → landing cell → a shield stops a snake on the landing cell (the token stays, the shield
 //! is used up) else the jumps (a wormhole is a jump whose end is drawn) → resting cell → finish
 //! on N, else the resting cell's effect (`skip`, `extra`, `shield`). A blocked or declined move
-//! triggers nothing. [`resolve`] gives every way one roll may end, each with its chance (a
-//! wormhole's exits are equally likely), and the solver, `hard` and `greedy` all read it.
+//! triggers nothing. The engine's [`Board::outcomes`] gives every way one roll may end, each with
+//! its chance (a wormhole's exits are equally likely), and the solver, `hard` and `greedy` all
+//! read it.
 //!
 //! The searches:
 //!
@@ -28,151 +29,10 @@ use std::{
     fmt,
 };
 
-use snl_engine::{AfterRoll, Board, Bonus, Choice, Effect, Jump, JumpMode, Overshoot, Rules};
+use snl_engine::{AfterRoll, Board, Bonus, Choice, Rules};
+pub use snl_engine::{Met, Outcome};
 
 use super::turns::{MAX_TURN_STATES, TurnsError};
-
-/// What the resting cell of a roll did (after the move, unless the token finished).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Met {
-    /// Nothing: a plain cell, or the move was blocked.
-    Nothing,
-    /// A `skip` cell: the next turn is skipped.
-    Skip,
-    /// An `extra` cell: one more roll in this turn.
-    Extra,
-    /// A `shield` cell: a shield gained (or kept, when one was held already).
-    Shield,
-}
-
-/// One way a roll may end.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Outcome {
-    /// Cells rolled (0: declined).
-    pub steps: u32,
-    /// The cell landed on after the overshoot rule (the start cell when blocked or declined).
-    pub landed: u32,
-    /// Whether a held shield stopped the snake on the landing cell.
-    pub shield_used: bool,
-    /// The jumps taken, in order; a wormhole's is the exit drawn.
-    pub jumps: Vec<Jump>,
-    /// Where the token rests.
-    pub to: u32,
-    /// Whether the token came to rest by moving (a blocked or declined move did not).
-    pub moved: bool,
-    /// The resting cell's effect, as applied.
-    pub met: Met,
-    /// Whether a shield is held after the roll.
-    pub shield: bool,
-    /// The chance of this outcome given the roll: 1 unless wormhole draws split it.
-    pub chance: f64,
-}
-
-impl Outcome {
-    /// Whether a jump of this move left a wormhole.
-    pub fn through_wormhole(&self, board: &Board) -> bool {
-        self.jumps.iter().any(|j| board.wormhole_at(j.from).is_some())
-    }
-}
-
-/// Every way a roll of `steps` cells (0: declined) from `from`, holding a shield or not, may end
-/// on `board` under `rules`, as the engine plays it.
-pub fn resolve(board: &Board, rules: &Rules, from: u32, steps: u32, shield: bool) -> Vec<Outcome> {
-    let n = board.size();
-    let still = |landed| Outcome {
-        steps,
-        landed,
-        shield_used: false,
-        jumps: Vec::new(),
-        to: from,
-        moved: false,
-        met: Met::Nothing,
-        shield,
-        chance: 1.0,
-    };
-    if steps == 0 {
-        return vec![still(from)];
-    }
-    let step = board.advance(rules, from, steps);
-    if step.overshoot && rules.overshoot == Overshoot::Stay {
-        return vec![still(from)];
-    }
-    let landed = step.landed;
-    let mut out = Vec::new();
-    if shield && board.jump_at(landed).is_some_and(|to| to < landed) {
-        out.push(Outcome {
-            steps,
-            landed,
-            shield_used: true,
-            jumps: Vec::new(),
-            to: landed,
-            moved: true,
-            met: Met::Nothing,
-            shield: false,
-            chance: 1.0,
-        });
-    } else {
-        follow(board, rules.jumps, landed, Vec::new(), 1.0, &mut |jumps, at, chance| {
-            out.push(Outcome {
-                steps,
-                landed,
-                shield_used: false,
-                jumps,
-                to: at,
-                moved: true,
-                met: Met::Nothing,
-                shield,
-                chance,
-            });
-        });
-    }
-    for o in &mut out {
-        if o.to == n {
-            continue;
-        }
-        o.met = match board.effect_at(o.to) {
-            Some(Effect::Skip) => Met::Skip,
-            Some(Effect::Extra) => Met::Extra,
-            Some(Effect::Shield) => {
-                o.shield = true;
-                Met::Shield
-            }
-            _ => Met::Nothing,
-        };
-    }
-    out
-}
-
-/// Follows jumps from `at` as the engine's `follow` does, branching at each wormhole.
-fn follow(
-    board: &Board,
-    mode: JumpMode,
-    mut at: u32,
-    mut jumps: Vec<Jump>,
-    chance: f64,
-    rest: &mut impl FnMut(Vec<Jump>, u32, f64),
-) {
-    loop {
-        if !jumps.is_empty() && mode == JumpMode::Single {
-            break;
-        }
-        if let Some(to) = board.jump_at(at) {
-            jumps.push(Jump { from: at, to });
-            at = to;
-        } else if let Some(exits) = board.wormhole_at(at) {
-            let share = chance / exits.len() as f64;
-            for &exit in exits {
-                let mut taken = jumps.clone();
-                taken.push(Jump { from: at, to: exit });
-                follow(board, mode, exit, taken, share, rest);
-            }
-            return;
-        } else {
-            break;
-        }
-    }
-    rest(jumps, at, chance);
-}
 
 /// Every `(steps, top_face)` one roll may be played as under `rules` (0 steps: declined), as the
 /// fewest-turns search of boards without effects reads them.
@@ -357,7 +217,7 @@ pub fn fewest_rolls(board: &Board, rules: &Rules, from: u32) -> EffectSolution {
             continue;
         }
         for steps in rules.step_values() {
-            for outcome in resolve(board, rules, cell, steps, shield) {
+            for outcome in board.outcomes(rules, cell, steps, shield) {
                 let next = state(outcome.to, outcome.shield);
                 if seen[next] {
                     continue;
@@ -438,7 +298,7 @@ pub fn fewest_turns(board: &Board, rules: &Rules, from: u32) -> Result<Option<u3
             if after == AfterRoll::Void {
                 continue; // back where the turn began, a turn later: never shorter
             }
-            for o in resolve(board, rules, cell, step, shield) {
+            for o in board.outcomes(rules, cell, step, shield) {
                 let skip = skip || o.met == Met::Skip;
                 let (next, cost) = if o.to == n {
                     (finish, 0)
@@ -472,7 +332,7 @@ pub fn rolls_to_finish(board: &Board, rules: &Rules) -> Vec<Option<u32>> {
         for shield in [false, true] {
             let s = state(cell, shield);
             for steps in rules.step_values() {
-                for o in resolve(board, rules, cell, steps, shield) {
+                for o in board.outcomes(rules, cell, steps, shield) {
                     back[state(o.to, o.shield)].push(s as u32);
                 }
             }

@@ -7,7 +7,7 @@
 
 use snl_engine::Overshoot;
 
-use super::track::{Track, bounce};
+use super::track::Track;
 
 const UNKNOWN: u32 = u32::MAX;
 
@@ -67,6 +67,8 @@ fn targets_landing_on(track: &Track, landed: u32, out: &mut Vec<u32>) {
                 out.push(2 * n - landed);
             }
         }
-        Overshoot::Bounce => out.extend((n + 1..=last).filter(|&t| bounce(n, t) == landed)),
+        Overshoot::Bounce => {
+            out.extend((n + 1..=last).filter(|&t| Overshoot::Bounce.land(n, t) == Some(landed)));
+        }
     }
 }

@@ -160,7 +160,7 @@ fn reflect(n: u32, first: u32, last: u32, out: &mut Vec<Run>) {
         out.push((2 * n - once, 2 * n - first));
     }
     for t in first.max(2 * n)..=last {
-        let c = super::track::bounce(n, t);
+        let c = Overshoot::Bounce.land(n, t).unwrap_or(n);
         out.push((c, c));
     }
 }
@@ -234,7 +234,7 @@ fn predecessor(track: &Track, runs: &[Run], landed: u32) -> Option<(u32, u32)> {
         let overshot = |t: &u32| match track.rules().overshoot {
             Overshoot::Stay => false,
             Overshoot::Win => landed == n,
-            Overshoot::Bounce => super::track::bounce(n, *t) == landed,
+            Overshoot::Bounce => Overshoot::Bounce.land(n, *t) == Some(landed),
         };
         (n + 1..n + b).filter(overshot).find_map(from_for)
     })
@@ -259,7 +259,7 @@ mod tests {
         cells.sort_unstable();
         cells.dedup();
         let mut expected: Vec<u32> =
-            (11..=30).map(|t| super::super::track::bounce(10, t)).collect();
+            (11..=30).filter_map(|t| Overshoot::Bounce.land(10, t)).collect();
         expected.sort_unstable();
         expected.dedup();
         assert_eq!(cells, expected);

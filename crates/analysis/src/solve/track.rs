@@ -1,6 +1,6 @@
 //! [`Track`]: a board and the rules of movement, in the compact form the solver reads.
 
-use snl_engine::{Advance, Board, Choice, Jump, JumpMode, Overshoot, Rules};
+use snl_engine::{Advance, Board, Choice, Jump, JumpMode, Rules};
 
 use super::bits::Bits;
 
@@ -232,37 +232,23 @@ impl Track {
         path
     }
 
-    /// Resolves one move of `steps` cells from `from`, as [`Board::advance`] does.
+    /// Resolves one move of `steps` cells from `from`, as [`Board::advance`] does: the
+    /// engine's overshoot rule ([`snl_engine::Overshoot::land`]), then this track's settled jumps.
     pub fn advance(&self, from: u32, steps: u32) -> Advance {
-        let n = self.size;
         let target = from + steps;
-        if target <= n {
-            return Advance {
+        let overshoot = target > self.size;
+        match self.rules.overshoot.land(self.size, target) {
+            None => Advance { from, target, overshoot, blocked: true, landed: from, end: from },
+            Some(landed) => Advance {
                 from,
                 target,
-                overshoot: false,
-                landed: target,
-                end: self.settle(target),
-            };
+                overshoot,
+                blocked: false,
+                landed,
+                end: self.settle(landed),
+            },
         }
-        let (landed, end) = match self.rules.overshoot {
-            Overshoot::Stay => (from, from),
-            Overshoot::Win => (n, n),
-            Overshoot::Bounce => {
-                let landed = bounce(n, target);
-                (landed, self.settle(landed))
-            }
-        };
-        Advance { from, target, overshoot: true, landed, end }
     }
-}
-
-/// Where a token bounced back from cell `n` lands for a `target` past it; a roll longer than the
-/// board keeps reflecting between cells 1 and `n` (the engine's rule).
-pub(crate) fn bounce(n: u32, target: u32) -> u32 {
-    let period = 2 * (n - 1);
-    let offset = (target - 1) % period;
-    if offset < n { offset + 1 } else { period - offset + 1 }
 }
 
 /// The resting cell after each jump when jumps chain, or the cycle that makes it endless.
@@ -297,7 +283,7 @@ fn chain_ends(jumps: &[Jump]) -> Result<Vec<u32>, TrackError> {
 
 #[cfg(test)]
 mod tests {
-    use snl_engine::{BoardSpec, Preset, RuleSet};
+    use snl_engine::{BoardSpec, Overshoot, Preset, RuleSet};
 
     use super::*;
 

@@ -31,12 +31,9 @@
 
 use std::collections::HashMap;
 
-use snl_engine::{AfterRoll, Board, Bonus, Game, MoveKind, MoveOption, OnMax, Overshoot, Rules};
+use snl_engine::{AfterRoll, Board, Bonus, Game, Met, MoveKind, MoveOption, OnMax, Rules};
 
-use crate::{
-    exact::{RollClass, roll_classes},
-    solve::effects::{Met, resolve},
-};
+use crate::exact::{RollClass, roll_classes};
 
 /// Sweeps stop once no value moves by more than this (relative): a few units of rounding.
 const SETTLED: f64 = 1e-14;
@@ -189,13 +186,7 @@ impl EffectPolicy {
     /// landing cell when a held shield stops a snake there, else where the jumps end (a
     /// wormhole's cell itself), the cell left when the move is blocked or declined.
     fn lands(&self, node: Node, steps: u32) -> u32 {
-        if steps == 0 {
-            return node.x;
-        }
-        let step = self.board.advance(&self.rules, node.x, steps);
-        let blocked = step.overshoot && self.rules.overshoot == Overshoot::Stay;
-        let bitten = self.board.jump_at(step.landed).is_some_and(|to| to < step.landed);
-        if node.shield && bitten && !blocked { step.landed } else { step.end }
+        self.board.option(&self.rules, node.x, steps, false, node.shield).lands
     }
 
     /// The outcomes of playing `steps` (top face or not) at `node`: where each leads, a node
@@ -208,7 +199,8 @@ impl EffectPolicy {
             return vec![(1.0, Ok(Next::Turn { state, cost: 0.0 }))];
         }
         let streak = if self.cap.is_some() { streak } else { 0 };
-        resolve(&self.board, &self.rules, node.x, steps, node.shield)
+        self.board
+            .outcomes(&self.rules, node.x, steps, node.shield)
             .into_iter()
             .map(|o| {
                 let skip = node.skip || o.met == Met::Skip;

@@ -331,14 +331,11 @@ impl HardPolicy {
 
     /// The distinct options of a roll of `class` from `x`, as the engine offers them.
     fn options_at(&self, x: u32, class: &RollClass) -> ([MoveOption; 2], usize) {
-        let mut options = [MoveOption { steps: 0, lands: x, top_face: false }; 2];
+        let mut options = [self.board.option(&self.rules, x, 0, false, false); 2];
         let mut count = 0;
         for s in class.options() {
-            let lands =
-                if s.steps == 0 { x } else { self.board.advance(&self.rules, x, s.steps).end };
-            let option = MoveOption { steps: s.steps, lands, top_face: s.top_face };
-            let ends = |o: &MoveOption| (o.lands, self.bonus && o.top_face);
-            if options[..count].iter().all(|k| ends(k) != ends(&option)) {
+            let option = self.board.option(&self.rules, x, s.steps, s.top_face, false);
+            if options[..count].iter().all(|k| !k.ends_like(&option, &self.rules)) {
                 options[count] = option;
                 count += 1;
             }

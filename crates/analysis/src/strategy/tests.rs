@@ -9,7 +9,7 @@ use super::*;
 use crate::exact::{self, Situation};
 
 fn option(steps: u32, lands: u32) -> MoveOption {
-    MoveOption { steps, lands, top_face: false }
+    MoveOption { steps, lands, ..MoveOption::default() }
 }
 
 fn at(position: u32) -> Situation {
@@ -66,7 +66,9 @@ fn every_strategy_decides_as_defined_in_a_real_game() {
     // From 3, dice 2 and 4: 2 climbs the ladder at 5 to 15, 4 reaches 7.
     let roll = Roll::from_faces(&[4, 2]);
     let options = game.options(3, &roll);
-    assert_eq!(options, [option(4, 7), option(2, 15)]);
+    let ends: Vec<(u32, u32)> = options.iter().map(|o| (o.steps, o.lands)).collect();
+    assert_eq!(ends, [(4, 7), (2, 15)]);
+    assert_eq!(options[1].meets, snl_engine::Meets::Ladder);
     let decision = Decision { seat: 0, position: 3, roll, options, turn_start: 3, streak: 0 };
     assert_eq!(Greedy.decide(&game, &decision), 1);
     let hard = HardPolicy::new(&board, &rules).unwrap();

@@ -20,7 +20,8 @@ import { api, connect, dropToken, heldTokens, keepToken } from './net.js';
  * @typedef {{seat: number, kind: string, name: string | null, open: boolean, online: boolean,
  *   autopilot: boolean, position: number, rank: number | null}} SeatView
  * @typedef {{type: 'roll', seat: number} | {type: 'choice', seat: number,
- *   options: {steps: number, lands: number, top_face: boolean}[]} | null} Awaiting
+ *   options: {steps: number, lands: number, top_face: boolean, landed: number,
+ *   meets: 'nothing' | 'blocked' | 'snake' | 'ladder' | 'wormhole' | 'shield'}[]} | null} Awaiting
  * @typedef {{room: string, status: string, board_name: string, board: import('./geometry.js').BoardJson,
  *   rules: Record<string, any>, turn_time: number | null, seats: SeatView[], awaiting: Awaiting,
  *   turns: number, ranking: string[], seq: number, turn_left_ms?: number | null}} RoomView
@@ -204,8 +205,12 @@ function drawControls() {
       b.type = 'button';
       b.className = 'option';
       b.dataset.option = String(i);
-      const jump = o.steps > 0 && o.lands !== Math.min(from + o.steps, view?.board.size ?? 0) ? (o.lands > from + o.steps ? ' (ladder!)' : ' (snake!)') : '';
-      b.textContent = o.steps === 0 ? `${i + 1}: Stay on ${from === 0 ? 'the start' : from}` : `${i + 1}: Move ${o.steps} to ${o.lands}${jump}`;
+      // Where the option lands and what it meets are the engine's answer (the frame's option).
+      const place = from === 0 ? 'the start' : String(from);
+      const met = { ladder: ` (ladder to ${o.lands})`, snake: ` (snake to ${o.lands})`,
+        shield: ' (the shield stops the snake)', wormhole: ' (wormhole)' }[o.meets] ?? '';
+      const move = o.meets === 'blocked' ? `Move ${o.steps}: too far, stay on ${place}` : `Move ${o.steps} to ${o.landed}${met}`;
+      b.textContent = o.steps === 0 ? `${i + 1}: Stay on ${place}` : `${i + 1}: ${move}`;
       b.disabled = sent;
       b.addEventListener('click', () => choose(i));
       options.appendChild(b);
