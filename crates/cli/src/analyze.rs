@@ -19,11 +19,11 @@ use snl_engine::{Board, Choice, Finish, FirstOption, Rules, Seat};
 
 use crate::{
     common::{CmdResult, Failure, GameArgs, OrFail, parse_seats},
-    console::Console,
     format::{Align, Table, percent},
     long_run::{LongRunArgs, OnCtrlC},
     plot::{self, AnalysisSeats, PlotSummary, PlotTarget},
 };
+use snl_tui::console::Console;
 
 /// Options of `snl analyze`.
 #[derive(Args, Clone, Debug)]

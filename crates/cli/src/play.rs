@@ -20,11 +20,11 @@ use crate::{
         CmdResult, Failure, GameArgs, OrFail, default_computer_seats, fresh_seed, parse_seats,
         whole_number, zero_or_more,
     },
-    console::Console,
     session::{DbArgs, keep, now_ms},
     setup::setup_questions,
     table::{Seated, play_on},
 };
+use snl_tui::{Choices, clocks::Clocks, console::Console};
 
 /// Options of `snl play`.
 #[derive(Args, Clone, Debug, Default)]
@@ -56,6 +56,32 @@ pub(crate) struct PlayArgs {
     pub(crate) series: crate::series::SeriesArgs,
     #[command(flatten)]
     pub(crate) table: TableArgs,
+}
+
+impl PlayArgs {
+    /// What the setup form starts from: the board, rules, mode, clocks and players given.
+    fn choices(&self) -> Choices {
+        Choices {
+            board: self.game.board.clone(),
+            effects: self.game.effects,
+            rules: self.game.rules.clone(),
+            mode: self.game.mode.clone(),
+            rounds: self.game.rounds,
+            turn_time: self.table.turn_time,
+            game_time: self.table.game_time,
+            players: self.players.clone(),
+        }
+    }
+
+    /// Takes what the setup form chose, as the command line would give it.
+    fn take(&mut self, choices: Choices) {
+        let Choices { board, effects, rules, mode, rounds, turn_time, game_time, players } =
+            choices;
+        (self.game.board, self.game.effects, self.game.rules) = (board, effects, rules);
+        (self.game.mode, self.game.rounds) = (mode, rounds);
+        (self.table.turn_time, self.table.game_time) = (turn_time, game_time);
+        self.players = players;
+    }
 }
 
 /// How a game is shown and kept: the options `play` and `resume` share.
@@ -151,7 +177,30 @@ pub(crate) fn run(args: &PlayArgs, console: &mut Console, bare: bool) -> CmdResu
     let mut session = Session::new(start.game, start.dice, &start.board_name);
     let kept = keep(&mut session, save, db.as_deref(), resumed)?;
     let seated = Seated { session, kept, tell_seed: start.tell_seed, intro: start.intro };
-    play_on(seated, &args.table, console)
+    at_table(seated, &args.table, console)
+}
+
+/// Whether `opts` on `console` call for the full screen: both ends a terminal, and neither
+/// `--plain` nor a machine output.
+pub(crate) fn full_screen(opts: &TableArgs, console: &Console) -> bool {
+    console.stdin_tty && console.stdout_tty && !opts.plain && !opts.json && opts.events.is_none()
+}
+
+/// Plays `seated` until the game ends or stops: on the full screen when `opts` on `console` call
+/// for it ([`full_screen`]), else at the console's table.
+pub(crate) fn at_table(seated: Seated, opts: &TableArgs, console: &mut Console) -> CmdResult {
+    if !full_screen(opts, console) {
+        return play_on(seated, opts, console);
+    }
+    let options = snl_tui::Options {
+        color: console.color,
+        fast: opts.fast,
+        quiet: opts.quiet,
+        save: opts.save.clone(),
+        stop_after: opts.stop_after,
+    };
+    let clocks = Clocks::new(opts.turn_time, opts.game_time, opts.test_clock);
+    snl_tui::play(seated, options, clocks, console)
 }
 
 /// A game about to be played or gone on with.
@@ -177,10 +226,12 @@ impl Start {
         let interactive = console.stdin_tty && console.stdout_tty;
         let mut args = args.clone();
         if args.setup || (bare && interactive) {
-            if crate::tui::wanted(&args.table, console) {
-                if !crate::tui::setup_form(&mut args)? {
+            if full_screen(&args.table, console) {
+                let mut choices = args.choices();
+                if !snl_tui::setup_form(&mut choices)? {
                     return Ok(None);
                 }
+                args.take(choices);
             } else {
                 setup_questions(&mut args, console)?;
             }
@@ -264,4 +315,53 @@ fn recorded_game_of(path: &Path, game: &Game, dice: &DiceState) -> Option<(Datab
     })?;
     db.record_turn(found, Action::Resume, game, dice, &[], now_ms()).ok()?;
     Some((db, found))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `snl play`'s options as the command line gives them with none written.
+    fn play_args() -> PlayArgs {
+        #[derive(clap::Parser)]
+        struct Play {
+            #[command(flatten)]
+            play: PlayArgs,
+        }
+        <Play as clap::Parser>::parse_from(["snl"]).play
+    }
+
+    #[test]
+    fn the_setup_forms_choices_are_taken_as_the_command_line_would_give_them() {
+        let mut args = play_args();
+        args.take(Choices {
+            board: "party".to_owned(),
+            rules: Some("standard".to_owned()),
+            mode: Some("race".to_owned()),
+            rounds: Some(3),
+            players: vec!["You:human".to_owned(), "Computer:hard".to_owned()],
+            ..args.choices()
+        });
+        let setup = args.game.resolve().unwrap();
+        assert_eq!(setup.board_name, "party");
+        assert!(!setup.board.effects().is_empty(), "the party board has effects");
+        assert_eq!(setup.rules.mode.rounds(), Some(3));
+        assert_eq!(args.players, ["You:human", "Computer:hard"]);
+
+        let mut args = play_args();
+        args.take(Choices {
+            board: "random".to_owned(),
+            effects: 5,
+            mode: Some("classic".to_owned()),
+            turn_time: Some(10),
+            game_time: Some(3600),
+            ..args.choices()
+        });
+        args.game.seed = Some(4);
+        assert_eq!((args.table.turn_time, args.table.game_time), (Some(10), Some(3600)));
+        let setup = args.game.resolve().unwrap();
+        assert_eq!(setup.board.effects().len(), 5);
+        assert!(setup.rules.mode.is_classic());
+        assert_eq!(args.choices().effects, 5, "what was taken is what the form starts from");
+    }
 }

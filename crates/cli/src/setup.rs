@@ -6,9 +6,9 @@ use snl_engine::{Preset, SeatKind};
 
 use crate::{
     common::{CmdResult, OrFail},
-    console::Console,
     play::PlayArgs,
 };
+use snl_tui::console::Console;
 
 /// The short setup of SPEC §7: board, number of seats, names and kinds, each with a default.
 pub(crate) fn setup_questions(args: &mut PlayArgs, console: &mut Console) -> CmdResult {

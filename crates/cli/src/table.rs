@@ -3,55 +3,24 @@
 //! the pause between computer turns and the display; the session owns the game, its dice, undo
 //! and recording. `snl play` and `snl resume` both come here.
 
-use std::{io::Write, path::PathBuf, sync::atomic::Ordering};
+use std::{io::Write, sync::atomic::Ordering};
 
 use snl_analysis::solve::rolls_to_finish;
 use snl_engine::{Event, Game, Numbered, Observer, RollError, Status};
 use snl_session::{Awaiting, Intent, Session, SessionError};
-use snl_store::GameId;
+pub(crate) use snl_tui::seated::{Kept, Seated};
 
 use crate::{
-    clocks::{Clocks, minutes_seconds},
     common::{CmdResult, Failure, OrFail},
+    play::{COMPUTER_PAUSE, TableArgs},
+};
+use snl_tui::{
+    clocks::{Clocks, minutes_seconds},
     console::Console,
     display::{JsonLines, Narrator, draw_game},
     keyboard::{Keyboard, Line},
-    play::{COMPUTER_PAUSE, TableArgs},
     prompts::{describe_option, roll_words},
 };
-
-/// A session ready to be played, and what to tell around it.
-pub(crate) struct Seated {
-    pub(crate) session: Session,
-    /// Where the game is kept, to tell people how to go on.
-    pub(crate) kept: Kept,
-    /// Whether to tell the seed at the end (a new game whose seed nobody chose).
-    pub(crate) tell_seed: bool,
-    /// A line to show before the first turn.
-    pub(crate) intro: Option<String>,
-}
-
-/// Where a game is kept.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Kept {
-    pub(crate) game_id: Option<GameId>,
-    pub(crate) db: Option<PathBuf>,
-    pub(crate) save: Option<PathBuf>,
-}
-
-impl Kept {
-    /// How to go on with a stopped game, for people.
-    pub(crate) fn how_to_go_on(&self) -> Option<String> {
-        let mut ways = Vec::new();
-        if let Some(id) = self.game_id {
-            ways.push(format!("snl resume {id}"));
-        }
-        if let Some(path) = &self.save {
-            ways.push(format!("snl play --load {}", path.display()));
-        }
-        (!ways.is_empty()).then(|| format!("Go on with: {}", ways.join(", or ")))
-    }
-}
 
 /// Why the loop stopped before the end.
 enum Stop {
@@ -61,11 +30,8 @@ enum Stop {
     RollsRanOut(usize),
 }
 
-/// Plays `seated` until the game ends or stops, showing it as `opts` asks.
+/// Plays `seated` at the console until the game ends or stops, showing it as `opts` asks.
 pub(crate) fn play_on(seated: Seated, opts: &TableArgs, console: &mut Console) -> CmdResult {
-    if crate::tui::wanted(opts, console) {
-        return crate::tui::play(seated, opts, console);
-    }
     let Seated { mut session, kept, tell_seed, intro } = seated;
     let text = !opts.json && opts.events.is_none();
     let pause = text && console.stdout_tty && !opts.fast;

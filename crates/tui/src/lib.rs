@@ -1,16 +1,38 @@
-//! The full-screen terminal game (SPEC §10): `snl` and `snl play` when standard input and output
-//! are both a terminal, unless `--plain` (or a machine output) asks for the line-by-line console.
+//! Snakes and Ladders in a terminal, for the `snl` binary: the console's words and board drawing
+//! ([`display`], [`prompts`]), its keyboard and clocks, and the full-screen game (SPEC §10) with
+//! the replay viewer and the online terminal client ([`join`]).
 //!
-//! It follows the shape of ratatui's crates-tui: a terminal event or a tick becomes an
-//! [`action::Action`], [`update::update`] changes the [`app::App`] (the state, holding the
-//! [`snl_session::Session`]), and [`ui::render`] draws the state; the widgets hold no state and
-//! nothing is global but the panic hook's "restore the terminal" ([`terminal`]).
+//! ```
+//! use snl_engine::{Board, Game, Preset, Rules, Seat, SeatKind};
+//!
+//! let rules = Rules::default();
+//! let board = Board::new(&Preset::Classic.spec(), &rules).unwrap();
+//! let seats = vec![Seat::new("Ann", SeatKind::Human), Seat::new("Bob", SeatKind::Easy)];
+//! let game = Game::new(board, rules, seats).unwrap();
+//! let grid = snl_tui::display::draw_game(&game, false);
+//! assert!(grid.lines().any(|row| row.starts_with("|100")));
+//! ```
+//!
+//! The full screen follows the shape of ratatui's crates-tui: a terminal event or a tick becomes
+//! an `Action` (`action.rs`), `update.rs` changes the `App` (`app.rs`: the state, holding the
+//! [`snl_session::Session`]), and `ui/` draws the state; the widgets hold no state and nothing
+//! is global but the panic hook's "restore the terminal" (`terminal.rs`).
+//! The binary decides whether a game is played here or at the console ([`play`]).
 
 mod action;
 mod app;
+mod client;
+pub mod clocks;
+pub mod console;
+pub mod display;
+pub mod failure;
+pub mod join;
+pub mod keyboard;
 mod odds;
-pub(crate) mod online;
+mod online;
+pub mod prompts;
 mod replay;
+pub mod seated;
 mod setup;
 mod terminal;
 mod ui;
@@ -32,41 +54,37 @@ use crossterm::event;
 use snl_engine::{Game, Status};
 use snl_store::Save;
 
-pub(crate) use self::app::Options;
 use self::{
     action::Action,
     app::{App, Stop},
     replay::{MAX_TURNS, Recording, Replay},
     terminal::Screen,
 };
+pub use self::{app::Options, setup::Choices};
 use crate::{
     clocks::Clocks,
-    common::{CmdResult, Failure, OrFail},
     console::Console,
-    play::{PlayArgs, TableArgs},
-    table::{Kept, Seated},
+    failure::{CmdResult, Failure, OrFail},
+    seated::{Kept, Seated},
 };
 
 /// One step of the animation and of the computers' play.
 const TICK: Duration = Duration::from_millis(60);
 
-/// Whether `opts` on `console` call for the full screen.
-pub(crate) fn wanted(opts: &TableArgs, console: &Console) -> bool {
-    console.stdin_tty && console.stdout_tty && !opts.plain && !opts.json && opts.events.is_none()
-}
-
 /// Plays `seated` on the full screen until the game ends and the player leaves, or stops.
-pub(crate) fn play(seated: Seated, opts: &TableArgs, console: &mut Console) -> CmdResult {
+///
+/// # Errors
+///
+/// The terminal was lost, a line could not be written, or the scripted rolls ran out.
+pub fn play(
+    seated: Seated,
+    options: Options,
+    clocks: Option<Clocks>,
+    console: &mut Console,
+) -> CmdResult {
     let Seated { session, kept, tell_seed, intro } = seated;
-    let options = Options {
-        color: console.color,
-        fast: opts.fast,
-        quiet: opts.quiet,
-        save: opts.save.clone(),
-        stop_after: opts.stop_after,
-    };
     let mut app = App::new(session, kept, options, tell_seed, intro);
-    app.clocks = Clocks::new(opts.turn_time, opts.game_time, opts.test_clock);
+    app.clocks = clocks;
     let outcome = run(&mut app);
     // The terminal is back (the screen was dropped in `run`): tell how it ended.
     if outcome.is_err() {
@@ -114,8 +132,8 @@ pub(crate) fn play(seated: Seated, opts: &TableArgs, console: &mut Console) -> C
 }
 
 /// Whether `snl replay` shows `end` on the full screen: in a terminal, as text, and at most
-/// [`MAX_TURNS`] turns long (a longer game is told so on stderr and shown line by line).
-pub(crate) fn replay_wanted(end: &Game, plain: bool, console: &Console) -> bool {
+/// `MAX_TURNS` turns long (a longer game is told so on stderr and shown line by line).
+pub fn replay_wanted(end: &Game, plain: bool, console: &Console) -> bool {
     if plain || !console.stdin_tty || !console.stdout_tty {
         return false;
     }
@@ -132,7 +150,11 @@ pub(crate) fn replay_wanted(end: &Game, plain: bool, console: &Console) -> bool 
 
 /// Shows the recorded game `end` (restored from `save`) on the full screen, from before its first
 /// turn, paused, until the viewer leaves; `title` names it ("game 7"), `speed` is `--speed`.
-pub(crate) fn replay(
+///
+/// # Errors
+///
+/// The recording cannot be replayed, or the terminal was lost.
+pub fn replay(
     end: &Game,
     save: &Save,
     title: &str,
@@ -167,13 +189,17 @@ pub(crate) fn replay(
 /// The setup form of a bare `snl` in a terminal; it fills `args`' board, effects, rules, mode,
 /// clocks and players.
 /// False when the player left without starting.
-pub(crate) fn setup_form(args: &mut PlayArgs) -> CmdResult<bool> {
-    let race = (args.game.mode.as_deref() == Some("race")).then_some(args.game.rounds).flatten();
-    let mut form = setup::Form::new(&args.game.board, args.game.rules.as_deref()).with(
-        args.game.effects,
+///
+/// # Errors
+///
+/// The terminal was lost.
+pub fn setup_form(args: &mut Choices) -> CmdResult<bool> {
+    let race = (args.mode.as_deref() == Some("race")).then_some(args.rounds).flatten();
+    let mut form = setup::Form::new(&args.board, args.rules.as_deref()).with(
+        args.effects,
         race,
-        args.table.turn_time,
-        args.table.game_time,
+        args.turn_time,
+        args.game_time,
     );
     let mut run = || -> io::Result<()> {
         let mut screen = Screen::enter()?;

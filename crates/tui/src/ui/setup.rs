@@ -11,7 +11,7 @@ use ratatui::{
 use unicode_width::UnicodeWidthStr;
 
 use super::fit;
-use crate::tui::setup::{Field, Form};
+use crate::setup::{Field, Form};
 
 /// Draws `form` in the middle of the screen.
 pub(crate) fn render(frame: &mut Frame<'_>, form: &Form) {

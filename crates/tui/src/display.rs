@@ -19,7 +19,7 @@ fn paint(text: &str, code: &str, color: bool) -> String {
 }
 
 /// One letter per seat: the first letter of its name, or its seat number when two names share one.
-pub(crate) fn token_marks(seats: &[Seat]) -> Vec<char> {
+pub fn token_marks(seats: &[Seat]) -> Vec<char> {
     let firsts: Vec<char> = seats
         .iter()
         .map(|s| s.name.chars().next().map_or('?', |c| c.to_ascii_uppercase()))
@@ -36,7 +36,7 @@ pub(crate) fn token_marks(seats: &[Seat]) -> Vec<char> {
 
 /// Draws `board` as a boustrophedon grid, cell 1 at the bottom-left, with snake heads (`v`), ladder
 /// feet (`^`) and the tokens at `tokens` (`(cell, mark)`; position 0 is listed under the grid).
-pub(crate) fn draw_board(board: &Board, tokens: &[(u32, char)], color: bool) -> String {
+pub fn draw_board(board: &Board, tokens: &[(u32, char)], color: bool) -> String {
     let layout = board.layout();
     let digits = board.size().to_string().len().max(2);
     let inner = digits + 3; // number, jump mark, two token marks
@@ -137,7 +137,7 @@ pub(crate) fn draw_board(board: &Board, tokens: &[(u32, char)], color: bool) -> 
 }
 
 /// The grid's mark of a cell effect (SPEC §3b), listed in the legend under the grid.
-pub(crate) fn effect_mark(effect: &snl_engine::Effect) -> &'static str {
+pub fn effect_mark(effect: &snl_engine::Effect) -> &'static str {
     match effect {
         snl_engine::Effect::Skip => "x",
         snl_engine::Effect::Extra => "+",
@@ -147,7 +147,7 @@ pub(crate) fn effect_mark(effect: &snl_engine::Effect) -> &'static str {
 }
 
 /// The board with every token of `game` on it.
-pub(crate) fn draw_game(game: &Game, color: bool) -> String {
+pub fn draw_game(game: &Game, color: bool) -> String {
     let marks = token_marks(game.seats());
     let tokens: Vec<(u32, char)> =
         game.positions().iter().copied().zip(marks.iter().copied()).collect();
@@ -181,7 +181,7 @@ fn place(position: u32) -> String {
 }
 
 /// Tells a game in plain words, one line per thing that happens, written to `out`.
-pub(crate) struct Narrator<'w> {
+pub struct Narrator<'w> {
     out: &'w mut dyn Write,
     color: bool,
     sentences: Sentences,
@@ -192,7 +192,7 @@ pub(crate) struct Narrator<'w> {
 /// the full-screen game keeps them in its log). It knows the table (names, board size, rules)
 /// from the start and follows the tokens from the events alone.
 #[derive(Clone, Debug)]
-pub(crate) struct Sentences {
+pub struct Sentences {
     names: Vec<String>,
     size: u32,
     rules: Rules,
@@ -211,18 +211,24 @@ fn agree(name: &str, third_person: &str, second_person: &str) -> String {
     }
 }
 
+impl std::fmt::Debug for Narrator<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Narrator").field("sentences", &self.sentences).finish_non_exhaustive()
+    }
+}
+
 impl<'w> Narrator<'w> {
-    pub(crate) fn new(out: &'w mut dyn Write, color: bool, game: &Game) -> Narrator<'w> {
+    pub fn new(out: &'w mut dyn Write, color: bool, game: &Game) -> Narrator<'w> {
         Narrator { out, color, sentences: Sentences::new(game), error: None }
     }
 
     /// The first write error, if any (an observer cannot fail, so it keeps it for the caller).
-    pub(crate) fn take_error(&mut self) -> Option<io::Error> {
+    pub fn take_error(&mut self) -> Option<io::Error> {
         self.error.take()
     }
 
     /// Writes `text` as it is (a drawn board).
-    pub(crate) fn raw(&mut self, text: &str) {
+    pub fn raw(&mut self, text: &str) {
         self.line(text);
     }
 
@@ -237,7 +243,7 @@ impl<'w> Narrator<'w> {
 
 impl Sentences {
     /// Sentences for `game`'s table, its tokens where they stand.
-    pub(crate) fn new(game: &Game) -> Sentences {
+    pub fn new(game: &Game) -> Sentences {
         Sentences {
             names: game.seats().iter().map(|s| s.name.clone()).collect(),
             size: game.board().size(),
@@ -249,14 +255,14 @@ impl Sentences {
     }
 
     /// Puts the tokens where `game` has them (after an undo or a redo).
-    pub(crate) fn follow(&mut self, game: &Game) {
+    pub fn follow(&mut self, game: &Game) {
         self.positions = game.positions().to_vec();
         self.rolled = None;
         self.overshoot = None;
     }
 
     /// The sentence for `event`, if it has one of its own (rolls are told with their move).
-    pub(crate) fn sentence(&mut self, event: &Event) -> Option<String> {
+    pub fn sentence(&mut self, event: &Event) -> Option<String> {
         let names = self.names.clone();
         let name = |seat: usize| names.get(seat).cloned().unwrap_or_else(|| format!("#{seat}"));
         let n = self.size;
@@ -438,23 +444,33 @@ impl Observer for Narrator<'_> {
 
 /// Writes each event as one JSON object per line (SPEC §6): the typed wire form, players by
 /// name, with its sequence number.
-pub(crate) struct JsonLines<'w> {
+pub struct JsonLines<'w> {
     out: &'w mut dyn Write,
     seats: Vec<Seat>,
     error: Option<io::Error>,
 }
 
+impl std::fmt::Debug for JsonLines<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JsonLines").field("seats", &self.seats).finish_non_exhaustive()
+    }
+}
+
 impl<'w> JsonLines<'w> {
-    pub(crate) fn new(out: &'w mut dyn Write, seats: &[Seat]) -> JsonLines<'w> {
+    pub fn new(out: &'w mut dyn Write, seats: &[Seat]) -> JsonLines<'w> {
         JsonLines { out, seats: seats.to_vec(), error: None }
     }
 
-    pub(crate) fn take_error(&mut self) -> Option<io::Error> {
+    pub fn take_error(&mut self) -> Option<io::Error> {
         self.error.take()
     }
 
     /// Writes one numbered event.
-    pub(crate) fn write(&mut self, numbered: &Numbered<usize>) {
+    ///
+    /// # Panics
+    ///
+    /// Never: an event always serializes.
+    pub fn write(&mut self, numbered: &Numbered<usize>) {
         if self.error.is_none() {
             let wire = Numbered { seq: numbered.seq, event: numbered.event.named(&self.seats) };
             let line = serde_json::to_string(&wire).expect("events serialize");
@@ -466,7 +482,7 @@ impl<'w> JsonLines<'w> {
 }
 
 /// The rules in words for the narration: the options, and what pick-die throws.
-pub(crate) fn rules_in_words(rules: &Rules) -> String {
+pub fn rules_in_words(rules: &Rules) -> String {
     if rules.choice == snl_engine::Choice::PickDie {
         format!("{rules} (two dice are thrown and the token moves by either one)")
     } else {

@@ -8,7 +8,7 @@ use std::{
 
 /// One answer at a prompt.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Line {
+pub enum Line {
     /// A line, trimmed and in lower case.
     Text(String),
     /// The input ended.
@@ -18,7 +18,7 @@ pub(crate) enum Line {
 }
 
 /// Where a person's answers come from.
-pub(crate) enum Keyboard<'c> {
+pub enum Keyboard<'c> {
     /// A pipe or a file: lines are read in order, at the prompts. While a seat is on autopilot,
     /// a next line `a` (looked at without waiting for more input) takes the seat back at its
     /// turn.
@@ -28,10 +28,19 @@ pub(crate) enum Keyboard<'c> {
     Typed(mpsc::Receiver<Line>),
 }
 
+impl std::fmt::Debug for Keyboard<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Keyboard::Lines(_) => "Keyboard::Lines",
+            Keyboard::Typed(_) => "Keyboard::Typed",
+        })
+    }
+}
+
 impl Keyboard<'_> {
     /// Reads the terminal from a thread of its own (the only place the process's standard input
     /// is read directly: no other reader is left once the game starts).
-    pub(crate) fn typed<'a>() -> Keyboard<'a> {
+    pub fn typed<'a>() -> Keyboard<'a> {
         let (send, receive) = mpsc::channel();
         std::thread::spawn(move || {
             let mut input = io::stdin().lock();
@@ -47,7 +56,7 @@ impl Keyboard<'_> {
     }
 
     /// The next answer.
-    pub(crate) fn line(&mut self) -> Line {
+    pub fn line(&mut self) -> Line {
         match self {
             Keyboard::Lines(input) => read(*input),
             Keyboard::Typed(lines) => lines.recv().unwrap_or(Line::End),
@@ -56,7 +65,7 @@ impl Keyboard<'_> {
 
     /// The next answer, if it comes within `limit` (`None` for no limit). Lines from a pipe or a
     /// file are there at once: only a terminal's can be late.
-    pub(crate) fn line_within(&mut self, limit: Option<std::time::Duration>) -> Option<Line> {
+    pub fn line_within(&mut self, limit: Option<std::time::Duration>) -> Option<Line> {
         match (self, limit) {
             (Keyboard::Typed(lines), Some(limit)) => match lines.recv_timeout(limit) {
                 Ok(line) => Some(line),
@@ -69,7 +78,7 @@ impl Keyboard<'_> {
 
     /// Whether the person asked for their seat back while the computer played it (the answer
     /// is taken).
-    pub(crate) fn take_back(&mut self) -> bool {
+    pub fn take_back(&mut self) -> bool {
         match self {
             Keyboard::Lines(input) => {
                 let asked = input.fill_buf().is_ok_and(|b| {
@@ -86,7 +95,7 @@ impl Keyboard<'_> {
     }
 
     /// How a person takes a seat back, for the note shown when autopilot goes on.
-    pub(crate) fn take_back_hint(&self) -> &'static str {
+    pub fn take_back_hint(&self) -> &'static str {
         match self {
             Keyboard::Lines(_) => "a line 'a' at its turn takes it back",
             Keyboard::Typed(_) => "press Enter at any time to take it back",

@@ -1,10 +1,8 @@
 // Long on purpose: join and watch share one line-console loop over a room's events (narration, prompts, reconnect with `since`, the come-back address); split, each half would need the other's state.
 //! `snl join URL --name NAME` and `snl watch URL`: a seat of a room on `snl serve` played from
 //! the terminal, or the room watched, told in the console's plain words. The connection is
-//! [`client::RoomClient`] (reusable by other front ends); this module is the console around it:
+//! `client::RoomClient` (reusable by other front ends); this module is the console around it:
 //! Enter rolls, a digit chooses, `a` hands the seat to the computer, `q` leaves.
-
-pub(crate) mod client;
 
 use std::{io::Write, time::Duration};
 
@@ -16,51 +14,52 @@ use snl_engine::{
 use snl_server::frames::ClientFrame;
 
 use crate::{
-    common::{CmdResult, Failure, OrFail},
+    Options,
+    client::{self, ClientError, RoomClient, RoomUrl, Update},
     console::Console,
     display::{Sentences, draw_game},
+    failure::{CmdResult, Failure, OrFail},
     keyboard::{Keyboard, Line},
+    online,
     prompts::describe_option,
-    tui::{self, Options},
 };
-use client::{ClientError, RoomClient, RoomUrl, Update};
 
 /// Options of `snl join`.
 #[derive(Args, Clone, Debug)]
-pub(crate) struct JoinArgs {
+pub struct JoinArgs {
     /// The room's address, as its page shows it: http://HOST:PORT/room/ID; with #token=T at the
     /// end (as printed when you leave), the seat that T holds, to come back to it.
     #[arg(value_name = "URL")]
-    pub(crate) url: String,
+    pub url: String,
     /// Your name at the table (to take an open seat).
     #[arg(long, value_name = "NAME")]
-    pub(crate) name: Option<String>,
+    pub name: Option<String>,
     #[command(flatten)]
-    pub(crate) screen: ScreenArgs,
+    pub screen: ScreenArgs,
 }
 
 /// Options of `snl watch`.
 #[derive(Args, Clone, Debug)]
-pub(crate) struct WatchArgs {
+pub struct WatchArgs {
     /// The room's address, as its page shows it: http://HOST:PORT/room/ID.
     #[arg(value_name = "URL")]
-    pub(crate) url: String,
+    pub url: String,
     #[command(flatten)]
-    pub(crate) screen: ScreenArgs,
+    pub screen: ScreenArgs,
 }
 
 /// How a room is shown in a terminal.
 #[derive(Args, Clone, Debug, Default)]
-pub(crate) struct ScreenArgs {
+pub struct ScreenArgs {
     /// The line-by-line console even in a terminal, instead of the full screen.
     #[arg(long)]
-    pub(crate) plain: bool,
+    pub plain: bool,
     /// Do not animate moves on the full screen.
     #[arg(long)]
-    pub(crate) fast: bool,
+    pub fast: bool,
     /// No bell on snakes, ladders and the win on the full screen.
     #[arg(long)]
-    pub(crate) quiet: bool,
+    pub quiet: bool,
 }
 
 impl ScreenArgs {
@@ -80,7 +79,11 @@ fn failure(error: ClientError) -> Failure {
 
 /// Takes an open seat (or the seat the address's token holds) and plays it until the game ends
 /// (or the person leaves).
-pub(crate) fn join(args: &JoinArgs, console: &mut Console) -> CmdResult {
+///
+/// # Errors
+///
+/// A bad address or name (bad input), a refused seat, a lost connection or terminal.
+pub fn join(args: &JoinArgs, console: &mut Console) -> CmdResult {
     let url: RoomUrl = args.url.parse().map_err(failure)?;
     let (seat, token) = match (client::token_in(&args.url), &args.name) {
         (Some(token), _) => {
@@ -140,7 +143,11 @@ fn rejoin(
 }
 
 /// Watches the room, telling every event from the first, until the game ends.
-pub(crate) fn watch(args: &WatchArgs, console: &mut Console) -> CmdResult {
+///
+/// # Errors
+///
+/// A bad address (bad input), a lost connection or terminal.
+pub fn watch(args: &WatchArgs, console: &mut Console) -> CmdResult {
     let url: RoomUrl = args.url.parse().map_err(failure)?;
     client::room_state(&url).map_err(failure)?;
     let client = RoomClient::connect(&url, None).map_err(failure)?;
@@ -172,7 +179,7 @@ fn show(
     screen: &ScreenArgs,
     console: &mut Console,
 ) -> CmdResult {
-    let ended = tui::online::run(client, url, seat.map(|(s, _)| s), state, screen.options(console))
+    let ended = online::run(client, url, seat.map(|(s, _)| s), state, screen.options(console))
         .map_err(|e| Failure::other(anyhow::anyhow!(e)))?;
     let out = console.out.as_mut();
     for line in &ended.result {

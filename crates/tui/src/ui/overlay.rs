@@ -10,7 +10,7 @@ use ratatui::{
 use unicode_width::UnicodeWidthStr;
 
 use super::{fit, player_style, tint};
-use crate::tui::app::App;
+use crate::app::App;
 
 /// A box of `lines` centred in `area`, as small as they allow.
 fn boxed(frame: &mut Frame<'_>, area: Rect, title: &str, lines: Vec<Line<'_>>, style: Style) {

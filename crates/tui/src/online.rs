@@ -22,7 +22,7 @@ use snl_server::frames::ClientFrame;
 use snl_session::{Awaiting, Intent, Session};
 use snl_store::DiceState;
 
-use super::{
+use crate::{
     TICK,
     action::{self, Action},
     app::{App, Options, Said, Stop, Tone, said_of},
@@ -30,8 +30,8 @@ use super::{
     ui, update,
 };
 use crate::{
-    online::client::{self, RoomClient, RoomUrl, Update},
-    table::Kept,
+    client::{self, RoomClient, RoomUrl, Update},
+    seated::Kept,
 };
 
 /// The local copy of a room's game, played from the server's events.

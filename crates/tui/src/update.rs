@@ -4,7 +4,7 @@
 use snl_engine::{Numbered, RollError};
 use snl_session::{Awaiting, Intent, SaveFile, SessionError};
 
-use super::{
+use crate::{
     action::Action,
     app::{App, Overlay, Stop},
     online, replay,

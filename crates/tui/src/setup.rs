@@ -7,7 +7,19 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use snl_engine::{RuleSet, SeatKind};
 
-use crate::play::PlayArgs;
+/// What the form sets, as the command line would give it (`--board`, `--effects`, `--rules`,
+/// `--mode`, `--rounds`, `--turn-time`, `--game-time`, `--player`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Choices {
+    pub board: String,
+    pub effects: u32,
+    pub rules: Option<String>,
+    pub mode: Option<String>,
+    pub rounds: Option<u32>,
+    pub turn_time: Option<u64>,
+    pub game_time: Option<u64>,
+    pub players: Vec<String>,
+}
 
 /// The boards the form offers (a board file is given with `--board FILE`).
 pub(crate) const BOARDS: [&str; 6] =
@@ -160,14 +172,14 @@ impl Form {
     }
 
     /// Writes the form's choices into `args`, as the command line would give them.
-    pub(crate) fn fill(&self, args: &mut PlayArgs) {
-        self.board_name().clone_into(&mut args.game.board);
-        args.game.effects = self.effects();
-        args.game.rules = Some(self.rules_name().to_owned());
-        args.game.mode = Some(if self.race.is_some() { "race" } else { "classic" }.to_owned());
-        args.game.rounds = self.race;
-        args.table.turn_time = self.turn_time();
-        args.table.game_time = self.game_time();
+    pub(crate) fn fill(&self, args: &mut Choices) {
+        self.board_name().clone_into(&mut args.board);
+        args.effects = self.effects();
+        args.rules = Some(self.rules_name().to_owned());
+        args.mode = Some(if self.race.is_some() { "race" } else { "classic" }.to_owned());
+        args.rounds = self.race;
+        args.turn_time = self.turn_time();
+        args.game_time = self.game_time();
         args.players = self.players();
     }
 
@@ -287,16 +299,6 @@ impl Form {
 mod tests {
     use super::*;
 
-    /// `snl play`'s options as the command line gives them with none written.
-    fn play_args() -> PlayArgs {
-        #[derive(clap::Parser)]
-        struct Play {
-            #[command(flatten)]
-            play: PlayArgs,
-        }
-        <Play as clap::Parser>::parse_from(["snl"]).play
-    }
-
     fn press(form: &mut Form, code: KeyCode) {
         form.key(KeyEvent::new(code, KeyModifiers::NONE));
     }
@@ -369,14 +371,12 @@ mod tests {
         }
         press(&mut form, KeyCode::Enter);
         assert_eq!(form.done, Some(true));
-        let mut args = play_args();
+        let mut args = Choices::default();
         form.fill(&mut args);
-        let setup = args.game.resolve().unwrap();
-        assert_eq!(setup.board_name, "party");
-        assert!(!setup.board.effects().is_empty(), "the party board has effects");
-        assert_eq!(setup.rules.mode.rounds(), Some(3));
+        assert_eq!(args.board, "party");
+        assert_eq!((args.mode.as_deref(), args.rounds), (Some("race"), Some(3)));
         assert_eq!(args.players, ["You:human", "Computer:hard"]);
-        assert_eq!((args.table.turn_time, args.table.game_time), (None, None));
+        assert_eq!((args.turn_time, args.game_time), (None, None));
     }
 
     #[test]
@@ -397,28 +397,25 @@ mod tests {
         press(&mut form, KeyCode::Down);
         press(&mut form, KeyCode::Left);
         press(&mut form, KeyCode::Enter);
-        let mut args = play_args();
+        let mut args = Choices::default();
         form.fill(&mut args);
-        args.game.seed = Some(4);
-        assert_eq!((args.game.board.as_str(), args.game.effects), ("random", 5));
-        assert_eq!((args.table.turn_time, args.table.game_time), (Some(10), Some(3600)));
-        let setup = args.game.resolve().unwrap();
-        assert_eq!(setup.board.effects().len(), 5);
-        assert!(setup.rules.mode.is_classic());
+        assert_eq!((args.board.as_str(), args.effects), ("random", 5));
+        assert_eq!(args.mode.as_deref(), Some("classic"));
+        assert_eq!((args.turn_time, args.game_time), (Some(10), Some(3600)));
         // Another board after all: the effects go with random.
         form.field = Field::Board;
         press(&mut form, KeyCode::Right);
         form.fill(&mut args);
-        assert_eq!((args.game.board.as_str(), args.game.effects), ("classic", 0));
+        assert_eq!((args.board.as_str(), args.effects), ("classic", 0));
     }
 
     #[test]
     fn the_command_lines_effects_rounds_and_clocks_are_kept_as_given() {
         let form = Form::new("random", None).with(30, Some(250), Some(7), Some(100_000));
-        let mut args = play_args();
+        let mut args = Choices::default();
         form.fill(&mut args);
-        assert_eq!((args.game.effects, args.game.rounds), (30, Some(250)));
-        assert_eq!((args.table.turn_time, args.table.game_time), (Some(7), Some(100_000)));
+        assert_eq!((args.effects, args.rounds), (30, Some(250)));
+        assert_eq!((args.turn_time, args.game_time), (Some(7), Some(100_000)));
         let mut form = form;
         form.field = Field::TurnTime;
         press(&mut form, KeyCode::Right);

@@ -15,7 +15,7 @@ use snl_engine::Board;
 use unicode_width::UnicodeWidthStr;
 
 use super::{fit, player_style, tint};
-use crate::tui::app::App;
+use crate::app::App;
 
 /// What a cell is to the jumps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,11 +9,11 @@ use snl_engine::{Checkpoint, Event, Game, Numbered};
 use snl_session::Session;
 use snl_store::DiceState;
 
-use super::{
+use crate::display::Sentences;
+use crate::{
     app::{App, LOG_LINES, Said, said_of},
     update::TURN_PAUSE_TICKS,
 };
-use crate::display::Sentences;
 
 /// The longest game the viewer takes: each point is rebuilt from the start of the game, about
 /// 0.1 s at 100,000 turns (6 ms at 10,000); a longer game is shown line by line.

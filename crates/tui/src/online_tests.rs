@@ -10,14 +10,14 @@ use snl_server::frames::ClientFrame;
 use snl_session::{Awaiting, Intent, Session};
 use snl_store::DiceState;
 
-use super::{
+use crate::client::Update;
+use crate::{
     action::Action,
     app::{App, Options, Overlay, Stop},
     online::{self, Connection, Mirror, Online},
     tests::{press, screen, text},
     update::update,
 };
-use crate::online::client::Update;
 
 const URL: &str = "http://127.0.0.1:8080/room/5f0c2a9e81d34b07";
 
@@ -160,11 +160,11 @@ fn the_mirror_tells_each_input_once_and_refuses_an_event_the_game_does_not_play(
     let mut mirror = Mirror::new(Game::new(board, Rules::default(), seats).unwrap());
     let mut shown: Vec<Event> = Vec::new();
     for numbered in &events {
-        let event = crate::online::client::indexed(&numbered.event, &names);
+        let event = crate::client::indexed(&numbered.event, &names);
         shown.extend(mirror.follow(event).unwrap());
     }
     let sent: Vec<Event> =
-        events.iter().map(|n| crate::online::client::indexed(&n.event, &names)).collect();
+        events.iter().map(|n| crate::client::indexed(&n.event, &names)).collect();
     // Every event the server sent, once, in order (the last input's may all be told already).
     assert_eq!(&shown[..sent.len()], &sent[..]);
     let wrong = Event::Snake { player: 0, from: 99, to: 1 };

@@ -7,22 +7,22 @@ use std::io::{self, BufRead, IsTerminal, Write};
 /// The flags are four independent facts about the streams, hence the bools. Commands write through this, never through
 /// `println!`, so the same code serves a terminal, a pipe and a test.
 #[allow(clippy::struct_excessive_bools)]
-pub(crate) struct Console {
+pub struct Console {
     /// Whether standard input is a terminal (a person can answer).
-    pub(crate) stdin_tty: bool,
+    pub stdin_tty: bool,
     /// Whether standard output is a terminal (draw for a person, pause for computers).
-    pub(crate) stdout_tty: bool,
+    pub stdout_tty: bool,
     /// Whether standard error is a terminal (progress bars).
-    pub(crate) stderr_tty: bool,
+    pub stderr_tty: bool,
     /// Whether to colour the output.
-    pub(crate) color: bool,
-    pub(crate) out: Box<dyn Write>,
-    pub(crate) input: Box<dyn BufRead>,
+    pub color: bool,
+    pub out: Box<dyn Write>,
+    pub input: Box<dyn BufRead>,
 }
 
 impl Console {
     /// The process's own streams. Colour follows the terminal, and `NO_COLOR` turns it off.
-    pub(crate) fn from_environment() -> Console {
+    pub fn from_environment() -> Console {
         let stdout_tty = io::stdout().is_terminal();
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         Console {
@@ -43,13 +43,12 @@ impl Console {
 
     /// Asks `question`, showing `default`; an empty answer takes the default.
     ///
-    /// End of input is a failure of class "could not go on" (exit 3).
-    pub(crate) fn ask(
-        &mut self,
-        question: &str,
-        default: &str,
-    ) -> crate::common::CmdResult<String> {
-        use crate::common::{Failure, OrFail};
+    /// # Errors
+    ///
+    /// End of input is a failure of class "could not go on" (exit 3); a failed read or write
+    /// any other failure.
+    pub fn ask(&mut self, question: &str, default: &str) -> crate::failure::CmdResult<String> {
+        use crate::failure::{Failure, OrFail};
         write!(self.out, "{question} [{default}]: ").or_other()?;
         match self.read_line().or_other()? {
             None => Err(Failure::stuck(anyhow::anyhow!("input ended during the setup"))),
@@ -59,7 +58,11 @@ impl Console {
     }
 
     /// Reads one line of input (without its line ending); `None` at end of input.
-    pub(crate) fn read_line(&mut self) -> io::Result<Option<String>> {
+    ///
+    /// # Errors
+    ///
+    /// The prompt could not be flushed, or the input could not be read.
+    pub fn read_line(&mut self) -> io::Result<Option<String>> {
         self.out.flush()?;
         let mut line = String::new();
         if self.input.read_line(&mut line)? == 0 {

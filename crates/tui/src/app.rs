@@ -9,25 +9,25 @@ use snl_analysis::{exact::TurnChain, solve::rolls_to_finish};
 use snl_engine::{Event, Numbered, SeatKind};
 use snl_session::{Awaiting, Session};
 
-use super::{odds::win_chances, online::Online, replay::Replay};
-use crate::{clocks::Clocks, display::Sentences, table::Kept};
+use crate::{clocks::Clocks, display::Sentences, seated::Kept};
+use crate::{odds::win_chances, online::Online, replay::Replay};
 
 /// How many sentences the log keeps.
 pub(crate) const LOG_LINES: usize = 200;
 
 /// How the game is shown, from the command line.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Options {
+pub struct Options {
     /// Colours (off with `NO_COLOR`: letters and shapes still tell players apart).
-    pub(crate) color: bool,
+    pub color: bool,
     /// No animation and no pause between computer turns.
-    pub(crate) fast: bool,
+    pub fast: bool,
     /// No bell.
-    pub(crate) quiet: bool,
+    pub quiet: bool,
     /// Where `s` saves (`--save`); without it, a file named after the game in this folder.
-    pub(crate) save: Option<PathBuf>,
+    pub save: Option<PathBuf>,
     /// Stop cleanly after this many turns.
-    pub(crate) stop_after: Option<u32>,
+    pub stop_after: Option<u32>,
 }
 
 /// What a logged sentence is about, for its colour.

@@ -7,14 +7,14 @@ use snl_engine::{Board, Choice, Game, Preset, Rules, Seat, SeatKind};
 use snl_session::{Awaiting, Intent, Session};
 use snl_store::DiceState;
 
-use super::{
+use crate::seated::Kept;
+use crate::{
     action::Action,
     app::{App, Options, Stop},
     replay::{Recording, Replay},
     tests::{press, screen, text},
     update::update,
 };
-use crate::table::Kept;
 
 const SEATS: [(&str, SeatKind); 3] =
     [("Ann", SeatKind::Human), ("王小明", SeatKind::Hard), ("Bob", SeatKind::Easy)];

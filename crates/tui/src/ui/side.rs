@@ -14,9 +14,9 @@ use unicode_width::UnicodeWidthStr;
 
 use super::{fit, player_style, tint, wrap};
 use crate::{
+    app::{App, Tone},
     clocks::{Clocks, minutes_seconds},
     prompts::{describe_option, roll_words},
-    tui::app::{App, Tone},
 };
 
 pub(super) fn render(frame: &mut Frame<'_>, area: Rect, app: &App) {

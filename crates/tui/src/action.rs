@@ -3,7 +3,7 @@
 
 use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use super::{
+use crate::{
     app::{App, Overlay},
     replay::Control,
 };

@@ -15,7 +15,7 @@ use snl_session::{Awaiting, Session, SessionError};
 
 /// Where the time comes from.
 #[derive(Clone, Debug)]
-pub(crate) enum Clock {
+pub enum Clock {
     /// The time since the clocks were made.
     Real(Instant),
     /// A pretend time: `now`, moved on by `step` at each wait for a key ([`Clock::waited`]).
@@ -24,7 +24,7 @@ pub(crate) enum Clock {
 
 impl Clock {
     /// The time since the start.
-    pub(crate) fn now(&self) -> Duration {
+    pub fn now(&self) -> Duration {
         match self {
             Clock::Real(start) => start.elapsed(),
             Clock::Pretend { now, .. } => *now,
@@ -32,21 +32,21 @@ impl Clock {
     }
 
     /// A wait for a person's key happened: pretend time moves on by its step.
-    pub(crate) fn waited(&mut self) {
+    pub fn waited(&mut self) {
         if let Clock::Pretend { now, step } = self {
             *now += *step;
         }
     }
 
     /// Whether time passes only at waits (a test's clock).
-    pub(crate) fn is_pretend(&self) -> bool {
+    pub fn is_pretend(&self) -> bool {
         matches!(self, Clock::Pretend { .. })
     }
 }
 
 /// What ran out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Expiry {
+pub enum Expiry {
     /// The person at `seat` did not act in time.
     TimeOut { seat: usize },
     /// The game clock.
@@ -59,7 +59,7 @@ type Awaited = (usize, u32, bool);
 
 /// The turn clock and the game clock of one game.
 #[derive(Clone, Debug)]
-pub(crate) struct Clocks {
+pub struct Clocks {
     clock: Clock,
     turn_time: Option<Duration>,
     game_time: Option<Duration>,
@@ -72,7 +72,7 @@ pub(crate) struct Clocks {
 impl Clocks {
     /// The clocks of `--turn-time S` and `--game-time S` (seconds); `test_step` (ms) asks for
     /// the pretend clock. `None` when neither clock is asked for.
-    pub(crate) fn new(
+    pub fn new(
         turn_time: Option<u64>,
         game_time: Option<u64>,
         test_step: Option<u64>,
@@ -94,7 +94,7 @@ impl Clocks {
     }
 
     /// The clock read.
-    pub(crate) fn clock(&mut self) -> &mut Clock {
+    pub fn clock(&mut self) -> &mut Clock {
         &mut self.clock
     }
 
@@ -128,7 +128,7 @@ impl Clocks {
     }
 
     /// The clock that ran out for what `session` awaits now, if one did: the game clock first.
-    pub(crate) fn due(&mut self, session: &Session) -> Option<Expiry> {
+    pub fn due(&mut self, session: &Session) -> Option<Expiry> {
         self.arm(session);
         let now = self.clock.now();
         if self.game_end.is_some_and(|end| now >= end) {
@@ -142,7 +142,11 @@ impl Clocks {
 
     /// Plays `expiry` in `session`: the rest of the person's turn by the computer, or the end of
     /// the game after this round.
-    pub(crate) fn fire(
+    ///
+    /// # Errors
+    ///
+    /// What the session refuses of the expiry.
+    pub fn fire(
         &mut self,
         session: &mut Session,
         expiry: Expiry,
@@ -157,7 +161,7 @@ impl Clocks {
 
     /// How long until the next clock runs out, for what `session` awaits now (`None`: no clock
     /// is running).
-    pub(crate) fn until_next(&mut self, session: &Session) -> Option<Duration> {
+    pub fn until_next(&mut self, session: &Session) -> Option<Duration> {
         self.arm(session);
         let now = self.clock.now();
         let ends = [self.game_end, self.turn_end.map(|(_, end)| end)];
@@ -166,7 +170,7 @@ impl Clocks {
 
     /// The time left to the person timed, and to the game, as of the last look ([`Clocks::due`]),
     /// for the screen.
-    pub(crate) fn left(&self) -> (Option<Duration>, Option<Duration>) {
+    pub fn left(&self) -> (Option<Duration>, Option<Duration>) {
         let now = self.clock.now();
         let left = |end: Duration| end.saturating_sub(now);
         (self.turn_end.map(|(_, end)| left(end)), self.game_end.map(left))
@@ -174,7 +178,7 @@ impl Clocks {
 }
 
 /// `m:ss` for a time left, rounded up to the second (so 0:00 means it ran out).
-pub(crate) fn minutes_seconds(left: Duration) -> String {
+pub fn minutes_seconds(left: Duration) -> String {
     let seconds = left.as_millis().div_ceil(1000);
     format!("{}:{:02}", seconds / 60, seconds % 60)
 }

@@ -11,7 +11,7 @@ use snl_session::Awaiting;
 
 use unicode_width::UnicodeWidthStr;
 
-use crate::tui::{
+use crate::{
     app::{App, Overlay},
     online::Online,
     replay::Replay,

@@ -9,14 +9,14 @@ use snl_engine::{Board, BoardSpec, Choice, Game, Preset, Rules, ScriptedDice, Se
 use snl_session::{Awaiting, Session};
 use snl_store::DiceState;
 
-use super::{
+use crate::seated::Kept;
+use crate::{
     action::{Action, from_key},
     app::{App, Beat, Options, Overlay, Stop, marks},
     setup::{Field, Form},
     ui,
     update::update,
 };
-use crate::table::Kept;
 
 /// A table of `seats` on `spec` under `rules`, with scripted `rolls`.
 fn table(

@@ -5,14 +5,14 @@ use std::fmt::Write as _;
 use snl_engine::{AfterRoll, Bonus, Decision, Game, MoveOption, Overshoot, Roll};
 
 /// The dice as a person reads them: `4`, or `4+2`.
-pub(crate) fn roll_words(roll: Roll) -> String {
+pub fn roll_words(roll: Roll) -> String {
     let faces: Vec<String> = roll.dice().iter().map(u8::to_string).collect();
     faces.join("+")
 }
 
 /// One option in words: `move 4 to 23 (ladder to 45)`, `stay on 19`, `move 5: too far, stay on
 /// 98`, with what a top face does under bonus rolls.
-pub(crate) fn describe_option(game: &Game, decision: &Decision, option: &MoveOption) -> String {
+pub fn describe_option(game: &Game, decision: &Decision, option: &MoveOption) -> String {
     let (rules, position) = (game.rules(), decision.position);
     let place = |p: u32| if p == 0 { "the start".to_owned() } else { p.to_string() };
     let mut text = if option.steps == 0 {
