@@ -4,27 +4,22 @@
 //! questions) or one loaded from a save file, seated in a [`Session`] with its recorders — the
 //! game database unless `--no-record`, a save file with `--save`. [`crate::table`] plays it.
 
-use std::{
-    path::{Path, PathBuf},
-    time::Duration,
-};
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use snl_engine::{Game, ScriptedDice, Seat, SeatKind, SetupError, Status};
-use snl_server::setup::{MAX_GAME_TIME, MAX_TURN_TIME};
 use snl_session::Session;
 use snl_store::{Action, Database, DiceState, GameId, GameStatus, Save};
 
 use crate::{
     common::{
         CmdResult, Failure, GameArgs, OrFail, default_computer_seats, fresh_seed, parse_seats,
-        whole_number, zero_or_more,
     },
-    session::{DbArgs, keep, now_ms},
+    session::{keep, now_ms},
     setup::setup_questions,
-    table::{Seated, play_on},
+    table::{TableArgs, play_on},
 };
-use snl_tui::{Choices, clocks::Clocks, console::Console};
+use snl_tui::{Choices, clocks::Clocks, console::Console, seated::Seated};
 
 /// Options of `snl play`.
 #[derive(Args, Clone, Debug, Default)]
@@ -59,7 +54,8 @@ pub(crate) struct PlayArgs {
 }
 
 impl PlayArgs {
-    /// What the setup form starts from: the board, rules, mode, clocks and players given.
+    /// What the setup form or questions start from: the board, rules, mode, clocks and players
+    /// given.
     fn choices(&self) -> Choices {
         Choices {
             board: self.game.board.clone(),
@@ -73,7 +69,7 @@ impl PlayArgs {
         }
     }
 
-    /// Takes what the setup form chose, as the command line would give it.
+    /// Takes what the setup form or questions chose, as the command line would give it.
     fn take(&mut self, choices: Choices) {
         let Choices { board, effects, rules, mode, rounds, turn_time, game_time, players } =
             choices;
@@ -83,68 +79,6 @@ impl PlayArgs {
         self.players = players;
     }
 }
-
-/// How a game is shown and kept: the options `play` and `resume` share.
-#[derive(Args, Clone, Debug, Default)]
-#[command(next_help_heading = "Display")]
-#[allow(clippy::struct_excessive_bools)] // independent command-line switches
-pub(crate) struct TableArgs {
-    /// Print every event as one JSON object per line (SPEC §6) instead of the display.
-    #[arg(long, value_name = "FORMAT", value_parser = ["jsonl"])]
-    pub(crate) events: Option<String>,
-    /// Print one JSON object with the result (ranking, positions, rolls, turns) at the end.
-    #[arg(long)]
-    pub(crate) json: bool,
-    /// Do not pause between computer turns (and do not animate moves).
-    #[arg(long)]
-    pub(crate) fast: bool,
-    /// The line-by-line console even in a terminal, instead of the full-screen game.
-    #[arg(long)]
-    pub(crate) plain: bool,
-    /// No bell on snakes, ladders and the win in the full-screen game.
-    #[arg(long)]
-    pub(crate) quiet: bool,
-    /// Save the game to FILE after every turn (atomically), to go on later with --load FILE.
-    #[arg(long, value_name = "FILE", help_heading = "Saving")]
-    pub(crate) save: Option<PathBuf>,
-    /// Turn clock: a person who has not acted within S seconds has the rest of that turn
-    /// played by the computer (the hard strategy), told as `timed_out`; 1 to 86400. A computer
-    /// never waits for it.
-    #[arg(long, value_name = "S", help_heading = "Clocks", allow_negative_numbers = true,
-        value_parser = turn_seconds)]
-    pub(crate) turn_time: Option<u64>,
-    /// Game clock: when S seconds have passed the round in play is completed, then the game
-    /// ends ranked by position as a race ends (`time_up`); 1 to 604800.
-    #[arg(long, value_name = "S", help_heading = "Clocks", allow_negative_numbers = true,
-        value_parser = game_seconds)]
-    pub(crate) game_time: Option<u64>,
-    /// For tests only (hidden): the clocks read a pretend time that stands still, except that
-    /// each wait for a person's key (a prompt's read, a tick of the full screen) moves it on by
-    /// MS milliseconds, so a test says after how many waits a clock runs out, with no sleep.
-    #[arg(long, value_name = "MS", hide = true, value_parser = zero_or_more::<u64>)]
-    pub(crate) test_clock: Option<u64>,
-    /// After each turn, show each player's fewest rolls to finish from where they stand.
-    #[arg(long)]
-    pub(crate) hint: bool,
-    /// Stop cleanly after N turns (the game is kept first), to go on later.
-    #[arg(long, value_name = "N", help_heading = "Saving")]
-    pub(crate) stop_after: Option<u32>,
-    #[command(flatten)]
-    pub(crate) db: DbArgs,
-}
-
-/// Parses `--turn-time`: 1 to [`MAX_TURN_TIME`] seconds (as a room's `turn_time`).
-fn turn_seconds(text: &str) -> Result<u64, String> {
-    whole_number(text, 1, MAX_TURN_TIME).map_err(|e| format!("{e} (seconds, 1 to {MAX_TURN_TIME})"))
-}
-
-/// Parses `--game-time`: 1 to [`MAX_GAME_TIME`] seconds (as a room's `game_time`).
-fn game_seconds(text: &str) -> Result<u64, String> {
-    whole_number(text, 1, MAX_GAME_TIME).map_err(|e| format!("{e} (seconds, 1 to {MAX_GAME_TIME})"))
-}
-
-/// How long a computer's turn stays on screen before the next, so people can follow.
-pub(crate) const COMPUTER_PAUSE: Duration = Duration::from_millis(700);
 
 pub(crate) fn run(args: &PlayArgs, console: &mut Console, bare: bool) -> CmdResult {
     if let Some(games) = args.series.games {
@@ -233,7 +167,9 @@ impl Start {
                 }
                 args.take(choices);
             } else {
-                setup_questions(&mut args, console)?;
+                let mut choices = args.choices();
+                setup_questions(&mut choices, console)?;
+                args.take(choices);
             }
         }
         let setup = args.game.resolve()?;

@@ -10,10 +10,9 @@ use snl_store::{GameId, Save};
 
 use crate::{
     common::{CmdResult, Failure, OrFail},
-    play::COMPUTER_PAUSE,
     records::{db_failure, open_existing},
     session::DbArgs,
-    table::game_json,
+    table::{COMPUTER_PAUSE, game_json},
 };
 use snl_tui::{
     console::Console,

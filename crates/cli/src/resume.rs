@@ -9,13 +9,12 @@ use snl_session::Session;
 
 use crate::{
     common::{CmdResult, Failure},
-    play::TableArgs,
     play::at_table,
     records::db_failure,
     session::{keep, now_ms, warn_unrecorded},
-    table::Seated,
+    table::TableArgs,
 };
-use snl_tui::console::Console;
+use snl_tui::{console::Console, seated::Seated};
 
 /// Options of `snl resume`.
 #[derive(Args, Clone, Debug, Default)]

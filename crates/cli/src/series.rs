@@ -24,11 +24,11 @@ use snl_store::{Database, DiceState, GameId, SeriesId, SeriesSummary};
 use crate::{
     common::{CmdResult, Failure, OrFail, default_computer_seats, fresh_seed, parse_seats},
     format::{Align, Table},
-    play::{PlayArgs, Start, TableArgs, at_table},
+    play::{PlayArgs, Start, at_table},
     session::{keep, now_ms, warn_unrecorded},
-    table::{Seated, game_json},
+    table::{TableArgs, game_json},
 };
-use snl_tui::console::Console;
+use snl_tui::{console::Console, seated::Seated};
 
 /// The most games a series may be the best of.
 pub(crate) const MAX_GAMES: u64 = 1_000_000;
