@@ -8,13 +8,27 @@ use crate::{
     replay::Control,
 };
 
-/// Everything that can happen to the screen.
+/// Everything that can happen to the screen: time, a move in the game, a change of view, a key
+/// of the replay viewer, leaving.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Action {
     /// Time passes (~60 ms): the animation steps, computers play.
     Tick,
-    /// The terminal changed size: draw again.
-    Resize,
+    /// A move in the game: played in the session, or asked of the room online.
+    Game(GameAction),
+    /// What the screen shows; the game stays as it is.
+    View(ViewAction),
+    /// A key of the replay viewer.
+    Replay(Control),
+    /// Leave now, keeping the game (Ctrl-C, or `y` at the question).
+    Leave,
+    /// A key that means nothing here.
+    Unknown(char),
+}
+
+/// A move in the game, by the person at the keyboard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum GameAction {
     Roll,
     /// Take option `0`-based.
     Choose(usize),
@@ -23,29 +37,30 @@ pub(crate) enum Action {
     /// Hand the seat to the computer, or take it back.
     Autopilot,
     Save,
+}
+
+/// A change of what the screen shows, which leaves the game as it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ViewAction {
+    /// The terminal changed size: draw again.
+    Resize,
     /// Show or hide the help.
     Help,
     /// Ask to leave (`q`).
     Quit,
-    /// Leave now, keeping the game (Ctrl-C, or `y` at the question).
-    Leave,
     /// Stay (`n` at the question, Esc).
     Stay,
     /// Scroll the board by rows (negative: up).
     Scroll(i32),
     /// Follow the current player again.
     Follow,
-    /// A key of the replay viewer.
-    Replay(Control),
-    /// A key that means nothing here.
-    Unknown(char),
 }
 
 /// The action of one terminal event, if any.
 pub(crate) fn from_event(event: &TermEvent, app: &App) -> Option<Action> {
     match event {
         TermEvent::Key(key) if key.kind != KeyEventKind::Release => from_key(*key, app),
-        TermEvent::Resize(..) => Some(Action::Resize),
+        TermEvent::Resize(..) => Some(Action::View(ViewAction::Resize)),
         _ => None,
     }
 }
@@ -60,35 +75,37 @@ pub(crate) fn from_key(key: KeyEvent, app: &App) -> Option<Action> {
         Overlay::ConfirmQuit => {
             return Some(match key.code {
                 KeyCode::Char('y' | 'Y' | 'q') | KeyCode::Enter => Action::Leave,
-                _ => Action::Stay,
+                _ => Action::View(ViewAction::Stay),
             });
         }
-        Overlay::Help => return Some(Action::Help),
+        Overlay::Help => return Some(Action::View(ViewAction::Help)),
         Overlay::None => {}
     }
-    if let Some(replay) = &app.replay {
+    if let Some(replay) = app.mode.replay() {
         return replay_key(key.code, !replay.typed.is_empty());
     }
     if app.stop.is_none() && matches!(app.session.awaiting(), snl_session::Awaiting::Over) {
         // The end: any of these leaves; nothing else is left to do. Online the end comes from
         // the server, maybe just after a Space meant to roll: Space does not leave there.
         return match key.code {
-            KeyCode::Char(' ') if app.online.is_some() => None,
+            KeyCode::Char(' ') if app.mode.room().is_some() => None,
             KeyCode::Char('q' | ' ') | KeyCode::Enter | KeyCode::Esc => Some(Action::Leave),
-            KeyCode::Char('?') => Some(Action::Help),
+            KeyCode::Char('?') => Some(Action::View(ViewAction::Help)),
             _ => scroll(key.code),
         };
     }
     match key.code {
-        KeyCode::Char(' ') | KeyCode::Enter => Some(Action::Roll),
-        KeyCode::Char(c @ '1'..='9') => Some(Action::Choose(c as usize - '1' as usize)),
-        KeyCode::Char('u') => Some(Action::Undo),
-        KeyCode::Char('r') => Some(Action::Redo),
-        KeyCode::Char('a') => Some(Action::Autopilot),
-        KeyCode::Char('s') => Some(Action::Save),
-        KeyCode::Char('?' | 'h') | KeyCode::F(1) => Some(Action::Help),
-        KeyCode::Char('q') | KeyCode::Esc => Some(Action::Quit),
-        KeyCode::Char('f') => Some(Action::Follow),
+        KeyCode::Char(' ') | KeyCode::Enter => Some(Action::Game(GameAction::Roll)),
+        KeyCode::Char(c @ '1'..='9') => {
+            Some(Action::Game(GameAction::Choose(c as usize - '1' as usize)))
+        }
+        KeyCode::Char('u') => Some(Action::Game(GameAction::Undo)),
+        KeyCode::Char('r') => Some(Action::Game(GameAction::Redo)),
+        KeyCode::Char('a') => Some(Action::Game(GameAction::Autopilot)),
+        KeyCode::Char('s') => Some(Action::Game(GameAction::Save)),
+        KeyCode::Char('?' | 'h') | KeyCode::F(1) => Some(Action::View(ViewAction::Help)),
+        KeyCode::Char('q') | KeyCode::Esc => Some(Action::View(ViewAction::Quit)),
+        KeyCode::Char('f') => Some(Action::View(ViewAction::Follow)),
         KeyCode::Char(c) => Some(Action::Unknown(c)),
         code => scroll(code),
     }
@@ -110,10 +127,10 @@ fn replay_key(code: KeyCode, typing: bool) -> Option<Action> {
         KeyCode::End | KeyCode::Char('G') => Control::End,
         KeyCode::Char('+' | '=') => Control::Faster,
         KeyCode::Char('-' | '_') => Control::Slower,
-        KeyCode::Char('?' | 'h') | KeyCode::F(1) => return Some(Action::Help),
+        KeyCode::Char('?' | 'h') | KeyCode::F(1) => return Some(Action::View(ViewAction::Help)),
         // Nothing is lost by leaving a replay: no question.
         KeyCode::Char('q') | KeyCode::Esc => return Some(Action::Leave),
-        KeyCode::Char('f') => return Some(Action::Follow),
+        KeyCode::Char('f') => return Some(Action::View(ViewAction::Follow)),
         KeyCode::Char(c) => return Some(Action::Unknown(c)),
         code => return scroll(code),
     };
@@ -122,11 +139,11 @@ fn replay_key(code: KeyCode, typing: bool) -> Option<Action> {
 
 fn scroll(code: KeyCode) -> Option<Action> {
     match code {
-        KeyCode::Up => Some(Action::Scroll(-1)),
-        KeyCode::Down => Some(Action::Scroll(1)),
-        KeyCode::PageUp => Some(Action::Scroll(-5)),
-        KeyCode::PageDown => Some(Action::Scroll(5)),
-        KeyCode::Home => Some(Action::Follow),
+        KeyCode::Up => Some(Action::View(ViewAction::Scroll(-1))),
+        KeyCode::Down => Some(Action::View(ViewAction::Scroll(1))),
+        KeyCode::PageUp => Some(Action::View(ViewAction::Scroll(-5))),
+        KeyCode::PageDown => Some(Action::View(ViewAction::Scroll(5))),
+        KeyCode::Home => Some(Action::View(ViewAction::Follow)),
         _ => None,
     }
 }

@@ -71,6 +71,77 @@ impl Beat {
     }
 }
 
+/// What the screen is doing, for its whole life (crates-tui's `Mode`); each mode holds its own
+/// state.
+#[derive(Debug)]
+pub(crate) enum Mode {
+    /// A game played here (`snl`, `snl play`, `snl resume`), with the turn and game clocks
+    /// (`--turn-time`, `--game-time`) when asked for: each tick looks whether one ran out.
+    Local { clocks: Option<Clocks> },
+    /// A seat of a room held here (`snl join`): the session is a copy of the server's game, and
+    /// game keys become intents sent to it.
+    Seat { room: Online, seat: usize },
+    /// A room watched (`snl watch`): the same copy of its game; game keys do nothing.
+    Spectator { room: Online },
+    /// A recorded game (`snl replay`): the session is the game at the point shown, and nothing
+    /// is played in it.
+    Replay(Replay),
+}
+
+impl Mode {
+    /// The room, online (a seat held or watched).
+    pub(crate) fn room(&self) -> Option<&Online> {
+        match self {
+            Mode::Seat { room, .. } | Mode::Spectator { room } => Some(room),
+            Mode::Local { .. } | Mode::Replay(_) => None,
+        }
+    }
+
+    pub(crate) fn room_mut(&mut self) -> Option<&mut Online> {
+        match self {
+            Mode::Seat { room, .. } | Mode::Spectator { room } => Some(room),
+            Mode::Local { .. } | Mode::Replay(_) => None,
+        }
+    }
+
+    /// The seat held in a room.
+    pub(crate) fn seat(&self) -> Option<usize> {
+        match self {
+            Mode::Seat { seat, .. } => Some(*seat),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn replay(&self) -> Option<&Replay> {
+        match self {
+            Mode::Replay(replay) => Some(replay),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn replay_mut(&mut self) -> Option<&mut Replay> {
+        match self {
+            Mode::Replay(replay) => Some(replay),
+            _ => None,
+        }
+    }
+
+    /// The clocks of a game played here, when asked for.
+    pub(crate) fn clocks(&self) -> Option<&Clocks> {
+        match self {
+            Mode::Local { clocks } => clocks.as_ref(),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn clocks_mut(&mut self) -> Option<&mut Clocks> {
+        match self {
+            Mode::Local { clocks } => clocks.as_mut(),
+            _ => None,
+        }
+    }
+}
+
 /// What covers the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Overlay {
@@ -133,15 +204,8 @@ pub(crate) struct App {
     pub(crate) handed: Option<usize>,
     /// Die faces shown while rolling: a counter, so they change without randomness.
     pub(crate) spin: u32,
-    /// The replay viewer, when the screen shows a recorded game (the session is then the game
-    /// at the point shown, and nothing is played in it).
-    pub(crate) replay: Option<Replay>,
-    /// The room, when the screen shows an online game (`snl join`, `snl watch`): the session is
-    /// then a copy of the server's game, and keys become intents sent to it.
-    pub(crate) online: Option<Online>,
-    /// The turn and game clocks (`--turn-time`, `--game-time`), when asked for: each tick looks
-    /// whether one ran out.
-    pub(crate) clocks: Option<Clocks>,
+    /// A game played here, a room's (a seat held or watched) or a recorded one.
+    pub(crate) mode: Mode,
 }
 
 impl App {
@@ -183,9 +247,7 @@ impl App {
             stop: None,
             handed: None,
             spin: 0,
-            replay: None,
-            online: None,
-            clocks: None,
+            mode: Mode::Local { clocks: None },
             session,
             kept,
             opts,

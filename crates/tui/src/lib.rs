@@ -15,8 +15,8 @@
 //!
 //! The full screen follows the shape of ratatui's crates-tui: a terminal event or a tick becomes
 //! an `Action` (`action.rs`), `update.rs` changes the `App` (`app.rs`: the state, holding the
-//! [`snl_session::Session`]), and `ui/` draws the state; the widgets hold no state and nothing
-//! is global but the panic hook's "restore the terminal" (`terminal.rs`).
+//! [`snl_session::Session`] and the screen's `Mode`), and `ui/` draws the state; the widgets hold
+//! no state and nothing is global but the panic hook's "restore the terminal" (`terminal.rs`).
 //! The binary decides whether a game is played here or at the console ([`play`]).
 
 mod action;
@@ -84,7 +84,7 @@ pub fn play(
 ) -> CmdResult {
     let Seated { session, kept, tell_seed, intro } = seated;
     let mut app = App::new(session, kept, options, tell_seed, intro);
-    app.clocks = clocks;
+    app.mode = app::Mode::Local { clocks };
     let outcome = run(&mut app);
     // The terminal is back (the screen was dropped in `run`): tell how it ended.
     if outcome.is_err() {
@@ -172,7 +172,7 @@ pub fn replay(
     // No bell: a replay is watched, often in jumps.
     let options = Options { color: console.color, quiet: true, ..Options::default() };
     let mut app = App::new(session, Kept::default(), options, false, Some(intro));
-    app.replay = Some(replay);
+    app.mode = app::Mode::Replay(replay);
     run(&mut app).map_err(|e| {
         Failure::other(anyhow::anyhow!("the terminal was lost, so the replay stopped: {e}"))
     })?;

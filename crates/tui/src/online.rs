@@ -24,8 +24,8 @@ use snl_store::DiceState;
 
 use crate::{
     TICK,
-    action::{self, Action},
-    app::{App, Options, Said, Stop, Tone, said_of},
+    action::{self, Action, GameAction},
+    app::{App, Mode, Options, Said, Stop, Tone, said_of},
     terminal::Screen,
     ui, update,
 };
@@ -168,8 +168,6 @@ pub(crate) enum Connection {
 pub(crate) struct Online {
     /// The room's page address.
     pub(crate) url: String,
-    /// The seat held, or none to watch.
-    pub(crate) me: Option<usize>,
     /// The seats' names (as the server names players in events).
     pub(crate) names: Vec<String>,
     pub(crate) kinds: Vec<SeatKind>,
@@ -196,12 +194,12 @@ pub(crate) struct Online {
 }
 
 impl Online {
-    /// The room as the welcome's `state` describes it; `me` is the seat held.
+    /// The room as the welcome's `state` describes it.
     ///
     /// # Errors
     ///
     /// A sentence when the state's board, rules or seats cannot be read or played.
-    pub(crate) fn new(url: &str, me: Option<usize>, state: &Value) -> Result<Online, String> {
+    pub(crate) fn new(url: &str, state: &Value) -> Result<Online, String> {
         let unreadable = |what: &str, e: &dyn std::fmt::Display| {
             format!("the server sent a room whose {what} cannot be read: {e}")
         };
@@ -229,7 +227,6 @@ impl Online {
         let game = new_game(&board, &rules, &names, &kinds)?;
         Ok(Online {
             url: url.to_owned(),
-            me,
             autopilot: vec![false; names.len()],
             away,
             names,
@@ -259,16 +256,16 @@ impl Online {
         }
         session
     }
+}
 
-    /// Whether the seat held is awaited now (to roll or choose), and not on autopilot.
-    fn my_turn(&self, awaiting: &Awaiting) -> bool {
-        let seat = match awaiting {
-            Awaiting::Roll { seat } => *seat,
-            Awaiting::Choice(d) => d.seat,
-            _ => return false,
-        };
-        self.me == Some(seat)
-    }
+/// Whether the seat held, `me`, is awaited now (to roll or choose).
+fn my_turn(me: usize, awaiting: &Awaiting) -> bool {
+    let seat = match awaiting {
+        Awaiting::Roll { seat } => *seat,
+        Awaiting::Choice(d) => d.seat,
+        _ => return false,
+    };
+    me == seat
 }
 
 fn new_game(
@@ -284,24 +281,33 @@ fn new_game(
     Game::new(board, *rules, seats).map_err(|e| format!("the room's game cannot be set: {e}"))
 }
 
-/// The screen for the room `online` describes.
-pub(crate) fn app(online: Online, opts: Options) -> App {
+/// The screen for the room `online` describes; `me` is the seat held, or none to watch.
+pub(crate) fn app(online: Online, me: Option<usize>, opts: Options) -> App {
     let session = online.session();
     let room = online.url.rsplit('/').next().unwrap_or_default();
-    let intro = match online.me {
+    let intro = match me {
         Some(seat) => {
             format!("You sit at seat {} as {} in room {room}.", seat + 1, online.names[seat])
         }
         None => format!("You watch room {room}."),
     };
     let mut app = App::new(session, Kept::default(), opts, false, Some(intro));
-    app.online = Some(online);
+    app.mode = match me {
+        Some(seat) => Mode::Seat { room: online, seat },
+        None => Mode::Spectator { room: online },
+    };
     app
 }
 
 /// One message from the room changes the screen.
 pub(crate) fn receive(app: &mut App, update: Update) {
-    let Some(mut online) = app.online.take() else { return };
+    // The room is taken out of the mode while it changes the screen, and put back.
+    let me = app.mode.seat();
+    let mut mode = std::mem::replace(&mut app.mode, Mode::Local { clocks: None });
+    let Some(online) = mode.room_mut() else {
+        app.mode = mode;
+        return;
+    };
     match update {
         Update::Welcome { seq, .. } => {
             online.caught_up_to = online.caught_up_to.max(seq);
@@ -311,7 +317,7 @@ pub(crate) fn receive(app: &mut App, update: Update) {
             online.connection = Connection::Live;
             online.asked = false;
         }
-        Update::Event(numbered) => hear(app, &mut online, &numbered),
+        Update::Event(numbered) => hear(app, online, me, &numbered),
         // The local copy knows what is awaited.
         Update::Awaiting(_) => {}
         Update::Refused { message, .. } => {
@@ -330,12 +336,12 @@ pub(crate) fn receive(app: &mut App, update: Update) {
             app.stop = Some(Stop::Asked);
         }
     }
-    app.online = Some(online);
+    app.mode = mode;
     app.refresh_chances();
 }
 
-/// One event of the room.
-fn hear(app: &mut App, online: &mut Online, numbered: &Numbered<String>) {
+/// One event of the room; `me` is the seat held.
+fn hear(app: &mut App, online: &mut Online, me: Option<usize>, numbered: &Numbered<String>) {
     let event = client::indexed(&numbered.event, &online.names);
     let live = numbered.seq > online.caught_up_to;
     let fast = app.opts.fast;
@@ -358,7 +364,7 @@ fn hear(app: &mut App, online: &mut Online, numbered: &Numbered<String>) {
                 && let Some(flag) = online.autopilot.get_mut(seat)
             {
                 *flag = *on;
-                if online.me == Some(seat) {
+                if me == Some(seat) {
                     online.asked = false;
                 }
             }
@@ -417,63 +423,63 @@ fn follow(app: &mut App, online: &mut Online, event: Event) -> Vec<Event> {
 }
 
 /// A game key while online: the intents it asks for go to the outbox.
-pub(crate) fn key(app: &mut App, action: Action) {
-    let Some(online) = app.online.as_ref() else { return };
+pub(crate) fn key(app: &mut App, action: GameAction) {
+    let Some(online) = app.mode.room() else { return };
     let awaiting = app.session.awaiting();
-    let mine = online.my_turn(&awaiting);
     let asked = online.asked;
-    let Some(me) = online.me else {
-        if matches!(action, Action::Roll | Action::Choose(_) | Action::Autopilot) {
+    let Some(me) = app.mode.seat() else {
+        if matches!(action, GameAction::Roll | GameAction::Choose(_) | GameAction::Autopilot) {
             app.note("You are watching this room: ? shows the keys, q leaves.");
         } else {
             app.note("Nothing to keep here: the server keeps the game.");
         }
         return;
     };
+    let mine = my_turn(me, &awaiting);
     let on_autopilot = online.autopilot.get(me) == Some(&true);
     let whose = online.names.get(app.focus()).cloned().unwrap_or_default();
-    if asked && matches!(action, Action::Roll | Action::Choose(_)) {
+    if asked && matches!(action, GameAction::Roll | GameAction::Choose(_)) {
         return;
     }
     let frame = match (action, &awaiting) {
-        (Action::Roll, Awaiting::Roll { .. }) if mine => ClientFrame::Roll {},
-        (Action::Roll, Awaiting::Choice(_)) if mine => ClientFrame::Choose { option: 0 },
-        (Action::Choose(option), Awaiting::Choice(d)) if mine && option < d.options.len() => {
+        (GameAction::Roll, Awaiting::Roll { .. }) if mine => ClientFrame::Roll {},
+        (GameAction::Roll, Awaiting::Choice(_)) if mine => ClientFrame::Choose { option: 0 },
+        (GameAction::Choose(option), Awaiting::Choice(d)) if mine && option < d.options.len() => {
             ClientFrame::Choose { option }
         }
-        (Action::Choose(option), Awaiting::Choice(d)) if mine => {
+        (GameAction::Choose(option), Awaiting::Choice(d)) if mine => {
             let count = d.options.len();
             app.note(&format!("{} is not one of the options: 1 to {count}.", option + 1));
             return;
         }
-        (Action::Choose(_), _) if mine => {
+        (GameAction::Choose(_), _) if mine => {
             app.note("There is nothing to choose now: Space rolls.");
             return;
         }
-        (Action::Roll | Action::Choose(_) | Action::Autopilot, Awaiting::Over) => {
+        (GameAction::Roll | GameAction::Choose(_) | GameAction::Autopilot, Awaiting::Over) => {
             app.note("The game is over: q leaves.");
             return;
         }
-        (Action::Roll | Action::Choose(_), _) if on_autopilot => {
+        (GameAction::Roll | GameAction::Choose(_), _) if on_autopilot => {
             app.note("The computer plays your seat: a takes it back.");
             return;
         }
-        (Action::Roll | Action::Choose(_), _) => {
+        (GameAction::Roll | GameAction::Choose(_), _) => {
             app.note(&format!("It is {whose}'s turn: yours comes."));
             return;
         }
-        (Action::Autopilot, _) => ClientFrame::Autopilot { on: !on_autopilot },
-        (Action::Undo | Action::Redo, _) => {
+        (GameAction::Autopilot, _) => ClientFrame::Autopilot { on: !on_autopilot },
+        (GameAction::Undo | GameAction::Redo, _) => {
             app.note("There is no undo in an online game.");
             return;
         }
-        _ => {
+        (GameAction::Save, _) => {
             app.note("The server keeps the game: nothing to save here.");
             return;
         }
     };
     app.finish_beats();
-    if let Some(online) = app.online.as_mut() {
+    if let Some(online) = app.mode.room_mut() {
         online.asked = matches!(frame, ClientFrame::Roll {} | ClientFrame::Choose { .. });
         online.outbox.push(frame);
     }
@@ -502,9 +508,9 @@ pub(crate) fn run(
     state: &Value,
     opts: Options,
 ) -> Result<Ended, String> {
-    let online = Online::new(&url.to_string(), me, state)?;
-    let mut app = app(online, opts);
-    if let Some(online) = app.online.as_mut() {
+    let online = Online::new(&url.to_string(), state)?;
+    let mut app = app(online, me, opts);
+    if let Some(online) = app.mode.room_mut() {
         online.caught_up_to = state["seq"].as_u64().unwrap_or(0);
     }
     screen_loop(client, &mut app).map_err(|e| format!("the terminal was lost: {e}"))?;
@@ -522,7 +528,7 @@ pub(crate) fn run(
     } else {
         Vec::new()
     };
-    let closed = app.online.as_ref().and_then(|o| match &o.connection {
+    let closed = app.mode.room().and_then(|o| match &o.connection {
         Connection::Closed(why) => Some(why.clone()),
         _ => None,
     });
@@ -546,7 +552,7 @@ fn screen_loop(client: &RoomClient, app: &mut App) -> io::Result<()> {
                 }
             }
         }
-        if let Some(online) = app.online.as_mut() {
+        if let Some(online) = app.mode.room_mut() {
             for frame in online.outbox.drain(..) {
                 client.send(frame);
             }
@@ -570,7 +576,7 @@ fn screen_loop(client: &RoomClient, app: &mut App) -> io::Result<()> {
         }
     }
     // The intents of the last keys still go.
-    if let Some(online) = app.online.as_mut() {
+    if let Some(online) = app.mode.room_mut() {
         for frame in online.outbox.drain(..) {
             client.send(frame);
         }

@@ -82,7 +82,7 @@ fn state(rules: Rules) -> Value {
 fn screen_of(me: Option<usize>, rules: Rules, fast: bool) -> App {
     let state = state(rules);
     let opts = Options { color: true, fast, quiet: true, ..Options::default() };
-    let mut app = online::app(Online::new(URL, me, &state).unwrap(), opts);
+    let mut app = online::app(Online::new(URL, &state).unwrap(), me, opts);
     online::receive(&mut app, Update::Welcome { seat: me, seq: 0, state });
     app
 }
@@ -105,11 +105,11 @@ fn settle(app: &mut App) {
 }
 
 fn online(app: &App) -> &Online {
-    app.online.as_ref().unwrap()
+    app.mode.room().unwrap()
 }
 
 fn outbox(app: &mut App) -> Vec<ClientFrame> {
-    std::mem::take(&mut app.online.as_mut().unwrap().outbox)
+    std::mem::take(&mut app.mode.room_mut().unwrap().outbox)
 }
 
 fn log(app: &App) -> String {
@@ -315,7 +315,7 @@ fn a_watcher_before_the_seats_are_taken_learns_the_names_when_the_game_starts() 
     state["seats"][0]["name"] = Value::Null;
     state["seats"][0]["open"] = json!(true);
     let opts = Options { color: true, fast: true, quiet: true, ..Options::default() };
-    let mut app = online::app(Online::new(URL, None, &state).unwrap(), opts);
+    let mut app = online::app(Online::new(URL, &state).unwrap(), None, opts);
     assert!(text(&app, 120, 40).contains("Seat 1"));
     let (events, _) = room_game(Rules::default(), 2, 6);
     hear(&mut app, &events);

@@ -221,7 +221,7 @@ impl Replay {
 
 /// Applies a [`Control`] to the viewer of `app`.
 pub(crate) fn apply(app: &mut App, control: Control) {
-    let Some(replay) = app.replay.as_mut() else { return };
+    let Some(replay) = app.mode.replay_mut() else { return };
     if !matches!(control, Control::Digit(_) | Control::RubOut | Control::GoTo) {
         replay.typed.clear();
     }
@@ -234,7 +234,7 @@ pub(crate) fn apply(app: &mut App, control: Control) {
                 if replay.at_end() {
                     jump(app, 0);
                 }
-                if let Some(replay) = app.replay.as_mut() {
+                if let Some(replay) = app.mode.replay_mut() {
                     replay.playing = true;
                     replay.credit = 0.0;
                 }
@@ -281,13 +281,13 @@ pub(crate) fn apply(app: &mut App, control: Control) {
 /// Time passes: at the replay's speed, the animation steps, the pause after a turn passes, and
 /// the next turn is played; at the end, the replay pauses.
 pub(crate) fn tick(app: &mut App) {
-    let Some(replay) = app.replay.as_mut() else { return };
+    let Some(replay) = app.mode.replay_mut() else { return };
     replay.credit += SPEEDS[replay.speed];
-    while app.replay.as_ref().is_some_and(|r| r.credit >= 1.0) {
-        if let Some(replay) = app.replay.as_mut() {
+    while app.mode.replay().is_some_and(|r| r.credit >= 1.0) {
+        if let Some(replay) = app.mode.replay_mut() {
             replay.credit -= 1.0;
         }
-        let playing = app.replay.as_ref().is_some_and(|r| r.playing);
+        let playing = app.mode.replay().is_some_and(|r| r.playing);
         if app.animating() {
             app.next_beat();
         } else if app.wait > 0 && playing {
@@ -299,7 +299,7 @@ pub(crate) fn tick(app: &mut App) {
             break;
         }
     }
-    if let Some(replay) = app.replay.as_mut()
+    if let Some(replay) = app.mode.replay_mut()
         && !replay.playing
     {
         replay.credit = 0.0;
@@ -308,7 +308,7 @@ pub(crate) fn tick(app: &mut App) {
 
 /// One turn forward, animated as it was played; at the end, the replay pauses.
 fn step_forward(app: &mut App) {
-    let Some(replay) = app.replay.as_mut() else { return };
+    let Some(replay) = app.mode.replay_mut() else { return };
     if replay.at_end() {
         replay.playing = false;
         return;
@@ -328,7 +328,7 @@ fn step_forward(app: &mut App) {
 pub(crate) fn jump(app: &mut App, k: usize) {
     app.finish_beats();
     app.wait = 0;
-    let Some(replay) = app.replay.as_mut() else { return };
+    let Some(replay) = app.mode.replay_mut() else { return };
     let k = k.min(replay.recording.last());
     replay.at = k;
     if replay.at_end() {

@@ -10,7 +10,7 @@ use snl_store::DiceState;
 use crate::seated::Kept;
 use crate::{
     action::Action,
-    app::{App, Options, Stop},
+    app::{App, Mode, Options, Stop},
     replay::{Recording, Replay},
     tests::{press, screen, text},
     update::update,
@@ -59,16 +59,16 @@ fn viewer(game: &Game, dice: DiceState, fast: bool) -> App {
     let replay = Replay::new(recording, "game 7", intro, 1.0);
     let opts = Options { color: true, fast, quiet: true, ..Options::default() };
     let mut app = App::new(session, Kept::default(), opts, false, Some(intro.to_owned()));
-    app.replay = Some(replay);
+    app.mode = Mode::Replay(replay);
     app
 }
 
 fn at(app: &App) -> usize {
-    app.replay.as_ref().unwrap().at
+    app.mode.replay().unwrap().at
 }
 
 fn playing(app: &App) -> bool {
-    app.replay.as_ref().unwrap().playing
+    app.mode.replay().unwrap().playing
 }
 
 /// Ticks until the animation is over.
@@ -103,7 +103,7 @@ fn layout_replay_mid_way_paused() {
     insta::assert_snapshot!("layout_replay_mid_way_paused_80x24", screen(&app, 80, 24));
     insta::assert_snapshot!("layout_replay_mid_way_paused_120x40", screen(&app, 120, 40));
     let small = text(&app, 80, 24);
-    let turns = app.replay.as_ref().unwrap().recording.turns();
+    let turns = app.mode.replay().unwrap().recording.turns();
     assert!(small.contains(&format!("turn {} of {turns}", turns.div_ceil(2))), "{small}");
     assert!(small.contains("paused 1×") && small.contains(" Space  play"), "{small}");
     assert!(small.contains(" ← →  step") && small.contains(" q  quit"), "{small}");
@@ -202,7 +202,7 @@ fn a_typed_turn_number_goes_there_and_one_past_the_end_says_so() {
     assert_eq!(*said, format!("The game has {} turns: 9999 is past its end.", after.len() - 1));
     press(&mut app, KeyCode::Char('3'));
     press(&mut app, KeyCode::Esc);
-    assert!(app.replay.as_ref().unwrap().typed.is_empty());
+    assert!(app.mode.replay().unwrap().typed.is_empty());
     assert_eq!(app.stop, None, "Esc forgot the number and stayed");
 }
 

@@ -11,8 +11,8 @@ use snl_store::DiceState;
 
 use crate::seated::Kept;
 use crate::{
-    action::{Action, from_key},
-    app::{App, Beat, Options, Overlay, Stop, marks},
+    action::{Action, ViewAction, from_key},
+    app::{App, Beat, Mode, Options, Overlay, Stop, marks},
     setup::{Field, Form},
     ui,
     update::update,
@@ -386,7 +386,7 @@ fn a_large_board_follows_the_current_player_and_scrolls() {
     let bottom = text(&app, 80, 24);
     assert!(bottom.contains("scroll, f follows"), "{bottom}");
     assert!(!bottom.contains("400 399"), "{bottom}");
-    update(&mut app, Action::Scroll(-100));
+    update(&mut app, Action::View(ViewAction::Scroll(-100)));
     let top = text(&app, 80, 24);
     assert!(top.contains("400 399"), "{top}");
     press(&mut app, KeyCode::Char('f'));
@@ -399,7 +399,7 @@ fn the_clocks_show_under_the_players_and_a_late_person_has_the_turn_played() {
     let seats = [("Ann", SeatKind::Human), ("Robo", SeatKind::Hard)];
     let mut app = classic(&seats, "3,4,5,2");
     // Pretend time: one second a tick.
-    app.clocks = crate::clocks::Clocks::new(Some(5), Some(60), Some(1000));
+    app.mode = Mode::Local { clocks: crate::clocks::Clocks::new(Some(5), Some(60), Some(1000)) };
     update(&mut app, Action::Tick);
     let shown = text(&app, 80, 24);
     assert!(shown.contains("⏱ turn 0:05 · game 1:00"), "{shown}");
@@ -423,7 +423,7 @@ fn when_the_game_clock_runs_out_the_screen_ends_the_game_after_the_round() {
     let seats = [("Ann", SeatKind::Human), ("Robo", SeatKind::Hard)];
     let mut app = classic(&seats, "3,4,5,2");
     // One second of game, one a tick: it starts at the first tick and runs out at the next.
-    app.clocks = crate::clocks::Clocks::new(None, Some(1), Some(1000));
+    app.mode = Mode::Local { clocks: crate::clocks::Clocks::new(None, Some(1), Some(1000)) };
     update(&mut app, Action::Tick);
     press(&mut app, KeyCode::Char(' '));
     // Robo's turn: the game clock runs out at its first tick; Robo completes the round.

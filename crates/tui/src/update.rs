@@ -5,7 +5,7 @@ use snl_engine::{Numbered, RollError};
 use snl_session::{Awaiting, Intent, SaveFile, SessionError};
 
 use crate::{
-    action::Action,
+    action::{Action, GameAction, ViewAction},
     app::{App, Overlay, Stop},
     online, replay,
 };
@@ -21,32 +21,40 @@ pub(crate) fn update(app: &mut App, action: Action) {
 
 fn apply(app: &mut App, action: Action) {
     match action {
-        Action::Tick if app.replay.is_some() => replay::tick(app),
+        Action::Tick if app.mode.replay().is_some() => replay::tick(app),
         // Online, the server plays the computers: time only plays the animation.
-        Action::Tick if app.online.is_some() => app.next_beat(),
-        Action::Roll
-        | Action::Choose(_)
-        | Action::Autopilot
-        | Action::Undo
-        | Action::Redo
-        | Action::Save
-            if app.online.is_some() =>
-        {
-            online::key(app, action);
-        }
+        Action::Tick if app.mode.room().is_some() => app.next_beat(),
         Action::Tick => tick(app),
+        Action::Game(game) if app.mode.room().is_some() => online::key(app, game),
+        Action::Game(game) => play(app, game),
+        Action::View(view) => look(app, view),
         Action::Replay(control) => replay::apply(app, control),
-        Action::Resize => {}
-        Action::Help => {
+        Action::Leave => leave(app),
+        Action::Unknown(c) => app.note(&format!("'{c}' is not a key here: ? shows the keys.")),
+    }
+}
+
+/// A change of view: the overlay, the board's scroll; the game stays as it is.
+fn look(app: &mut App, view: ViewAction) {
+    match view {
+        ViewAction::Resize => {}
+        ViewAction::Help => {
             app.overlay = if app.overlay == Overlay::Help { Overlay::None } else { Overlay::Help };
         }
-        Action::Quit => app.overlay = Overlay::ConfirmQuit,
-        Action::Stay => app.overlay = Overlay::None,
-        Action::Leave => leave(app),
+        ViewAction::Quit => app.overlay = Overlay::ConfirmQuit,
+        ViewAction::Stay => app.overlay = Overlay::None,
         // The drawing clamps the view to the board.
-        Action::Scroll(rows) => app.scroll = app.scroll.saturating_add(rows).clamp(-10_000, 10_000),
-        Action::Follow => app.scroll = 0,
-        Action::Roll => match app.session.awaiting() {
+        ViewAction::Scroll(rows) => {
+            app.scroll = app.scroll.saturating_add(rows).clamp(-10_000, 10_000);
+        }
+        ViewAction::Follow => app.scroll = 0,
+    }
+}
+
+/// A move of the person at the keyboard in the game played here.
+fn play(app: &mut App, action: GameAction) {
+    match action {
+        GameAction::Roll => match app.session.awaiting() {
             Awaiting::Roll { seat } => act(app, seat, Intent::Roll),
             Awaiting::Choice(d) => act(app, d.seat, Intent::Choose { option: 0 }),
             Awaiting::Computer { seat } => {
@@ -55,7 +63,7 @@ fn apply(app: &mut App, action: Action) {
             }
             Awaiting::Over => {}
         },
-        Action::Choose(option) => match app.session.awaiting() {
+        GameAction::Choose(option) => match app.session.awaiting() {
             Awaiting::Choice(d) if option < d.options.len() => {
                 act(app, d.seat, Intent::Choose { option });
             }
@@ -68,8 +76,8 @@ fn apply(app: &mut App, action: Action) {
             }
             _ => app.note("There is nothing to choose now: Space rolls."),
         },
-        Action::Undo | Action::Redo => {
-            let undo = action == Action::Undo;
+        GameAction::Undo | GameAction::Redo => {
+            let undo = action == GameAction::Undo;
             let (can_undo, can_redo) = app.session.can_undo_redo();
             match app.person() {
                 Some(seat) if (undo && can_undo) || (!undo && can_redo) => {
@@ -80,9 +88,8 @@ fn apply(app: &mut App, action: Action) {
                 _ => app.note("There is nothing to redo."),
             }
         }
-        Action::Autopilot => autopilot(app),
-        Action::Save => save(app),
-        Action::Unknown(c) => app.note(&format!("'{c}' is not a key here: ? shows the keys.")),
+        GameAction::Autopilot => autopilot(app),
+        GameAction::Save => save(app),
     }
 }
 
@@ -92,14 +99,14 @@ fn tick(app: &mut App) {
     if app.stop.is_some() {
         return;
     }
-    let expired = app.clocks.as_mut().and_then(|clocks| {
+    let expired = app.mode.clocks_mut().and_then(|clocks| {
         clocks.clock().waited();
         clocks.due(&app.session)
     });
     if let Some(expiry) = expired {
         app.finish_beats();
         app.wait = 0;
-        let step = app.clocks.as_mut().map(|clocks| clocks.fire(&mut app.session, expiry));
+        let step = app.mode.clocks_mut().map(|clocks| clocks.fire(&mut app.session, expiry));
         if let Some(step) = step {
             take(app, step);
         }
@@ -170,7 +177,7 @@ fn leave(app: &mut App) {
     app.overlay = Overlay::None;
     // A replay keeps nothing: it just ends.
     let over = matches!(app.session.awaiting(), Awaiting::Over) && !app.session.is_stopped();
-    if app.replay.is_some() || over {
+    if app.mode.replay().is_some() || over {
         app.stop = Some(Stop::Over);
     } else {
         app.session.stop();

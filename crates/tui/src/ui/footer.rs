@@ -12,16 +12,17 @@ use snl_session::Awaiting;
 use unicode_width::UnicodeWidthStr;
 
 use crate::{
-    app::{App, Overlay},
+    app::{App, Mode, Overlay},
     online::Online,
     replay::Replay,
 };
 
 pub(super) fn render(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    let keys = match (&app.replay, &app.online) {
-        (Some(replay), _) => replay_keys(app, replay, area.width),
-        (None, Some(online)) => online_keys(app, online),
-        (None, None) => live_keys(app),
+    let keys = match &app.mode {
+        Mode::Replay(replay) => replay_keys(app, replay, area.width),
+        Mode::Seat { room, seat } => online_keys(app, room, Some(*seat)),
+        Mode::Spectator { room } => online_keys(app, room, None),
+        Mode::Local { .. } => live_keys(app),
     };
     let mut spans = vec![Span::raw(" ")];
     for (key, what) in keys {
@@ -103,7 +104,7 @@ fn live_keys(app: &App) -> Vec<(&'static str, String)> {
 }
 
 /// Online: the seat's keys when it is awaited (a watcher has none), autopilot, help and quit.
-fn online_keys(app: &App, online: &Online) -> Vec<(&'static str, String)> {
+fn online_keys(app: &App, online: &Online, me: Option<usize>) -> Vec<(&'static str, String)> {
     let mut keys: Vec<(&str, String)> = Vec::new();
     let awaiting = app.session.awaiting();
     match (app.overlay, &awaiting) {
@@ -114,7 +115,7 @@ fn online_keys(app: &App, online: &Online) -> Vec<(&'static str, String)> {
         }
         (_, Awaiting::Over) => keys.push(("q Enter", "leave".to_owned())),
         (_, awaiting) => {
-            let mine = |seat: usize| online.me == Some(seat);
+            let mine = |seat: usize| me == Some(seat);
             match awaiting {
                 Awaiting::Roll { seat } if mine(*seat) => keys.push(("Space", "roll".to_owned())),
                 Awaiting::Choice(d) if mine(d.seat) => {
@@ -122,7 +123,7 @@ fn online_keys(app: &App, online: &Online) -> Vec<(&'static str, String)> {
                 }
                 _ => {}
             }
-            if let Some(me) = online.me {
+            if let Some(me) = me {
                 let what = if online.autopilot[me] { "take back" } else { "autopilot" };
                 keys.push(("a", what.to_owned()));
             }

@@ -19,7 +19,7 @@ use snl_session::Awaiting;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::{
-    app::{App, Overlay},
+    app::{App, Mode, Overlay},
     online::Connection,
     replay::Replay,
 };
@@ -89,7 +89,7 @@ fn too_small(frame: &mut Frame<'_>, area: Rect) {
 /// "Turn 12 · Ann to roll" on the left (in a replay: which game, the turn shown of how many,
 /// playing or paused and the speed), the die on the right.
 fn header_line(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    let left = match &app.replay {
+    let left = match app.mode.replay() {
         Some(replay) => replay_header(app, replay),
         None => live_header(app),
     };
@@ -102,7 +102,7 @@ fn header_line(frame: &mut Frame<'_>, area: Rect, app: &App) {
     };
     let die_width = die.width() as u16;
     // A replay's header is longer: the die only where it does not cover it.
-    let fits = match app.replay {
+    let fits = match app.mode.replay() {
         Some(_) => area.width > left.width() as u16 + die_width,
         None => area.width > die_width + 40,
     };
@@ -143,7 +143,7 @@ fn live_header(app: &App) -> Line<'static> {
     let game = app.session.game();
     let seats = game.seats();
     let who = |seat: usize| seats[seat].name.as_str();
-    let connection = app.online.as_ref().map(|o| &o.connection);
+    let connection = app.mode.room().map(|o| &o.connection);
     let doing = match app.session.awaiting() {
         _ if connection == Some(&Connection::Reconnecting) => "reconnecting…".to_owned(),
         _ if matches!(connection, Some(Connection::Closed(_))) => "disconnected".to_owned(),
@@ -161,10 +161,10 @@ fn live_header(app: &App) -> Line<'static> {
     // The turn being played; once the game is over, the last one played.
     let over = matches!(app.session.awaiting(), Awaiting::Over);
     let turn = if over || game.in_turn() { game.turns().max(1) } else { game.turns() + 1 };
-    let where_ = match &app.online {
-        Some(online) if online.me.is_some() => " · online",
-        Some(_) => " · watching",
-        None => "",
+    let where_ = match app.mode {
+        Mode::Seat { .. } => " · online",
+        Mode::Spectator { .. } => " · watching",
+        Mode::Local { .. } | Mode::Replay(_) => "",
     };
     Line::from(vec![
         Span::styled(" snl ", app_style(app).add_modifier(Modifier::REVERSED | Modifier::BOLD)),

@@ -10,7 +10,7 @@ use ratatui::{
 use unicode_width::UnicodeWidthStr;
 
 use super::{fit, player_style, tint};
-use crate::app::App;
+use crate::app::{App, Mode};
 
 /// A box of `lines` centred in `area`, as small as they allow.
 fn boxed(frame: &mut Frame<'_>, area: Rect, title: &str, lines: Vec<Line<'_>>, style: Style) {
@@ -39,7 +39,7 @@ pub(super) fn help(frame: &mut Frame<'_>, area: Rect, app: &App) {
     };
     let snake = tint(app, Color::Red);
     let ladder = tint(app, Color::Green);
-    let mut lines = if app.replay.is_some() {
+    let mut lines = if app.mode.replay().is_some() {
         vec![
             key("Space Enter", "play, pause (at the end: from the start)"),
             key("← →  , .", "one turn back, one forward"),
@@ -51,9 +51,9 @@ pub(super) fn help(frame: &mut Frame<'_>, area: Rect, app: &App) {
             key("?", "this help"),
             key("q  Esc", "leave the replay"),
         ]
-    } else if let Some(online) = &app.online {
+    } else if app.mode.room().is_some() {
         let mut keys = Vec::new();
-        if online.me.is_some() {
+        if app.mode.seat().is_some() {
             keys.extend([
                 key("Space Enter", "roll the dice when it is your turn"),
                 key("1 … 9", "choose an option (each says where it lands)"),
@@ -66,7 +66,7 @@ pub(super) fn help(frame: &mut Frame<'_>, area: Rect, app: &App) {
             key("↑ ↓ PgUp PgDn", "scroll a large board; f follows again"),
             key("?", "this help"),
         ]);
-        if online.me.is_some() {
+        if app.mode.seat().is_some() {
             keys.push(key("q  Ctrl-C", "leave (the seat stays yours, to come back)"));
         } else {
             keys.push(key("q  Ctrl-C", "stop watching"));
@@ -121,15 +121,15 @@ pub(super) fn help(frame: &mut Frame<'_>, area: Rect, app: &App) {
 
 /// "Leave the game?" with how to go on with it.
 pub(super) fn confirm_quit(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    let how = match &app.online {
-        Some(online) if online.me.is_some() => Some(
+    let how = match app.mode {
+        Mode::Seat { .. } => Some(
             "Your seat stays yours while you are away: the way back is printed when you leave."
                 .to_owned(),
         ),
-        Some(_) => Some("The game goes on without you watching.".to_owned()),
-        None => app.kept.how_to_go_on(),
+        Mode::Spectator { .. } => Some("The game goes on without you watching.".to_owned()),
+        Mode::Local { .. } | Mode::Replay(_) => app.kept.how_to_go_on(),
     };
-    let first = if app.online.is_some() {
+    let first = if app.mode.room().is_some() {
         "Leave the room?"
     } else if how.is_some() {
         "Leave the game? It is kept to go on later."
@@ -170,7 +170,7 @@ pub(super) fn the_end(frame: &mut Frame<'_>, area: Rect, app: &App) {
         ]));
     }
     lines.push(Line::raw(""));
-    let keys = match app.replay {
+    let keys = match app.mode.replay() {
         Some(_) => "← steps back · Space from the start · q leaves",
         None => "q or Enter leaves",
     };

@@ -59,8 +59,8 @@ fn render_players(frame: &mut Frame<'_>, area: Rect, app: &App, two_lines: bool)
         if app.session.on_autopilot(seat) {
             kind.push_str(", autopilot");
         }
-        if let Some(online) = &app.online {
-            if online.me == Some(seat) {
+        if let Some(online) = app.mode.room() {
+            if app.mode.seat() == Some(seat) {
                 kind.push_str(", you");
             }
             if online.away.get(seat) == Some(&true) {
@@ -106,7 +106,7 @@ fn render_players(frame: &mut Frame<'_>, area: Rect, app: &App, two_lines: bool)
     };
     let title = if title.width() + 2 > usize::from(area.width) { " Players " } else { title };
     let mut block = Block::bordered().title(title).border_style(tint(app, Color::DarkGray));
-    if let Some(clocks) = app.clocks.as_ref().filter(|_| !over) {
+    if let Some(clocks) = app.mode.clocks().filter(|_| !over) {
         block = block.title_bottom(clock_line(clocks));
     }
     frame.render_widget(Paragraph::new(lines).block(block), area);
@@ -187,7 +187,7 @@ fn render_log(frame: &mut Frame<'_>, area: Rect, app: &App) {
 /// The options of the person's choice, each with where it lands, wrapped to `width`.
 fn choice_lines(app: &App, width: u16) -> Vec<Line<'static>> {
     // A replay kept at a choice shows the roll, not a choice to make.
-    if app.animating() || app.replay.is_some() {
+    if app.animating() || app.mode.replay().is_some() {
         return Vec::new();
     }
     let Awaiting::Choice(decision) = app.session.awaiting() else { return Vec::new() };
