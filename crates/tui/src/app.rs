@@ -1,19 +1,27 @@
 // Long on purpose: the whole state of the full-screen game in one place, as the crates-tui shape keeps it (update.rs changes it, ui/ draws it).
 //! The state of the full-screen game: the session, what the screen shows of it (tokens where the
 //! animation has them, the die, the log of sentences), the overlay, and the beats still to play.
-//! Nothing here draws or reads a key: [`super::update`] changes it, [`super::ui`] draws it.
+//! Nothing here draws or reads a key: `update.rs` changes it, `ui/` draws it.
 
-use std::{collections::VecDeque, path::PathBuf};
+use std::{collections::VecDeque, path::PathBuf, time::Duration};
 
 use snl_analysis::{exact::TurnChain, solve::rolls_to_finish};
 use snl_engine::{Event, Numbered, SeatKind};
 use snl_session::{Awaiting, Session};
 
-use crate::{clocks::Clocks, display::Sentences, seated::Kept};
+use crate::{
+    clocks::Clocks,
+    display::Sentences,
+    log::{LOG_LINES, Said, Tone, said_of},
+    seated::Kept,
+};
 use crate::{odds::win_chances, online::Online, replay::Replay};
 
-/// How many sentences the log keeps.
-pub(crate) const LOG_LINES: usize = 200;
+/// One step of the animation and of the computers' play.
+pub(crate) const TICK: Duration = Duration::from_millis(60);
+
+/// Ticks a computer's finished turn stays on screen before the next input (about half a second).
+pub(crate) const TURN_PAUSE_TICKS: u32 = 8;
 
 /// How the game is shown, from the command line.
 #[derive(Clone, Debug, Default)]
@@ -28,24 +36,6 @@ pub struct Options {
     pub save: Option<PathBuf>,
     /// Stop cleanly after this many turns.
     pub stop_after: Option<u32>,
-}
-
-/// What a logged sentence is about, for its colour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Tone {
-    Plain,
-    Snake,
-    Ladder,
-    Win,
-    /// A note from the game itself (saved, nothing to undo, a key that does nothing).
-    Note,
-}
-
-/// One sentence of the log.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Said {
-    pub(crate) text: String,
-    pub(crate) tone: Tone,
 }
 
 /// One step of the animation. Steps that take time take one tick each; the others happen at once.
@@ -454,18 +444,6 @@ impl App {
             self.chances_at = Some(at);
         }
     }
-}
-
-/// The log's sentences for `event` (none for most rolls: they are told with their move).
-pub(crate) fn said_of(sentences: &mut Sentences, event: &Event) -> Vec<Said> {
-    let Some(text) = sentences.sentence(event) else { return Vec::new() };
-    let tone = match event {
-        Event::Snake { .. } => Tone::Snake,
-        Event::Ladder { .. } | Event::ShieldUsed { .. } => Tone::Ladder,
-        Event::PlayerFinished { .. } | Event::GameEnded { .. } => Tone::Win,
-        _ => Tone::Plain,
-    };
-    text.lines().map(|line| Said { text: line.trim().to_owned(), tone }).collect()
 }
 
 /// One letter per seat, all different: the first letter of the name (A–Z) when no earlier seat

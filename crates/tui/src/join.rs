@@ -14,14 +14,14 @@ use snl_engine::{
 use snl_server::frames::ClientFrame;
 
 use crate::{
-    Options,
+    app::Options,
     client::{self, ClientError, RoomClient, RoomUrl, Update},
     console::Console,
     display::{Sentences, draw_game},
     failure::{CmdResult, Failure, OrFail},
     keyboard::{Keyboard, Line},
-    online,
     prompts::describe_option,
+    screen,
 };
 
 /// Options of `snl join`.
@@ -179,7 +179,7 @@ fn show(
     screen: &ScreenArgs,
     console: &mut Console,
 ) -> CmdResult {
-    let ended = online::run(client, url, seat.map(|(s, _)| s), state, screen.options(console))
+    let ended = screen::run_room(client, url, seat.map(|(s, _)| s), state, screen.options(console))
         .map_err(|e| Failure::other(anyhow::anyhow!(e)))?;
     let out = console.out.as_mut();
     for line in &ended.result {

@@ -28,10 +28,12 @@ pub mod display;
 pub mod failure;
 pub mod join;
 pub mod keyboard;
+mod log;
 mod odds;
 mod online;
 pub mod prompts;
 mod replay;
+mod screen;
 pub mod seated;
 mod setup;
 mod terminal;
@@ -45,31 +47,24 @@ mod replay_tests;
 #[cfg(test)]
 mod tests;
 
-use std::{
-    io,
-    time::{Duration, Instant},
-};
+use std::io;
 
 use crossterm::event;
 use snl_engine::{Game, Status};
 use snl_store::Save;
 
+pub use self::{app::Options, setup::Choices};
 use self::{
-    action::Action,
     app::{App, Stop},
     replay::{MAX_TURNS, Recording, Replay},
     terminal::Screen,
 };
-pub use self::{app::Options, setup::Choices};
 use crate::{
     clocks::Clocks,
     console::Console,
     failure::{CmdResult, Failure, OrFail},
     seated::{Kept, Seated},
 };
-
-/// One step of the animation and of the computers' play.
-const TICK: Duration = Duration::from_millis(60);
 
 /// Plays `seated` on the full screen until the game ends and the player leaves, or stops.
 ///
@@ -85,7 +80,7 @@ pub fn play(
     let Seated { session, kept, tell_seed, intro } = seated;
     let mut app = App::new(session, kept, options, tell_seed, intro);
     app.mode = app::Mode::Local { clocks };
-    let outcome = run(&mut app);
+    let outcome = screen::run(&mut app);
     // The terminal is back (the screen was dropped in `run`): tell how it ended.
     if outcome.is_err() {
         app.session.stop();
@@ -115,7 +110,7 @@ pub fn play(
                 .log
                 .iter()
                 .rev()
-                .take_while(|s| s.tone == app::Tone::Win)
+                .take_while(|s| s.tone == log::Tone::Win)
                 .collect::<Vec<_>>()
                 .into_iter()
                 .rev()
@@ -173,7 +168,7 @@ pub fn replay(
     let options = Options { color: console.color, quiet: true, ..Options::default() };
     let mut app = App::new(session, Kept::default(), options, false, Some(intro));
     app.mode = app::Mode::Replay(replay);
-    run(&mut app).map_err(|e| {
+    screen::run(&mut app).map_err(|e| {
         Failure::other(anyhow::anyhow!("the terminal was lost, so the replay stopped: {e}"))
     })?;
     let game = app.session.game();
@@ -221,29 +216,4 @@ pub fn setup_form(args: &mut Choices) -> CmdResult<bool> {
     }
     form.fill(args);
     Ok(true)
-}
-
-/// The loop: draw, ring, wait for a key or the next tick, update. The screen is restored when it
-/// returns, whatever happened.
-fn run(app: &mut App) -> io::Result<()> {
-    let mut screen = Screen::enter()?;
-    let mut next_tick = Instant::now() + TICK;
-    while app.stop.is_none() {
-        screen.terminal.draw(|frame| ui::render(frame, app))?;
-        if std::mem::take(&mut app.bells) > 0 && !app.opts.quiet {
-            screen.bell()?;
-        }
-        let wait = next_tick.saturating_duration_since(Instant::now());
-        let action = if event::poll(wait)? {
-            action::from_event(&event::read()?, app)
-        } else {
-            next_tick = Instant::now() + TICK;
-            Some(Action::Tick)
-        };
-        if let Some(action) = action {
-            update::update(app, action);
-        }
-    }
-    drop(screen);
-    Ok(())
 }

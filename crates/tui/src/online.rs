@@ -1,38 +1,20 @@
-// Long on purpose: the online screen's state, its update from the server's messages and from keys, and the local copy of the game that lets the screen animate the server's events belong together.
 //! `snl join` and `snl watch` on the full screen: the same board, players, log and footer as a
-//! game at the table, driven by a room's events ([`RoomClient`]) instead of a local session.
+//! game at the table, driven by a room's events (`RoomClient`) instead of a local session.
 //!
 //! The server owns the dice and the rules; the screen keeps a [`Mirror`], a local copy of the
 //! game that plays the inputs the server's events reveal (the dice thrown, the option taken, the
-//! exit drawn) and checks that it tells the same events. The [`App`] then shows a session over
+//! exit drawn) and checks that it tells the same events. The `App` then shows a session over
 //! that copy, so the board, the players panel, the chances and the animation are those of a
-//! local game. Keys become intents in [`Online::outbox`], which the loop sends; the update layer
-//! does no I/O, so tests feed it server events and read the intents without a network.
+//! local game. This is the room's state; `update/room.rs` is its update (the room's messages,
+//! keys become intents in [`Online::outbox`], which the loop in `screen.rs` sends).
 
-use std::{
-    collections::VecDeque,
-    io,
-    time::{Duration, Instant},
-};
+use std::collections::VecDeque;
 
-use crossterm::event;
 use serde_json::Value;
-use snl_engine::{Board, BoardSpec, Event, Game, Input, Numbered, Pending, Rules, Seat, SeatKind};
+use snl_engine::{Board, BoardSpec, Event, Game, Input, Pending, Rules, Seat, SeatKind};
 use snl_server::frames::ClientFrame;
-use snl_session::{Awaiting, Intent, Session};
+use snl_session::{Intent, Session};
 use snl_store::DiceState;
-
-use crate::{
-    TICK,
-    action::{self, Action, GameAction},
-    app::{App, Mode, Options, Said, Stop, Tone, said_of},
-    terminal::Screen,
-    ui, update,
-};
-use crate::{
-    client::{self, RoomClient, RoomUrl, Update},
-    seated::Kept,
-};
 
 /// The local copy of a room's game, played from the server's events.
 #[derive(Clone, Debug)]
@@ -49,7 +31,7 @@ pub(crate) struct Mirror {
 /// the same engine); the sentence says what disagreed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
-pub(crate) struct Lost(String);
+pub(crate) struct Lost(pub(crate) String);
 
 impl Mirror {
     pub(crate) fn new(game: Game) -> Mirror {
@@ -171,9 +153,9 @@ pub(crate) struct Online {
     /// The seats' names (as the server names players in events).
     pub(crate) names: Vec<String>,
     pub(crate) kinds: Vec<SeatKind>,
-    board: BoardSpec,
-    rules: Rules,
-    board_name: String,
+    pub(crate) board: BoardSpec,
+    pub(crate) rules: Rules,
+    pub(crate) board_name: String,
     pub(crate) mirror: Mirror,
     /// Seats handed to the computer.
     pub(crate) autopilot: Vec<bool>,
@@ -190,7 +172,7 @@ pub(crate) struct Online {
     /// Why the local copy stopped following, if it did (the log still tells the events).
     pub(crate) lost: Option<String>,
     /// Whether the game has been heard to start.
-    started: bool,
+    pub(crate) started: bool,
 }
 
 impl Online {
@@ -258,17 +240,7 @@ impl Online {
     }
 }
 
-/// Whether the seat held, `me`, is awaited now (to roll or choose).
-fn my_turn(me: usize, awaiting: &Awaiting) -> bool {
-    let seat = match awaiting {
-        Awaiting::Roll { seat } => *seat,
-        Awaiting::Choice(d) => d.seat,
-        _ => return false,
-    };
-    me == seat
-}
-
-fn new_game(
+pub(crate) fn new_game(
     board: &BoardSpec,
     rules: &Rules,
     names: &[String],
@@ -279,308 +251,4 @@ fn new_game(
     let seats =
         names.iter().zip(kinds).map(|(name, &kind)| Seat::new(name.clone(), kind)).collect();
     Game::new(board, *rules, seats).map_err(|e| format!("the room's game cannot be set: {e}"))
-}
-
-/// The screen for the room `online` describes; `me` is the seat held, or none to watch.
-pub(crate) fn app(online: Online, me: Option<usize>, opts: Options) -> App {
-    let session = online.session();
-    let room = online.url.rsplit('/').next().unwrap_or_default();
-    let intro = match me {
-        Some(seat) => {
-            format!("You sit at seat {} as {} in room {room}.", seat + 1, online.names[seat])
-        }
-        None => format!("You watch room {room}."),
-    };
-    let mut app = App::new(session, Kept::default(), opts, false, Some(intro));
-    app.mode = match me {
-        Some(seat) => Mode::Seat { room: online, seat },
-        None => Mode::Spectator { room: online },
-    };
-    app
-}
-
-/// One message from the room changes the screen.
-pub(crate) fn receive(app: &mut App, update: Update) {
-    // The room is taken out of the mode while it changes the screen, and put back.
-    let me = app.mode.seat();
-    let mut mode = std::mem::replace(&mut app.mode, Mode::Local { clocks: None });
-    let Some(online) = mode.room_mut() else {
-        app.mode = mode;
-        return;
-    };
-    match update {
-        Update::Welcome { seq, .. } => {
-            online.caught_up_to = online.caught_up_to.max(seq);
-            if online.connection != Connection::Live {
-                app.note("Connected again: the events missed follow.");
-            }
-            online.connection = Connection::Live;
-            online.asked = false;
-        }
-        Update::Event(numbered) => hear(app, online, me, &numbered),
-        // The local copy knows what is awaited.
-        Update::Awaiting(_) => {}
-        Update::Refused { message, .. } => {
-            online.asked = false;
-            app.note(&format!("The server says: {message}."));
-        }
-        Update::Reconnecting(reason) => {
-            online.connection = Connection::Reconnecting;
-            online.asked = false;
-            app.note(&format!("The connection was lost ({reason}): reconnecting…"));
-        }
-        Update::Closed(reason) => {
-            app.note(&format!("The connection to the room ended: {reason}."));
-            online.connection = Connection::Closed(reason);
-            app.finish_beats();
-            app.stop = Some(Stop::Asked);
-        }
-    }
-    app.mode = mode;
-    app.refresh_chances();
-}
-
-/// One event of the room; `me` is the seat held.
-fn hear(app: &mut App, online: &mut Online, me: Option<usize>, numbered: &Numbered<String>) {
-    let event = client::indexed(&numbered.event, &online.names);
-    let live = numbered.seq > online.caught_up_to;
-    let fast = app.opts.fast;
-    // Events the screen missed are shown at once.
-    app.opts.fast = fast || !live;
-    let mut shown: Vec<Event> = Vec::new();
-    match &numbered.event {
-        Event::Presence { player, online: here } => {
-            if let Some(seat) = online.names.iter().position(|n| n == player) {
-                online.away[seat] = !here;
-            }
-            let how = if *here { "is here" } else { "is away" };
-            app.note(&format!("{player} {how}."));
-        }
-        Event::Chat { player, text } => {
-            app.say(Said { text: format!("{player}: {text}"), tone: Tone::Plain });
-        }
-        Event::Autopilot { on, .. } => {
-            if let Some(&seat) = event.player()
-                && let Some(flag) = online.autopilot.get_mut(seat)
-            {
-                *flag = *on;
-                if me == Some(seat) {
-                    online.asked = false;
-                }
-            }
-            shown.push(event);
-        }
-        Event::Undone { .. } | Event::Redone { .. } => shown.push(event),
-        Event::GameStarted { players, .. } if !online.started => {
-            online.started = true;
-            if *players != online.names {
-                players.clone_into(&mut online.names);
-                online.away.resize(players.len(), false);
-                online.autopilot.resize(players.len(), false);
-                match new_game(&online.board, &online.rules, &online.names, &online.kinds) {
-                    Ok(game) => online.mirror = Mirror::new(game),
-                    Err(why) => online.lost = Some(why),
-                }
-                app.reseat(online.session());
-            }
-            let event = client::indexed(&numbered.event, &online.names);
-            shown.extend(follow(app, online, event));
-        }
-        _ => shown.extend(follow(app, online, event)),
-    }
-    if !shown.is_empty() {
-        app.session = online.session();
-        let told: Vec<Numbered<usize>> =
-            shown.into_iter().map(|event| Numbered { seq: numbered.seq, event }).collect();
-        app.take(&told);
-    }
-    app.opts.fast = fast;
-    if !live {
-        app.bells = 0;
-    }
-}
-
-/// A game event through the local copy: the events to show. Once the copy is lost, the events
-/// are only told in the log.
-fn follow(app: &mut App, online: &mut Online, event: Event) -> Vec<Event> {
-    if online.lost.is_some() {
-        for said in said_of(&mut app.sentences, &event) {
-            app.say(said);
-        }
-        return Vec::new();
-    }
-    online.asked = false;
-    match online.mirror.follow(event) {
-        Ok(events) => events,
-        Err(lost) => {
-            app.note(&format!(
-                "The screen lost track of the game ({lost}); the log goes on telling it."
-            ));
-            online.lost = Some(lost.0);
-            Vec::new()
-        }
-    }
-}
-
-/// A game key while online: the intents it asks for go to the outbox.
-pub(crate) fn key(app: &mut App, action: GameAction) {
-    let Some(online) = app.mode.room() else { return };
-    let awaiting = app.session.awaiting();
-    let asked = online.asked;
-    let Some(me) = app.mode.seat() else {
-        if matches!(action, GameAction::Roll | GameAction::Choose(_) | GameAction::Autopilot) {
-            app.note("You are watching this room: ? shows the keys, q leaves.");
-        } else {
-            app.note("Nothing to keep here: the server keeps the game.");
-        }
-        return;
-    };
-    let mine = my_turn(me, &awaiting);
-    let on_autopilot = online.autopilot.get(me) == Some(&true);
-    let whose = online.names.get(app.focus()).cloned().unwrap_or_default();
-    if asked && matches!(action, GameAction::Roll | GameAction::Choose(_)) {
-        return;
-    }
-    let frame = match (action, &awaiting) {
-        (GameAction::Roll, Awaiting::Roll { .. }) if mine => ClientFrame::Roll {},
-        (GameAction::Roll, Awaiting::Choice(_)) if mine => ClientFrame::Choose { option: 0 },
-        (GameAction::Choose(option), Awaiting::Choice(d)) if mine && option < d.options.len() => {
-            ClientFrame::Choose { option }
-        }
-        (GameAction::Choose(option), Awaiting::Choice(d)) if mine => {
-            let count = d.options.len();
-            app.note(&format!("{} is not one of the options: 1 to {count}.", option + 1));
-            return;
-        }
-        (GameAction::Choose(_), _) if mine => {
-            app.note("There is nothing to choose now: Space rolls.");
-            return;
-        }
-        (GameAction::Roll | GameAction::Choose(_) | GameAction::Autopilot, Awaiting::Over) => {
-            app.note("The game is over: q leaves.");
-            return;
-        }
-        (GameAction::Roll | GameAction::Choose(_), _) if on_autopilot => {
-            app.note("The computer plays your seat: a takes it back.");
-            return;
-        }
-        (GameAction::Roll | GameAction::Choose(_), _) => {
-            app.note(&format!("It is {whose}'s turn: yours comes."));
-            return;
-        }
-        (GameAction::Autopilot, _) => ClientFrame::Autopilot { on: !on_autopilot },
-        (GameAction::Undo | GameAction::Redo, _) => {
-            app.note("There is no undo in an online game.");
-            return;
-        }
-        (GameAction::Save, _) => {
-            app.note("The server keeps the game: nothing to save here.");
-            return;
-        }
-    };
-    app.finish_beats();
-    if let Some(online) = app.mode.room_mut() {
-        online.asked = matches!(frame, ClientFrame::Roll {} | ClientFrame::Choose { .. });
-        online.outbox.push(frame);
-    }
-}
-
-/// How the full screen ended.
-pub(crate) struct Ended {
-    /// Whether the game was over when the screen closed.
-    pub(crate) over: bool,
-    /// The sentences of the end (the winner and the ranking) once it was.
-    pub(crate) result: Vec<String>,
-    /// Why the connection ended for good, if it did.
-    pub(crate) closed: Option<String>,
-}
-
-/// Plays (or watches) the room on the full screen until the game ends and the person leaves,
-/// or leaves before; `state` is the welcome's.
-///
-/// # Errors
-///
-/// The terminal failed.
-pub(crate) fn run(
-    client: &RoomClient,
-    url: &RoomUrl,
-    me: Option<usize>,
-    state: &Value,
-    opts: Options,
-) -> Result<Ended, String> {
-    let online = Online::new(&url.to_string(), state)?;
-    let mut app = app(online, me, opts);
-    if let Some(online) = app.mode.room_mut() {
-        online.caught_up_to = state["seq"].as_u64().unwrap_or(0);
-    }
-    screen_loop(client, &mut app).map_err(|e| format!("the terminal was lost: {e}"))?;
-    // Leaving stops the screen's session: the game's own status says whether it ended.
-    let over = app.session.game().status() == snl_engine::Status::Finished;
-    let result = if over {
-        let tail: Vec<String> = app
-            .log
-            .iter()
-            .rev()
-            .take_while(|s| s.tone == Tone::Win)
-            .map(|s| s.text.clone())
-            .collect();
-        tail.into_iter().rev().collect()
-    } else {
-        Vec::new()
-    };
-    let closed = app.mode.room().and_then(|o| match &o.connection {
-        Connection::Closed(why) => Some(why.clone()),
-        _ => None,
-    });
-    Ok(Ended { over, result, closed })
-}
-
-/// The loop: take the room's messages, send the intents, draw, ring, wait for a key or the
-/// next tick, update. The screen is restored when it returns.
-fn screen_loop(client: &RoomClient, app: &mut App) -> io::Result<()> {
-    let mut screen = Screen::enter()?;
-    let mut next_tick = Instant::now() + TICK;
-    while app.stop.is_none() {
-        // The room's messages wait while a move is animated, so that each is seen in turn.
-        while !app.animating() && app.stop.is_none() {
-            match client.next_within(Duration::ZERO) {
-                Ok(Some(update)) => receive(app, update),
-                Ok(None) => break,
-                Err(client::Ended) => {
-                    receive(app, Update::Closed("the connection's thread ended".into()));
-                    break;
-                }
-            }
-        }
-        if let Some(online) = app.mode.room_mut() {
-            for frame in online.outbox.drain(..) {
-                client.send(frame);
-            }
-        }
-        if app.stop.is_some() {
-            break;
-        }
-        screen.terminal.draw(|frame| ui::render(frame, app))?;
-        if std::mem::take(&mut app.bells) > 0 && !app.opts.quiet {
-            screen.bell()?;
-        }
-        let wait = next_tick.saturating_duration_since(Instant::now());
-        let action = if event::poll(wait)? {
-            action::from_event(&event::read()?, app)
-        } else {
-            next_tick = Instant::now() + TICK;
-            Some(Action::Tick)
-        };
-        if let Some(action) = action {
-            update::update(app, action);
-        }
-    }
-    // The intents of the last keys still go.
-    if let Some(online) = app.mode.room_mut() {
-        for frame in online.outbox.drain(..) {
-            client.send(frame);
-        }
-    }
-    drop(screen);
-    Ok(())
 }

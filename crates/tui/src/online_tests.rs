@@ -14,9 +14,9 @@ use crate::client::Update;
 use crate::{
     action::Action,
     app::{App, Options, Overlay, Stop},
-    online::{self, Connection, Mirror, Online},
+    online::{Connection, Mirror, Online},
     tests::{press, screen, text},
-    update::update,
+    update::{room, update},
 };
 
 const URL: &str = "http://127.0.0.1:8080/room/5f0c2a9e81d34b07";
@@ -82,14 +82,14 @@ fn state(rules: Rules) -> Value {
 fn screen_of(me: Option<usize>, rules: Rules, fast: bool) -> App {
     let state = state(rules);
     let opts = Options { color: true, fast, quiet: true, ..Options::default() };
-    let mut app = online::app(Online::new(URL, &state).unwrap(), me, opts);
-    online::receive(&mut app, Update::Welcome { seat: me, seq: 0, state });
+    let mut app = room::app(Online::new(URL, &state).unwrap(), me, opts);
+    room::receive(&mut app, Update::Welcome { seat: me, seq: 0, state });
     app
 }
 
 fn hear(app: &mut App, events: &[Numbered<String>]) {
     for numbered in events {
-        online::receive(app, Update::Event(numbered.clone()));
+        room::receive(app, Update::Event(numbered.clone()));
     }
 }
 
@@ -128,7 +128,7 @@ fn the_screen_follows_a_whole_room_game_to_the_same_end_under_any_rules() {
             let (events, end) = room_game(rules, 40 + k as u64, usize::MAX);
             let mut app = screen_of(Some(0), rules, fast);
             for numbered in &events {
-                online::receive(&mut app, Update::Event(numbered.clone()));
+                room::receive(&mut app, Update::Event(numbered.clone()));
                 // The animation plays between the server's frames.
                 update(&mut app, Action::Tick);
             }
@@ -244,7 +244,7 @@ fn digits_choose_at_a_choice_and_a_hands_the_seat_to_the_servers_computer() {
     press(&mut app, KeyCode::Char('a'));
     assert_eq!(outbox(&mut app), vec![ClientFrame::Autopilot { on: true }]);
     let on = Numbered { seq: 1000, event: Event::Autopilot { player: "Ann".into(), on: true } };
-    online::receive(&mut app, Update::Event(on));
+    room::receive(&mut app, Update::Event(on));
     assert!(online(&app).autopilot[0]);
     let shown = text(&app, 120, 40);
     assert!(shown.contains(" a  take back") && shown.contains("autopilot"), "{shown}");
@@ -288,24 +288,24 @@ fn a_lost_connection_says_reconnecting_and_the_events_missed_are_shown_at_once()
     let mut app = screen_of(Some(0), Rules::default(), false);
     hear(&mut app, &events[..10]);
     settle(&mut app);
-    online::receive(&mut app, Update::Reconnecting("connection reset".into()));
+    room::receive(&mut app, Update::Reconnecting("connection reset".into()));
     assert_eq!(online(&app).connection, Connection::Reconnecting);
     let shown = text(&app, 80, 24);
     assert!(shown.contains("reconnecting…"), "{shown}");
     let state = state(Rules::default());
     let last = events[29].seq;
-    online::receive(&mut app, Update::Welcome { seat: Some(0), seq: last, state });
+    room::receive(&mut app, Update::Welcome { seat: Some(0), seq: last, state });
     for numbered in &events[10..30] {
-        online::receive(&mut app, Update::Event(numbered.clone()));
+        room::receive(&mut app, Update::Event(numbered.clone()));
         assert!(!app.animating(), "a missed event is not animated");
     }
     assert!(log(&app).contains("Connected again"), "{}", log(&app));
     assert!(!text(&app, 80, 24).contains("reconnecting"));
-    online::receive(&mut app, Update::Event(events[30].clone()));
-    online::receive(&mut app, Update::Event(events[31].clone()));
-    online::receive(&mut app, Update::Event(events[32].clone()));
+    room::receive(&mut app, Update::Event(events[30].clone()));
+    room::receive(&mut app, Update::Event(events[31].clone()));
+    room::receive(&mut app, Update::Event(events[32].clone()));
     assert_eq!(online(&app).lost, None);
-    online::receive(&mut app, Update::Closed("the server could not be reached again".into()));
+    room::receive(&mut app, Update::Closed("the server could not be reached again".into()));
     assert_eq!(app.stop, Some(Stop::Asked));
 }
 
@@ -315,7 +315,7 @@ fn a_watcher_before_the_seats_are_taken_learns_the_names_when_the_game_starts() 
     state["seats"][0]["name"] = Value::Null;
     state["seats"][0]["open"] = json!(true);
     let opts = Options { color: true, fast: true, quiet: true, ..Options::default() };
-    let mut app = online::app(Online::new(URL, &state).unwrap(), None, opts);
+    let mut app = room::app(Online::new(URL, &state).unwrap(), None, opts);
     assert!(text(&app, 120, 40).contains("Seat 1"));
     let (events, _) = room_game(Rules::default(), 2, 6);
     hear(&mut app, &events);
@@ -331,7 +331,7 @@ fn mid_way(me: Option<usize>) -> App {
     let chat =
         Numbered { seq: 31, event: Event::Chat { player: "Ann".into(), text: "gl hf".into() } };
     hear(&mut app, &events);
-    online::receive(&mut app, Update::Event(chat));
+    room::receive(&mut app, Update::Event(chat));
     settle(&mut app);
     app
 }

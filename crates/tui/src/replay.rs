@@ -1,18 +1,17 @@
 //! The replay viewer: a recorded game on the full screen, played, paused, stepped and sought turn
 //! by turn. [`Recording`] is the game cut into steps (the game before the first turn, then after
 //! each turn) with each step's events and sentences; [`Replay`] is where the viewer stands in it.
-//! The [`App`] shows the game at the current point through a session over it, so the board, the
-//! players panel and the log are drawn as in a live game; [`apply`] is the update of the
-//! viewer's [`Control`]s and ticks.
+//! The `App` shows the game at the current point through a session over it, so the board, the
+//! players panel and the log are drawn as in a live game; `update/viewer.rs` is the update of
+//! the viewer's [`Control`]s and ticks.
 
 use snl_engine::{Checkpoint, Event, Game, Numbered};
 use snl_session::Session;
 use snl_store::DiceState;
 
-use crate::display::Sentences;
 use crate::{
-    app::{App, LOG_LINES, Said, said_of},
-    update::TURN_PAUSE_TICKS,
+    display::Sentences,
+    log::{Said, said_of},
 };
 
 /// The longest game the viewer takes: each point is rebuilt from the start of the game, about
@@ -23,7 +22,7 @@ pub(crate) const SPEEDS: [f64; 9] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 
 /// The index of 1× in [`SPEEDS`].
 const NORMAL: usize = 2;
 /// The longest turn number that can be typed.
-const MAX_TYPED: usize = 9;
+pub(crate) const MAX_TYPED: usize = 9;
 
 /// What the viewer's keys ask for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,14 +52,14 @@ pub(crate) enum Control {
 #[derive(Debug)]
 pub(crate) struct Recording {
     /// The game at its last point, with the whole history: every point rewinds a copy of it.
-    last: Game,
-    points: Vec<Checkpoint>,
+    pub(crate) last: Game,
+    pub(crate) points: Vec<Checkpoint>,
     /// `steps[k]`: the events from point `k` to point `k + 1`.
-    steps: Vec<Vec<Numbered<usize>>>,
+    pub(crate) steps: Vec<Vec<Numbered<usize>>>,
     /// `said[k]`: the sentences of `steps[k]`, for the log.
-    said: Vec<Vec<Said>>,
-    dice: DiceState,
-    board_name: String,
+    pub(crate) said: Vec<Vec<Said>>,
+    pub(crate) dice: DiceState,
+    pub(crate) board_name: String,
 }
 
 impl Recording {
@@ -135,7 +134,7 @@ impl Recording {
     }
 
     /// The sentences up to point `k`, the newest last, at most `lines` of them.
-    fn said_until(&self, k: usize, lines: usize) -> Vec<Said> {
+    pub(crate) fn said_until(&self, k: usize, lines: usize) -> Vec<Said> {
         let mut out: Vec<Said> = Vec::new();
         for said in self.said[..k].iter().rev() {
             for s in said.iter().rev() {
@@ -151,7 +150,7 @@ impl Recording {
     }
 
     /// The faces last rolled before point `k`.
-    fn die_at(&self, k: usize) -> Option<Vec<u8>> {
+    pub(crate) fn die_at(&self, k: usize) -> Option<Vec<u8>> {
         self.steps[..k].iter().rev().flat_map(|s| s.iter().rev()).find_map(|n| match &n.event {
             Event::DiceRolled { dice, .. } => Some(dice.dice().to_vec()),
             _ => None,
@@ -166,14 +165,14 @@ pub(crate) struct Replay {
     /// What is replayed, for people: "game 7", "the save file g.json".
     pub(crate) title: String,
     /// The log's first line.
-    intro: String,
+    pub(crate) intro: String,
     /// The point shown.
     pub(crate) at: usize,
     pub(crate) playing: bool,
     /// Index into [`SPEEDS`].
     pub(crate) speed: usize,
     /// Steps of time owed to the animation at this speed (a tick brings the speed's worth).
-    credit: f64,
+    pub(crate) credit: f64,
     /// The turn number being typed.
     pub(crate) typed: String,
 }
@@ -217,133 +216,4 @@ impl Replay {
             x => format!("{x}×"),
         }
     }
-}
-
-/// Applies a [`Control`] to the viewer of `app`.
-pub(crate) fn apply(app: &mut App, control: Control) {
-    let Some(replay) = app.mode.replay_mut() else { return };
-    if !matches!(control, Control::Digit(_) | Control::RubOut | Control::GoTo) {
-        replay.typed.clear();
-    }
-    match control {
-        Control::PlayPause => {
-            if replay.playing {
-                replay.playing = false;
-                app.finish_beats();
-            } else {
-                if replay.at_end() {
-                    jump(app, 0);
-                }
-                if let Some(replay) = app.mode.replay_mut() {
-                    replay.playing = true;
-                    replay.credit = 0.0;
-                }
-                app.wait = 0;
-            }
-        }
-        Control::Step(1) => {
-            app.finish_beats();
-            step_forward(app);
-        }
-        Control::Step(by) => {
-            let to = replay.at.saturating_add_signed(by as isize).min(replay.recording.last());
-            jump(app, to);
-        }
-        Control::Start => jump(app, 0),
-        Control::End => {
-            let last = replay.recording.last();
-            jump(app, last);
-        }
-        Control::Digit(d) => {
-            if replay.typed.len() < MAX_TYPED {
-                replay.typed.push(char::from(b'0' + d));
-            }
-        }
-        Control::RubOut => {
-            replay.typed.pop();
-        }
-        Control::GoTo => {
-            let typed = std::mem::take(&mut replay.typed);
-            let Ok(turn) = typed.parse::<u32>() else { return };
-            let turns = replay.recording.turns();
-            let to = replay.recording.point_of_turn(turn);
-            jump(app, to);
-            if turn > turns {
-                app.note(&format!("The game has {turns} turns: {turn} is past its end."));
-            }
-        }
-        Control::Cancel => {}
-        Control::Faster => replay.speed = (replay.speed + 1).min(SPEEDS.len() - 1),
-        Control::Slower => replay.speed = replay.speed.saturating_sub(1),
-    }
-}
-
-/// Time passes: at the replay's speed, the animation steps, the pause after a turn passes, and
-/// the next turn is played; at the end, the replay pauses.
-pub(crate) fn tick(app: &mut App) {
-    let Some(replay) = app.mode.replay_mut() else { return };
-    replay.credit += SPEEDS[replay.speed];
-    while app.mode.replay().is_some_and(|r| r.credit >= 1.0) {
-        if let Some(replay) = app.mode.replay_mut() {
-            replay.credit -= 1.0;
-        }
-        let playing = app.mode.replay().is_some_and(|r| r.playing);
-        if app.animating() {
-            app.next_beat();
-        } else if app.wait > 0 && playing {
-            app.wait -= 1;
-        } else if playing {
-            step_forward(app);
-            app.wait = TURN_PAUSE_TICKS;
-        } else {
-            break;
-        }
-    }
-    if let Some(replay) = app.mode.replay_mut()
-        && !replay.playing
-    {
-        replay.credit = 0.0;
-    }
-}
-
-/// One turn forward, animated as it was played; at the end, the replay pauses.
-fn step_forward(app: &mut App) {
-    let Some(replay) = app.mode.replay_mut() else { return };
-    if replay.at_end() {
-        replay.playing = false;
-        return;
-    }
-    replay.at += 1;
-    let at = replay.at;
-    let ended = replay.at_end();
-    let events = replay.recording.steps[at - 1].clone();
-    app.session = replay.recording.session_at(at);
-    if ended {
-        replay.playing = false;
-    }
-    app.take(&events);
-}
-
-/// Straight to point `k`: the board, the players, the die and the log as they were then.
-pub(crate) fn jump(app: &mut App, k: usize) {
-    app.finish_beats();
-    app.wait = 0;
-    let Some(replay) = app.mode.replay_mut() else { return };
-    let k = k.min(replay.recording.last());
-    replay.at = k;
-    if replay.at_end() {
-        replay.playing = false;
-    }
-    app.session = replay.recording.session_at(k);
-    app.die = replay.recording.die_at(k);
-    let said = replay.recording.said_until(k, LOG_LINES - 1);
-    let intro = replay.intro.clone();
-    app.log.clear();
-    app.note(&intro);
-    for s in said {
-        app.say(s);
-    }
-    app.sentences.follow(app.session.game());
-    app.scroll = 0;
-    app.settle();
 }

@@ -4,14 +4,13 @@
 use snl_engine::{Numbered, RollError};
 use snl_session::{Awaiting, Intent, SaveFile, SessionError};
 
+pub(crate) mod room;
+mod viewer;
+
 use crate::{
     action::{Action, GameAction, ViewAction},
-    app::{App, Overlay, Stop},
-    online, replay,
+    app::{App, Overlay, Stop, TURN_PAUSE_TICKS},
 };
-
-/// Ticks a computer's finished turn stays on screen before the next input (about half a second).
-pub(crate) const TURN_PAUSE_TICKS: u32 = 8;
 
 /// Applies `action` to `app`.
 pub(crate) fn update(app: &mut App, action: Action) {
@@ -21,14 +20,14 @@ pub(crate) fn update(app: &mut App, action: Action) {
 
 fn apply(app: &mut App, action: Action) {
     match action {
-        Action::Tick if app.mode.replay().is_some() => replay::tick(app),
+        Action::Tick if app.mode.replay().is_some() => viewer::tick(app),
         // Online, the server plays the computers: time only plays the animation.
         Action::Tick if app.mode.room().is_some() => app.next_beat(),
         Action::Tick => tick(app),
-        Action::Game(game) if app.mode.room().is_some() => online::key(app, game),
+        Action::Game(game) if app.mode.room().is_some() => room::key(app, game),
         Action::Game(game) => play(app, game),
         Action::View(view) => look(app, view),
-        Action::Replay(control) => replay::apply(app, control),
+        Action::Replay(control) => viewer::apply(app, control),
         Action::Leave => leave(app),
         Action::Unknown(c) => app.note(&format!("'{c}' is not a key here: ? shows the keys.")),
     }

@@ -14,7 +14,7 @@ use snl_engine::Board;
 
 use unicode_width::UnicodeWidthStr;
 
-use super::{fit, player_style, tint};
+use super::style::{fit, player_style, tint};
 use crate::app::App;
 
 /// What a cell is to the jumps.

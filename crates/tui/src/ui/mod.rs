@@ -7,17 +7,19 @@ mod footer;
 mod overlay;
 pub(crate) mod setup;
 mod side;
+mod style;
 
 use ratatui::{
     Frame,
     layout::{Alignment, Constraint, Layout, Rect},
-    style::{Color, Modifier, Style},
+    style::{Modifier, Style},
     text::{Line, Span},
     widgets::{Paragraph, Wrap},
 };
 use snl_session::Awaiting;
-use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+use unicode_width::UnicodeWidthStr;
 
+use self::style::{app_style, fit, player_style};
 use super::{
     app::{App, Mode, Overlay},
     online::Connection,
@@ -27,18 +29,6 @@ use super::{
 /// The smallest screen drawn; smaller ones are told so.
 pub(crate) const MIN_WIDTH: u16 = 64;
 pub(crate) const MIN_HEIGHT: u16 = 16;
-
-/// The players' colours, in seating order (then again).
-const PALETTE: [Color; 8] = [
-    Color::Yellow,
-    Color::Cyan,
-    Color::Magenta,
-    Color::LightBlue,
-    Color::White,
-    Color::LightRed,
-    Color::LightGreen,
-    Color::Blue,
-];
 
 /// Draws the whole screen.
 pub(crate) fn render(frame: &mut Frame<'_>, app: &App) {
@@ -171,68 +161,4 @@ fn live_header(app: &App) -> Line<'static> {
         Span::raw(format!(" {}{where_} · turn {} · ", app.session.board_name(), turn)),
         Span::styled(doing, player_style(app, focus).add_modifier(Modifier::BOLD)),
     ])
-}
-
-fn app_style(app: &App) -> Style {
-    if app.opts.color { Style::new().fg(Color::Green) } else { Style::new() }
-}
-
-/// A seat's colour (none without colour).
-pub(crate) fn player_style(app: &App, seat: usize) -> Style {
-    if app.opts.color { Style::new().fg(PALETTE[seat % PALETTE.len()]) } else { Style::new() }
-}
-
-/// `fg` when colours are on.
-pub(crate) fn tint(app: &App, fg: Color) -> Style {
-    if app.opts.color { Style::new().fg(fg) } else { Style::new() }
-}
-
-/// `text` cut to `width` columns (wide characters count two), with `…` when cut.
-pub(crate) fn fit(text: &str, width: usize) -> String {
-    if text.width() <= width {
-        return text.to_owned();
-    }
-    let mut out = String::new();
-    let mut used = 0;
-    for c in text.chars() {
-        let w = c.width().unwrap_or(0);
-        if used + w + 1 > width {
-            break;
-        }
-        out.push(c);
-        used += w;
-    }
-    out.push('…');
-    out
-}
-
-/// `text` broken into lines of at most `width` columns, at spaces where it can.
-pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(1);
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ') {
-        let sep = usize::from(!line.is_empty());
-        if line.width() + sep + word.width() <= width {
-            if sep == 1 {
-                line.push(' ');
-            }
-            line.push_str(word);
-            continue;
-        }
-        if !line.is_empty() {
-            lines.push(std::mem::take(&mut line));
-        }
-        // A word longer than a line is cut.
-        for c in word.chars() {
-            if line.width() + c.width().unwrap_or(0) > width {
-                lines.push(std::mem::take(&mut line));
-            }
-            line.push(c);
-        }
-    }
-    if !line.is_empty() || lines.is_empty() {
-        lines.push(line);
-    }
-    lines
 }

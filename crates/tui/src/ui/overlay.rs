@@ -9,7 +9,7 @@ use ratatui::{
 };
 use unicode_width::UnicodeWidthStr;
 
-use super::{fit, player_style, tint};
+use super::style::{fit, player_style, tint, wrap};
 use crate::app::{App, Mode};
 
 /// A box of `lines` centred in `area`, as small as they allow.
@@ -138,7 +138,7 @@ pub(super) fn confirm_quit(frame: &mut Frame<'_>, area: Rect, app: &App) {
     };
     let mut lines = vec![Line::raw(first)];
     if let Some(how) = how {
-        for line in super::wrap(&how, usize::from(area.width.saturating_sub(6)).min(46)) {
+        for line in wrap(&how, usize::from(area.width.saturating_sub(6)).min(46)) {
             lines.push(Line::raw(line));
         }
     }

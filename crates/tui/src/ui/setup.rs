@@ -10,7 +10,7 @@ use ratatui::{
 
 use unicode_width::UnicodeWidthStr;
 
-use super::fit;
+use super::style::fit;
 use crate::setup::{Field, Form};
 
 /// Draws `form` in the middle of the screen.

@@ -12,10 +12,11 @@ use ratatui::{
 use snl_session::Awaiting;
 use unicode_width::UnicodeWidthStr;
 
-use super::{fit, player_style, tint, wrap};
+use super::style::{fit, player_style, tint, wrap};
 use crate::{
-    app::{App, Tone},
+    app::App,
     clocks::{Clocks, minutes_seconds},
+    log::Tone,
     prompts::{describe_option, roll_words},
 };
 
