@@ -7,10 +7,11 @@ use clap::{Parser, Subcommand};
 use crate::{
     analyze, board_cmd,
     common::{CmdResult, Failure},
-    console::Console,
     play, simulate, solve, tournament,
 };
-use crate::{online, records, replay, resume, serve};
+use crate::{records, replay, resume, serve};
+use snl_tui::console::Console;
+use snl_tui::join;
 
 /// Snakes and Ladders: play in the terminal, and learn exactly what a board does.
 ///
@@ -58,9 +59,9 @@ enum Command {
     /// The online game server: rooms, seats, spectators, computer seats (SPEC §9).
     Serve(serve::ServeArgs),
     /// Take an open seat in a room of `snl serve` and play it here: snl join http://HOST:PORT/room/ID --name NAME.
-    Join(online::JoinArgs),
+    Join(join::JoinArgs),
     /// Watch a room of `snl serve`, told event by event: snl watch http://HOST:PORT/room/ID.
-    Watch(online::WatchArgs),
+    Watch(join::WatchArgs),
 }
 
 /// Runs `snl` with these arguments (the first is the program name) on this console.
@@ -107,8 +108,8 @@ fn dispatch(cli: Cli, console: &mut Console) -> CmdResult {
         Some(Command::Stats(args)) => records::stats(&args, console),
         Some(Command::Leaderboard(args)) => records::leaderboard(&args, console),
         Some(Command::Serve(args)) => serve::run(&args, console),
-        Some(Command::Join(args)) => online::join(&args, console),
-        Some(Command::Watch(args)) => online::watch(&args, console),
+        Some(Command::Join(args)) => join::join(&args, console),
+        Some(Command::Watch(args)) => join::watch(&args, console),
     }
 }
 

@@ -4,11 +4,8 @@ use std::io::Write;
 
 use clap::{Args, Subcommand};
 
-use crate::{
-    common::{CmdResult, GameArgs, OrFail},
-    console::Console,
-    display::draw_board,
-};
+use crate::common::{CmdResult, GameArgs, OrFail};
+use snl_tui::{console::Console, display::draw_board};
 
 /// Options of `snl board`.
 #[derive(Args, Clone, Debug)]

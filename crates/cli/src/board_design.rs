@@ -12,10 +12,9 @@ use snl_engine::{Board, RuleSpec};
 
 use crate::{
     common::{CmdResult, Failure, GameArgs, OrFail, at_least_one},
-    console::Console,
-    display::draw_board,
     long_run::{LongRunArgs, OnCtrlC},
 };
+use snl_tui::{console::Console, display::draw_board};
 
 /// Options of `snl board design`.
 #[derive(Args, Clone, Debug)]

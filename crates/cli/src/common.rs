@@ -5,77 +5,7 @@ use std::{fmt, path::Path};
 
 use clap::Args;
 use snl_engine::{Board, BoardSpec, Preset, RandomBoard, RuleSpec, Rules, Seat, SeatKind};
-
-/// How a command failed, and so which exit code it ends with (SPEC §7).
-#[derive(Debug)]
-pub(crate) struct Failure {
-    pub(crate) kind: FailureKind,
-    pub(crate) error: anyhow::Error,
-}
-
-/// The exit-code classes of SPEC §7.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum FailureKind {
-    /// Exit 2: usage, board, rules, file.
-    BadInput,
-    /// Exit 3: a game could not go on.
-    Stuck,
-    /// Exit 1: anything else.
-    Other,
-    /// Exit 130: stopped by Ctrl-C.
-    Interrupted,
-}
-
-impl Failure {
-    pub(crate) fn bad(error: impl Into<anyhow::Error>) -> Failure {
-        Failure { kind: FailureKind::BadInput, error: error.into() }
-    }
-
-    pub(crate) fn stuck(error: impl Into<anyhow::Error>) -> Failure {
-        Failure { kind: FailureKind::Stuck, error: error.into() }
-    }
-
-    pub(crate) fn other(error: impl Into<anyhow::Error>) -> Failure {
-        Failure { kind: FailureKind::Other, error: error.into() }
-    }
-
-    /// Ctrl-C stopped the work; `error` says how far it got.
-    pub(crate) fn interrupted(error: impl Into<anyhow::Error>) -> Failure {
-        Failure { kind: FailureKind::Interrupted, error: error.into() }
-    }
-
-    pub(crate) fn exit_code(&self) -> u8 {
-        match self.kind {
-            FailureKind::BadInput => 2,
-            FailureKind::Stuck => 3,
-            FailureKind::Other => 1,
-            FailureKind::Interrupted => crate::long_run::INTERRUPTED_EXIT,
-        }
-    }
-}
-
-impl fmt::Display for Failure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:#}", self.error)
-    }
-}
-
-/// Turns any error into a failure of a given class: `.or_bad()?`.
-pub(crate) trait OrFail<T> {
-    fn or_bad(self) -> Result<T, Failure>;
-    fn or_other(self) -> Result<T, Failure>;
-}
-
-impl<T, E: Into<anyhow::Error>> OrFail<T> for Result<T, E> {
-    fn or_bad(self) -> Result<T, Failure> {
-        self.map_err(Failure::bad)
-    }
-    fn or_other(self) -> Result<T, Failure> {
-        self.map_err(Failure::other)
-    }
-}
-
-pub(crate) type CmdResult<T = ()> = Result<T, Failure>;
+pub(crate) use snl_tui::failure::{CmdResult, Failure, FailureKind, OrFail};
 
 /// The board and rule options every command takes (SPEC §3, §4, §7).
 #[derive(Args, Clone, Debug, Default)]

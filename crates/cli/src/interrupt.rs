@@ -6,7 +6,7 @@ use std::sync::{
     atomic::{AtomicBool, AtomicU32, Ordering},
 };
 
-use crate::table::Kept;
+use snl_tui::seated::Kept;
 
 /// What the Ctrl-C handler needs: where the game is kept and how far it got.
 pub(crate) struct Interrupt {

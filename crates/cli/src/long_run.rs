@@ -22,8 +22,7 @@ use snl_analysis::Budget;
 
 use crate::common::progress_bar;
 
-/// The exit code of a command ended by Ctrl-C (128 + SIGINT, as shells report it).
-pub(crate) const INTERRUPTED_EXIT: u8 = 130;
+pub(crate) use snl_tui::failure::INTERRUPTED_EXIT;
 
 /// Options of every command whose work can take long.
 #[derive(Args, Clone, Debug, Default)]

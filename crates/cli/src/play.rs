@@ -4,27 +4,22 @@
 //! questions) or one loaded from a save file, seated in a [`Session`] with its recorders — the
 //! game database unless `--no-record`, a save file with `--save`. [`crate::table`] plays it.
 
-use std::{
-    path::{Path, PathBuf},
-    time::Duration,
-};
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use snl_engine::{Game, ScriptedDice, Seat, SeatKind, SetupError, Status};
-use snl_server::setup::{MAX_GAME_TIME, MAX_TURN_TIME};
 use snl_session::Session;
 use snl_store::{Action, Database, DiceState, GameId, GameStatus, Save};
 
 use crate::{
     common::{
         CmdResult, Failure, GameArgs, OrFail, default_computer_seats, fresh_seed, parse_seats,
-        whole_number, zero_or_more,
     },
-    console::Console,
-    session::{DbArgs, keep, now_ms},
+    session::{keep, now_ms},
     setup::setup_questions,
-    table::{Seated, play_on},
+    table::{TableArgs, play_on},
 };
+use snl_tui::{Choices, clocks::Clocks, console::Console, seated::Seated};
 
 /// Options of `snl play`.
 #[derive(Args, Clone, Debug, Default)]
@@ -58,67 +53,32 @@ pub(crate) struct PlayArgs {
     pub(crate) table: TableArgs,
 }
 
-/// How a game is shown and kept: the options `play` and `resume` share.
-#[derive(Args, Clone, Debug, Default)]
-#[command(next_help_heading = "Display")]
-#[allow(clippy::struct_excessive_bools)] // independent command-line switches
-pub(crate) struct TableArgs {
-    /// Print every event as one JSON object per line (SPEC §6) instead of the display.
-    #[arg(long, value_name = "FORMAT", value_parser = ["jsonl"])]
-    pub(crate) events: Option<String>,
-    /// Print one JSON object with the result (ranking, positions, rolls, turns) at the end.
-    #[arg(long)]
-    pub(crate) json: bool,
-    /// Do not pause between computer turns (and do not animate moves).
-    #[arg(long)]
-    pub(crate) fast: bool,
-    /// The line-by-line console even in a terminal, instead of the full-screen game.
-    #[arg(long)]
-    pub(crate) plain: bool,
-    /// No bell on snakes, ladders and the win in the full-screen game.
-    #[arg(long)]
-    pub(crate) quiet: bool,
-    /// Save the game to FILE after every turn (atomically), to go on later with --load FILE.
-    #[arg(long, value_name = "FILE", help_heading = "Saving")]
-    pub(crate) save: Option<PathBuf>,
-    /// Turn clock: a person who has not acted within S seconds has the rest of that turn
-    /// played by the computer (the hard strategy), told as `timed_out`; 1 to 86400. A computer
-    /// never waits for it.
-    #[arg(long, value_name = "S", help_heading = "Clocks", allow_negative_numbers = true,
-        value_parser = turn_seconds)]
-    pub(crate) turn_time: Option<u64>,
-    /// Game clock: when S seconds have passed the round in play is completed, then the game
-    /// ends ranked by position as a race ends (`time_up`); 1 to 604800.
-    #[arg(long, value_name = "S", help_heading = "Clocks", allow_negative_numbers = true,
-        value_parser = game_seconds)]
-    pub(crate) game_time: Option<u64>,
-    /// For tests only (hidden): the clocks read a pretend time that stands still, except that
-    /// each wait for a person's key (a prompt's read, a tick of the full screen) moves it on by
-    /// MS milliseconds, so a test says after how many waits a clock runs out, with no sleep.
-    #[arg(long, value_name = "MS", hide = true, value_parser = zero_or_more::<u64>)]
-    pub(crate) test_clock: Option<u64>,
-    /// After each turn, show each player's fewest rolls to finish from where they stand.
-    #[arg(long)]
-    pub(crate) hint: bool,
-    /// Stop cleanly after N turns (the game is kept first), to go on later.
-    #[arg(long, value_name = "N", help_heading = "Saving")]
-    pub(crate) stop_after: Option<u32>,
-    #[command(flatten)]
-    pub(crate) db: DbArgs,
-}
+impl PlayArgs {
+    /// What the setup form or questions start from: the board, rules, mode, clocks and players
+    /// given.
+    fn choices(&self) -> Choices {
+        Choices {
+            board: self.game.board.clone(),
+            effects: self.game.effects,
+            rules: self.game.rules.clone(),
+            mode: self.game.mode.clone(),
+            rounds: self.game.rounds,
+            turn_time: self.table.turn_time,
+            game_time: self.table.game_time,
+            players: self.players.clone(),
+        }
+    }
 
-/// Parses `--turn-time`: 1 to [`MAX_TURN_TIME`] seconds (as a room's `turn_time`).
-fn turn_seconds(text: &str) -> Result<u64, String> {
-    whole_number(text, 1, MAX_TURN_TIME).map_err(|e| format!("{e} (seconds, 1 to {MAX_TURN_TIME})"))
+    /// Takes what the setup form or questions chose, as the command line would give it.
+    fn take(&mut self, choices: Choices) {
+        let Choices { board, effects, rules, mode, rounds, turn_time, game_time, players } =
+            choices;
+        (self.game.board, self.game.effects, self.game.rules) = (board, effects, rules);
+        (self.game.mode, self.game.rounds) = (mode, rounds);
+        (self.table.turn_time, self.table.game_time) = (turn_time, game_time);
+        self.players = players;
+    }
 }
-
-/// Parses `--game-time`: 1 to [`MAX_GAME_TIME`] seconds (as a room's `game_time`).
-fn game_seconds(text: &str) -> Result<u64, String> {
-    whole_number(text, 1, MAX_GAME_TIME).map_err(|e| format!("{e} (seconds, 1 to {MAX_GAME_TIME})"))
-}
-
-/// How long a computer's turn stays on screen before the next, so people can follow.
-pub(crate) const COMPUTER_PAUSE: Duration = Duration::from_millis(700);
 
 pub(crate) fn run(args: &PlayArgs, console: &mut Console, bare: bool) -> CmdResult {
     if let Some(games) = args.series.games {
@@ -151,7 +111,30 @@ pub(crate) fn run(args: &PlayArgs, console: &mut Console, bare: bool) -> CmdResu
     let mut session = Session::new(start.game, start.dice, &start.board_name);
     let kept = keep(&mut session, save, db.as_deref(), resumed)?;
     let seated = Seated { session, kept, tell_seed: start.tell_seed, intro: start.intro };
-    play_on(seated, &args.table, console)
+    at_table(seated, &args.table, console)
+}
+
+/// Whether `opts` on `console` call for the full screen: both ends a terminal, and neither
+/// `--plain` nor a machine output.
+pub(crate) fn full_screen(opts: &TableArgs, console: &Console) -> bool {
+    console.stdin_tty && console.stdout_tty && !opts.plain && !opts.json && opts.events.is_none()
+}
+
+/// Plays `seated` until the game ends or stops: on the full screen when `opts` on `console` call
+/// for it ([`full_screen`]), else at the console's table.
+pub(crate) fn at_table(seated: Seated, opts: &TableArgs, console: &mut Console) -> CmdResult {
+    if !full_screen(opts, console) {
+        return play_on(seated, opts, console);
+    }
+    let options = snl_tui::Options {
+        color: console.color,
+        fast: opts.fast,
+        quiet: opts.quiet,
+        save: opts.save.clone(),
+        stop_after: opts.stop_after,
+    };
+    let clocks = Clocks::new(opts.turn_time, opts.game_time, opts.test_clock);
+    snl_tui::play(seated, options, clocks, console)
 }
 
 /// A game about to be played or gone on with.
@@ -177,12 +160,16 @@ impl Start {
         let interactive = console.stdin_tty && console.stdout_tty;
         let mut args = args.clone();
         if args.setup || (bare && interactive) {
-            if crate::tui::wanted(&args.table, console) {
-                if !crate::tui::setup_form(&mut args)? {
+            if full_screen(&args.table, console) {
+                let mut choices = args.choices();
+                if !snl_tui::setup_form(&mut choices)? {
                     return Ok(None);
                 }
+                args.take(choices);
             } else {
-                setup_questions(&mut args, console)?;
+                let mut choices = args.choices();
+                setup_questions(&mut choices, console)?;
+                args.take(choices);
             }
         }
         let setup = args.game.resolve()?;
@@ -264,4 +251,53 @@ fn recorded_game_of(path: &Path, game: &Game, dice: &DiceState) -> Option<(Datab
     })?;
     db.record_turn(found, Action::Resume, game, dice, &[], now_ms()).ok()?;
     Some((db, found))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `snl play`'s options as the command line gives them with none written.
+    fn play_args() -> PlayArgs {
+        #[derive(clap::Parser)]
+        struct Play {
+            #[command(flatten)]
+            play: PlayArgs,
+        }
+        <Play as clap::Parser>::parse_from(["snl"]).play
+    }
+
+    #[test]
+    fn the_setup_forms_choices_are_taken_as_the_command_line_would_give_them() {
+        let mut args = play_args();
+        args.take(Choices {
+            board: "party".to_owned(),
+            rules: Some("standard".to_owned()),
+            mode: Some("race".to_owned()),
+            rounds: Some(3),
+            players: vec!["You:human".to_owned(), "Computer:hard".to_owned()],
+            ..args.choices()
+        });
+        let setup = args.game.resolve().unwrap();
+        assert_eq!(setup.board_name, "party");
+        assert!(!setup.board.effects().is_empty(), "the party board has effects");
+        assert_eq!(setup.rules.mode.rounds(), Some(3));
+        assert_eq!(args.players, ["You:human", "Computer:hard"]);
+
+        let mut args = play_args();
+        args.take(Choices {
+            board: "random".to_owned(),
+            effects: 5,
+            mode: Some("classic".to_owned()),
+            turn_time: Some(10),
+            game_time: Some(3600),
+            ..args.choices()
+        });
+        args.game.seed = Some(4);
+        assert_eq!((args.table.turn_time, args.table.game_time), (Some(10), Some(3600)));
+        let setup = args.game.resolve().unwrap();
+        assert_eq!(setup.board.effects().len(), 5);
+        assert!(setup.rules.mode.is_classic());
+        assert_eq!(args.choices().effects, 5, "what was taken is what the form starts from");
+    }
 }

@@ -11,9 +11,9 @@ use snl_store::{Database, DbError, Earned, GameId, MoveRow, PlayerStats};
 
 use crate::{
     common::{CmdResult, Failure, FailureKind, OrFail},
-    console::Console,
     session::{self, DbArgs},
 };
+use snl_tui::console::Console;
 
 /// Options of `snl games`.
 #[derive(Args, Clone, Debug, Default)]

@@ -10,12 +10,13 @@ use snl_store::{GameId, Save};
 
 use crate::{
     common::{CmdResult, Failure, OrFail},
-    console::Console,
-    display::{JsonLines, Narrator, draw_board, draw_game, token_marks},
-    play::COMPUTER_PAUSE,
     records::{db_failure, open_existing},
     session::DbArgs,
-    table::game_json,
+    table::{COMPUTER_PAUSE, game_json},
+};
+use snl_tui::{
+    console::Console,
+    display::{JsonLines, Narrator, draw_board, draw_game, token_marks},
 };
 
 /// Options of `snl replay`.
@@ -58,8 +59,8 @@ pub(crate) fn run(args: &ReplayArgs, console: &mut Console) -> CmdResult {
         .restore()
         .map_err(|e| Failure::bad(anyhow::anyhow!("{from} cannot be replayed: {e}")))?;
     let text = !args.json && args.events.is_none();
-    if text && crate::tui::replay_wanted(&end, args.plain, console) {
-        return crate::tui::replay(&end, &save, &from.to_string(), args.speed, console);
+    if text && snl_tui::replay_wanted(&end, args.plain, console) {
+        return snl_tui::replay(&end, &save, &from.to_string(), args.speed, console);
     }
     let color = console.color;
     let pause = (text && console.stdout_tty && args.speed > 0.0)

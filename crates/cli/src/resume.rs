@@ -9,12 +9,12 @@ use snl_session::Session;
 
 use crate::{
     common::{CmdResult, Failure},
-    console::Console,
-    play::TableArgs,
+    play::at_table,
     records::db_failure,
     session::{keep, now_ms, warn_unrecorded},
-    table::{Seated, play_on},
+    table::TableArgs,
 };
+use snl_tui::{console::Console, seated::Seated};
 
 /// Options of `snl resume`.
 #[derive(Args, Clone, Debug, Default)]
@@ -110,6 +110,6 @@ pub(crate) fn run(args: &ResumeArgs, console: &mut Console) -> CmdResult {
         Some((summary, number)) => {
             crate::series::go_on(&summary, number, seated, &args.table, console)
         }
-        None => play_on(seated, &args.table, console),
+        None => at_table(seated, &args.table, console),
     }
 }

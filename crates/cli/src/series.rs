@@ -2,7 +2,7 @@
 //! `snl play --games K`: a series, the best of K games between the same seats.
 //!
 //! Each game is a new game set up as `snl play` sets one (the same options), played at the
-//! console's table ([`crate::table::play_on`]) and recorded as any game, plus one `series` row
+//! table ([`crate::play::at_table`]) and recorded as any game, plus one `series` row
 //! that links them. The seats rotate who starts: game g (1, 2, …) is started by seat
 //! (g − 1) mod n of the seats as given. Game g is seeded S + g − 1 (wrapping) where S is the
 //! series' seed (`--seed`, or a fresh one that is told at the end), so game 1 of a series is the
@@ -23,12 +23,12 @@ use snl_store::{Database, DiceState, GameId, SeriesId, SeriesSummary};
 
 use crate::{
     common::{CmdResult, Failure, OrFail, default_computer_seats, fresh_seed, parse_seats},
-    console::Console,
     format::{Align, Table},
-    play::{PlayArgs, Start, TableArgs},
+    play::{PlayArgs, Start, at_table},
     session::{keep, now_ms, warn_unrecorded},
-    table::{Seated, game_json, play_on},
+    table::{TableArgs, game_json},
 };
+use snl_tui::{console::Console, seated::Seated};
 
 /// The most games a series may be the best of.
 pub(crate) const MAX_GAMES: u64 = 1_000_000;
@@ -269,11 +269,11 @@ fn play_games(
             let out = std::mem::replace(&mut console.out, Box::new(std::io::sink()));
             let mut quiet = opts.clone();
             quiet.json = true;
-            let played_out = play_on(seated, &quiet, console);
+            let played_out = at_table(seated, &quiet, console);
             console.out = out;
             played_out
         } else {
-            play_on(seated, &opts, console)
+            at_table(seated, &opts, console)
         };
         played_out?;
         let outcome = outcome.lock().map(|o| o.clone()).unwrap_or_default();

@@ -11,9 +11,9 @@ use snl_server::{Config, ServeError};
 
 use crate::{
     common::{CmdResult, Failure},
-    console::Console,
     session::DbArgs,
 };
+use snl_tui::console::Console;
 
 /// Options of `snl serve`.
 #[derive(Args, Clone, Debug)]

@@ -13,10 +13,9 @@ use clap::Args;
 use snl_session::{GameDb, SaveFile, Session};
 use snl_store::{Database, DbError, GameId};
 
-use crate::{
-    common::{CmdResult, Failure},
-    table::Kept,
-};
+use snl_tui::seated::Kept;
+
+use crate::common::{CmdResult, Failure};
 
 /// Where the game database is: `--db`, else `SNL_DB`, else the user's data folder.
 #[derive(Args, Clone, Debug, Default)]

@@ -4,14 +4,12 @@ use std::{io::Write, path::Path};
 
 use snl_engine::{Preset, SeatKind};
 
-use crate::{
-    common::{CmdResult, OrFail},
-    console::Console,
-    play::PlayArgs,
-};
+use snl_tui::{Choices, console::Console};
+
+use crate::common::{CmdResult, OrFail};
 
 /// The short setup of SPEC §7: board, number of seats, names and kinds, each with a default.
-pub(crate) fn setup_questions(args: &mut PlayArgs, console: &mut Console) -> CmdResult {
+pub(crate) fn setup_questions(args: &mut Choices, console: &mut Console) -> CmdResult {
     let ask = |console: &mut Console, q: &str, d: &str| console.ask(q, d);
     loop {
         let board = ask(
@@ -21,7 +19,7 @@ pub(crate) fn setup_questions(args: &mut PlayArgs, console: &mut Console) -> Cmd
         )?;
         let is_file = Path::new(&board).extension().is_some_and(|e| e.eq_ignore_ascii_case("toml"));
         if is_file || board.parse::<Preset>().is_ok() {
-            args.game.board = board;
+            args.board = board;
             break;
         }
         writeln!(console.out, "  '{board}' is not a board name or a .toml file; try again.")

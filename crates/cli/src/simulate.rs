@@ -24,11 +24,11 @@ use crate::{
         CmdResult, Failure, GameArgs, OrFail, default_computer_seats, fresh_seed, game_count,
         parse_seats, thread_count, worker_pool,
     },
-    console::Console,
     format::{Align, Table, percent, percent_intervals},
     long_run::{LongRunArgs, OnCtrlC},
     plot::{self, PlotTarget},
 };
+use snl_tui::console::Console;
 
 /// Options of `snl simulate`.
 #[derive(Args, Clone, Debug)]

@@ -16,9 +16,9 @@ use snl_engine::{Board, Bonus, RandomBoard, RuleSpec, Rules};
 
 use crate::{
     common::{CmdResult, Failure, GameArgs, OrFail},
-    console::Console,
     long_run::{LongRunArgs, OnCtrlC},
 };
+use snl_tui::console::Console;
 
 /// Board and rule options a puzzle format fixes by itself, so giving one with a puzzle is a
 /// mistake worth reporting rather than ignoring.

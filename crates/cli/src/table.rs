@@ -3,55 +3,89 @@
 //! the pause between computer turns and the display; the session owns the game, its dice, undo
 //! and recording. `snl play` and `snl resume` both come here.
 
-use std::{io::Write, path::PathBuf, sync::atomic::Ordering};
+use std::{io::Write, path::PathBuf, sync::atomic::Ordering, time::Duration};
+
+use clap::Args;
 
 use snl_analysis::solve::rolls_to_finish;
 use snl_engine::{Event, Game, Numbered, Observer, RollError, Status};
+use snl_server::setup::{MAX_GAME_TIME, MAX_TURN_TIME};
 use snl_session::{Awaiting, Intent, Session, SessionError};
-use snl_store::GameId;
 
 use crate::{
+    common::{CmdResult, Failure, OrFail, whole_number, zero_or_more},
+    session::DbArgs,
+};
+use snl_tui::{
     clocks::{Clocks, minutes_seconds},
-    common::{CmdResult, Failure, OrFail},
     console::Console,
     display::{JsonLines, Narrator, draw_game},
     keyboard::{Keyboard, Line},
-    play::{COMPUTER_PAUSE, TableArgs},
     prompts::{describe_option, roll_words},
+    seated::{Kept, Seated},
 };
 
-/// A session ready to be played, and what to tell around it.
-pub(crate) struct Seated {
-    pub(crate) session: Session,
-    /// Where the game is kept, to tell people how to go on.
-    pub(crate) kept: Kept,
-    /// Whether to tell the seed at the end (a new game whose seed nobody chose).
-    pub(crate) tell_seed: bool,
-    /// A line to show before the first turn.
-    pub(crate) intro: Option<String>,
-}
-
-/// Where a game is kept.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Kept {
-    pub(crate) game_id: Option<GameId>,
-    pub(crate) db: Option<PathBuf>,
+/// How a game is shown and kept: the options `play` and `resume` share.
+#[derive(Args, Clone, Debug, Default)]
+#[command(next_help_heading = "Display")]
+#[allow(clippy::struct_excessive_bools)] // independent command-line switches
+pub(crate) struct TableArgs {
+    /// Print every event as one JSON object per line (SPEC §6) instead of the display.
+    #[arg(long, value_name = "FORMAT", value_parser = ["jsonl"])]
+    pub(crate) events: Option<String>,
+    /// Print one JSON object with the result (ranking, positions, rolls, turns) at the end.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Do not pause between computer turns (and do not animate moves).
+    #[arg(long)]
+    pub(crate) fast: bool,
+    /// The line-by-line console even in a terminal, instead of the full-screen game.
+    #[arg(long)]
+    pub(crate) plain: bool,
+    /// No bell on snakes, ladders and the win in the full-screen game.
+    #[arg(long)]
+    pub(crate) quiet: bool,
+    /// Save the game to FILE after every turn (atomically), to go on later with --load FILE.
+    #[arg(long, value_name = "FILE", help_heading = "Saving")]
     pub(crate) save: Option<PathBuf>,
+    /// Turn clock: a person who has not acted within S seconds has the rest of that turn
+    /// played by the computer (the hard strategy), told as `timed_out`; 1 to 86400. A computer
+    /// never waits for it.
+    #[arg(long, value_name = "S", help_heading = "Clocks", allow_negative_numbers = true,
+        value_parser = turn_seconds)]
+    pub(crate) turn_time: Option<u64>,
+    /// Game clock: when S seconds have passed the round in play is completed, then the game
+    /// ends ranked by position as a race ends (`time_up`); 1 to 604800.
+    #[arg(long, value_name = "S", help_heading = "Clocks", allow_negative_numbers = true,
+        value_parser = game_seconds)]
+    pub(crate) game_time: Option<u64>,
+    /// For tests only (hidden): the clocks read a pretend time that stands still, except that
+    /// each wait for a person's key (a prompt's read, a tick of the full screen) moves it on by
+    /// MS milliseconds, so a test says after how many waits a clock runs out, with no sleep.
+    #[arg(long, value_name = "MS", hide = true, value_parser = zero_or_more::<u64>)]
+    pub(crate) test_clock: Option<u64>,
+    /// After each turn, show each player's fewest rolls to finish from where they stand.
+    #[arg(long)]
+    pub(crate) hint: bool,
+    /// Stop cleanly after N turns (the game is kept first), to go on later.
+    #[arg(long, value_name = "N", help_heading = "Saving")]
+    pub(crate) stop_after: Option<u32>,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
 }
 
-impl Kept {
-    /// How to go on with a stopped game, for people.
-    pub(crate) fn how_to_go_on(&self) -> Option<String> {
-        let mut ways = Vec::new();
-        if let Some(id) = self.game_id {
-            ways.push(format!("snl resume {id}"));
-        }
-        if let Some(path) = &self.save {
-            ways.push(format!("snl play --load {}", path.display()));
-        }
-        (!ways.is_empty()).then(|| format!("Go on with: {}", ways.join(", or ")))
-    }
+/// Parses `--turn-time`: 1 to [`MAX_TURN_TIME`] seconds (as a room's `turn_time`).
+fn turn_seconds(text: &str) -> Result<u64, String> {
+    whole_number(text, 1, MAX_TURN_TIME).map_err(|e| format!("{e} (seconds, 1 to {MAX_TURN_TIME})"))
 }
+
+/// Parses `--game-time`: 1 to [`MAX_GAME_TIME`] seconds (as a room's `game_time`).
+fn game_seconds(text: &str) -> Result<u64, String> {
+    whole_number(text, 1, MAX_GAME_TIME).map_err(|e| format!("{e} (seconds, 1 to {MAX_GAME_TIME})"))
+}
+
+/// How long a computer's turn stays on screen before the next, so people can follow.
+pub(crate) const COMPUTER_PAUSE: Duration = Duration::from_millis(700);
 
 /// Why the loop stopped before the end.
 enum Stop {
@@ -61,11 +95,8 @@ enum Stop {
     RollsRanOut(usize),
 }
 
-/// Plays `seated` until the game ends or stops, showing it as `opts` asks.
+/// Plays `seated` at the console until the game ends or stops, showing it as `opts` asks.
 pub(crate) fn play_on(seated: Seated, opts: &TableArgs, console: &mut Console) -> CmdResult {
-    if crate::tui::wanted(opts, console) {
-        return crate::tui::play(seated, opts, console);
-    }
     let Seated { mut session, kept, tell_seed, intro } = seated;
     let text = !opts.json && opts.events.is_none();
     let pause = text && console.stdout_tty && !opts.fast;

@@ -19,10 +19,10 @@ use crate::{
         CmdResult, Failure, GameArgs, OrFail, fresh_seed, game_count, parse_seats, thread_count,
         worker_pool,
     },
-    console::Console,
     format::{Align, Table, percent, percent_intervals},
     long_run::{LongRunArgs, OnCtrlC},
 };
+use snl_tui::console::Console;
 
 /// Options of `snl tournament`.
 #[derive(Args, Clone, Debug)]

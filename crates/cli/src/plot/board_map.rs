@@ -10,7 +10,7 @@ use plotters::{
 use snl_analysis::exact::EffectWorth;
 use snl_engine::Board;
 
-use crate::display::effect_mark;
+use snl_tui::display::effect_mark;
 
 use super::{
     DrawError,

@@ -1,0 +1,432 @@
+//! Each event as a line of plain words ([`Sentences`]), written by the console's [`Narrator`], or
+//! as a line of JSON ([`JsonLines`]).
+
+use std::{
+    fmt::Write as _,
+    io::{self, Write},
+};
+
+use snl_engine::{Event, Game, Numbered, Observer, Roll, Rules, Seat};
+
+use super::board::{BOLD, GREEN, RED, paint};
+
+fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+fn a_roll(roll: Roll) -> String {
+    match roll.dice() {
+        [one] if matches!(one, 8 | 11 | 18) => format!("an {one}"),
+        [one] => format!("a {one}"),
+        many => {
+            let parts: Vec<String> = many.iter().map(u8::to_string).collect();
+            format!("{} = {}", parts.join("+"), roll.total())
+        }
+    }
+}
+
+fn place(position: u32) -> String {
+    if position == 0 { "the start".to_owned() } else { position.to_string() }
+}
+
+/// Tells a game in plain words, one line per thing that happens, written to `out`.
+pub struct Narrator<'w> {
+    out: &'w mut dyn Write,
+    color: bool,
+    sentences: Sentences,
+    error: Option<io::Error>,
+}
+
+/// The plain-words sentence of each event, without writing it anywhere (the console writes them,
+/// the full-screen game keeps them in its log). It knows the table (names, board size, rules)
+/// from the start and follows the tokens from the events alone.
+#[derive(Clone, Debug)]
+pub struct Sentences {
+    names: Vec<String>,
+    size: u32,
+    rules: Rules,
+    positions: Vec<u32>,
+    rolled: Option<Roll>,
+    // A bounce or a win past N is told together with the move it causes.
+    overshoot: Option<u32>,
+}
+
+/// `verb` agreeing with `name`: "You win", "Ann wins".
+fn agree(name: &str, third_person: &str, second_person: &str) -> String {
+    if name.eq_ignore_ascii_case("you") {
+        format!("{name} {second_person}")
+    } else {
+        format!("{name} {third_person}")
+    }
+}
+
+impl std::fmt::Debug for Narrator<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Narrator").field("sentences", &self.sentences).finish_non_exhaustive()
+    }
+}
+
+impl<'w> Narrator<'w> {
+    pub fn new(out: &'w mut dyn Write, color: bool, game: &Game) -> Narrator<'w> {
+        Narrator { out, color, sentences: Sentences::new(game), error: None }
+    }
+
+    /// The first write error, if any (an observer cannot fail, so it keeps it for the caller).
+    pub fn take_error(&mut self) -> Option<io::Error> {
+        self.error.take()
+    }
+
+    /// Writes `text` as it is (a drawn board).
+    pub fn raw(&mut self, text: &str) {
+        self.line(text);
+    }
+
+    fn line(&mut self, text: &str) {
+        if self.error.is_none()
+            && let Err(e) = writeln!(self.out, "{text}")
+        {
+            self.error = Some(e);
+        }
+    }
+}
+
+impl Sentences {
+    /// Sentences for `game`'s table, its tokens where they stand.
+    pub fn new(game: &Game) -> Sentences {
+        Sentences {
+            names: game.seats().iter().map(|s| s.name.clone()).collect(),
+            size: game.board().size(),
+            rules: *game.rules(),
+            positions: game.positions().to_vec(),
+            rolled: None,
+            overshoot: None,
+        }
+    }
+
+    /// Puts the tokens where `game` has them (after an undo or a redo).
+    pub fn follow(&mut self, game: &Game) {
+        self.positions = game.positions().to_vec();
+        self.rolled = None;
+        self.overshoot = None;
+    }
+
+    /// The sentence for `event`, if it has one of its own (rolls are told with their move).
+    pub fn sentence(&mut self, event: &Event) -> Option<String> {
+        let names = self.names.clone();
+        let name = |seat: usize| names.get(seat).cloned().unwrap_or_else(|| format!("#{seat}"));
+        let n = self.size;
+        let rolled = |me: &mut Sentences| me.rolled.take().map_or_else(String::new, a_roll);
+        match *event {
+            Event::Moved { player, to, .. }
+            | Event::Snake { player, to, .. }
+            | Event::Ladder { player, to, .. }
+            | Event::Wormhole { player, to, .. }
+            | Event::TurnVoided { player, back_to: to } => self.positions[player] = to,
+            _ => {}
+        }
+        Some(match event {
+            Event::GameStarted { players, board_size } => {
+                let names: Vec<String> = players.iter().map(|&p| name(p)).collect();
+                let names = &names;
+                format!(
+                    "New game on a board of {board_size} cells: {}. Rules: {}.",
+                    names.join(", "),
+                    rules_in_words(&self.rules)
+                )
+            }
+            Event::DiceRolled { dice, .. } => {
+                self.rolled = Some(*dice);
+                return None;
+            }
+            Event::Moved { player, from, to, steps } => {
+                let who = name(*player);
+                let picked = self.rolled.is_some_and(|r| r.dice().len() > 1)
+                    && self.rules.choice == snl_engine::Choice::PickDie;
+                let what = match self.rolled.take() {
+                    Some(roll) if picked => {
+                        let faces: Vec<String> = roll.dice().iter().map(u8::to_string).collect();
+                        format!("{}, took the {steps}", faces.join(" and "))
+                    }
+                    Some(roll) => a_roll(roll),
+                    None => String::new(),
+                };
+                match self.overshoot.take() {
+                    Some(_) if *to == n => format!(
+                        "{who} rolled {what}, more than enough: moved from {} to {n}",
+                        place(*from)
+                    ),
+                    Some(excess) => format!(
+                        "{who} rolled {what}, {excess} past {n}: bounced back from {} to {to}",
+                        place(*from)
+                    ),
+                    None => format!("{who} rolled {what} and moved from {} to {to}", place(*from)),
+                }
+            }
+            Event::Overshoot { player, position, roll, rule } => {
+                if *rule != snl_engine::Overshoot::Stay {
+                    self.overshoot = Some(position + roll - n);
+                    return None;
+                }
+                format!(
+                    "{} rolled {} but needs exactly {} to reach {n}: stays on {}",
+                    name(*player),
+                    rolled(self),
+                    n - position,
+                    place(*position)
+                )
+            }
+            Event::Snake { player, from, to } => {
+                format!("Oh no! A snake at {from} took {} down to {to}", name(*player))
+            }
+            Event::Ladder { player, from, to } => {
+                format!("Yes! A ladder at {from} took {} up to {to}", name(*player))
+            }
+            Event::BonusRoll { player } => agree(&name(*player), "rolls again", "roll again"),
+            Event::ExtraRoll { player } => agree(
+                &name(*player),
+                "landed on an extra-roll cell and rolls again",
+                "landed on an extra-roll cell and roll again",
+            ),
+            Event::TurnSkipped { player } => agree(
+                &name(*player),
+                "misses this turn (a skip cell)",
+                "miss this turn (a skip cell)",
+            ),
+            Event::ShieldGained { player } => agree(
+                &name(*player),
+                "picks up a shield: the next snake will not bite",
+                "pick up a shield: the next snake will not bite",
+            ),
+            Event::ShieldUsed { player, at } => {
+                format!(
+                    "{}'s shield stops the snake at {at}: the token stays on {at}",
+                    name(*player)
+                )
+            }
+            Event::Wormhole { player, from, to } => {
+                format!("Whoosh! A wormhole at {from} took {} to {to}", name(*player))
+            }
+            Event::TurnVoided { player, back_to } => format!(
+                "{} rolled {}: too many top faces in a row, the turn is void and the token goes back to {}",
+                name(*player),
+                rolled(self),
+                place(*back_to)
+            ),
+            Event::Stayed { player, position } => {
+                format!(
+                    "{} rolled {} and chose to stay on {}",
+                    name(*player),
+                    rolled(self),
+                    place(*position)
+                )
+            }
+            Event::Autopilot { player, on: true } => {
+                agree(&name(*player), "hands", "hand") + " the seat to the computer (autopilot on)"
+            }
+            Event::Autopilot { player, on: false } => {
+                agree(&name(*player), "takes", "take") + " the seat back (autopilot off)"
+            }
+            Event::PlayerFinished { player, rank } => {
+                if *rank == 1 {
+                    format!(
+                        "{} reached {n} and {}!",
+                        name(*player),
+                        if name(*player).eq_ignore_ascii_case("you") { "win" } else { "wins" }
+                    )
+                } else {
+                    let verb = if name(*player).eq_ignore_ascii_case("you") {
+                        "finish"
+                    } else {
+                        "finishes"
+                    };
+                    format!("{} reached {n} and {verb} {}", name(*player), ordinal(*rank))
+                }
+            }
+            Event::Undone { player, turn } => {
+                format!("Undo: back to turn {turn}, {} to roll.", name(*player))
+            }
+            Event::Redone { from_turn, to_turn } if from_turn == to_turn => {
+                format!("Redo: turn {to_turn} again.")
+            }
+            Event::Redone { from_turn, to_turn } => {
+                format!("Redo: turns {from_turn} to {to_turn} again.")
+            }
+            Event::TimedOut { player } => {
+                format!(
+                    "{} ran out of time: the computer plays the rest of the turn",
+                    name(*player)
+                )
+            }
+            Event::TimeUp {} => "Time is up: the game ends with this round.".to_owned(),
+            Event::GameEnded { ranking } => {
+                let mut text = String::from("Final ranking:");
+                for (i, &seat) in ranking.iter().enumerate() {
+                    let _ = write!(
+                        text,
+                        "
+  {}. {} (on {})",
+                        i + 1,
+                        name(seat),
+                        place(self.positions[seat])
+                    );
+                }
+                text
+            }
+            _ => return None,
+        })
+    }
+}
+
+impl Observer for Narrator<'_> {
+    fn event(&mut self, event: &Event) {
+        if let Some(text) = self.sentences.sentence(event) {
+            let text = match event {
+                Event::Snake { .. } => paint(&text, RED, self.color),
+                Event::Ladder { .. } => paint(&text, GREEN, self.color),
+                Event::PlayerFinished { .. } => paint(&text, BOLD, self.color),
+                _ => text,
+            };
+            self.line(&text);
+        }
+    }
+}
+
+/// Writes each event as one JSON object per line (SPEC §6): the typed wire form, players by
+/// name, with its sequence number.
+pub struct JsonLines<'w> {
+    out: &'w mut dyn Write,
+    seats: Vec<Seat>,
+    error: Option<io::Error>,
+}
+
+impl std::fmt::Debug for JsonLines<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JsonLines").field("seats", &self.seats).finish_non_exhaustive()
+    }
+}
+
+impl<'w> JsonLines<'w> {
+    pub fn new(out: &'w mut dyn Write, seats: &[Seat]) -> JsonLines<'w> {
+        JsonLines { out, seats: seats.to_vec(), error: None }
+    }
+
+    pub fn take_error(&mut self) -> Option<io::Error> {
+        self.error.take()
+    }
+
+    /// Writes one numbered event.
+    ///
+    /// # Panics
+    ///
+    /// Never: an event always serializes.
+    pub fn write(&mut self, numbered: &Numbered<usize>) {
+        if self.error.is_none() {
+            let wire = Numbered { seq: numbered.seq, event: numbered.event.named(&self.seats) };
+            let line = serde_json::to_string(&wire).expect("events serialize");
+            if let Err(e) = writeln!(self.out, "{line}") {
+                self.error = Some(e);
+            }
+        }
+    }
+}
+
+/// The rules in words for the narration: the options, and what pick-die throws.
+pub fn rules_in_words(rules: &Rules) -> String {
+    if rules.choice == snl_engine::Choice::PickDie {
+        format!("{rules} (two dice are thrown and the token moves by either one)")
+    } else {
+        rules.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use snl_engine::{Board, Preset, SeatKind};
+
+    use super::*;
+
+    fn wire(event: &Event, seats: &[Seat]) -> String {
+        let mut out = Vec::new();
+        let mut lines = JsonLines::new(&mut out, seats);
+        lines.write(&Numbered { seq: 7, event: event.clone() });
+        drop(lines);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn events_are_written_in_the_wire_form_with_names_and_numbers() {
+        let seats = vec![Seat::new("Ann", SeatKind::Human), Seat::new("Bob", SeatKind::Easy)];
+        let line = wire(&Event::Snake { player: 1, from: 52, to: 42 }, &seats);
+        assert_eq!(
+            line,
+            "{\"seq\":7,\"type\":\"snake\",\"player\":\"Bob\",\"from\":52,\"to\":42}\n"
+        );
+        let line = wire(&Event::GameEnded { ranking: vec![1, 0] }, &seats);
+        let back: Numbered = serde_json::from_str(&line).unwrap();
+        assert_eq!(
+            back.event,
+            Event::GameEnded { ranking: vec!["Bob".to_owned(), "Ann".to_owned()] }
+        );
+        assert_eq!(back.event.indexed(&seats), Some(Event::GameEnded { ranking: vec![1, 0] }));
+    }
+
+    #[test]
+    fn autopilot_is_told_in_words_and_as_json() {
+        let seats = vec![Seat::new("Ann", SeatKind::Human), Seat::new("You", SeatKind::Human)];
+        let line = wire(&Event::Autopilot { player: 0, on: true }, &seats);
+        assert_eq!(line, "{\"seq\":7,\"type\":\"autopilot\",\"player\":\"Ann\",\"on\":true}\n");
+        let board = Board::new(&Preset::Classic.spec(), &Rules::default()).unwrap();
+        let game = Game::new(board, Rules::default(), seats).unwrap();
+        let mut out = Vec::new();
+        let mut narrator = Narrator::new(&mut out, false, &game);
+        narrator.event(&Event::Autopilot { player: 0, on: true });
+        narrator.event(&Event::Autopilot { player: 0, on: false });
+        narrator.event(&Event::Autopilot { player: 1, on: true });
+        narrator.event(&Event::PlayerFinished { player: 1, rank: 1 });
+        drop(narrator);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "Ann hands the seat to the computer (autopilot on)\n\
+             Ann takes the seat back (autopilot off)\n\
+             You hand the seat to the computer (autopilot on)\n\
+             You reached 100 and win!\n"
+        );
+    }
+
+    #[test]
+    fn pick_die_says_which_die_moved_and_that_two_are_thrown() {
+        let rules = Rules { choice: snl_engine::Choice::PickDie, ..Rules::default() };
+        let board = Board::new(&Preset::Classic.spec(), &rules).unwrap();
+        let seats = vec![Seat::new("Ann", SeatKind::Human), Seat::new("Bob", SeatKind::Easy)];
+        let game = Game::new(board, rules, seats).unwrap();
+        let mut out = Vec::new();
+        let mut narrator = Narrator::new(&mut out, false, &game);
+        narrator.event(&Event::GameStarted { players: vec![0, 1], board_size: 100 });
+        let roll = Roll::from_faces(&[5, 6]);
+        narrator.event(&Event::DiceRolled { player: 0, roll: 11, dice: roll });
+        narrator.event(&Event::Moved { player: 0, from: 0, to: 5, steps: 5 });
+        drop(narrator);
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("two dice are thrown and the token moves by either one"), "{text}");
+        assert!(
+            text.ends_with("Ann rolled 5 and 6, took the 5 and moved from the start to 5\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn ordinals_read_naturally() {
+        let got: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 101].map(ordinal).to_vec();
+        assert_eq!(
+            got,
+            ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"]
+        );
+    }
+}

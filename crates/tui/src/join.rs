@@ -1,0 +1,509 @@
+// Long on purpose: join and watch share one line-console loop over a room's events (narration, prompts, reconnect with `since`, the come-back address); split, each half would need the other's state.
+//! `snl join URL --name NAME` and `snl watch URL`: a seat of a room on `snl serve` played from
+//! the terminal, or the room watched, told in the console's plain words. The connection is
+//! `client::RoomClient` (reusable by other front ends); this module is the console around it:
+//! Enter rolls, a digit chooses, `a` hands the seat to the computer, `q` leaves.
+
+use std::{io::Write, time::Duration};
+
+use clap::Args;
+use serde_json::Value;
+use snl_engine::{
+    Board, BoardSpec, Decision, Event, Game, MoveOption, Roll, Rules, Seat, SeatKind,
+};
+use snl_server::frames::ClientFrame;
+
+use crate::{
+    app::Options,
+    client::{self, ClientError, RoomClient, RoomUrl, Update},
+    console::Console,
+    display::{Sentences, draw_game},
+    failure::{CmdResult, Failure, OrFail},
+    keyboard::{Keyboard, Line},
+    prompts::describe_option,
+    screen,
+};
+
+/// Options of `snl join`.
+#[derive(Args, Clone, Debug)]
+pub struct JoinArgs {
+    /// The room's address, as its page shows it: http://HOST:PORT/room/ID; with #token=T at the
+    /// end (as printed when you leave), the seat that T holds, to come back to it.
+    #[arg(value_name = "URL")]
+    pub url: String,
+    /// Your name at the table (to take an open seat).
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    #[command(flatten)]
+    pub screen: ScreenArgs,
+}
+
+/// Options of `snl watch`.
+#[derive(Args, Clone, Debug)]
+pub struct WatchArgs {
+    /// The room's address, as its page shows it: http://HOST:PORT/room/ID.
+    #[arg(value_name = "URL")]
+    pub url: String,
+    #[command(flatten)]
+    pub screen: ScreenArgs,
+}
+
+/// How a room is shown in a terminal.
+#[derive(Args, Clone, Debug, Default)]
+pub struct ScreenArgs {
+    /// The line-by-line console even in a terminal, instead of the full screen.
+    #[arg(long)]
+    pub plain: bool,
+    /// Do not animate moves on the full screen.
+    #[arg(long)]
+    pub fast: bool,
+    /// No bell on snakes, ladders and the win on the full screen.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+impl ScreenArgs {
+    /// Whether the room is shown on the full screen: in a terminal, unless `--plain`.
+    fn full(&self, console: &Console) -> bool {
+        console.stdin_tty && console.stdout_tty && !self.plain
+    }
+
+    fn options(&self, console: &Console) -> Options {
+        Options { color: console.color, fast: self.fast, quiet: self.quiet, ..Options::default() }
+    }
+}
+
+fn failure(error: ClientError) -> Failure {
+    if error.is_bad_input() { Failure::bad(error) } else { Failure::other(error) }
+}
+
+/// Takes an open seat (or the seat the address's token holds) and plays it until the game ends
+/// (or the person leaves).
+///
+/// # Errors
+///
+/// A bad address or name (bad input), a refused seat, a lost connection or terminal.
+pub fn join(args: &JoinArgs, console: &mut Console) -> CmdResult {
+    let url: RoomUrl = args.url.parse().map_err(failure)?;
+    let (seat, token) = match (client::token_in(&args.url), &args.name) {
+        (Some(token), _) => {
+            let client = RoomClient::connect(&url, Some(token.clone())).map_err(failure)?;
+            return rejoin(&url, &token, &client, args, console);
+        }
+        (None, Some(name)) => client::take_seat(&url, name).map_err(failure)?,
+        (None, None) => {
+            return Err(Failure::bad(anyhow::anyhow!(
+                "snl join needs --name NAME to take a seat of {url} (or the address with \
+                 #token=… printed when you left, to come back to your seat)"
+            )));
+        }
+    };
+    let client = RoomClient::connect(&url, Some(token.clone())).map_err(failure)?;
+    let name = args.name.as_deref().unwrap_or_default().trim();
+    if args.screen.full(console) {
+        return on_screen(&client, &url, Some((seat, &token)), &args.screen, console);
+    }
+    eprintln!("You sit at seat {} of room {} as {name}.", seat + 1, url.room);
+    let mut keyboard =
+        if console.stdin_tty { Keyboard::typed() } else { Keyboard::Lines(console.input.as_mut()) };
+    let out: &mut dyn Write = console.out.as_mut();
+    if follow(&client, out, Some((seat, &mut keyboard)))? {
+        come_back(&url, &token);
+    }
+    Ok(())
+}
+
+/// Comes back to the seat `token` holds.
+fn rejoin(
+    url: &RoomUrl,
+    token: &str,
+    client: &RoomClient,
+    args: &JoinArgs,
+    console: &mut Console,
+) -> CmdResult {
+    let Some(Update::Welcome { seat: Some(seat), .. }) = client.next() else {
+        return Err(Failure::bad(anyhow::anyhow!(
+            "the address's token holds no seat of room {}",
+            url.room
+        )));
+    };
+    // The welcome was taken: the screen asks the room's state again.
+    let state = client::room_state(url).map_err(failure)?;
+    if args.screen.full(console) {
+        return show(client, url, Some((seat, token)), &state, &args.screen, console);
+    }
+    eprintln!("You are back at seat {} of room {}.", seat + 1, url.room);
+    let mut keyboard =
+        if console.stdin_tty { Keyboard::typed() } else { Keyboard::Lines(console.input.as_mut()) };
+    let out: &mut dyn Write = console.out.as_mut();
+    if follow_from(client, out, Some((seat, &mut keyboard)), Some(state))? {
+        come_back(url, token);
+    }
+    Ok(())
+}
+
+/// Watches the room, telling every event from the first, until the game ends.
+///
+/// # Errors
+///
+/// A bad address (bad input), a lost connection or terminal.
+pub fn watch(args: &WatchArgs, console: &mut Console) -> CmdResult {
+    let url: RoomUrl = args.url.parse().map_err(failure)?;
+    client::room_state(&url).map_err(failure)?;
+    let client = RoomClient::connect(&url, None).map_err(failure)?;
+    if args.screen.full(console) {
+        return on_screen(&client, &url, None, &args.screen, console);
+    }
+    follow(&client, console.out.as_mut(), None).map(|_| ())
+}
+
+/// The room on the full screen, from its welcome.
+fn on_screen(
+    client: &RoomClient,
+    url: &RoomUrl,
+    seat: Option<(usize, &str)>,
+    screen: &ScreenArgs,
+    console: &mut Console,
+) -> CmdResult {
+    let Some(Update::Welcome { state, .. }) = client.next() else {
+        return Err(Failure::other(anyhow::anyhow!("the room did not welcome the screen")));
+    };
+    show(client, url, seat, &state, screen, console)
+}
+
+fn show(
+    client: &RoomClient,
+    url: &RoomUrl,
+    seat: Option<(usize, &str)>,
+    state: &Value,
+    screen: &ScreenArgs,
+    console: &mut Console,
+) -> CmdResult {
+    let ended = screen::run_room(client, url, seat.map(|(s, _)| s), state, screen.options(console))
+        .map_err(|e| Failure::other(anyhow::anyhow!(e)))?;
+    let out = console.out.as_mut();
+    for line in &ended.result {
+        writeln!(out, "{line}").or_other()?;
+    }
+    out.flush().or_other()?;
+    if let Some(why) = ended.closed {
+        return Err(Failure::other(anyhow::anyhow!("the connection to the room ended: {why}")));
+    }
+    if !ended.over {
+        match seat {
+            Some((_, token)) => {
+                eprintln!("You left room {}; your seat stays yours.", url.room);
+                come_back(url, token);
+            }
+            None => eprintln!("You stopped watching room {}.", url.room),
+        }
+    }
+    Ok(())
+}
+
+/// What the console knows of the table: the game as the events draw it (for the words and the
+/// options), built when the game starts.
+struct Table {
+    board: BoardSpec,
+    rules: Rules,
+    kinds: Vec<SeatKind>,
+    names: Vec<String>,
+    game: Option<Game>,
+    sentences: Option<Sentences>,
+    positions: Vec<u32>,
+    last_roll: Option<Roll>,
+}
+
+impl Table {
+    fn from_state(state: &Value) -> Result<Table, Failure> {
+        let unreadable = |what: &str, e: serde_json::Error| {
+            Failure::other(anyhow::anyhow!(
+                "the server sent a room whose {what} cannot be read: {e}"
+            ))
+        };
+        let board: BoardSpec =
+            serde_json::from_value(state["board"].clone()).map_err(|e| unreadable("board", e))?;
+        let rules: Rules =
+            serde_json::from_value(state["rules"].clone()).map_err(|e| unreadable("rules", e))?;
+        let seats = state["seats"].as_array().cloned().unwrap_or_default();
+        let kinds = seats
+            .iter()
+            .map(|s| serde_json::from_value(s["kind"].clone()).unwrap_or(SeatKind::Human))
+            .collect();
+        let names = seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                s["name"].as_str().map_or_else(|| format!("Seat {}", i + 1), str::to_owned)
+            })
+            .collect();
+        Ok(Table {
+            board,
+            rules,
+            kinds,
+            names,
+            game: None,
+            sentences: None,
+            positions: Vec::new(),
+            last_roll: None,
+        })
+    }
+
+    /// The table as the game starts with these players.
+    fn start(&mut self, players: &[String]) -> Result<(), Failure> {
+        self.names = players.to_vec();
+        let board = Board::new(&self.board, &self.rules).or_other()?;
+        let seats = players
+            .iter()
+            .zip(self.kinds.iter().chain(std::iter::repeat(&SeatKind::Human)))
+            .map(|(name, &kind)| Seat::new(name.clone(), kind))
+            .collect();
+        let game = Game::new(board, self.rules, seats).or_other()?;
+        self.positions = game.positions().to_vec();
+        self.sentences = Some(Sentences::new(&game));
+        self.game = Some(game);
+        Ok(())
+    }
+
+    /// The lines an event is told with.
+    fn tell(&mut self, event: &Event<String>) -> Result<Option<String>, Failure> {
+        match event {
+            Event::GameStarted { players, .. } => self.start(players)?,
+            Event::Presence { player, online } => {
+                let how = if *online { "is here" } else { "is away" };
+                return Ok(Some(format!("({player} {how})")));
+            }
+            Event::Chat { player, text } => return Ok(Some(format!("{player}: {text}"))),
+            Event::DiceRolled { dice, .. } => self.last_roll = Some(*dice),
+            _ => {}
+        }
+        let indexed = client::indexed(event, &self.names);
+        if let Event::Moved { player, to, .. }
+        | Event::Snake { player, to, .. }
+        | Event::Ladder { player, to, .. }
+        | Event::TurnVoided { player, back_to: to } = indexed
+            && let Some(p) = self.positions.get_mut(player)
+        {
+            *p = to;
+        }
+        let mut text = self.sentences.as_mut().and_then(|s| s.sentence(&indexed));
+        if let (Event::GameStarted { .. }, Some(game), Some(first)) = (event, &self.game, &mut text)
+        {
+            *first = format!("{}\n{first}", draw_game(game, false));
+        }
+        Ok(text)
+    }
+
+    /// The options of a choice awaited, in words.
+    fn options(&self, seat: usize, options: &[MoveOption]) -> Vec<String> {
+        let Some(game) = &self.game else { return Vec::new() };
+        let decision = Decision {
+            seat,
+            position: self.positions.get(seat).copied().unwrap_or(0),
+            roll: self.last_roll.unwrap_or_else(|| Roll::from_faces(&[1])),
+            options: options.to_vec(),
+            turn_start: 0,
+            streak: 0,
+        };
+        options.iter().map(|o| describe_option(game, &decision, o)).collect()
+    }
+}
+
+/// What a person at the prompt asked for.
+enum Answer {
+    Intent(ClientFrame),
+    Leave,
+    Again,
+}
+
+/// Asks the person for the input awaited; `choice` lists the options of a choice.
+fn ask(
+    keyboard: &mut Keyboard<'_>,
+    name: &str,
+    choice: Option<&[String]>,
+) -> Result<Answer, Failure> {
+    match choice {
+        None => eprint!("{name}, press Enter to roll (a for autopilot, q to leave): "),
+        Some(options) => {
+            let list: Vec<String> =
+                options.iter().enumerate().map(|(i, o)| format!("{}) {o}", i + 1)).collect();
+            eprintln!("{}", list.join("  "));
+            eprint!(
+                "{name}, choose 1 to {} (Enter for 1, a for autopilot, q to leave): ",
+                options.len()
+            );
+        }
+    }
+    let line = match keyboard.line() {
+        Line::Text(text) => text,
+        Line::End => {
+            eprintln!();
+            eprintln!("(the input ended: the computer plays {name}'s seat to the end)");
+            return Ok(Answer::Intent(ClientFrame::Autopilot { on: true }));
+        }
+        Line::NotText => {
+            eprintln!();
+            return Err(Failure::bad(anyhow::anyhow!(
+                "the answer typed at the prompt is not UTF-8 text"
+            )));
+        }
+    };
+    Ok(match (line.as_str(), choice) {
+        ("q", _) => Answer::Leave,
+        ("a", _) => Answer::Intent(ClientFrame::Autopilot { on: true }),
+        ("", None) => Answer::Intent(ClientFrame::Roll {}),
+        ("", Some(_)) => Answer::Intent(ClientFrame::Choose { option: 0 }),
+        (digits, Some(options)) => match digits.parse::<usize>() {
+            Ok(k) if (1..=options.len()).contains(&k) => {
+                Answer::Intent(ClientFrame::Choose { option: k - 1 })
+            }
+            _ => {
+                eprintln!("'{digits}' is not one of the options.");
+                Answer::Again
+            }
+        },
+        (other, None) => {
+            eprintln!("'{other}' is not a key here: Enter rolls, a is autopilot, q leaves.");
+            Answer::Again
+        }
+    })
+}
+
+/// Tells the room's events until the game ends; with `seat`, asks the person for each input
+/// awaited from it. True when the person left before the end.
+fn follow(
+    client: &RoomClient,
+    out: &mut dyn Write,
+    seat: Option<(usize, &mut Keyboard<'_>)>,
+) -> CmdResult<bool> {
+    follow_from(client, out, seat, None)
+}
+
+/// Where to come back to a seat left before the end.
+fn come_back(url: &RoomUrl, token: &str) {
+    eprintln!(
+        "Come back with: snl join '{url}#token={token}' (or open that address in a browser)."
+    );
+}
+
+/// As [`follow`], with the room's `state` when its welcome was read already.
+fn follow_from(
+    client: &RoomClient,
+    out: &mut dyn Write,
+    mut seat: Option<(usize, &mut Keyboard<'_>)>,
+    state: Option<Value>,
+) -> CmdResult<bool> {
+    let mut table: Option<Table> = None;
+    let mut due: Option<Value> = None;
+    if let Some(state) = state {
+        table = Some(Table::from_state(&state)?);
+        due = Some(state["awaiting"].clone()).filter(|a| !a.is_null());
+    }
+    let mut autopilot = false;
+    // What is awaited from this seat and not yet asked (`due`): asked once the events before it
+    // are told.
+    let ended = || Failure::other(anyhow::anyhow!("the connection to the room ended"));
+    loop {
+        let update = if due.is_some() || autopilot {
+            client.next_within(Duration::from_millis(100)).map_err(|_| ended())?
+        } else {
+            Some(client.next().ok_or_else(ended)?)
+        };
+        let Some(update) = update else {
+            let Some((me, keyboard)) = seat.as_mut() else { continue };
+            if let (Some(awaited), Some(table)) = (due.take(), &table) {
+                match prompt(&awaited, *me, table, keyboard)? {
+                    Some(Answer::Intent(intent)) => {
+                        autopilot |= matches!(intent, ClientFrame::Autopilot { on: true });
+                        client.send(intent);
+                    }
+                    Some(Answer::Leave) => {
+                        eprintln!("You leave the table; the seat stays yours in the room.");
+                        return Ok(true);
+                    }
+                    Some(Answer::Again) => due = Some(awaited),
+                    None => {}
+                }
+            } else if autopilot && matches!(keyboard, Keyboard::Typed(_)) && keyboard.take_back() {
+                autopilot = false;
+                client.send(ClientFrame::Autopilot { on: false });
+            }
+            continue;
+        };
+        match update {
+            Update::Welcome { state, .. } => {
+                if table.is_none() {
+                    table = Some(Table::from_state(&state)?);
+                    due = Some(state["awaiting"].clone()).filter(|a| !a.is_null());
+                } else {
+                    eprintln!("(connected again)");
+                    // An intent sent as the connection dropped may be lost: ask again for what
+                    // the room awaits (a second answer is refused, and changes nothing).
+                    if !autopilot {
+                        due = Some(state["awaiting"].clone()).filter(|a| !a.is_null());
+                    }
+                }
+            }
+            Update::Event(numbered) => {
+                let Some(table) = table.as_mut() else { continue };
+                if let Some(text) = table.tell(&numbered.event)? {
+                    writeln!(out, "{text}").or_other()?;
+                    out.flush().or_other()?;
+                }
+                if let (Event::Autopilot { player, on }, Some((me, _))) = (&numbered.event, &seat)
+                    && table.names.get(*me) == Some(player)
+                {
+                    autopilot = *on;
+                }
+                if matches!(numbered.event, Event::GameEnded { .. }) {
+                    return Ok(false);
+                }
+            }
+            Update::Awaiting(awaiting) => {
+                let mine = seat
+                    .as_ref()
+                    .is_some_and(|(me, _)| awaiting["seat"].as_u64() == Some(*me as u64));
+                if autopilot
+                    && mine
+                    && let Some((_, keyboard)) = seat.as_mut()
+                    && matches!(keyboard, Keyboard::Lines(_))
+                    && keyboard.take_back()
+                {
+                    client.send(ClientFrame::Autopilot { on: false });
+                }
+                due = (mine && !autopilot).then_some(awaiting);
+            }
+            Update::Refused { message, .. } => eprintln!("{message}."),
+            Update::Reconnecting(reason) => {
+                eprintln!("(connection lost: {reason}; connecting again)");
+            }
+            Update::Closed(reason) => {
+                let message = format!("the connection to the room ended: {reason}");
+                return Err(Failure::other(anyhow::anyhow!(message)));
+            }
+        }
+    }
+}
+
+/// Asks for the input `awaited` if it is `me`'s; `None` when it is someone else's.
+fn prompt(
+    awaited: &Value,
+    me: usize,
+    table: &Table,
+    keyboard: &mut Keyboard<'_>,
+) -> Result<Option<Answer>, Failure> {
+    if awaited["seat"].as_u64() != Some(me as u64) {
+        return Ok(None);
+    }
+    let name = table.names.get(me).cloned().unwrap_or_default();
+    let answer = match awaited["type"].as_str() {
+        Some("roll") => ask(keyboard, &name, None)?,
+        Some("choice") => {
+            let options: Vec<MoveOption> =
+                serde_json::from_value(awaited["options"].clone()).unwrap_or_default();
+            ask(keyboard, &name, Some(&table.options(me, &options)))?
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(answer))
+}

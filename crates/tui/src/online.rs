@@ -1,0 +1,254 @@
+//! `snl join` and `snl watch` on the full screen: the same board, players, log and footer as a
+//! game at the table, driven by a room's events (`RoomClient`) instead of a local session.
+//!
+//! The server owns the dice and the rules; the screen keeps a [`Mirror`], a local copy of the
+//! game that plays the inputs the server's events reveal (the dice thrown, the option taken, the
+//! exit drawn) and checks that it tells the same events. The `App` then shows a session over
+//! that copy, so the board, the players panel, the chances and the animation are those of a
+//! local game. This is the room's state; `update/room.rs` is its update (the room's messages,
+//! keys become intents in [`Online::outbox`], which the loop in `screen.rs` sends).
+
+use std::collections::VecDeque;
+
+use serde_json::Value;
+use snl_engine::{Board, BoardSpec, Event, Game, Input, Pending, Rules, Seat, SeatKind};
+use snl_server::frames::ClientFrame;
+use snl_session::{Intent, Session};
+use snl_store::DiceState;
+
+/// The local copy of a room's game, played from the server's events.
+#[derive(Clone, Debug)]
+pub(crate) struct Mirror {
+    game: Game,
+    /// The server's game events not yet explained by an input.
+    heard: VecDeque<Event>,
+    /// Events the local game told that the server has not sent yet (an input's events come one
+    /// frame each): each must come next.
+    ahead: VecDeque<Event>,
+}
+
+/// The local copy could not play what the server told (it should not happen: the server plays
+/// the same engine); the sentence says what disagreed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct Lost(pub(crate) String);
+
+impl Mirror {
+    pub(crate) fn new(game: Game) -> Mirror {
+        Mirror { game, heard: VecDeque::new(), ahead: VecDeque::new() }
+    }
+
+    pub(crate) fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Takes the server's next game event (players as seats); returns the events the local game
+    /// played because of it, to show (none while the input it belongs to is not known yet, or
+    /// when the local game told it already).
+    ///
+    /// # Errors
+    ///
+    /// [`Lost`] when the server's event is not what the local game plays.
+    pub(crate) fn follow(&mut self, event: Event) -> Result<Vec<Event>, Lost> {
+        if let Some(expected) = self.ahead.pop_front() {
+            if expected != event {
+                return Err(Lost(format!("the server told {event:?} where {expected:?} was due")));
+            }
+            return Ok(Vec::new());
+        }
+        self.heard.push_back(event);
+        let mut shown = Vec::new();
+        while !self.heard.is_empty() {
+            let Some(input) = self.next_input()? else { break };
+            let events = self
+                .game
+                .apply(input)
+                .map_err(|e| Lost(format!("the server's {input:?} does not play here: {e}")))?;
+            for (k, told) in events.iter().enumerate() {
+                match self.heard.get(k) {
+                    Some(heard) if heard != told => {
+                        return Err(Lost(format!(
+                            "the server told {heard:?} where {told:?} was due"
+                        )));
+                    }
+                    Some(_) => {}
+                    None => self.ahead.push_back(told.clone()),
+                }
+            }
+            let used = events.len().min(self.heard.len());
+            self.heard.drain(..used);
+            shown.extend(events);
+        }
+        Ok(shown)
+    }
+
+    /// The input the events heard begin with, if they tell enough to know it.
+    fn next_input(&self) -> Result<Option<Input>, Lost> {
+        let first = &self.heard[0];
+        if matches!(first, Event::TimeUp {}) {
+            return Ok(Some(Input::TimeUp));
+        }
+        // A seat's turn clock ran out: the rest of its turn is the computer's, here as on the
+        // server (before its first roll, it comes after the turn's start: below).
+        if matches!(first, Event::TimedOut { .. }) {
+            return Ok(Some(Input::TurnTimeUp));
+        }
+        match self.game.pending() {
+            Pending::Roll { .. } => {
+                // A roll's events begin with the game's start and the turn's, then the dice.
+                for heard in &self.heard {
+                    match heard {
+                        Event::DiceRolled { dice, .. } => {
+                            return Ok(Some(Input::Roll { roll: *dice }));
+                        }
+                        // The clock ran out before the turn's first roll.
+                        Event::TimedOut { .. } => return Ok(Some(Input::TurnTimeUp)),
+                        Event::GameStarted { .. } | Event::TurnStarted { .. } => {}
+                        other => {
+                            return Err(Lost(format!(
+                                "the server told {other:?} where a roll was due"
+                            )));
+                        }
+                    }
+                }
+                Ok(None)
+            }
+            Pending::Draw { exits, .. } => match first {
+                Event::Wormhole { to, .. } => match exits.iter().position(|x| x == to) {
+                    Some(index) => Ok(Some(Input::Draw { index: index as u32 })),
+                    None => Err(Lost(format!("the wormhole has no exit {to}"))),
+                },
+                other => Err(Lost(format!("the server told {other:?} where a draw was due"))),
+            },
+            Pending::Choice(decision) => {
+                for option in 0..decision.options.len() {
+                    let mut trial = self.game.clone();
+                    let Ok(events) = trial.apply(Input::Choose { option }) else { continue };
+                    if events.iter().zip(&self.heard).all(|(a, b)| a == b) {
+                        return Ok(Some(Input::Choose { option }));
+                    }
+                }
+                Err(Lost(format!("no option of the choice tells {first:?}")))
+            }
+            Pending::Over => Err(Lost(format!("the game is over, yet the server told {first:?}"))),
+        }
+    }
+}
+
+/// The state of the connection, for the header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Connection {
+    Live,
+    /// The connection dropped; the client connects again with `since`.
+    Reconnecting,
+    /// Over for good: why.
+    Closed(String),
+}
+
+/// What the screen knows of the room, beside the game.
+#[derive(Debug)]
+pub(crate) struct Online {
+    /// The room's page address.
+    pub(crate) url: String,
+    /// The seats' names (as the server names players in events).
+    pub(crate) names: Vec<String>,
+    pub(crate) kinds: Vec<SeatKind>,
+    pub(crate) board: BoardSpec,
+    pub(crate) rules: Rules,
+    pub(crate) board_name: String,
+    pub(crate) mirror: Mirror,
+    /// Seats handed to the computer.
+    pub(crate) autopilot: Vec<bool>,
+    /// Seats whose player is away (told by `presence`).
+    pub(crate) away: Vec<bool>,
+    /// Intents for the loop to send.
+    pub(crate) outbox: Vec<ClientFrame>,
+    /// An intent was sent and its answer not heard yet: keys wait.
+    pub(crate) asked: bool,
+    pub(crate) connection: Connection,
+    /// Events up to this number were played before the screen connected (or while it was
+    /// away): they are shown at once, not animated.
+    pub(crate) caught_up_to: u64,
+    /// Why the local copy stopped following, if it did (the log still tells the events).
+    pub(crate) lost: Option<String>,
+    /// Whether the game has been heard to start.
+    pub(crate) started: bool,
+}
+
+impl Online {
+    /// The room as the welcome's `state` describes it.
+    ///
+    /// # Errors
+    ///
+    /// A sentence when the state's board, rules or seats cannot be read or played.
+    pub(crate) fn new(url: &str, state: &Value) -> Result<Online, String> {
+        let unreadable = |what: &str, e: &dyn std::fmt::Display| {
+            format!("the server sent a room whose {what} cannot be read: {e}")
+        };
+        let board: BoardSpec =
+            serde_json::from_value(state["board"].clone()).map_err(|e| unreadable("board", &e))?;
+        let rules: Rules =
+            serde_json::from_value(state["rules"].clone()).map_err(|e| unreadable("rules", &e))?;
+        let seats = state["seats"].as_array().cloned().unwrap_or_default();
+        let kinds: Vec<SeatKind> = seats
+            .iter()
+            .map(|s| serde_json::from_value(s["kind"].clone()).unwrap_or(SeatKind::Human))
+            .collect();
+        let names: Vec<String> = seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                s["name"].as_str().map_or_else(|| format!("Seat {}", i + 1), str::to_owned)
+            })
+            .collect();
+        let away = seats
+            .iter()
+            .map(|s| s["kind"] == "human" && s["online"] == false && !s["name"].is_null())
+            .collect();
+        let board_name = state["board_name"].as_str().unwrap_or("board").to_owned();
+        let game = new_game(&board, &rules, &names, &kinds)?;
+        Ok(Online {
+            url: url.to_owned(),
+            autopilot: vec![false; names.len()],
+            away,
+            names,
+            kinds,
+            board,
+            rules,
+            board_name,
+            mirror: Mirror::new(game),
+            outbox: Vec::new(),
+            asked: false,
+            connection: Connection::Live,
+            caught_up_to: 0,
+            lost: None,
+            started: false,
+        })
+    }
+
+    /// A session over the local copy of the game (what the screen draws), with the seats on
+    /// autopilot handed over.
+    pub(crate) fn session(&self) -> Session {
+        let mut session =
+            Session::new(self.mirror.game().clone(), DiceState::seeded(0), &self.board_name);
+        for (seat, &on) in self.autopilot.iter().enumerate() {
+            if on {
+                let _ = session.act(seat, Intent::Autopilot { on: true });
+            }
+        }
+        session
+    }
+}
+
+pub(crate) fn new_game(
+    board: &BoardSpec,
+    rules: &Rules,
+    names: &[String],
+    kinds: &[SeatKind],
+) -> Result<Game, String> {
+    let board =
+        Board::new(board, rules).map_err(|e| format!("the room's board is refused: {e}"))?;
+    let seats =
+        names.iter().zip(kinds).map(|(name, &kind)| Seat::new(name.clone(), kind)).collect();
+    Game::new(board, *rules, seats).map_err(|e| format!("the room's game cannot be set: {e}"))
+}

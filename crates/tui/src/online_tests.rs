@@ -1,0 +1,351 @@
+//! The online screen without a network: a room's game played by a session as the server plays
+//! it (seeded dice, the computer on the server), its events named and numbered as the server
+//! sends them, fed to the screen through the same update the loop uses; keys go through the
+//! action and update layer and come out as the intents the loop would send.
+
+use crossterm::event::KeyCode;
+use serde_json::{Value, json};
+use snl_engine::{Board, Choice, Event, Game, Numbered, Preset, Rules, Seat, SeatKind};
+use snl_server::frames::ClientFrame;
+use snl_session::{Awaiting, Intent, Session};
+use snl_store::DiceState;
+
+use crate::client::Update;
+use crate::{
+    action::Action,
+    app::{App, Options, Overlay, Stop},
+    online::{Connection, Mirror, Online},
+    tests::{press, screen, text},
+    update::{room, update},
+};
+
+const URL: &str = "http://127.0.0.1:8080/room/5f0c2a9e81d34b07";
+
+/// A room's game of Ann (a person, seat 1) and Robo (hard) as the server plays it: Ann rolls
+/// when awaited and takes the last option of a choice; the events as the server sends them, and
+/// the game at the end. `until`: stop once this many events were told.
+fn room_game(rules: Rules, seed: u64, until: usize) -> (Vec<Numbered<String>>, Game) {
+    play_on(room_session(rules, seed), Vec::new(), until)
+}
+
+fn room_session(rules: Rules, seed: u64) -> Session {
+    let board = Board::new(&Preset::Classic.spec(), &rules).unwrap();
+    let seats = vec![Seat::new("Ann", SeatKind::Human), Seat::new("Robo", SeatKind::Hard)];
+    let game = Game::new(board, rules, seats).unwrap();
+    Session::new(game, DiceState::seeded(seed), "classic")
+}
+
+/// The events as the server sends them (players by name).
+fn named(session: &Session, events: Vec<Numbered<usize>>) -> Vec<Numbered<String>> {
+    let seats = session.game().seats();
+    events.into_iter().map(|n| Numbered { seq: n.seq, event: n.event.named(seats) }).collect()
+}
+
+/// [`room_game`] from `session` on, after the events `told` already.
+fn play_on(
+    mut session: Session,
+    mut told: Vec<Numbered<String>>,
+    until: usize,
+) -> (Vec<Numbered<String>>, Game) {
+    while told.len() < until {
+        let events = match session.awaiting() {
+            Awaiting::Over => break,
+            Awaiting::Computer { .. } => session.play_computer().unwrap(),
+            Awaiting::Roll { seat } => session.act(seat, Intent::Roll).unwrap(),
+            Awaiting::Choice(d) => {
+                session.act(d.seat, Intent::Choose { option: d.options.len() - 1 }).unwrap()
+            }
+        };
+        told.extend(named(&session, events));
+    }
+    (told, session.game().clone())
+}
+
+/// The room's public state as the welcome carries it, before anyone rolled.
+fn state(rules: Rules) -> Value {
+    json!({
+        "room": "5f0c2a9e81d34b07",
+        "status": "running",
+        "board_name": "classic",
+        "board": Preset::Classic.spec(),
+        "rules": rules,
+        "seats": [
+            {"seat": 0, "kind": "human", "name": "Ann", "open": false, "online": true},
+            {"seat": 1, "kind": "hard", "name": "Robo", "open": false, "online": false},
+        ],
+        "awaiting": {"type": "roll", "seat": 0},
+        "seq": 0,
+    })
+}
+
+/// The screen of seat `me` (none: a watcher), welcomed.
+fn screen_of(me: Option<usize>, rules: Rules, fast: bool) -> App {
+    let state = state(rules);
+    let opts = Options { color: true, fast, quiet: true, ..Options::default() };
+    let mut app = room::app(Online::new(URL, &state).unwrap(), me, opts);
+    room::receive(&mut app, Update::Welcome { seat: me, seq: 0, state });
+    app
+}
+
+fn hear(app: &mut App, events: &[Numbered<String>]) {
+    for numbered in events {
+        room::receive(app, Update::Event(numbered.clone()));
+    }
+}
+
+/// Ticks until the animation is over.
+fn settle(app: &mut App) {
+    for _ in 0..100_000 {
+        if !app.animating() {
+            return;
+        }
+        update(app, Action::Tick);
+    }
+    panic!("the animation did not end");
+}
+
+fn online(app: &App) -> &Online {
+    app.mode.room().unwrap()
+}
+
+fn outbox(app: &mut App) -> Vec<ClientFrame> {
+    std::mem::take(&mut app.mode.room_mut().unwrap().outbox)
+}
+
+fn log(app: &App) -> String {
+    app.log.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn the_screen_follows_a_whole_room_game_to_the_same_end_under_any_rules() {
+    let rule_sets = [
+        Rules::default(),
+        Rules { choice: Choice::PickDie, ..Rules::default() },
+        Rules::named("three-sixes").unwrap(),
+    ];
+    for (k, rules) in rule_sets.into_iter().enumerate() {
+        for fast in [true, false] {
+            let (events, end) = room_game(rules, 40 + k as u64, usize::MAX);
+            let mut app = screen_of(Some(0), rules, fast);
+            for numbered in &events {
+                room::receive(&mut app, Update::Event(numbered.clone()));
+                // The animation plays between the server's frames.
+                update(&mut app, Action::Tick);
+            }
+            settle(&mut app);
+            assert_eq!(online(&app).lost, None, "{rules:?}");
+            let game = app.session.game();
+            assert_eq!(game.positions(), end.positions(), "{rules:?}");
+            assert_eq!(game.ranking(), end.ranking(), "{rules:?}");
+            assert_eq!(app.shown, end.positions(), "the tokens settle where the game has them");
+            assert!(matches!(app.session.awaiting(), Awaiting::Over));
+            let shown = text(&app, 80, 24);
+            assert!(shown.contains("wins!") && shown.contains("1. "), "{shown}");
+            assert!(log(&app).contains("Final ranking:"), "{}", log(&app));
+            // A Space meant to roll does not leave the end; q does.
+            press(&mut app, KeyCode::Char(' '));
+            assert_eq!(app.stop, None);
+            press(&mut app, KeyCode::Char('q'));
+            assert_eq!(app.stop, Some(Stop::Over));
+        }
+    }
+}
+
+#[test]
+fn the_mirror_tells_each_input_once_and_refuses_an_event_the_game_does_not_play() {
+    let (events, _) = room_game(Rules::default(), 3, 12);
+    let board = Board::new(&Preset::Classic.spec(), &Rules::default()).unwrap();
+    let seats = vec![Seat::new("Ann", SeatKind::Human), Seat::new("Robo", SeatKind::Hard)];
+    let names = ["Ann".to_owned(), "Robo".to_owned()];
+    let mut mirror = Mirror::new(Game::new(board, Rules::default(), seats).unwrap());
+    let mut shown: Vec<Event> = Vec::new();
+    for numbered in &events {
+        let event = crate::client::indexed(&numbered.event, &names);
+        shown.extend(mirror.follow(event).unwrap());
+    }
+    let sent: Vec<Event> =
+        events.iter().map(|n| crate::client::indexed(&n.event, &names)).collect();
+    // Every event the server sent, once, in order (the last input's may all be told already).
+    assert_eq!(&shown[..sent.len()], &sent[..]);
+    let wrong = Event::Snake { player: 0, from: 99, to: 1 };
+    let mut bad = mirror.clone();
+    let refused = bad.follow(wrong.clone()).and_then(|_| bad.follow(wrong));
+    assert!(refused.is_err(), "a snake out of nowhere is refused");
+}
+
+#[test]
+fn space_rolls_on_our_turn_once_and_not_on_the_computers() {
+    let mut app = screen_of(Some(0), Rules::default(), true);
+    let shown = text(&app, 80, 24);
+    assert!(shown.contains(" Space  roll") && shown.contains("online"), "{shown}");
+    assert!(shown.contains("human, you"), "{shown}");
+    press(&mut app, KeyCode::Char(' '));
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(outbox(&mut app), vec![ClientFrame::Roll {}], "one roll until the server answers");
+    // Ann's first turn, then Robo's roll: Robo is awaited.
+    let (events, _) = room_game(Rules::default(), 5, usize::MAX);
+    let robo = events
+        .iter()
+        .position(|n| matches!(&n.event, Event::TurnStarted { player, .. } if player == "Robo"))
+        .unwrap();
+    hear(&mut app, &events[..=robo]);
+    assert!(matches!(app.session.awaiting(), Awaiting::Computer { seat: 1 }));
+    press(&mut app, KeyCode::Char(' '));
+    assert!(outbox(&mut app).is_empty());
+    assert!(log(&app).ends_with("It is Robo's turn: yours comes."), "{}", log(&app));
+    assert!(!text(&app, 80, 24).contains(" Space  roll"));
+}
+
+#[test]
+fn a_turn_whose_clock_ran_out_is_the_servers_computers_on_the_screen_too() {
+    // Ann's clock runs out before her first roll: the server tells `timed_out`, and its computer
+    // plays her turn.
+    let mut session = room_session(Rules::default(), 8);
+    let turn = session.time_out(0).unwrap();
+    let turn = named(&session, turn);
+    let expired = turn.iter().position(|n| matches!(n.event, Event::TimedOut { .. })).unwrap();
+    let (events, end) = play_on(session, turn, usize::MAX);
+    let mut app = screen_of(Some(0), Rules::default(), true);
+    hear(&mut app, &events[..=expired]);
+    assert!(matches!(app.session.awaiting(), Awaiting::Computer { seat: 0 }));
+    press(&mut app, KeyCode::Char(' '));
+    assert!(outbox(&mut app).is_empty(), "no roll for a turn the computer plays");
+    assert!(!text(&app, 80, 24).contains(" Space  roll"));
+    assert!(
+        log(&app).contains("Ann ran out of time: the computer plays the rest"),
+        "{}",
+        log(&app)
+    );
+    hear(&mut app, &events[expired + 1..]);
+    settle(&mut app);
+    assert_eq!(online(&app).lost, None);
+    assert_eq!(app.session.game().positions(), end.positions());
+    assert_eq!(app.session.game().timed_out(), end.timed_out());
+}
+
+#[test]
+fn digits_choose_at_a_choice_and_a_hands_the_seat_to_the_servers_computer() {
+    let rules = Rules { choice: Choice::PickDie, ..Rules::default() };
+    let (events, _) = room_game(rules, 8, usize::MAX);
+    let mut app = screen_of(Some(0), rules, true);
+    let rolled = events.iter().position(|n| matches!(n.event, Event::DiceRolled { .. })).unwrap();
+    hear(&mut app, &events[..=rolled]);
+    let Awaiting::Choice(decision) = app.session.awaiting() else { panic!("a choice") };
+    let shown = text(&app, 120, 40);
+    assert!(shown.contains("choose 1-2") && shown.contains("Choose"), "{shown}");
+    press(&mut app, KeyCode::Char('9'));
+    assert!(outbox(&mut app).is_empty());
+    assert!(log(&app).ends_with("9 is not one of the options: 1 to 2."), "{}", log(&app));
+    press(&mut app, KeyCode::Char('2'));
+    assert_eq!(outbox(&mut app), vec![ClientFrame::Choose { option: 1 }]);
+    assert_eq!(decision.options.len(), 2);
+    // The choice played (the server's events), then autopilot asked for and told.
+    hear(&mut app, &events[rolled + 1..rolled + 2]);
+    press(&mut app, KeyCode::Char('a'));
+    assert_eq!(outbox(&mut app), vec![ClientFrame::Autopilot { on: true }]);
+    let on = Numbered { seq: 1000, event: Event::Autopilot { player: "Ann".into(), on: true } };
+    room::receive(&mut app, Update::Event(on));
+    assert!(online(&app).autopilot[0]);
+    let shown = text(&app, 120, 40);
+    assert!(shown.contains(" a  take back") && shown.contains("autopilot"), "{shown}");
+    press(&mut app, KeyCode::Char('a'));
+    assert_eq!(outbox(&mut app), vec![ClientFrame::Autopilot { on: false }]);
+}
+
+#[test]
+fn a_watcher_has_no_roll_keys_and_its_keys_send_nothing() {
+    let mut app = screen_of(None, Rules::default(), true);
+    let shown = text(&app, 80, 24);
+    assert!(shown.contains("watching") && !shown.contains("Space"), "{shown}");
+    assert!(!shown.contains(" a  autopilot") && shown.contains(" ?  help"), "{shown}");
+    for code in [KeyCode::Char(' '), KeyCode::Char('1'), KeyCode::Char('a'), KeyCode::Char('u')] {
+        press(&mut app, code);
+    }
+    assert!(outbox(&mut app).is_empty());
+    assert!(log(&app).contains("You are watching this room"), "{}", log(&app));
+    press(&mut app, KeyCode::Char('?'));
+    assert!(text(&app, 80, 24).contains("stop watching"));
+}
+
+#[test]
+fn q_asks_first_then_leaves_keeping_the_seat() {
+    let mut app = screen_of(Some(0), Rules::default(), true);
+    press(&mut app, KeyCode::Char('q'));
+    assert_eq!(app.overlay, Overlay::ConfirmQuit);
+    let shown = text(&app, 80, 24);
+    assert!(shown.contains("Leave the room?") && shown.contains("seat stays yours"), "{shown}");
+    press(&mut app, KeyCode::Char('n'));
+    assert_eq!((app.overlay, app.stop), (Overlay::None, None));
+    press(&mut app, KeyCode::Char('q'));
+    press(&mut app, KeyCode::Char('y'));
+    assert_eq!(app.stop, Some(Stop::Asked));
+    assert!(outbox(&mut app).is_empty(), "leaving sends nothing: the seat is not given up");
+}
+
+#[test]
+fn a_lost_connection_says_reconnecting_and_the_events_missed_are_shown_at_once() {
+    let (events, _) = room_game(Rules::default(), 13, 40);
+    let mut app = screen_of(Some(0), Rules::default(), false);
+    hear(&mut app, &events[..10]);
+    settle(&mut app);
+    room::receive(&mut app, Update::Reconnecting("connection reset".into()));
+    assert_eq!(online(&app).connection, Connection::Reconnecting);
+    let shown = text(&app, 80, 24);
+    assert!(shown.contains("reconnecting…"), "{shown}");
+    let state = state(Rules::default());
+    let last = events[29].seq;
+    room::receive(&mut app, Update::Welcome { seat: Some(0), seq: last, state });
+    for numbered in &events[10..30] {
+        room::receive(&mut app, Update::Event(numbered.clone()));
+        assert!(!app.animating(), "a missed event is not animated");
+    }
+    assert!(log(&app).contains("Connected again"), "{}", log(&app));
+    assert!(!text(&app, 80, 24).contains("reconnecting"));
+    room::receive(&mut app, Update::Event(events[30].clone()));
+    room::receive(&mut app, Update::Event(events[31].clone()));
+    room::receive(&mut app, Update::Event(events[32].clone()));
+    assert_eq!(online(&app).lost, None);
+    room::receive(&mut app, Update::Closed("the server could not be reached again".into()));
+    assert_eq!(app.stop, Some(Stop::Asked));
+}
+
+#[test]
+fn a_watcher_before_the_seats_are_taken_learns_the_names_when_the_game_starts() {
+    let mut state = state(Rules::default());
+    state["seats"][0]["name"] = Value::Null;
+    state["seats"][0]["open"] = json!(true);
+    let opts = Options { color: true, fast: true, quiet: true, ..Options::default() };
+    let mut app = room::app(Online::new(URL, &state).unwrap(), None, opts);
+    assert!(text(&app, 120, 40).contains("Seat 1"));
+    let (events, _) = room_game(Rules::default(), 2, 6);
+    hear(&mut app, &events);
+    let shown = text(&app, 120, 40);
+    assert!(shown.contains("A Ann") && !shown.contains("Seat 1"), "{shown}");
+    assert_eq!(online(&app).lost, None);
+}
+
+/// Ann's screen a few turns in, the animation over.
+fn mid_way(me: Option<usize>) -> App {
+    let (events, _) = room_game(Rules::default(), 21, 30);
+    let mut app = screen_of(me, Rules::default(), true);
+    let chat =
+        Numbered { seq: 31, event: Event::Chat { player: "Ann".into(), text: "gl hf".into() } };
+    hear(&mut app, &events);
+    room::receive(&mut app, Update::Event(chat));
+    settle(&mut app);
+    app
+}
+
+#[test]
+fn layout_online_mid_way() {
+    let app = mid_way(Some(0));
+    insta::assert_snapshot!("layout_online_mid_way_80x24", screen(&app, 80, 24));
+    insta::assert_snapshot!("layout_online_mid_way_120x40", screen(&app, 120, 40));
+}
+
+#[test]
+fn layout_online_watcher() {
+    let app = mid_way(None);
+    insta::assert_snapshot!("layout_online_watcher_80x24", screen(&app, 80, 24));
+    insta::assert_snapshot!("layout_online_watcher_120x40", screen(&app, 120, 40));
+}

@@ -1,0 +1,436 @@
+// Long on purpose: the layouts' snapshot tests and scripted games share their fixtures; each test is short.
+//! Layouts and scripted games of the full-screen game, without a terminal: screens are drawn into
+//! ratatui's test backend and compared whole (text and styles) with the insta snapshots in
+//! `snapshots/`; games are played by feeding keys through the action and update layer.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::{Terminal, backend::TestBackend};
+use snl_engine::{Board, BoardSpec, Choice, Game, Preset, Rules, ScriptedDice, Seat, SeatKind};
+use snl_session::{Awaiting, Session};
+use snl_store::DiceState;
+
+use crate::seated::Kept;
+use crate::{
+    action::{Action, ViewAction, from_key},
+    app::{App, Beat, Mode, Options, Overlay, Stop, marks},
+    setup::{Field, Form},
+    ui,
+    update::update,
+};
+
+/// A table of `seats` on `spec` under `rules`, with scripted `rolls`.
+fn table(
+    spec: &BoardSpec,
+    rules: Rules,
+    seats: &[(&str, SeatKind)],
+    rolls: &str,
+    fast: bool,
+) -> App {
+    let board = Board::new(spec, &rules).unwrap();
+    let seats = seats.iter().map(|(n, k)| Seat::new(*n, *k)).collect();
+    let game = Game::new(board, rules, seats).unwrap();
+    let dice = DiceState::Scripted(ScriptedDice::parse(rolls, rules.thrown_dice()).unwrap());
+    let session = Session::new(game, dice, "classic");
+    let opts = Options { color: true, fast, ..Options::default() };
+    App::new(session, Kept::default(), opts, false, None)
+}
+
+fn classic(seats: &[(&str, SeatKind)], rolls: &str) -> App {
+    table(&Preset::Classic.spec(), Rules::default(), seats, rolls, true)
+}
+
+const TWO: [(&str, SeatKind); 3] =
+    [("Ann", SeatKind::Human), ("王小明", SeatKind::Hard), ("Bob", SeatKind::Easy)];
+
+/// The whole screen, text and styles, at `width`×`height`.
+pub(super) fn screen(app: &App, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|frame| ui::render(frame, app)).unwrap();
+    format!("{:?}", terminal.backend().buffer())
+}
+
+/// The screen's text only, for assertions that read it.
+pub(super) fn text(app: &App, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|frame| ui::render(frame, app)).unwrap();
+    let buffer = terminal.backend().buffer();
+    let mut out = String::new();
+    for y in 0..height {
+        let mut x = 0;
+        while x < width {
+            let symbol = buffer[(x, y)].symbol();
+            out.push_str(symbol);
+            x += unicode_width::UnicodeWidthStr::width(symbol).max(1) as u16;
+        }
+        out.push('\n');
+    }
+    out
+}
+
+pub(super) fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+/// Presses `code` as a person would: the key's action, if any, applied.
+pub(super) fn press(app: &mut App, code: KeyCode) {
+    if let Some(action) = from_key(key(code), app) {
+        update(app, action);
+    }
+}
+
+/// Ticks until a person is awaited, the animation is over, or the game ends.
+fn settle(app: &mut App) {
+    for _ in 0..10_000 {
+        let busy = app.animating() || app.wait > 0;
+        if !busy && !matches!(app.session.awaiting(), Awaiting::Computer { .. }) {
+            return;
+        }
+        update(app, Action::Tick);
+    }
+    panic!("the game did not settle");
+}
+
+/// Eight players, seven of them on cell 3, two-wide names and an emoji.
+fn crowded() -> App {
+    let seats = [
+        ("Ann", SeatKind::Human),
+        ("王小明", SeatKind::Human),
+        ("🐍 Snake Fan", SeatKind::Easy),
+        ("Amy", SeatKind::Greedy),
+        ("Zoë Ñandú with a very long name", SeatKind::Hard),
+        ("Bob", SeatKind::Easy),
+        ("Cy", SeatKind::Easy),
+        ("Di", SeatKind::Easy),
+    ];
+    let mut app = classic(&seats, "3,3,3,3,3,3,3,5,4,2");
+    for _ in 0..3 {
+        press(&mut app, KeyCode::Char(' '));
+        settle(&mut app);
+    }
+    app
+}
+
+fn choosing() -> App {
+    let rules = Rules { choice: Choice::PickDie, ..Rules::default() };
+    let mut app = table(&Preset::Classic.spec(), rules, &TWO, "5+1,2+3", true);
+    press(&mut app, KeyCode::Enter);
+    app
+}
+
+fn small_board() -> BoardSpec {
+    BoardSpec::with_jumps(20, [(3, 12), (15, 5)])
+}
+
+fn ended() -> App {
+    let seats = [("Ann", SeatKind::Human), ("Robo", SeatKind::Hard)];
+    let mut app = table(&small_board(), Rules::default(), &seats, "6,1,6,1,6,1,2", true);
+    while !matches!(app.session.awaiting(), Awaiting::Over) {
+        press(&mut app, KeyCode::Char(' '));
+        settle(&mut app);
+    }
+    app
+}
+
+macro_rules! layouts {
+    ($($name:ident: $app:expr;)*) => {$(
+        #[test]
+        fn $name() {
+            let app = $app;
+            insta::assert_snapshot!(concat!(stringify!($name), "_80x24"), screen(&app, 80, 24));
+            insta::assert_snapshot!(concat!(stringify!($name), "_120x40"), screen(&app, 120, 40));
+        }
+    )*};
+}
+
+layouts! {
+    layout_start: classic(&TWO, "1");
+    layout_mid_game_crowded_wide_names: crowded();
+    layout_choice: choosing();
+    layout_help: { let mut app = classic(&TWO, "1"); press(&mut app, KeyCode::Char('?')); app };
+    layout_quit_question: { let mut app = classic(&TWO, "1"); press(&mut app, KeyCode::Char('q')); app };
+    layout_end: ended();
+}
+
+#[test]
+fn layout_setup_form() {
+    // A random board with 4 effects, a race of 3 rounds, both clocks, three players.
+    let mut form = Form::new("classic", None);
+    let (down, left, right) = (KeyCode::Down, KeyCode::Left, KeyCode::Right);
+    let mut keys = vec![left, down, right, right, right, right, down, down, right, down];
+    keys.extend([left; 7]);
+    keys.extend([down, right, right, right, right, down, right, right, right, right, right]);
+    keys.extend([down, right, down]);
+    for code in keys {
+        form.key(key(code));
+    }
+    for size in [(80, 24), (120, 40)] {
+        let mut terminal = Terminal::new(TestBackend::new(size.0, size.1)).unwrap();
+        terminal.draw(|frame| ui::setup::render(frame, &form)).unwrap();
+        let name = format!("layout_setup_{}x{}", size.0, size.1);
+        insta::assert_snapshot!(name, format!("{:?}", terminal.backend().buffer()));
+    }
+}
+
+#[test]
+fn layout_setup_form_with_every_field_and_eight_players_fits_80x24() {
+    let mut form = Form::new("random", None).with(6, Some(3), Some(30), Some(600));
+    while form.field != Field::Players {
+        form.key(key(KeyCode::Down));
+    }
+    for _ in 0..6 {
+        form.key(key(KeyCode::Right));
+    }
+    assert_eq!(form.seats.len(), 8);
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    terminal.draw(|frame| ui::setup::render(frame, &form)).unwrap();
+    let shown = format!("{:?}", terminal.backend().buffer());
+    for needle in ["Effects", "◀ 6 ▶", "◀ race ▶", "Rounds", "◀ 30 s ▶", "◀ 10 min ▶", "Player 8"]
+    {
+        assert!(shown.contains(needle), "{needle} is not shown:\n{shown}");
+    }
+    insta::assert_snapshot!("layout_setup_full_80x24", shown);
+}
+
+#[test]
+fn layout_too_small_says_so() {
+    let app = classic(&TWO, "1");
+    insta::assert_snapshot!("layout_too_small_50x12", screen(&app, 50, 12));
+    let shown = text(&app, 50, 12);
+    assert!(shown.contains("50×12") && shown.contains("64×16"), "{shown}");
+}
+
+#[test]
+fn layout_without_colour_tells_players_apart_by_letter() {
+    let mut app = crowded();
+    app.opts.color = false;
+    let shown = screen(&app, 80, 24);
+    insta::assert_snapshot!("layout_no_color_80x24", shown);
+    assert!(!shown.contains("fg: Yellow") && !shown.contains("fg: Red"), "{shown}");
+}
+
+#[test]
+fn the_start_shows_all_100_cells_the_jumps_and_the_key_at_80x24() {
+    let app = classic(&TWO, "1");
+    let screen = text(&app, 80, 24);
+    for cell in ["100", " 1 ", " 50", " 51"] {
+        assert!(screen.contains(cell), "{cell} missing:\n{screen}");
+    }
+    assert!(screen.contains("→25") && screen.contains('▼') && screen.contains('△'), "{screen}");
+    assert!(screen.contains("▶A Ann") && screen.contains("C 王小明"), "{screen}");
+    assert!(screen.contains(" Space  roll"), "{screen}");
+}
+
+#[test]
+fn crowded_cells_say_how_many_and_the_panel_says_who() {
+    let app = crowded();
+    let small = text(&app, 80, 24);
+    assert!(small.contains("×6"), "{small}");
+    let large = text(&app, 120, 40);
+    assert!(large.lines().any(|l| l.contains("ESMZBC")), "{large}");
+    assert!(large.contains("Zoë Ñandú"), "{large}");
+}
+
+#[test]
+fn each_seat_gets_its_own_letter() {
+    assert_eq!(marks(["Ann", "Amy", "王小明", "Bob"].into_iter()), ['A', 'M', 'C', 'B']);
+    assert_eq!(marks(["You", "Computer"].into_iter()), ['Y', 'C']);
+    assert_eq!(marks(["1", "2"].into_iter()), ['A', 'B']);
+}
+
+#[test]
+fn keys_play_a_whole_game_to_the_end_and_leave() {
+    let seats = [("Ann", SeatKind::Human), ("Robo", SeatKind::Hard)];
+    let mut app = table(&small_board(), Rules::default(), &seats, "6,1,6,1,6,1,2", false);
+    for _ in 0..100 {
+        if matches!(app.session.awaiting(), Awaiting::Over) {
+            break;
+        }
+        press(&mut app, KeyCode::Char(' '));
+        settle(&mut app);
+    }
+    assert_eq!(app.session.game().ranking(), [0, 1]);
+    assert_eq!(app.shown, app.session.game().positions());
+    assert!(app.log.iter().any(|s| s.text == "Ann reached 20 and wins!"), "{:?}", app.log);
+    assert!(text(&app, 80, 24).contains("Ann wins!"));
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.stop, Some(Stop::Over));
+}
+
+#[test]
+fn quitting_asks_first_and_ctrl_c_does_not() {
+    let mut app = classic(&TWO, "1,2,3");
+    press(&mut app, KeyCode::Char('q'));
+    assert_eq!(app.overlay, Overlay::ConfirmQuit);
+    assert!(text(&app, 80, 24).contains("Leave the game?"));
+    press(&mut app, KeyCode::Char('n'));
+    assert_eq!((app.overlay, app.stop), (Overlay::None, None));
+    press(&mut app, KeyCode::Char(' '));
+    assert_eq!(app.session.game().positions()[0], 1);
+    press(&mut app, KeyCode::Char('q'));
+    press(&mut app, KeyCode::Char('y'));
+    assert_eq!(app.stop, Some(Stop::Asked));
+    assert!(app.session.is_stopped());
+
+    let mut app = classic(&TWO, "1");
+    let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    let action = from_key(ctrl_c, &app).unwrap();
+    update(&mut app, action);
+    assert_eq!(app.stop, Some(Stop::Asked));
+}
+
+#[test]
+fn digits_choose_and_each_option_says_where_it_lands() {
+    let mut app = choosing();
+    let screen = text(&app, 80, 24);
+    assert!(screen.contains("1 move 5 to 5"), "{screen}");
+    assert!(screen.contains("2 move 1 to 1"), "{screen}");
+    press(&mut app, KeyCode::Char('7'));
+    assert!(app.log.back().unwrap().text.contains("not one of the options"));
+    press(&mut app, KeyCode::Char('2'));
+    assert_eq!(app.session.game().positions()[0], 1);
+}
+
+#[test]
+fn undo_redo_and_autopilot_by_key() {
+    let mut app = classic(&TWO, "4,2,2,5,5,5,5,5,5,5,5,5,5,5,5,5,5,5,5,5,5,5,5,5,5");
+    press(&mut app, KeyCode::Char(' '));
+    settle(&mut app);
+    assert_eq!(app.session.game().positions(), [4, 2, 2]);
+    press(&mut app, KeyCode::Char('u'));
+    assert_eq!(app.session.game().positions(), [0, 0, 0]);
+    assert_eq!(app.shown, [0, 0, 0]);
+    press(&mut app, KeyCode::Char('r'));
+    assert_eq!(app.session.game().positions(), [4, 2, 2]);
+    press(&mut app, KeyCode::Char('r'));
+    assert_eq!(app.log.back().unwrap().text, "There is nothing to redo.");
+    press(&mut app, KeyCode::Char('a'));
+    assert!(app.session.on_autopilot(0));
+    update(&mut app, Action::Tick);
+    assert!(app.session.game().turns() > 3, "without animation the computers play on");
+
+    let mut app = table(&Preset::Classic.spec(), Rules::default(), &TWO, "5,5,5,5,5,5", false);
+    press(&mut app, KeyCode::Char('a'));
+    assert!(app.session.on_autopilot(0));
+    update(&mut app, Action::Tick);
+    assert_eq!(app.log.back().unwrap().text, "Ann hands the seat to the computer (autopilot on)");
+    update(&mut app, Action::Tick);
+    assert_eq!(app.session.game().positions()[0], 5, "the computer rolled for Ann");
+    press(&mut app, KeyCode::Char('a'));
+    assert!(!app.session.on_autopilot(0));
+}
+
+#[test]
+fn tokens_walk_cell_by_cell_and_jumps_follow_their_path() {
+    // Ann rolls 6 from the start: steps 1..6, then the ladder 6→25 flies up the board.
+    let mut app = table(&Preset::Classic.spec(), Rules::default(), &TWO, "6,1,1", false);
+    press(&mut app, KeyCode::Char(' '));
+    let mut seen = Vec::new();
+    let mut faces = Vec::new();
+    while app.animating() {
+        update(&mut app, Action::Tick);
+        faces.push(app.die.clone().unwrap_or_default());
+        if seen.last() != Some(&app.shown[0]) {
+            seen.push(app.shown[0]);
+        }
+    }
+    assert_eq!(&seen[..7], [0, 1, 2, 3, 4, 5, 6], "{seen:?}");
+    assert_eq!(seen.last(), Some(&25));
+    assert!(seen.len() > 8, "the ladder moves through cells between 6 and 25: {seen:?}");
+    assert!(
+        faces.iter().filter(|f| !f.is_empty()).collect::<std::collections::HashSet<_>>().len() > 1
+    );
+    assert_eq!(app.bells, 1, "one bell for the ladder");
+    assert!(app.log.back().unwrap().text.starts_with("Yes! A ladder at 6"));
+}
+
+#[test]
+fn the_log_tells_a_move_only_after_it_is_seen() {
+    let mut app = table(&Preset::Classic.spec(), Rules::default(), &TWO, "3", false);
+    press(&mut app, KeyCode::Char(' '));
+    let says = |app: &App| app.beats.iter().filter(|b| matches!(b, Beat::Say(_))).count();
+    assert!(says(&app) > 0);
+    assert!(!app.log.iter().any(|s| s.text.starts_with("Ann rolled")));
+    while app.animating() {
+        update(&mut app, Action::Tick);
+    }
+    assert!(app.log.iter().any(|s| s.text == "Ann rolled a 3 and moved from the start to 3"));
+}
+
+#[test]
+fn saving_says_where() {
+    let dir = std::env::temp_dir().join(format!("snl-tui-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("g.json");
+    let mut app = classic(&TWO, "1");
+    app.opts.save = Some(path.clone());
+    press(&mut app, KeyCode::Char('s'));
+    assert!(path.exists());
+    assert!(app.log.back().unwrap().text.starts_with(&format!("Saved to {}", path.display())));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn unknown_keys_say_so_and_scripted_rolls_running_out_stop() {
+    let mut app = classic(&TWO, "1");
+    press(&mut app, KeyCode::Char('x'));
+    assert_eq!(app.log.back().unwrap().text, "'x' is not a key here: ? shows the keys.");
+    press(&mut app, KeyCode::Char(' '));
+    settle(&mut app);
+    assert_eq!(app.stop, Some(Stop::RollsRanOut(1)));
+}
+
+#[test]
+fn a_large_board_follows_the_current_player_and_scrolls() {
+    let spec = BoardSpec::with_jumps(400, [(390, 12), (30, 395)]);
+    let mut app = table(&spec, Rules::default(), &TWO, "1", true);
+    let bottom = text(&app, 80, 24);
+    assert!(bottom.contains("scroll, f follows"), "{bottom}");
+    assert!(!bottom.contains("400 399"), "{bottom}");
+    update(&mut app, Action::View(ViewAction::Scroll(-100)));
+    let top = text(&app, 80, 24);
+    assert!(top.contains("400 399"), "{top}");
+    press(&mut app, KeyCode::Char('f'));
+    assert_eq!(text(&app, 80, 24), bottom);
+    insta::assert_snapshot!("layout_large_board_80x24", screen(&app, 80, 24));
+}
+
+#[test]
+fn the_clocks_show_under_the_players_and_a_late_person_has_the_turn_played() {
+    let seats = [("Ann", SeatKind::Human), ("Robo", SeatKind::Hard)];
+    let mut app = classic(&seats, "3,4,5,2");
+    // Pretend time: one second a tick.
+    app.mode = Mode::Local { clocks: crate::clocks::Clocks::new(Some(5), Some(60), Some(1000)) };
+    update(&mut app, Action::Tick);
+    let shown = text(&app, 80, 24);
+    assert!(shown.contains("⏱ turn 0:05 · game 1:00"), "{shown}");
+    for _ in 0..4 {
+        update(&mut app, Action::Tick);
+    }
+    assert_eq!(app.session.game().rolls(), 0, "Ann still has a second");
+    update(&mut app, Action::Tick);
+    assert!(app.log.iter().any(|s| s.text.starts_with("Ann ran out of time")), "{:?}", app.log);
+    assert_eq!(app.session.game().positions()[0], 3, "the computer rolled Ann's 3");
+    settle(&mut app);
+    assert_eq!(app.session.game().turns(), 2, "then Robo played");
+    assert_eq!(app.session.awaiting(), Awaiting::Roll { seat: 0 });
+    // Ann's clock starts again in full; the game's goes on.
+    update(&mut app, Action::Tick);
+    assert!(text(&app, 80, 24).contains("⏱ turn 0:05"), "{}", text(&app, 80, 24));
+}
+
+#[test]
+fn when_the_game_clock_runs_out_the_screen_ends_the_game_after_the_round() {
+    let seats = [("Ann", SeatKind::Human), ("Robo", SeatKind::Hard)];
+    let mut app = classic(&seats, "3,4,5,2");
+    // One second of game, one a tick: it starts at the first tick and runs out at the next.
+    app.mode = Mode::Local { clocks: crate::clocks::Clocks::new(None, Some(1), Some(1000)) };
+    update(&mut app, Action::Tick);
+    press(&mut app, KeyCode::Char(' '));
+    // Robo's turn: the game clock runs out at its first tick; Robo completes the round.
+    settle(&mut app);
+    let game = app.session.game();
+    assert!(game.time_up().is_some());
+    assert_eq!(app.session.awaiting(), Awaiting::Over);
+    assert_eq!((game.turns(), game.ranking()), (2, &[1, 0][..]), "Robo on 4 ahead of Ann on 3");
+    assert!(app.log.iter().any(|s| s.text.starts_with("Time is up")), "{:?}", app.log);
+}

@@ -1,0 +1,183 @@
+//! Boxes drawn over the board: the help, the quit question and the end of the game.
+
+use ratatui::{
+    Frame,
+    layout::{Alignment, Rect},
+    style::{Color, Modifier, Style},
+    text::{Line, Span},
+    widgets::{Block, Clear, Paragraph, Wrap},
+};
+use unicode_width::UnicodeWidthStr;
+
+use super::style::{fit, player_style, tint, wrap};
+use crate::app::{App, Mode};
+
+/// A box of `lines` centred in `area`, as small as they allow.
+fn boxed(frame: &mut Frame<'_>, area: Rect, title: &str, lines: Vec<Line<'_>>, style: Style) {
+    let width = lines.iter().map(Line::width).max().unwrap_or(0).max(title.width() + 2) as u16 + 4;
+    let width = width.min(area.width);
+    let height = (lines.len() as u16 + 2).min(area.height);
+    let rect = Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y + (area.height - height) / 2,
+        width,
+        height,
+    };
+    frame.render_widget(Clear, rect);
+    let block = Block::bordered().title(title.to_owned()).border_style(style);
+    let paragraph = Paragraph::new(lines).block(block).wrap(Wrap { trim: false });
+    frame.render_widget(paragraph, rect.inner(ratatui::layout::Margin::new(0, 0)));
+}
+
+/// The keys, the marks on the board, and the key to the tokens.
+pub(super) fn help(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let key = |k: &str, what: &str| {
+        Line::from(vec![
+            Span::styled(format!(" {k:<14}"), Style::new().add_modifier(Modifier::BOLD)),
+            Span::raw(what.to_owned()),
+        ])
+    };
+    let snake = tint(app, Color::Red);
+    let ladder = tint(app, Color::Green);
+    let mut lines = if app.mode.replay().is_some() {
+        vec![
+            key("Space Enter", "play, pause (at the end: from the start)"),
+            key("← →  , .", "one turn back, one forward"),
+            key("[ ]", "ten turns back, ten forward"),
+            key("Home End", "the start, the end (g G)"),
+            key("0-9 Enter", "go to a turn: its number, then Enter"),
+            key("+ -", "faster, slower (¼× to 64×)"),
+            key("↑ ↓ PgUp PgDn", "scroll a large board; f follows again"),
+            key("?", "this help"),
+            key("q  Esc", "leave the replay"),
+        ]
+    } else if app.mode.room().is_some() {
+        let mut keys = Vec::new();
+        if app.mode.seat().is_some() {
+            keys.extend([
+                key("Space Enter", "roll the dice when it is your turn"),
+                key("1 … 9", "choose an option (each says where it lands)"),
+                key("a", "autopilot: the server's computer plays your seat"),
+            ]);
+        } else {
+            keys.push(key("", "you watch: the players' moves come as they play"));
+        }
+        keys.extend([
+            key("↑ ↓ PgUp PgDn", "scroll a large board; f follows again"),
+            key("?", "this help"),
+        ]);
+        if app.mode.seat().is_some() {
+            keys.push(key("q  Ctrl-C", "leave (the seat stays yours, to come back)"));
+        } else {
+            keys.push(key("q  Ctrl-C", "stop watching"));
+        }
+        keys
+    } else {
+        vec![
+            key("Space Enter", "roll the dice (at a choice: option 1)"),
+            key("1 … 9", "choose an option (each says where it lands)"),
+            key("u  r", "undo, redo your last turn"),
+            key("a", "autopilot: the computer plays your seat; a again"),
+            key("s", "save the game to a file, to go on later"),
+            key("↑ ↓ PgUp PgDn", "scroll a large board; f follows again"),
+            key("?", "this help"),
+            key("q  Ctrl-C", "leave (the game is kept, to resume)"),
+        ]
+    };
+    lines.extend([
+        Line::raw(""),
+        Line::from(vec![
+            Span::styled(" ▼", snake),
+            Span::raw(" a snake's head: it takes you down to the "),
+            Span::styled("▽", snake),
+            Span::raw(" (→ says where)"),
+        ]),
+        Line::from(vec![
+            Span::styled(" ▲", ladder),
+            Span::raw(" a ladder's foot: it takes you up to the "),
+            Span::styled("△", ladder),
+        ]),
+        Line::raw(" ×5  five tokens on one cell: see Players for who"),
+        Line::raw(""),
+    ]);
+    let game = app.session.game();
+    let mut tokens = vec![Span::raw(" Tokens: ")];
+    for (seat, s) in game.seats().iter().enumerate() {
+        tokens.push(Span::styled(
+            app.marks[seat].to_string(),
+            player_style(app, seat).add_modifier(Modifier::BOLD),
+        ));
+        tokens.push(Span::raw(format!(" {}  ", fit(&s.name, 12))));
+    }
+    lines.push(Line::from(tokens));
+    boxed(
+        frame,
+        area,
+        " Help — any key goes back ",
+        lines,
+        Style::new().add_modifier(Modifier::BOLD),
+    );
+}
+
+/// "Leave the game?" with how to go on with it.
+pub(super) fn confirm_quit(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let how = match app.mode {
+        Mode::Seat { .. } => Some(
+            "Your seat stays yours while you are away: the way back is printed when you leave."
+                .to_owned(),
+        ),
+        Mode::Spectator { .. } => Some("The game goes on without you watching.".to_owned()),
+        Mode::Local { .. } | Mode::Replay(_) => app.kept.how_to_go_on(),
+    };
+    let first = if app.mode.room().is_some() {
+        "Leave the room?"
+    } else if how.is_some() {
+        "Leave the game? It is kept to go on later."
+    } else {
+        "Leave the game? It is not kept (no database, no save: s saves it)."
+    };
+    let mut lines = vec![Line::raw(first)];
+    if let Some(how) = how {
+        for line in wrap(&how, usize::from(area.width.saturating_sub(6)).min(46)) {
+            lines.push(Line::raw(line));
+        }
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::from(vec![
+        Span::styled(" y ", Style::new().add_modifier(Modifier::REVERSED)),
+        Span::raw(" leave   "),
+        Span::styled(" n ", Style::new().add_modifier(Modifier::REVERSED)),
+        Span::raw(" keep playing"),
+    ]));
+    boxed(frame, area, " Quit ", lines, tint(app, Color::Yellow).add_modifier(Modifier::BOLD));
+}
+
+/// The winner and the ranking.
+pub(super) fn the_end(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let game = app.session.game();
+    let mut lines = Vec::new();
+    for (rank, &seat) in game.ranking().iter().enumerate() {
+        let s = &game.seats()[seat];
+        let at = game.positions()[seat];
+        let place = if at == 0 { "the start".to_owned() } else { at.to_string() };
+        lines.push(Line::from(vec![
+            Span::raw(format!("{}. ", rank + 1)),
+            Span::styled(
+                app.marks[seat].to_string(),
+                player_style(app, seat).add_modifier(Modifier::BOLD),
+            ),
+            Span::raw(format!(" {} (on {place})", fit(&s.name, 20))),
+        ]));
+    }
+    lines.push(Line::raw(""));
+    let keys = match app.mode.replay() {
+        Some(_) => "← steps back · Space from the start · q leaves",
+        None => "q or Enter leaves",
+    };
+    lines.push(Line::raw(keys).alignment(Alignment::Center));
+    let title = match game.ranking().first() {
+        Some(&w) => format!(" {} wins! ", fit(&game.seats()[w].name, 24)),
+        None => " Game over ".to_owned(),
+    };
+    boxed(frame, area, &title, lines, tint(app, Color::Yellow).add_modifier(Modifier::BOLD));
+}

@@ -1,0 +1,244 @@
+//! The right-hand column: the players (the key to the tokens: letter, colour, name, who plays,
+//! where, fewest rolls left, chance to win; the current player marked), the options of a choice,
+//! and the log of what happened, newest at the bottom.
+
+use ratatui::{
+    Frame,
+    layout::{Constraint, Layout, Rect},
+    style::{Color, Modifier, Style},
+    text::{Line, Span},
+    widgets::{Block, Paragraph},
+};
+use snl_session::Awaiting;
+use unicode_width::UnicodeWidthStr;
+
+use super::style::{fit, player_style, tint, wrap};
+use crate::{
+    app::App,
+    clocks::{Clocks, minutes_seconds},
+    log::Tone,
+    prompts::{describe_option, roll_words},
+};
+
+pub(super) fn render(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let seats = app.session.game().seats().len() as u16;
+    // Two lines a player when there is room for them and a log, else one.
+    let two_lines = 2 + 2 * seats <= area.height / 2 + 2;
+    let players_height = (2 + seats * if two_lines { 2 } else { 1 }).min(area.height - 4);
+    let choice = choice_lines(app, area.width.saturating_sub(2));
+    let choice_height = if choice.is_empty() { 0 } else { choice.len() as u16 + 2 };
+    let [players, log, options] = Layout::vertical([
+        Constraint::Length(players_height),
+        Constraint::Min(3),
+        Constraint::Length(choice_height),
+    ])
+    .areas(area);
+    render_players(frame, players, app, two_lines);
+    render_log(frame, log, app);
+    if !choice.is_empty() {
+        let block = Block::bordered()
+            .title(" Choose ")
+            .border_style(tint(app, Color::Yellow).add_modifier(Modifier::BOLD));
+        frame.render_widget(Paragraph::new(choice).block(block), options);
+    }
+}
+
+fn render_players(frame: &mut Frame<'_>, area: Rect, app: &App, two_lines: bool) {
+    let game = app.session.game();
+    let focus = app.focus();
+    let over = matches!(app.session.awaiting(), Awaiting::Over);
+    let width = usize::from(area.width.saturating_sub(2));
+    let mut lines = Vec::new();
+    for (seat, s) in game.seats().iter().enumerate() {
+        let current = seat == focus && !over;
+        let pointer = if current { "▶" } else { " " };
+        let mut letter = player_style(app, seat).add_modifier(Modifier::BOLD);
+        if current {
+            letter = letter.add_modifier(Modifier::REVERSED);
+        }
+        let mut kind = s.kind.as_str().to_owned();
+        if app.session.on_autopilot(seat) {
+            kind.push_str(", autopilot");
+        }
+        if let Some(online) = app.mode.room() {
+            if app.mode.seat() == Some(seat) {
+                kind.push_str(", you");
+            }
+            if online.away.get(seat) == Some(&true) {
+                kind.push_str(", away");
+            }
+        }
+        let at = app.shown[seat];
+        let place = if at == 0 { "start".to_owned() } else { at.to_string() };
+        let state = standing(app, seat, false);
+        let name_style =
+            if current { Style::new().add_modifier(Modifier::BOLD) } else { Style::new() };
+        if two_lines {
+            let name_width = width.saturating_sub(5 + kind.width());
+            let name = fit(&s.name, name_width.max(4));
+            lines.push(Line::from(vec![
+                Span::raw(pointer),
+                Span::styled(format!("{}", app.marks[seat]), letter),
+                Span::raw(" "),
+                Span::styled(name, name_style.patch(player_style(app, seat))),
+                Span::styled(format!(" {kind}"), tint(app, Color::DarkGray)),
+            ]));
+            lines.push(Line::from(format!("  at {place} · {state}")));
+        } else {
+            let short = standing(app, seat, true);
+            let tail = format!(" {place:>5} {short}");
+            let name = fit(&s.name, width.saturating_sub(3 + tail.width()).max(4));
+            let pad = width.saturating_sub(3 + name.width() + tail.width());
+            lines.push(Line::from(vec![
+                Span::raw(pointer),
+                Span::styled(format!("{}", app.marks[seat]), letter),
+                Span::raw(" "),
+                Span::styled(name, name_style.patch(player_style(app, seat))),
+                Span::raw(" ".repeat(pad)),
+                Span::raw(tail),
+            ]));
+        }
+    }
+    let title = " Players · fewest rolls · chance to win ";
+    let title = if title.width() + 2 > usize::from(area.width) {
+        " Players · rolls · win "
+    } else {
+        title
+    };
+    let title = if title.width() + 2 > usize::from(area.width) { " Players " } else { title };
+    let mut block = Block::bordered().title(title).border_style(tint(app, Color::DarkGray));
+    if let Some(clocks) = app.mode.clocks().filter(|_| !over) {
+        block = block.title_bottom(clock_line(clocks));
+    }
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// The clocks, under the players: ` turn 0:25 · game 9:41 ` (the turn's while a person is
+/// timed).
+fn clock_line(clocks: &Clocks) -> Line<'static> {
+    let (turn, game) = clocks.left();
+    let mut parts = Vec::new();
+    if let Some(left) = turn {
+        parts.push(format!("turn {}", minutes_seconds(left)));
+    }
+    if let Some(left) = game {
+        parts.push(format!("game {}", minutes_seconds(left)));
+    }
+    if parts.is_empty() {
+        return Line::default();
+    }
+    Line::styled(format!(" ⏱ {} ", parts.join(" · ")), Style::new().add_modifier(Modifier::BOLD))
+}
+
+/// Where a seat stands in the race: its rank once finished, else its fewest rolls to finish and
+/// its chance to win (`short`: numbers only).
+fn standing(app: &App, seat: usize, short: bool) -> String {
+    let game = app.session.game();
+    if let Some(rank) = game.ranks()[seat] {
+        return if short { ordinal(rank) } else { format!("finished {}", ordinal(rank)) };
+    }
+    let fewest = app.fewest.get(game.positions()[seat] as usize).copied().flatten();
+    let chance = app.chances.as_ref().map(|c| percent(c[seat]));
+    if short {
+        let rolls = fewest.map_or_else(|| "-".to_owned(), |k| k.to_string());
+        return format!("{rolls:>2} {:>4}", chance.unwrap_or_default());
+    }
+    let rolls = match fewest {
+        Some(1) => "1 roll".to_owned(),
+        Some(k) => format!("{k} rolls"),
+        None => "stuck".to_owned(),
+    };
+    match chance {
+        Some(c) => format!("{rolls} · {c}"),
+        None => rolls,
+    }
+}
+
+fn render_log(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let width = usize::from(area.width.saturating_sub(2));
+    let height = usize::from(area.height.saturating_sub(2));
+    let mut lines: Vec<Line<'_>> = Vec::new();
+    for said in app.log.iter().rev() {
+        let style = match said.tone {
+            Tone::Plain => Style::new(),
+            Tone::Snake => tint(app, Color::Red),
+            Tone::Ladder => tint(app, Color::Green),
+            Tone::Win => Style::new().add_modifier(Modifier::BOLD),
+            Tone::Note => tint(app, Color::DarkGray).add_modifier(Modifier::ITALIC),
+        };
+        let wrapped = wrap(&said.text, width);
+        // Whole sentences only, unless the newest alone is taller than the log.
+        if !lines.is_empty() && lines.len() + wrapped.len() > height {
+            break;
+        }
+        for (k, text) in wrapped.into_iter().enumerate().rev() {
+            let text = if k == 0 { text } else { format!(" {text}") };
+            lines.push(Line::styled(text, style));
+        }
+        if lines.len() >= height {
+            break;
+        }
+    }
+    lines.truncate(height);
+    lines.reverse();
+    let block = Block::bordered().title(" What happened ").border_style(tint(app, Color::DarkGray));
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// The options of the person's choice, each with where it lands, wrapped to `width`.
+fn choice_lines(app: &App, width: u16) -> Vec<Line<'static>> {
+    // A replay kept at a choice shows the roll, not a choice to make.
+    if app.animating() || app.mode.replay().is_some() {
+        return Vec::new();
+    }
+    let Awaiting::Choice(decision) = app.session.awaiting() else { return Vec::new() };
+    let game = app.session.game();
+    let width = usize::from(width);
+    let mut lines = vec![Line::from(format!(
+        "{} rolled {}:",
+        fit(&game.seats()[decision.seat].name, width.saturating_sub(12).max(4)),
+        roll_words(decision.roll)
+    ))];
+    for (i, option) in decision.options.iter().enumerate() {
+        let text = format!("{} {}", i + 1, describe_option(game, &decision, option));
+        for (k, line) in wrap(&text, width).into_iter().enumerate() {
+            if k == 0 {
+                let (key, rest) = line.split_at(1);
+                lines.push(Line::from(vec![
+                    Span::styled(
+                        key.to_owned(),
+                        Style::new().add_modifier(Modifier::BOLD | Modifier::REVERSED),
+                    ),
+                    Span::raw(rest.to_owned()),
+                ]));
+            } else {
+                lines.push(Line::from(format!("  {line}")));
+            }
+        }
+    }
+    lines
+}
+
+fn percent(p: f64) -> String {
+    let pct = p * 100.0;
+    if p <= 0.0 {
+        "0%".to_owned()
+    } else if pct < 1.0 {
+        "<1%".to_owned()
+    } else if pct > 99.0 && p < 1.0 {
+        ">99%".to_owned()
+    } else {
+        format!("{pct:.0}%")
+    }
+}
+
+fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}

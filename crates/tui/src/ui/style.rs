@@ -1,0 +1,83 @@
+//! The screen's colours and text measures: each seat's colour, tints that vanish without colour,
+//! and text cut or wrapped to a width in columns.
+
+use ratatui::style::{Color, Style};
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+use crate::app::App;
+
+/// The players' colours, in seating order (then again).
+const PALETTE: [Color; 8] = [
+    Color::Yellow,
+    Color::Cyan,
+    Color::Magenta,
+    Color::LightBlue,
+    Color::White,
+    Color::LightRed,
+    Color::LightGreen,
+    Color::Blue,
+];
+
+pub(super) fn app_style(app: &App) -> Style {
+    if app.opts.color { Style::new().fg(Color::Green) } else { Style::new() }
+}
+
+/// A seat's colour (none without colour).
+pub(super) fn player_style(app: &App, seat: usize) -> Style {
+    if app.opts.color { Style::new().fg(PALETTE[seat % PALETTE.len()]) } else { Style::new() }
+}
+
+/// `fg` when colours are on.
+pub(super) fn tint(app: &App, fg: Color) -> Style {
+    if app.opts.color { Style::new().fg(fg) } else { Style::new() }
+}
+
+/// `text` cut to `width` columns (wide characters count two), with `…` when cut.
+pub(super) fn fit(text: &str, width: usize) -> String {
+    if text.width() <= width {
+        return text.to_owned();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w + 1 > width {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    out.push('…');
+    out
+}
+
+/// `text` broken into lines of at most `width` columns, at spaces where it can.
+pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let sep = usize::from(!line.is_empty());
+        if line.width() + sep + word.width() <= width {
+            if sep == 1 {
+                line.push(' ');
+            }
+            line.push_str(word);
+            continue;
+        }
+        if !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        // A word longer than a line is cut.
+        for c in word.chars() {
+            if line.width() + c.width().unwrap_or(0) > width {
+                lines.push(std::mem::take(&mut line));
+            }
+            line.push(c);
+        }
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}

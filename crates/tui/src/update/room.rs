@@ -1,0 +1,229 @@
+//! The room's update: its messages change the screen, and game keys become intents in the
+//! outbox ([`key`]). No I/O here, so tests feed server events and read the intents.
+
+use snl_engine::{Event, Numbered};
+use snl_server::frames::ClientFrame;
+use snl_session::Awaiting;
+
+use crate::{
+    action::GameAction,
+    app::{App, Mode, Options, Stop},
+    client::{self, Update},
+    log::{Said, Tone, said_of},
+    online::{Connection, Mirror, Online, new_game},
+    seated::Kept,
+};
+
+/// The screen for the room `online` describes; `me` is the seat held, or none to watch.
+pub(crate) fn app(online: Online, me: Option<usize>, opts: Options) -> App {
+    let session = online.session();
+    let room = online.url.rsplit('/').next().unwrap_or_default();
+    let intro = match me {
+        Some(seat) => {
+            format!("You sit at seat {} as {} in room {room}.", seat + 1, online.names[seat])
+        }
+        None => format!("You watch room {room}."),
+    };
+    let mut app = App::new(session, Kept::default(), opts, false, Some(intro));
+    app.mode = match me {
+        Some(seat) => Mode::Seat { room: online, seat },
+        None => Mode::Spectator { room: online },
+    };
+    app
+}
+
+/// One message from the room changes the screen.
+pub(crate) fn receive(app: &mut App, update: Update) {
+    // The room is taken out of the mode while it changes the screen, and put back.
+    let me = app.mode.seat();
+    let mut mode = std::mem::replace(&mut app.mode, Mode::Local { clocks: None });
+    let Some(online) = mode.room_mut() else {
+        app.mode = mode;
+        return;
+    };
+    match update {
+        Update::Welcome { seq, .. } => {
+            online.caught_up_to = online.caught_up_to.max(seq);
+            if online.connection != Connection::Live {
+                app.note("Connected again: the events missed follow.");
+            }
+            online.connection = Connection::Live;
+            online.asked = false;
+        }
+        Update::Event(numbered) => hear(app, online, me, &numbered),
+        // The local copy knows what is awaited.
+        Update::Awaiting(_) => {}
+        Update::Refused { message, .. } => {
+            online.asked = false;
+            app.note(&format!("The server says: {message}."));
+        }
+        Update::Reconnecting(reason) => {
+            online.connection = Connection::Reconnecting;
+            online.asked = false;
+            app.note(&format!("The connection was lost ({reason}): reconnecting…"));
+        }
+        Update::Closed(reason) => {
+            app.note(&format!("The connection to the room ended: {reason}."));
+            online.connection = Connection::Closed(reason);
+            app.finish_beats();
+            app.stop = Some(Stop::Asked);
+        }
+    }
+    app.mode = mode;
+    app.refresh_chances();
+}
+
+/// One event of the room; `me` is the seat held.
+fn hear(app: &mut App, online: &mut Online, me: Option<usize>, numbered: &Numbered<String>) {
+    let event = client::indexed(&numbered.event, &online.names);
+    let live = numbered.seq > online.caught_up_to;
+    let fast = app.opts.fast;
+    // Events the screen missed are shown at once.
+    app.opts.fast = fast || !live;
+    let mut shown: Vec<Event> = Vec::new();
+    match &numbered.event {
+        Event::Presence { player, online: here } => {
+            if let Some(seat) = online.names.iter().position(|n| n == player) {
+                online.away[seat] = !here;
+            }
+            let how = if *here { "is here" } else { "is away" };
+            app.note(&format!("{player} {how}."));
+        }
+        Event::Chat { player, text } => {
+            app.say(Said { text: format!("{player}: {text}"), tone: Tone::Plain });
+        }
+        Event::Autopilot { on, .. } => {
+            if let Some(&seat) = event.player()
+                && let Some(flag) = online.autopilot.get_mut(seat)
+            {
+                *flag = *on;
+                if me == Some(seat) {
+                    online.asked = false;
+                }
+            }
+            shown.push(event);
+        }
+        Event::Undone { .. } | Event::Redone { .. } => shown.push(event),
+        Event::GameStarted { players, .. } if !online.started => {
+            online.started = true;
+            if *players != online.names {
+                players.clone_into(&mut online.names);
+                online.away.resize(players.len(), false);
+                online.autopilot.resize(players.len(), false);
+                match new_game(&online.board, &online.rules, &online.names, &online.kinds) {
+                    Ok(game) => online.mirror = Mirror::new(game),
+                    Err(why) => online.lost = Some(why),
+                }
+                app.reseat(online.session());
+            }
+            let event = client::indexed(&numbered.event, &online.names);
+            shown.extend(follow(app, online, event));
+        }
+        _ => shown.extend(follow(app, online, event)),
+    }
+    if !shown.is_empty() {
+        app.session = online.session();
+        let told: Vec<Numbered<usize>> =
+            shown.into_iter().map(|event| Numbered { seq: numbered.seq, event }).collect();
+        app.take(&told);
+    }
+    app.opts.fast = fast;
+    if !live {
+        app.bells = 0;
+    }
+}
+
+/// A game event through the local copy: the events to show. Once the copy is lost, the events
+/// are only told in the log.
+fn follow(app: &mut App, online: &mut Online, event: Event) -> Vec<Event> {
+    if online.lost.is_some() {
+        for said in said_of(&mut app.sentences, &event) {
+            app.say(said);
+        }
+        return Vec::new();
+    }
+    online.asked = false;
+    match online.mirror.follow(event) {
+        Ok(events) => events,
+        Err(lost) => {
+            app.note(&format!(
+                "The screen lost track of the game ({lost}); the log goes on telling it."
+            ));
+            online.lost = Some(lost.0);
+            Vec::new()
+        }
+    }
+}
+
+/// A game key while online: the intents it asks for go to the outbox.
+pub(crate) fn key(app: &mut App, action: GameAction) {
+    let Some(online) = app.mode.room() else { return };
+    let awaiting = app.session.awaiting();
+    let asked = online.asked;
+    let Some(me) = app.mode.seat() else {
+        if matches!(action, GameAction::Roll | GameAction::Choose(_) | GameAction::Autopilot) {
+            app.note("You are watching this room: ? shows the keys, q leaves.");
+        } else {
+            app.note("Nothing to keep here: the server keeps the game.");
+        }
+        return;
+    };
+    let mine = my_turn(me, &awaiting);
+    let on_autopilot = online.autopilot.get(me) == Some(&true);
+    let whose = online.names.get(app.focus()).cloned().unwrap_or_default();
+    if asked && matches!(action, GameAction::Roll | GameAction::Choose(_)) {
+        return;
+    }
+    let frame = match (action, &awaiting) {
+        (GameAction::Roll, Awaiting::Roll { .. }) if mine => ClientFrame::Roll {},
+        (GameAction::Roll, Awaiting::Choice(_)) if mine => ClientFrame::Choose { option: 0 },
+        (GameAction::Choose(option), Awaiting::Choice(d)) if mine && option < d.options.len() => {
+            ClientFrame::Choose { option }
+        }
+        (GameAction::Choose(option), Awaiting::Choice(d)) if mine => {
+            let count = d.options.len();
+            app.note(&format!("{} is not one of the options: 1 to {count}.", option + 1));
+            return;
+        }
+        (GameAction::Choose(_), _) if mine => {
+            app.note("There is nothing to choose now: Space rolls.");
+            return;
+        }
+        (GameAction::Roll | GameAction::Choose(_) | GameAction::Autopilot, Awaiting::Over) => {
+            app.note("The game is over: q leaves.");
+            return;
+        }
+        (GameAction::Roll | GameAction::Choose(_), _) if on_autopilot => {
+            app.note("The computer plays your seat: a takes it back.");
+            return;
+        }
+        (GameAction::Roll | GameAction::Choose(_), _) => {
+            app.note(&format!("It is {whose}'s turn: yours comes."));
+            return;
+        }
+        (GameAction::Autopilot, _) => ClientFrame::Autopilot { on: !on_autopilot },
+        (GameAction::Undo | GameAction::Redo, _) => {
+            app.note("There is no undo in an online game.");
+            return;
+        }
+        (GameAction::Save, _) => {
+            app.note("The server keeps the game: nothing to save here.");
+            return;
+        }
+    };
+    app.finish_beats();
+    if let Some(online) = app.mode.room_mut() {
+        online.asked = matches!(frame, ClientFrame::Roll {} | ClientFrame::Choose { .. });
+        online.outbox.push(frame);
+    }
+}
+
+/// Whether the seat held, `me`, is awaited now (to roll or choose).
+fn my_turn(me: usize, awaiting: &Awaiting) -> bool {
+    let seat = match awaiting {
+        Awaiting::Roll { seat } => *seat,
+        Awaiting::Choice(d) => d.seat,
+        _ => return false,
+    };
+    me == seat
+}
