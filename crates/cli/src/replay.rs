@@ -88,7 +88,7 @@ pub(crate) fn run(args: &ReplayArgs, console: &mut Console) -> CmdResult {
         seq: 0,
         marks: token_marks(first.seats()),
         kinds: first.seats().iter().map(|s| s.kind).collect(),
-        positions: first.positions().to_vec(),
+        positions: first.positions(),
         board: first.board().clone(),
     };
     Game::replay(&save.game, &mut paced).or_other()?;

@@ -15,7 +15,7 @@ use crate::{
     event::Observer,
     record::{Decider, MoveKind, MoveOption, MoveRecord, TurnReport},
     rules::Rules,
-    seat::Seat,
+    seat::{Seat, SeatState},
     time_up::Rounds,
     turn::{Checkpoint, Input, Pending, Phase, Turn},
 };
@@ -99,18 +99,12 @@ pub struct Game {
     pub(crate) board: Board,
     pub(crate) rules: Rules,
     pub(crate) seats: Vec<Seat>,
-    pub(crate) positions: Vec<u32>,
-    pub(crate) ranks: Vec<Option<u32>>,
+    /// Each seat's state: cell, shield, pending skip, rank, turns and rolls ([`SeatState`]).
+    pub(crate) seat_states: Vec<SeatState>,
     pub(crate) ranking: Vec<usize>,
     pub(crate) current: usize,
     pub(crate) status: Status,
     pub(crate) turns: u32,
-    pub(crate) turns_by_seat: Vec<u32>,
-    pub(crate) rolls_by_seat: Vec<u32>,
-    /// Whether each seat holds a shield.
-    pub(crate) shields: Vec<bool>,
-    /// Whether each seat's next turn is to be skipped.
-    pub(crate) skips: Vec<bool>,
     pub(crate) history: Vec<MoveRecord>,
     pub(crate) phase: Phase,
     pub(crate) clock: Option<fn() -> u64>,
@@ -146,16 +140,11 @@ impl Game {
         }
         let n = seats.len();
         Ok(Game {
-            positions: vec![rules.start_position(); n],
-            ranks: vec![None; n],
+            seat_states: vec![SeatState::at(rules.start_position()); n],
             ranking: Vec::new(),
             current: 0,
             status: Status::NotStarted,
             turns: 0,
-            turns_by_seat: vec![0; n],
-            rolls_by_seat: vec![0; n],
-            shields: vec![false; n],
-            skips: vec![false; n],
             history: Vec::new(),
             phase: Phase::Roll(Turn {
                 seat: 0,
@@ -196,13 +185,23 @@ impl Game {
     }
 
     /// Every token's position, in seating order.
-    pub fn positions(&self) -> &[u32] {
-        &self.positions
+    pub fn positions(&self) -> Vec<u32> {
+        self.seat_states.iter().map(|s| s.cell).collect()
+    }
+
+    /// Where `seat`'s token stands.
+    pub fn position(&self, seat: usize) -> u32 {
+        self.seat_states[seat].cell
     }
 
     /// Each seat's rank, once it has one.
-    pub fn ranks(&self) -> &[Option<u32>] {
-        &self.ranks
+    pub fn ranks(&self) -> Vec<Option<u32>> {
+        self.seat_states.iter().map(|s| s.rank).collect()
+    }
+
+    /// Each seat's state, in seating order: everything a turn changes about a seat.
+    pub fn seat_states(&self) -> &[SeatState] {
+        &self.seat_states
     }
 
     /// Seats that have finished, in finishing order (the whole ranking once the game is over).
@@ -227,17 +226,17 @@ impl Game {
 
     /// Rolls made in the whole game.
     pub fn rolls(&self) -> u32 {
-        self.rolls_by_seat.iter().sum()
+        self.seat_states.iter().map(|s| s.rolls).sum()
     }
 
     /// Turns played by `seat`.
     pub fn turns_of(&self, seat: usize) -> u32 {
-        self.turns_by_seat[seat]
+        self.seat_states[seat].turns
     }
 
     /// Rolls made by `seat`.
     pub fn rolls_of(&self, seat: usize) -> u32 {
-        self.rolls_by_seat[seat]
+        self.seat_states[seat].rolls
     }
 
     /// Every roll of the game, in order.
@@ -266,23 +265,23 @@ impl Game {
 
     /// Whether `seat` holds a shield (SPEC §3b).
     pub fn has_shield(&self, seat: usize) -> bool {
-        self.shields[seat]
+        self.seat_states[seat].shield
     }
 
     /// Whether `seat`'s next turn will be skipped (SPEC §3b).
     pub fn skips_next_turn(&self, seat: usize) -> bool {
-        self.skips[seat]
+        self.seat_states[seat].skip
     }
 
     /// True if and only if `seat` still takes turns.
     pub fn is_playing(&self, seat: usize) -> bool {
-        self.ranks[seat].is_none() && self.status != Status::Finished
+        self.seat_states[seat].rank.is_none() && self.status != Status::Finished
     }
 
     /// The ways to play `roll` from `position` under the rules for the seat whose turn it is
     /// (its shield counts): [`Board::options`].
     pub fn options(&self, position: u32, roll: &Roll) -> Vec<MoveOption> {
-        let shield = self.status != Status::Finished && self.shields[self.current];
+        let shield = self.status != Status::Finished && self.seat_states[self.current].shield;
         self.board.options(&self.rules, position, roll, shield)
     }
 
@@ -304,8 +303,8 @@ impl Game {
             Phase::Roll(turn) | Phase::Choice { turn, .. } => (turn.seat, turn.begun),
             Phase::Draw(moving) => (moving.turn.seat, true),
         };
-        let from = if turn_begun { self.turn_start() } else { self.positions[seat] };
-        let rolls_before = self.rolls_by_seat[seat];
+        let from = if turn_begun { self.turn_start() } else { self.seat_states[seat].cell };
+        let rolls_before = self.seat_states[seat].rolls;
         let history_before = self.history.len();
         let mut first = true;
         loop {
@@ -340,9 +339,9 @@ impl Game {
         Ok(TurnReport {
             seat,
             from,
-            to: self.positions[seat],
-            rolls: self.rolls_by_seat[seat] - rolls_before,
-            finished: self.ranks[seat].is_some(),
+            to: self.seat_states[seat].cell,
+            rolls: self.seat_states[seat].rolls - rolls_before,
+            finished: self.seat_states[seat].rank.is_some(),
             voided,
         })
     }
@@ -369,7 +368,7 @@ impl Game {
         match &self.phase {
             Phase::Roll(turn) | Phase::Choice { turn, .. } if turn.begun => turn.begin,
             Phase::Draw(moving) => moving.turn.begin,
-            _ => self.positions[self.current],
+            _ => self.seat_states[self.current].cell,
         }
     }
 
@@ -385,16 +384,11 @@ impl Game {
     /// The game as it stands, in a few numbers per seat, for [`Game::rewind`].
     pub fn checkpoint(&self) -> Checkpoint {
         Checkpoint {
-            positions: self.positions.clone(),
-            ranks: self.ranks.clone(),
+            seat_states: self.seat_states.clone(),
             ranking: self.ranking.clone(),
             current: self.current,
             status: self.status,
             turns: self.turns,
-            turns_by_seat: self.turns_by_seat.clone(),
-            rolls_by_seat: self.rolls_by_seat.clone(),
-            shields: self.shields.clone(),
-            skips: self.skips.clone(),
             history_len: self.history.len(),
             phase: self.phase.clone(),
             rounds: self.rounds,
@@ -413,20 +407,15 @@ impl Game {
         assert!(
             checkpoint.history_len <= self.history.len()
                 && checkpoint.timed_out <= self.timed_out.len()
-                && checkpoint.positions.len() == self.seats.len(),
+                && checkpoint.seat_states.len() == self.seats.len(),
             "a checkpoint from another game"
         );
         let c = checkpoint.clone();
-        self.positions = c.positions;
-        self.ranks = c.ranks;
+        self.seat_states = c.seat_states;
         self.ranking = c.ranking;
         self.current = c.current;
         self.status = c.status;
         self.turns = c.turns;
-        self.turns_by_seat = c.turns_by_seat;
-        self.rolls_by_seat = c.rolls_by_seat;
-        self.shields = c.shields;
-        self.skips = c.skips;
         self.history.truncate(c.history_len);
         self.phase = c.phase;
         self.rounds = c.rounds;

@@ -64,7 +64,7 @@ pub use rules::{
     RuleSpec, Rules, RulesError, Start,
 };
 pub use save::{GameState, RestoreError};
-pub use seat::{Seat, SeatError, SeatKind};
+pub use seat::{Seat, SeatError, SeatKind, SeatState};
 pub use turn::{ApplyError, Checkpoint, Input, Pending};
 
 /// `rand_core`, re-exported so callers can drive [`uniform_below`] with their own generator.

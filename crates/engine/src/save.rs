@@ -170,7 +170,7 @@ impl Game {
             status: self.status(),
             turns: self.turns(),
             current: self.current(),
-            positions: self.positions().to_vec(),
+            positions: self.positions(),
             ranking: self.ranking().to_vec(),
             history: self.history().to_vec(),
             pending_roll: match &self.phase {
@@ -391,7 +391,7 @@ fn check_outcome(state: &GameState, game: &Game) -> Result<(), RestoreError> {
     let mismatch = |what: String, saved: String, replayed: String| {
         Err(RestoreError::Mismatch { what, saved, replayed })
     };
-    for (seat, (&saved, &replayed)) in state.positions.iter().zip(game.positions()).enumerate() {
+    for (seat, (&saved, replayed)) in state.positions.iter().zip(game.positions()).enumerate() {
         if saved != replayed {
             let what = format!("position of {}", state.seats[seat].name);
             return mismatch(what, saved.to_string(), replayed.to_string());

@@ -104,3 +104,32 @@ pub enum SeatError {
         kind: String,
     },
 }
+
+/// One seat's state in a game: everything a turn changes about a seat, in one place. The game
+/// keeps one per seat, undo's checkpoints copy them, and [`crate::Game::seat_states`] shows them;
+/// a new kind of per-seat state is a field here.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatState {
+    /// The cell the token stands on (0: off the board).
+    pub cell: u32,
+    /// Whether the seat holds a shield (SPEC §3b).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shield: bool,
+    /// Whether the seat's next turn is to be skipped (SPEC §3b).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub skip: bool,
+    /// The seat's rank, once it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank: Option<u32>,
+    /// Turns the seat has played (a skipped turn counts).
+    pub turns: u32,
+    /// Rolls the seat has made.
+    pub rolls: u32,
+}
+
+impl SeatState {
+    /// A seat about to play, its token on `cell`.
+    pub fn at(cell: u32) -> SeatState {
+        SeatState { cell, ..SeatState::default() }
+    }
+}

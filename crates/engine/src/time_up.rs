@@ -180,11 +180,11 @@ impl Game {
     /// order; tells `game_ended`.
     pub(crate) fn end_by_position(&mut self, observer: &mut impl Observer) {
         let mut rest: Vec<usize> =
-            (0..self.seats.len()).filter(|&s| self.ranks[s].is_none()).collect();
+            (0..self.seats.len()).filter(|&s| self.seat_states[s].rank.is_none()).collect();
         // A stable sort: ties keep seating order.
-        rest.sort_by_key(|&s| std::cmp::Reverse(self.positions[s]));
+        rest.sort_by_key(|&s| std::cmp::Reverse(self.seat_states[s].cell));
         for s in rest {
-            self.ranks[s] = Some(self.ranking.len() as u32 + 1);
+            self.seat_states[s].rank = Some(self.ranking.len() as u32 + 1);
             self.ranking.push(s);
         }
         self.status = Status::Finished;
@@ -301,12 +301,16 @@ mod tests {
     fn under_finish_all_a_player_finishing_mid_round_does_not_end_the_round() {
         let rules = Rules { finish: Finish::All, ..Rules::default() };
         let mut g = game(&["Ann", "Bob", "Cy"], rules);
-        g.positions = vec![97, 12, 20];
+        for (state, cell) in g.seat_states.iter_mut().zip([97, 12, 20]) {
+            state.cell = cell;
+        }
         g.apply(Input::TimeUp).unwrap();
         assert_eq!(g.status(), Status::Finished, "between rounds: at once");
 
         let mut g = game(&["Ann", "Bob", "Cy"], rules);
-        g.positions = vec![97, 12, 20];
+        for (state, cell) in g.seat_states.iter_mut().zip([97, 12, 20]) {
+            state.cell = cell;
+        }
         roll(&mut g, 3); // Ann finishes on 100: rank 1, the round goes on
         g.apply(Input::TimeUp).unwrap();
         roll(&mut g, 1); // Bob 13

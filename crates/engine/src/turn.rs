@@ -14,6 +14,7 @@ use crate::{
     moves::{Met, Next},
     record::{Decision, MoveKind, MoveOption, MoveRecord},
     rules::{AfterRoll, Finish},
+    seat::SeatState,
 };
 
 /// What the game awaits next.
@@ -173,16 +174,11 @@ pub(crate) enum Phase {
 /// per turn. [`Game::rewind`] goes back to it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Checkpoint {
-    pub(crate) positions: Vec<u32>,
-    pub(crate) ranks: Vec<Option<u32>>,
+    pub(crate) seat_states: Vec<SeatState>,
     pub(crate) ranking: Vec<usize>,
     pub(crate) current: usize,
     pub(crate) status: Status,
     pub(crate) turns: u32,
-    pub(crate) turns_by_seat: Vec<u32>,
-    pub(crate) rolls_by_seat: Vec<u32>,
-    pub(crate) shields: Vec<bool>,
-    pub(crate) skips: Vec<bool>,
     pub(crate) history_len: usize,
     pub(crate) phase: Phase,
     pub(crate) rounds: crate::time_up::Rounds,
@@ -212,7 +208,7 @@ impl Game {
             }
             Phase::Choice { turn, roll, options } => Pending::Choice(Decision {
                 seat: turn.seat,
-                position: self.positions[turn.seat],
+                position: self.seat_states[turn.seat].cell,
                 roll: *roll,
                 options: options.clone(),
                 turn_start: turn.begin,
@@ -312,15 +308,15 @@ impl Game {
             }
             turn.begun = true;
             self.rounds.at_start = false;
-            turn.begin = self.positions[seat];
-            turn.shield = self.shields[seat];
+            turn.begin = self.seat_states[seat].cell;
+            turn.shield = self.seat_states[seat].shield;
             self.turns += 1;
-            self.turns_by_seat[seat] += 1;
+            self.seat_states[seat].turns += 1;
             observer.event(&Event::TurnStarted { player: seat, position: turn.begin });
         }
-        self.rolls_by_seat[seat] += 1;
+        self.seat_states[seat].rolls += 1;
         observer.event(&Event::DiceRolled { player: seat, roll: roll.total(), dice: roll });
-        let options = self.options(self.positions[seat], &roll);
+        let options = self.options(self.seat_states[seat].cell, &roll);
         if options.len() > 1 {
             self.phase = Phase::Choice { turn, roll, options };
         } else {
@@ -339,7 +335,7 @@ impl Game {
         observer: &mut impl Observer,
     ) {
         let seat = turn.seat;
-        let position = self.positions[seat];
+        let position = self.seat_states[seat].cell;
         let (after, streak) = self.rules.after_roll(turn.streak, option.top_face);
         turn.streak = streak;
         let made = |to, kind| MoveRecord {
@@ -355,9 +351,9 @@ impl Game {
         };
         if after == AfterRoll::Void {
             // The whole turn is undone: position, shield gained or used, skip gained.
-            self.positions[seat] = turn.begin;
-            self.shields[seat] = turn.shield;
-            self.skips[seat] = false;
+            self.seat_states[seat].cell = turn.begin;
+            self.seat_states[seat].shield = turn.shield;
+            self.seat_states[seat].skip = false;
             self.record(made(turn.begin, MoveKind::Voided));
             observer.event(&Event::TurnVoided { player: seat, back_to: turn.begin });
             self.end_turn(seat, observer);
@@ -371,7 +367,8 @@ impl Game {
             self.after_move(&moving, false, observer);
             return;
         }
-        let entry = self.board.enter(&self.rules, position, option.steps, self.shields[seat]);
+        let entry =
+            self.board.enter(&self.rules, position, option.steps, self.seat_states[seat].shield);
         if entry.overshoot {
             let rule = self.rules.overshoot;
             let event = Event::Overshoot { player: seat, position, roll: option.steps, rule };
@@ -382,7 +379,7 @@ impl Game {
             self.after_move(&moving, false, observer);
             return;
         }
-        self.positions[seat] = entry.landed;
+        self.seat_states[seat].cell = entry.landed;
         observer.event(&Event::Moved {
             player: seat,
             from: position,
@@ -391,7 +388,7 @@ impl Game {
         });
         let moving = Moving { at: entry.landed, ..moving };
         if entry.shield_stops {
-            self.shields[seat] = false;
+            self.seat_states[seat].shield = false;
             observer.event(&Event::ShieldUsed { player: seat, at: entry.landed });
             self.rest(moving, observer);
             return;
@@ -409,7 +406,7 @@ impl Game {
                 Next::Jump(to) => {
                     moving.jumps.push(Jump { from: at, to });
                     moving.at = to;
-                    self.positions[seat] = to;
+                    self.seat_states[seat].cell = to;
                     let (player, from) = (seat, at);
                     let event = if to < from {
                         Event::Snake { player, from, to }
@@ -435,7 +432,7 @@ impl Game {
         let to = self.board.wormhole_at(from).map_or(from, |exits| exits[index]);
         moving.jumps.push(Jump { from, to });
         moving.at = to;
-        self.positions[seat] = to;
+        self.seat_states[seat].cell = to;
         observer.event(&Event::Wormhole { player: seat, from, to });
         self.follow(moving, observer);
     }
@@ -464,7 +461,7 @@ impl Game {
     fn after_move(&mut self, moving: &Moving, moved: bool, observer: &mut impl Observer) {
         let mut turn = moving.turn;
         let seat = turn.seat;
-        let at = self.positions[seat];
+        let at = self.seat_states[seat].cell;
         if at == self.board.size() {
             self.finish(seat, observer);
             self.end_turn(seat, observer);
@@ -473,10 +470,10 @@ impl Game {
         let mut extra = false;
         if moved {
             match self.board.met(at) {
-                Met::Skip => self.skips[seat] = true,
+                Met::Skip => self.seat_states[seat].skip = true,
                 Met::Extra => extra = true,
-                Met::Shield if !self.shields[seat] => {
-                    self.shields[seat] = true;
+                Met::Shield if !self.seat_states[seat].shield => {
+                    self.seat_states[seat].shield = true;
                     observer.event(&Event::ShieldGained { player: seat });
                 }
                 Met::Shield | Met::Nothing => {}
@@ -507,8 +504,8 @@ impl Game {
                 return;
             }
             if let Some(rounds) = self.rules.mode.rounds() {
-                let playing = (0..self.seats.len()).filter(|&s| self.ranks[s].is_none());
-                if playing.clone().all(|s| self.turns_by_seat[s] >= rounds) {
+                let playing = (0..self.seats.len()).filter(|&s| self.seat_states[s].rank.is_none());
+                if playing.clone().all(|s| self.seat_states[s].turns >= rounds) {
                     self.end_by_position(observer);
                     self.phase = Phase::Over;
                     return;
@@ -521,15 +518,15 @@ impl Game {
                 return;
             }
             self.current = next;
-            if self.skips[next] {
-                self.skips[next] = false;
+            if self.seat_states[next].skip {
+                self.seat_states[next].skip = false;
                 self.turns += 1;
-                self.turns_by_seat[next] += 1;
+                self.seat_states[next].turns += 1;
                 observer.event(&Event::TurnSkipped { player: next });
                 seat = next;
                 continue;
             }
-            let (begin, shield) = (self.positions[next], self.shields[next]);
+            let (begin, shield) = (self.seat_states[next].cell, self.seat_states[next].shield);
             let turn =
                 Turn { seat: next, begin, streak: 0, begun: false, shield, timed_out: false };
             self.phase = Phase::Roll(turn);
@@ -539,10 +536,11 @@ impl Game {
 
     pub(crate) fn finish(&mut self, seat: usize, observer: &mut impl Observer) {
         let rank = self.ranking.len() as u32 + 1;
-        self.ranks[seat] = Some(rank);
+        self.seat_states[seat].rank = Some(rank);
         self.ranking.push(seat);
         observer.event(&Event::PlayerFinished { player: seat, rank });
-        let left: Vec<usize> = (0..self.seats.len()).filter(|&s| self.ranks[s].is_none()).collect();
+        let left: Vec<usize> =
+            (0..self.seats.len()).filter(|&s| self.seat_states[s].rank.is_none()).collect();
         let over = match self.rules.finish {
             Finish::First => true,
             Finish::All => left.len() <= 1,
@@ -554,7 +552,10 @@ impl Game {
 
     pub(crate) fn next_seat(&self, seat: usize) -> usize {
         let n = self.seats.len();
-        (1..=n).map(|k| (seat + k) % n).find(|&s| self.ranks[s].is_none()).unwrap_or(seat)
+        (1..=n)
+            .map(|k| (seat + k) % n)
+            .find(|&s| self.seat_states[s].rank.is_none())
+            .unwrap_or(seat)
     }
 
     pub(crate) fn record(&mut self, mut record: MoveRecord) {

@@ -132,7 +132,7 @@ impl Checker {
         Checker {
             rules: *game.rules(),
             size: game.board().size(),
-            positions: game.positions().to_vec(),
+            positions: game.positions(),
             begin: 0,
             rolls_this_turn: 0,
             shields: vec![false; game.seats().len()],

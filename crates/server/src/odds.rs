@@ -54,7 +54,7 @@ pub(crate) fn standing(room: &Room, seq: u64) -> Standing {
         winner: None,
     };
     if let Some(game) = room.session().map(snl_session::Session::game) {
-        standing.positions = game.positions().to_vec();
+        standing.positions = game.positions();
         standing.winner = game.ranking().first().copied();
         standing.from = exact::Standing::of(game);
     }

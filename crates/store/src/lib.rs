@@ -45,6 +45,7 @@
 mod atomic;
 mod db;
 mod dice;
+mod head;
 mod rooms;
 mod save;
 

@@ -218,7 +218,7 @@ impl App {
             if analysable { rolls_to_finish(game.board(), game.rules()) } else { Vec::new() };
         let mut app = App {
             marks: marks(game.seats().iter().map(|s| s.name.as_str())),
-            shown: game.positions().to_vec(),
+            shown: game.positions(),
             sentences: Sentences::new(game),
             chances: None,
             chances_at: None,
@@ -431,14 +431,14 @@ impl App {
 
     /// Tokens where the game has them.
     pub(crate) fn settle(&mut self) {
-        self.shown = self.session.game().positions().to_vec();
+        self.shown = self.session.game().positions();
     }
 
     /// Works the chances out again if the position changed since (once per action, however many
     /// computer moves it played).
     pub(crate) fn refresh_chances(&mut self) {
         let game = self.session.game();
-        let at = (game.positions().to_vec(), game.current(), game.turn_start());
+        let at = (game.positions(), game.current(), game.turn_start());
         if self.analysable && self.chances_at.as_ref() != Some(&at) {
             self.chances = win_chances(&self.chain, game);
             self.chances_at = Some(at);

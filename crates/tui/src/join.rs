@@ -259,7 +259,7 @@ impl Table {
             .map(|(name, &kind)| Seat::new(name.clone(), kind))
             .collect();
         let game = Game::new(board, self.rules, seats).or_other()?;
-        self.positions = game.positions().to_vec();
+        self.positions = game.positions();
         self.sentences = Some(Sentences::new(&game));
         self.game = Some(game);
         Ok(())

@@ -101,9 +101,8 @@ impl Recording {
             close(&game, &mut step, &mut sentences);
         }
         // The points must end where the record does.
-        let outcome = |g: &Game| {
-            (g.positions().to_vec(), g.ranking().to_vec(), g.status(), g.turns(), g.current())
-        };
+        let outcome =
+            |g: &Game| (g.positions(), g.ranking().to_vec(), g.status(), g.turns(), g.current());
         anyhow::ensure!(
             outcome(&game) == outcome(end),
             "the viewer could not cut the game into turns (play it with --plain)"

@@ -35,7 +35,7 @@ fn played_until(
     let seats = SEATS.iter().map(|(n, k)| Seat::new(*n, *k)).collect();
     let game = Game::new(board, rules, seats).unwrap();
     let mut session = Session::new(game, DiceState::seeded(seed), "classic");
-    let mut after = vec![session.game().positions().to_vec()];
+    let mut after = vec![session.game().positions()];
     while !stop(&session) {
         match session.awaiting() {
             Awaiting::Over => break,
@@ -45,7 +45,7 @@ fn played_until(
         };
         let game = session.game();
         if !game.in_turn() && game.turns() as usize == after.len() {
-            after.push(game.positions().to_vec());
+            after.push(game.positions());
         }
     }
     (session.game().clone(), session.dice().clone(), after)
@@ -122,7 +122,7 @@ fn stepping_back_and_forth_lands_on_the_positions_of_each_turn_as_played() {
         press(&mut app, KeyCode::Right);
         settle(&mut app);
         assert_eq!(at(&app), k);
-        assert_eq!(app.session.game().positions(), positions, "after turn {k}");
+        assert_eq!(&app.session.game().positions(), positions, "after turn {k}");
         assert_eq!(app.shown, *positions, "the tokens drawn after turn {k}");
     }
     press(&mut app, KeyCode::Right);

@@ -7,8 +7,8 @@
 use std::borrow::Cow;
 
 use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
-use serde::{Deserialize, Serialize};
-use snl_engine::{Event, Game, GameState, Roll, SeededDice, Status};
+use serde::Serialize;
+use snl_engine::{Event, Game, GameState, Status};
 
 use super::{
     Action, Database, DbError, GameId, GameStatus,
@@ -16,7 +16,11 @@ use super::{
     runs::{SeatRow, write_moves_and_seats},
     write::{int, log_at, next_seq},
 };
-use crate::{dice::DiceState, save::Save};
+use crate::{
+    dice::DiceState,
+    head::{Head, HeadDice},
+    save::Save,
+};
 
 /// One line of a game's log, ready to be written: what was done, the turns played after it, its
 /// events and when.
@@ -100,61 +104,6 @@ fn merged(lines: &[Logged]) -> Vec<Cow<'_, Logged>> {
         }
     }
     out
-}
-
-/// A game's state beside its history: the few numbers a turn changes.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Head {
-    status: Status,
-    turns: u32,
-    current: usize,
-    positions: Vec<u32>,
-    ranking: Vec<usize>,
-    #[serde(default)]
-    pending_roll: Option<Roll>,
-    /// Where the game clock ran out, if it did.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    time_up: Option<u32>,
-    /// Where each turn clock ran out, if one did.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    timed_out: Vec<u32>,
-    dice: HeadDice,
-}
-
-/// The dice where they stand, without the list of scripted rolls (kept once, with the game's
-/// start).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-#[expect(clippy::large_enum_variant, reason = "one per game, written once per record")]
-enum HeadDice {
-    Seeded { generator: SeededDice },
-    Scripted { used: usize },
-}
-
-impl Head {
-    fn of(game: &Game, dice: &DiceState) -> Head {
-        let state_pending = match game.pending() {
-            snl_engine::Pending::Choice(decision) => Some(decision.roll),
-            _ => None,
-        };
-        Head {
-            status: game.status(),
-            turns: game.turns(),
-            current: game.current(),
-            positions: game.positions().to_vec(),
-            ranking: game.ranking().to_vec(),
-            pending_roll: state_pending,
-            time_up: game.time_up(),
-            timed_out: game.timed_out().to_vec(),
-            dice: match dice {
-                DiceState::Seeded { generator, .. } => {
-                    HeadDice::Seeded { generator: generator.clone() }
-                }
-                DiceState::Scripted(list) => HeadDice::Scripted { used: list.used() },
-            },
-        }
-    }
 }
 
 impl Database {

@@ -37,10 +37,14 @@ use std::{
 };
 
 use serde::{Deserialize, Serialize};
-use snl_engine::{Game, MoveRecord, Pending, Roll, SeededDice, Status};
+use snl_engine::{Game, MoveRecord};
 
 use super::{SAVE_FORMAT, Save, SaveError, Wire, digest, fnv1a64};
-use crate::{atomic::write_atomically, dice::DiceState};
+use crate::{
+    atomic::write_atomically,
+    dice::DiceState,
+    head::{Head, HeadDice},
+};
 
 /// The version of journal save files.
 pub(super) const JOURNAL_VERSION: u32 = 3;
@@ -59,59 +63,6 @@ struct Entry {
     /// Chained digest: see [`chained`]. Empty while the content is digested.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     digest: String,
-}
-
-/// A game's state beside its history: the few things a turn changes.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Head {
-    status: Status,
-    turns: u32,
-    current: usize,
-    positions: Vec<u32>,
-    ranking: Vec<usize>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pending_roll: Option<Roll>,
-    /// Where the game clock ran out, if it did.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    time_up: Option<u32>,
-    /// Where each turn clock ran out, if one did.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    timed_out: Vec<u32>,
-    dice: HeadDice,
-}
-
-/// The dice where they stand, without the list of scripted rolls (on line 1).
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-#[expect(clippy::large_enum_variant, reason = "one per line, written once")]
-enum HeadDice {
-    Seeded { generator: SeededDice },
-    Scripted { used: usize },
-}
-
-impl Head {
-    fn of(game: &Game, dice: &DiceState) -> Head {
-        Head {
-            status: game.status(),
-            turns: game.turns(),
-            current: game.current(),
-            positions: game.positions().to_vec(),
-            ranking: game.ranking().to_vec(),
-            pending_roll: match game.pending() {
-                Pending::Choice(decision) => Some(decision.roll),
-                _ => None,
-            },
-            time_up: game.time_up(),
-            timed_out: game.timed_out().to_vec(),
-            dice: match dice {
-                DiceState::Seeded { generator, .. } => {
-                    HeadDice::Seeded { generator: generator.clone() }
-                }
-                DiceState::Scripted(list) => HeadDice::Scripted { used: list.used() },
-            },
-        }
-    }
 }
 
 /// `fnv1a64:` and the FNV-1a 64 hash of `previous` (the line before's digest) followed by the

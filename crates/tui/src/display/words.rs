@@ -104,7 +104,7 @@ impl Sentences {
             names: game.seats().iter().map(|s| s.name.clone()).collect(),
             size: game.board().size(),
             rules: *game.rules(),
-            positions: game.positions().to_vec(),
+            positions: game.positions(),
             rolled: None,
             overshoot: None,
         }
@@ -112,7 +112,7 @@ impl Sentences {
 
     /// Puts the tokens where `game` has them (after an undo or a redo).
     pub fn follow(&mut self, game: &Game) {
-        self.positions = game.positions().to_vec();
+        self.positions = game.positions();
         self.rolled = None;
         self.overshoot = None;
     }
