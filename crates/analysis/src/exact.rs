@@ -43,8 +43,8 @@
 //! (plus rounding). The tail is taken only when `ε ≤ 1e-12 · P(T ≤ k)`, so every `p_finish_by`
 //! past it is exact to 1e-12 relative, seat chances to `seats × ε`; boards whose shape never
 //! settles (nearly periodic ones) are propagated to the end. [`TurnDistribution::tail_bound`]
-//! gives ε, [`Options::geometric_tail`] turns the tail off, and `tests/exact_tail.rs` compares
-//! both ways on random boards under random rules.
+//! gives ε, [`Options::geometric_tail`] turns the tail off, and `tests/analysis/exact_tail.rs`
+//! compares both ways on random boards under random rules.
 //!
 //! # Example
 //!

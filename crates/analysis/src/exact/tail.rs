@@ -51,8 +51,8 @@
 //! the chance that every other seat is still playing, which brings it down to
 //! `n ε Σ_k P(T > k)^(n−1) ≤ n ε (E[T] + 1)`. On the 10^4-cell board (ε = 6e-13, `J` = 27,525,
 //! four seats, games of 1,347 turns) that is at most 5e-11 relative, 2e-12 under finish first.
-//! The tests comparing both ways (`tests/exact_tail.rs`) hold every one of these figures to
-//! 1e-12 relative; the largest difference seen is 2e-13.
+//! The tests comparing both ways (`tests/analysis/exact_tail.rs`) hold every one of these figures
+//! to 1e-12 relative; the largest difference seen is 2e-13.
 
 use super::solver::Class;
 

@@ -8,8 +8,7 @@ use snl_engine::{
     Seat, SeatKind, SeededDice, Status,
 };
 
-mod common;
-use common::{board_spec, rules};
+use crate::common::{board_spec, rules};
 
 fn game(rules: Rules) -> Game {
     let board = Board::new(&board_spec(), &rules).unwrap();

@@ -1,7 +1,7 @@
 //! What the server's socket tests share: a server on a loopback port with a fresh database, a
 //! tiny HTTP client, and a WebSocket client that reads frames as JSON.
 
-#![allow(dead_code, unreachable_pub)]
+pub(crate) mod pg;
 
 use std::{
     net::SocketAddr,
@@ -21,17 +21,17 @@ use tokio_tungstenite::{
 };
 
 /// A fresh folder, removed when dropped.
-pub struct TestDir(PathBuf);
+pub(crate) struct TestDir(PathBuf);
 
 impl TestDir {
-    pub fn new(name: &str) -> TestDir {
+    pub(crate) fn new(name: &str) -> TestDir {
         let path = std::env::temp_dir().join(format!("snl-server-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&path);
         std::fs::create_dir_all(&path).unwrap();
         TestDir(path)
     }
 
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.0
     }
 }
@@ -43,17 +43,20 @@ impl Drop for TestDir {
 }
 
 /// A server on a free loopback port, with computers playing at once.
-pub struct Server {
-    pub addr: SocketAddr,
-    pub dir: TestDir,
+pub(crate) struct Server {
+    pub(crate) addr: SocketAddr,
+    pub(crate) dir: TestDir,
 }
 
 impl Server {
-    pub async fn start(name: &str) -> Server {
+    pub(crate) async fn start(name: &str) -> Server {
         Server::start_with(name, |_| {}).await
     }
 
-    pub async fn start_with(name: &str, adjust: impl FnOnce(&mut snl_server::Config)) -> Server {
+    pub(crate) async fn start_with(
+        name: &str,
+        adjust: impl FnOnce(&mut snl_server::Config),
+    ) -> Server {
         let dir = TestDir::new(name);
         let mut config = snl_server::Config::new(dir.path().join("games.db"));
         config.bot_delay = Duration::ZERO;
@@ -67,19 +70,19 @@ impl Server {
         Server { addr, dir }
     }
 
-    pub async fn http(&self, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
+    pub(crate) async fn http(&self, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
         http(self.addr, method, path, body).await
     }
 
     /// A room of these seats; returns its id.
-    pub async fn room(&self, request: Value) -> String {
+    pub(crate) async fn room(&self, request: Value) -> String {
         let (status, body) = self.http("POST", "/api/rooms", Some(&request.to_string())).await;
         assert_eq!(status, 201, "{body}");
         body["room"].as_str().unwrap().to_owned()
     }
 
     /// Takes seat `seat` of `room` as `name`; returns the token.
-    pub async fn claim(&self, room: &str, seat: usize, name: &str) -> String {
+    pub(crate) async fn claim(&self, room: &str, seat: usize, name: &str) -> String {
         let path = format!("/api/rooms/{room}/seats/{seat}");
         let (status, body) =
             self.http("POST", &path, Some(&json!({"name": name}).to_string())).await;
@@ -87,19 +90,24 @@ impl Server {
         body["token"].as_str().unwrap().to_owned()
     }
 
-    pub async fn state(&self, room: &str) -> Value {
+    pub(crate) async fn state(&self, room: &str) -> Value {
         let (status, body) = self.http("GET", &format!("/api/rooms/{room}"), None).await;
         assert_eq!(status, 200, "{body}");
         body
     }
 
-    pub async fn connect(&self, room: &str) -> Client {
+    pub(crate) async fn connect(&self, room: &str) -> Client {
         Client::connect(self.addr, room, None).await.unwrap()
     }
 }
 
 /// One HTTP/1.1 request, the connection closed after it.
-pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
+pub(crate) async fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+) -> (u16, Value) {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let body = body.unwrap_or("");
     let request = format!(
@@ -116,7 +124,7 @@ pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>
 }
 
 /// A WebSocket client that reads frames as JSON.
-pub struct Client {
+pub(crate) struct Client {
     socket: WebSocketStream<MaybeTlsStream<TcpStream>>,
 }
 
@@ -124,7 +132,7 @@ pub struct Client {
 const PATIENCE: Duration = Duration::from_secs(20);
 
 impl Client {
-    pub async fn connect(
+    pub(crate) async fn connect(
         addr: SocketAddr,
         room: &str,
         origin: Option<&str>,
@@ -138,7 +146,7 @@ impl Client {
     }
 
     /// The lobby stream, `/api/lobby/ws`.
-    pub async fn lobby(
+    pub(crate) async fn lobby(
         addr: SocketAddr,
         origin: Option<&str>,
     ) -> Result<Client, tokio_tungstenite::tungstenite::Error> {
@@ -151,7 +159,7 @@ impl Client {
     }
 
     /// The lobby stream's next change about `room` (changes of other rooms are skipped).
-    pub async fn change_of(&mut self, room: &str) -> Value {
+    pub(crate) async fn change_of(&mut self, room: &str) -> Value {
         loop {
             let frame = self.frame().await;
             match frame["type"].as_str() {
@@ -165,7 +173,7 @@ impl Client {
 
     /// The code of the server's close frame, once it comes (text frames before it are
     /// skipped); `None` when the connection ends without one.
-    pub async fn close_code(&mut self) -> Option<u16> {
+    pub(crate) async fn close_code(&mut self) -> Option<u16> {
         loop {
             let message = tokio::time::timeout(PATIENCE, self.socket.next())
                 .await
@@ -178,20 +186,20 @@ impl Client {
         }
     }
 
-    pub async fn send(&mut self, frame: Value) {
+    pub(crate) async fn send(&mut self, frame: Value) {
         self.send_text(&frame.to_string()).await;
     }
 
-    pub async fn send_text(&mut self, text: &str) {
+    pub(crate) async fn send_text(&mut self, text: &str) {
         self.socket.send(Message::Text(text.into())).await.unwrap();
     }
 
-    pub async fn send_binary(&mut self, bytes: Vec<u8>) {
+    pub(crate) async fn send_binary(&mut self, bytes: Vec<u8>) {
         self.socket.send(Message::Binary(bytes.into())).await.unwrap();
     }
 
     /// The next frame, or `None` when the server closed the connection.
-    pub async fn next(&mut self) -> Option<Value> {
+    pub(crate) async fn next(&mut self) -> Option<Value> {
         loop {
             let message = tokio::time::timeout(PATIENCE, self.socket.next())
                 .await
@@ -204,12 +212,12 @@ impl Client {
         }
     }
 
-    pub async fn frame(&mut self) -> Value {
+    pub(crate) async fn frame(&mut self) -> Value {
         self.next().await.expect("the connection is open")
     }
 
     /// Says hello; returns the welcome.
-    pub async fn hello(&mut self, token: Option<&str>, since: Option<u64>) -> Value {
+    pub(crate) async fn hello(&mut self, token: Option<&str>, since: Option<u64>) -> Value {
         self.send(json!({"type": "hello", "token": token, "since": since})).await;
         let welcome = self.frame().await;
         assert_eq!(welcome["type"], "welcome", "{welcome}");
@@ -217,7 +225,7 @@ impl Client {
     }
 
     /// Event frames until one whose event has type `kind` (included); awaiting frames skipped.
-    pub async fn events_until(&mut self, kind: &str) -> Vec<Value> {
+    pub(crate) async fn events_until(&mut self, kind: &str) -> Vec<Value> {
         let mut events = Vec::new();
         loop {
             let frame = self.frame().await;
@@ -234,7 +242,7 @@ impl Client {
     }
 
     /// The next error frame's code (events before it are skipped).
-    pub async fn error_code(&mut self) -> String {
+    pub(crate) async fn error_code(&mut self) -> String {
         loop {
             let frame = self.frame().await;
             if frame["type"] == "error" {
@@ -243,13 +251,13 @@ impl Client {
         }
     }
 
-    pub async fn close(mut self) {
+    pub(crate) async fn close(mut self) {
         let _ = self.socket.close(None).await;
         while let Some(Ok(_)) = self.socket.next().await {}
     }
 }
 
 /// Whether the frames' `seq` run 1, 2, … (from `first`) with no gap and no repeat.
-pub fn gap_free(frames: &[Value], first: u64) -> bool {
+pub(crate) fn gap_free(frames: &[Value], first: u64) -> bool {
     frames.iter().enumerate().all(|(i, f)| f["seq"].as_u64() == Some(first + i as u64))
 }

@@ -3,14 +3,11 @@
 //! reconnecting with `since`, see every event once, in order, the same game their seed gives;
 //! a lobby stream on one node tells the rooms of the others as they change.
 
-#[path = "support/pg.rs"]
-mod pg;
-mod support;
-
 use std::{net::SocketAddr, time::Duration};
 
 use serde_json::{Value, json};
-use support::{Client, Server, gap_free, http};
+
+use crate::support::{Client, Server, gap_free, http, pg};
 
 /// One person and one computer seat, seeded.
 fn request(seed: u64) -> Value {

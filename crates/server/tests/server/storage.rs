@@ -2,14 +2,13 @@
 //! database and PostgreSQL (a throwaway cluster started for the test). Then what only a shared
 //! store does: leases that one node holds at a time, and that a dead node's connection lets go.
 
-#[path = "support/pg.rs"]
-mod pg;
-
 use std::{path::PathBuf, sync::Arc};
 
 use snl_engine::{Board, FirstOption, Game, Preset, Rules, Seat, SeatKind};
 use snl_server::storage::{Location, Notice, PgStorage, Storage, StorageError};
 use snl_store::{DiceState, RoomWrite, Save};
+
+use crate::support::pg;
 
 fn create(room: &str) -> RoomWrite {
     RoomWrite::Create { room: room.into(), setup: format!("setup {room}"), now_ms: 1 }

@@ -3,8 +3,6 @@
 //! removed when dropped. As root, the server runs as the `postgres` user (PostgreSQL refuses
 //! root); otherwise as the current user.
 
-#![allow(dead_code, unreachable_pub)]
-
 use std::{
     net::TcpListener,
     path::{Path, PathBuf},
@@ -12,7 +10,7 @@ use std::{
 };
 
 /// A running PostgreSQL cluster.
-pub struct Postgres {
+pub(crate) struct Postgres {
     dir: PathBuf,
     bin: PathBuf,
     port: u16,
@@ -47,7 +45,7 @@ fn is_root() -> bool {
 }
 
 impl Postgres {
-    pub fn start(name: &str) -> Postgres {
+    pub(crate) fn start(name: &str) -> Postgres {
         let dir = std::env::temp_dir().join(format!("snl-pg-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
@@ -86,12 +84,12 @@ impl Postgres {
     }
 
     /// The URL of database `db` (see [`Postgres::database`]).
-    pub fn url(&self, db: &str) -> String {
+    pub(crate) fn url(&self, db: &str) -> String {
         format!("postgres://snl@127.0.0.1:{}/{db}", self.port)
     }
 
     /// A fresh database named `db`; returns its URL.
-    pub async fn database(&self, db: &str) -> String {
+    pub(crate) async fn database(&self, db: &str) -> String {
         let (client, connection) =
             tokio_postgres::connect(&self.url("postgres"), tokio_postgres::NoTls).await.unwrap();
         tokio::spawn(connection);

@@ -2,13 +2,12 @@
 //! loopback: a room's odds after every move, a board checked and analysed, recorded games (a
 //! local one and an online one) listed in pages and replayed event for event.
 
-mod support;
-
 use serde_json::{Value, json};
 use snl_analysis::{exact, solve::rolls_to_finish};
 use snl_engine::{Board, FirstOption, Game, Preset, Rules, Seat, SeatKind, Status};
 use snl_store::{Action, Database, DiceState, Save};
-use support::Server;
+
+use crate::support::Server;
 
 fn win_chances(odds: &Value) -> Vec<f64> {
     odds["seats"].as_array().unwrap().iter().map(|s| s["win"].as_f64().unwrap()).collect()
@@ -256,7 +255,7 @@ async fn recorded_games_local_and_online_are_listed_in_pages_and_replay_event_fo
         let (status, game) = server.http("GET", &format!("/api/games/{id}"), None).await;
         assert_eq!(status, 200, "{game}");
         let events = game["events"].as_array().unwrap();
-        assert!(support::gap_free(events, 1), "game {id}");
+        assert!(crate::support::gap_free(events, 1), "game {id}");
         let replayed: Vec<Value> = events.iter().map(|e| e["event"].clone()).collect();
         assert_eq!(replayed, told, "game {id}");
         assert_eq!(game["board"]["size"], 100);

@@ -6,8 +6,7 @@ use snl_engine::{
     SeatKind, Status, Transcript,
 };
 
-mod common;
-use common::{board_spec, rules};
+use crate::common::{board_spec, rules};
 
 fn game(rules: Rules, seats: usize) -> Game {
     let board = Board::new(&board_spec(), &rules).unwrap();

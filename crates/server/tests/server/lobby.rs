@@ -2,10 +2,9 @@
 //! first, then each change as another client makes it — a room opened, a seat taken, a game
 //! started, a game over — with no polling; and the stream takes nothing from its clients.
 
-mod support;
-
 use serde_json::json;
-use support::{Client, Server};
+
+use crate::support::{Client, Server};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lobby_stream_tells_rooms_opened_seats_taken_and_games_over_as_they_happen() {

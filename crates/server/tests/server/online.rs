@@ -1,9 +1,8 @@
 //! `snl serve` over real sockets on loopback: rooms, seats, spectators, refusals, reconnects.
 
-mod support;
-
 use serde_json::{Value, json};
-use support::{Client, Server, gap_free};
+
+use crate::support::{Client, Server, gap_free};
 
 const TWO_PEOPLE: &str = r#"{"seats":[{"kind":"human"},{"kind":"human"}],"seed":11}"#;
 

@@ -2,10 +2,9 @@
 //! exactly one error frame back, nothing in the room changes, nothing panics, and the players
 //! play on to the end.
 
-mod support;
-
 use serde_json::{Value, json};
-use support::Server;
+
+use crate::support::Server;
 
 /// xorshift64*: the frames are drawn from a fixed seed.
 struct Draw(u64);

@@ -2,11 +2,10 @@
 //! server, client frames are sent on a real connection, server frames read into the server's
 //! frame types (the lobby stream's too), responses are JSON.
 
-mod support;
-
 use serde_json::{Value, json};
 use snl_server::frames::{ClientFrame, LobbyFrame, ServerFrame};
-use support::Server;
+
+use crate::support::Server;
 
 /// Each fenced block's label (`json client`, …) and text.
 fn examples() -> Vec<(String, String)> {

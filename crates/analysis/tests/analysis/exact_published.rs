@@ -4,7 +4,7 @@
 //!
 //! Two layouts of the board circulate; they differ in one chute, 47 → 26 (our
 //! `milton-bradley` preset, as in Althoen, King & Schilling) or 48 → 26
-//! (`fixtures/exact/milton-bradley-48.toml`, as in the other sources below).
+//! (`tests/fixtures/exact/milton-bradley-48.toml`, as in the other sources below).
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -17,7 +17,7 @@ fn preset() -> Analysis {
 }
 
 fn chute_48() -> Analysis {
-    let text = include_str!("fixtures/exact/milton-bradley-48.toml");
+    let text = include_str!("../fixtures/exact/milton-bradley-48.toml");
     let rules = Rules::default();
     let board = Board::new(&BoardSpec::from_toml(text).unwrap(), &rules).unwrap();
     exact::analyze(&board, &rules).unwrap()

@@ -1,17 +1,17 @@
 //! A CI-sized run of the load generator (`examples/load.rs`): rooms of two WebSocket players
 //! played back to back to the end; no event lost or duplicated, no error, every game finished.
 
-#[path = "../examples/load.rs"]
-mod load;
+#[path = "../../examples/load.rs"]
+mod generator;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rooms_played_back_to_back_lose_and_repeat_no_event() {
     let dir = std::env::temp_dir().join(format!("snl-server-load-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let addr = load::local_server(&dir).await;
-    let options = load::Options { rooms: 40, paced: false, seed: 1, duration: None };
-    let report = load::run(addr, &options, || {}).await;
+    let addr = generator::local_server(&dir).await;
+    let options = generator::Options { rooms: 40, paced: false, seed: 1, duration: None };
+    let report = generator::run(addr, &options, || {}).await;
     assert_eq!(report.connections, 80);
     assert_eq!(report.errors, 0);
     assert_eq!(report.lost_or_duplicated, 0);
@@ -27,10 +27,10 @@ async fn a_paced_run_stopped_by_its_duration_loses_nothing_that_was_sent() {
     let dir = std::env::temp_dir().join(format!("snl-server-load-paced-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let addr = load::local_server(&dir).await;
+    let addr = generator::local_server(&dir).await;
     let duration = Some(std::time::Duration::from_secs(5));
-    let options = load::Options { rooms: 10, paced: true, seed: 7, duration };
-    let report = load::run(addr, &options, || {}).await;
+    let options = generator::Options { rooms: 10, paced: true, seed: 7, duration };
+    let report = generator::run(addr, &options, || {}).await;
     assert_eq!(report.connections, 20);
     assert_eq!(report.errors, 0);
     assert_eq!(report.lost_or_duplicated, 0);

@@ -2,15 +2,14 @@
 //! `/room/{room}`, assets under a versioned address with their content types and caching, over a
 //! real socket. What the pages do is tested in Chromium (`web-tests/`).
 
-mod support;
-
 use std::net::SocketAddr;
 
-use support::Server;
 use tokio::{
     io::{AsyncReadExt, AsyncWriteExt},
     net::TcpStream,
 };
+
+use crate::support::Server;
 
 /// A response: status, headers (names lower case), body.
 struct Reply {

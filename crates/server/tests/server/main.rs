@@ -1,0 +1,15 @@
+//! The server's integration tests, in one binary (one link for `cargo test`, as ripgrep's
+//! `tests/tests.rs`): one module per subject, `support` the servers, clients and throwaway
+//! PostgreSQL clusters they share.
+
+mod support;
+
+mod cluster;
+mod hostile;
+mod insight;
+mod load;
+mod lobby;
+mod online;
+mod protocol_doc;
+mod storage;
+mod web;
