@@ -122,36 +122,28 @@ fn outcomes(dice: Dice) -> Vec<(Roll, f64)> {
 
 /// Where the first seat's first turn ends, as a state of `chain`, with its probability, as the
 /// engine plays it taking the first option of every choice: every roll outcome and every
-/// wormhole draw applied in turn, down to a probability of 1e-13.
-fn engine_turn(game: &Game, chain: &TurnChain, p: f64, ends: &mut BTreeMap<u32, f64>) {
-    engine_turn_to(game, chain, p, 1e-13, ends);
-}
-
-/// [`engine_turn`] down to a probability of `cut`: the mass of the far tail left out is
-/// `1 − Σ ends`.
-fn engine_turn_to(game: &Game, chain: &TurnChain, p: f64, cut: f64, ends: &mut BTreeMap<u32, f64>) {
-    let engine_turn = |game: &Game, chain: &TurnChain, p: f64, ends: &mut BTreeMap<u32, f64>| {
-        engine_turn_to(game, chain, p, cut, ends);
-    };
+/// wormhole draw applied in turn, down to a probability of `cut` (the mass of the far tail left
+/// out is `1 − Σ ends`).
+fn engine_turn(game: &Game, chain: &TurnChain, p: f64, cut: f64, ends: &mut BTreeMap<u32, f64>) {
     match game.pending() {
         Pending::Roll { seat: 0, dice, .. } if p > cut => {
             for (roll, q) in outcomes(dice) {
                 let mut next = game.clone();
                 next.apply(Input::Roll { roll }).unwrap();
-                engine_turn(&next, chain, p * q, ends);
+                engine_turn(&next, chain, p * q, cut, ends);
             }
         }
         Pending::Roll { seat: 0, .. } => {} // the far tail of a long turn
         Pending::Choice(_) => {
             let mut next = game.clone();
             next.apply(Input::Choose { option: 0 }).unwrap();
-            engine_turn(&next, chain, p, ends);
+            engine_turn(&next, chain, p, cut, ends);
         }
         Pending::Draw { exits, .. } => {
             for index in 0..exits.len() as u32 {
                 let mut next = game.clone();
                 next.apply(Input::Draw { index }).unwrap();
-                engine_turn(&next, chain, p / exits.len() as f64, ends);
+                engine_turn(&next, chain, p / exits.len() as f64, cut, ends);
             }
         }
         _ => {
@@ -246,6 +238,31 @@ fn merged(ways: Vec<((u32, bool, Met), f64)>) -> BTreeMap<(u32, bool, u8), f64> 
     out
 }
 
+/// Checks that the exact chain's row for the start is the engine's first turn, enumerated down
+/// to a probability of `cut` (the mass left out bounds the difference).
+fn chain_agrees(spec: &BoardSpec, rules: Rules, cut: f64) -> Result<(), TestCaseError> {
+    let board = Board::new(spec, &rules);
+    prop_assume!(board.is_ok());
+    let board = board.unwrap();
+    let seats = vec![Seat::new("A", SeatKind::Easy), Seat::new("B", SeatKind::Easy)];
+    let game = Game::new(board.clone(), rules, seats);
+    prop_assume!(game.is_ok());
+    let chain = TurnChain::new(&board, &rules);
+    let mut engine = BTreeMap::new();
+    engine_turn(&game.unwrap(), &chain, 1.0, cut, &mut engine);
+    let lost = 1.0 - engine.values().sum::<f64>();
+    let row: BTreeMap<u32, f64> = chain.row(chain.start()).collect();
+    for (state, p) in &engine {
+        let q = row.get(state).copied().unwrap_or(0.0);
+        prop_assert!((p - q).abs() < lost + 1e-9, "end {state}: engine {p} chain {q} ({row:?})");
+    }
+    for (state, q) in &row {
+        prop_assert!(engine.contains_key(state) || *q < lost + 1e-9, "chain ends on {state} ({q})");
+    }
+    prop_assert!(lost < 0.5, "the enumeration left out {lost} of the turn");
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, max_global_rejects: 20_000, ..ProptestConfig::default() })]
 
@@ -324,27 +341,9 @@ proptest! {
         spec in effect_board_strategy(),
         rules in rules_strategy(),
     ) {
-        let board = Board::new(&spec, &rules);
-        prop_assume!(board.is_ok());
-        let board = board.unwrap();
-        let seats = vec![Seat::new("A", SeatKind::Easy), Seat::new("B", SeatKind::Easy)];
-        let game = Game::new(board.clone(), rules, seats);
-        prop_assume!(game.is_ok());
-        let chain = TurnChain::new(&board, &rules);
-        let mut engine = BTreeMap::new();
         // Extra cells and bonus rolls make a turn branch on: the engine's turn is enumerated
         // down to 1e-7, and the mass left out bounds the difference.
-        engine_turn_to(&game.unwrap(), &chain, 1.0, 1e-7, &mut engine);
-        let lost = 1.0 - engine.values().sum::<f64>();
-        let row: BTreeMap<u32, f64> = chain.row(chain.start()).collect();
-        for (state, p) in &engine {
-            let q = row.get(state).copied().unwrap_or(0.0);
-            prop_assert!((p - q).abs() < lost + 1e-9, "end {}: engine {} chain {} ({:?})", state, p, q, row);
-        }
-        for (state, q) in &row {
-            prop_assert!(engine.contains_key(state) || *q < lost + 1e-9, "chain ends on {} ({})", state, q);
-        }
-        prop_assert!(lost < 0.5, "the enumeration left out {} of the turn", lost);
+        chain_agrees(&spec, rules, 1e-7)?;
     }
 }
 
@@ -356,22 +355,6 @@ proptest! {
         spec in board_strategy(),
         rules in rules_without_choice(),
     ) {
-        let board = Board::new(&spec, &rules);
-        prop_assume!(board.is_ok());
-        let board = board.unwrap();
-        let seats = vec![Seat::new("A", SeatKind::Easy), Seat::new("B", SeatKind::Easy)];
-        let game = Game::new(board.clone(), rules, seats);
-        prop_assume!(game.is_ok());
-        let chain = TurnChain::new(&board, &rules);
-        let mut engine = BTreeMap::new();
-        engine_turn(&game.unwrap(), &chain, 1.0, &mut engine);
-        let row: BTreeMap<u32, f64> = chain.row(rules.start_position()).collect();
-        for (cell, p) in &engine {
-            let q = row.get(cell).copied().unwrap_or(0.0);
-            prop_assert!((p - q).abs() < 1e-9, "end {}: engine {} chain {} ({:?})", cell, p, q, row);
-        }
-        for (cell, q) in &row {
-            prop_assert!(engine.contains_key(cell) || *q < 1e-9, "chain ends on {} ({})", cell, q);
-        }
+        chain_agrees(&spec, rules, 1e-13)?;
     }
 }
