@@ -7,30 +7,16 @@
 //! changes nothing. [`Game::play_turn`] and [`Game::play_to_end`] are short drivers over that
 //! door for callers that have the dice and the decisions at hand ([`RollSource`], [`Decider`]).
 
-use serde::{Deserialize, Serialize};
-
 use crate::{
     board::Board,
     dice::{Roll, RollError, RollSource},
     event::Observer,
-    record::{Decider, MoveKind, MoveOption, MoveRecord, TurnReport},
+    moves::MoveOption,
+    phase::{Checkpoint, Input, Pending, Phase, Rounds, Status, Turn},
+    record::{Decision, MoveKind, MoveRecord, TurnReport},
     rules::Rules,
     seat::{Seat, SeatState},
-    time_up::Rounds,
-    turn::{Checkpoint, Input, Pending, Phase, Turn},
 };
-
-/// Whether the game has begun or ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    /// No turn played yet.
-    NotStarted,
-    /// Turns are being played.
-    Running,
-    /// The game has ended.
-    Finished,
-}
 
 /// Why a game cannot be set up.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -77,6 +63,28 @@ pub enum PlayError {
     /// The roll source drew an exit the wormhole does not have; the draw is still awaited.
     #[error("the wormhole draw was refused: {0}")]
     Draw(String),
+}
+
+/// Chooses among options when the rules offer a choice.
+pub trait Decider {
+    /// Returns the index of the chosen option in `decision.options` (clamped if out of range).
+    fn decide(&mut self, game: &Game, decision: &Decision) -> usize;
+}
+
+/// Always takes the first option: the move by the roll (or the first die).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FirstOption;
+
+impl Decider for FirstOption {
+    fn decide(&mut self, _: &Game, _: &Decision) -> usize {
+        0
+    }
+}
+
+impl<D: Decider + ?Sized> Decider for &mut D {
+    fn decide(&mut self, game: &Game, decision: &Decision) -> usize {
+        (**self).decide(game, decision)
+    }
 }
 
 /// A game in progress: board, rules, seats, positions, ranks and history.

@@ -37,6 +37,7 @@ mod effects;
 mod event;
 mod game;
 mod moves;
+mod phase;
 mod presets;
 mod record;
 mod rules;
@@ -55,17 +56,17 @@ pub use dice::{
 };
 pub use effects::{CellEffect, CellSpec, Effect};
 pub use event::{Event, Numbered, Observer, Subscribers, Transcript};
-pub use game::{Game, PlayError, SetupError, Status};
-pub use moves::{Advance, Entry, Meets, Met, Next, Outcome};
+pub use game::{Decider, FirstOption, Game, PlayError, SetupError};
+pub use moves::{Advance, Entry, Meets, Met, MoveOption, Next, Outcome};
+pub use phase::{ApplyError, Checkpoint, Input, Pending, Status};
 pub use presets::{Preset, RandomBoard, RandomBoardError, UnknownPreset};
-pub use record::{Decider, Decision, FirstOption, MoveKind, MoveOption, MoveRecord, TurnReport};
+pub use record::{Decision, MoveKind, MoveRecord, TurnReport};
 pub use rules::{
     AfterRoll, Bonus, Choice, Finish, JumpMode, MaxBonus, Mode, OnMax, Overshoot, RuleSet,
     RuleSpec, Rules, RulesError, Start,
 };
 pub use save::{GameState, RestoreError};
 pub use seat::{Seat, SeatError, SeatKind, SeatState};
-pub use turn::{ApplyError, Checkpoint, Input, Pending};
 
 /// `rand_core`, re-exported so callers can drive [`uniform_below`] with their own generator.
 pub use rand_chacha::rand_core;

@@ -25,7 +25,6 @@ use crate::{
     board::{Board, Jump},
     dice::Roll,
     effects::Effect,
-    record::MoveOption,
     rules::{Bonus, Choice, JumpMode, Overshoot, Rules},
 };
 
@@ -127,6 +126,25 @@ pub enum Meets {
     Wormhole,
     /// A snake starts on the landing cell, and the shield held stops it.
     Shield,
+}
+
+/// One way to play a roll, as [`crate::Board::option`] decides it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveOption {
+    /// Cells to move; 0 means staying put.
+    pub steps: u32,
+    /// Where the token would rest (after overshoot and jumps; a wormhole's own cell, as its end
+    /// is drawn).
+    pub lands: u32,
+    /// Whether this option counts as a top-face roll for the bonus rule.
+    pub top_face: bool,
+    /// The cell landed on after the overshoot rule, before any jump (the cell left when the
+    /// move is blocked or declined).
+    #[serde(default)]
+    pub landed: u32,
+    /// What the move meets on the landing cell (what an option's label says).
+    #[serde(default)]
+    pub meets: Meets,
 }
 
 /// One way a roll may end: [`Board::outcomes`].

@@ -3,26 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{board::Jump, dice::Roll, game::Game, moves::Meets};
-
-/// One way to play a roll, as [`crate::Board::option`] decides it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MoveOption {
-    /// Cells to move; 0 means staying put.
-    pub steps: u32,
-    /// Where the token would rest (after overshoot and jumps; a wormhole's own cell, as its end
-    /// is drawn).
-    pub lands: u32,
-    /// Whether this option counts as a top-face roll for the bonus rule.
-    pub top_face: bool,
-    /// The cell landed on after the overshoot rule, before any jump (the cell left when the
-    /// move is blocked or declined).
-    #[serde(default)]
-    pub landed: u32,
-    /// What the move meets on the landing cell (what an option's label says).
-    #[serde(default)]
-    pub meets: Meets,
-}
+use crate::{board::Jump, dice::Roll, moves::MoveOption};
 
 /// A choice put to a seat's strategy: only asked when there are two options or more.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,28 +20,6 @@ pub struct Decision {
     pub turn_start: u32,
     /// Top-face rolls already made in this turn (the bonus streak before this roll).
     pub streak: u32,
-}
-
-/// Chooses among options when the rules offer a choice.
-pub trait Decider {
-    /// Returns the index of the chosen option in `decision.options` (clamped if out of range).
-    fn decide(&mut self, game: &Game, decision: &Decision) -> usize;
-}
-
-/// Always takes the first option: the move by the roll (or the first die).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct FirstOption;
-
-impl Decider for FirstOption {
-    fn decide(&mut self, _: &Game, _: &Decision) -> usize {
-        0
-    }
-}
-
-impl<D: Decider + ?Sized> Decider for &mut D {
-    fn decide(&mut self, game: &Game, decision: &Decision) -> usize {
-        (**self).decide(game, decision)
-    }
 }
 
 /// What became of one roll.
@@ -97,7 +56,7 @@ pub struct MoveRecord {
     /// The option the seat chose, when the roll offered two or more ([`Decision::options`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chosen: Option<usize>,
-    /// Milliseconds since the Unix epoch, from the clock given with [`Game::set_clock`].
+    /// Milliseconds since the Unix epoch, from the clock given with [`crate::Game::set_clock`].
     pub time_ms: Option<u64>,
 }
 

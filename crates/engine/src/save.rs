@@ -36,12 +36,13 @@ use crate::{
     board::{Board, BoardError, BoardSpec},
     dice::Roll,
     event::Observer,
-    game::{Game, SetupError, Status},
-    record::{Decision, MoveKind, MoveOption, MoveRecord},
+    game::{Game, SetupError},
+    moves::MoveOption,
+    phase::{Input, Pending, Phase, Status},
+    record::{Decision, MoveKind, MoveRecord},
     rules::Rules,
     seat::Seat,
     time_up::Expiries,
-    turn::{Input, Pending, Phase},
 };
 
 /// A game as plain data. Not necessarily valid: it becomes a [`Game`] only through

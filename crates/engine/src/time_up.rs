@@ -16,26 +16,9 @@
 
 use crate::{
     event::{Event, Observer},
-    game::{Game, Status},
-    turn::{ApplyError, Checkpoint, Input, Phase},
+    game::Game,
+    phase::{ApplyError, Checkpoint, Input, Phase, Status},
 };
-
-/// Where a game stands in rounds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Rounds {
-    /// Rounds completed.
-    pub(crate) done: u32,
-    /// True between rounds: no turn of the round in play has begun.
-    pub(crate) at_start: bool,
-    /// The number of inputs applied before time was called, once it was.
-    pub(crate) time_up: Option<u32>,
-}
-
-impl Default for Rounds {
-    fn default() -> Rounds {
-        Rounds { done: 0, at_start: true, time_up: None }
-    }
-}
 
 impl Game {
     /// Rounds completed: every seat still playing has had its turn that many times.
