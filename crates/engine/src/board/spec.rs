@@ -1,0 +1,221 @@
+//! A board as written: [`BoardSpec`] (plain data, maybe invalid) and its TOML form, read whole
+//! ([`BoardSpec::from_toml`]) or in part, every problem listed ([`BoardSpec::from_toml_partial`]).
+
+use serde::{Deserialize, Serialize};
+
+use crate::{effects::CellSpec, rules::RuleSpec};
+
+/// The longest board file (or standard input) that is read, in bytes: room for a jump on every
+/// one of a million cells.
+pub const MAX_BOARD_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// A board as written by a person or a file: not necessarily valid.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardSpec {
+    /// Number of cells, N.
+    pub size: u32,
+    /// Cells per row when drawn; default √N when N is a square, else 10.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<u32>,
+    /// Snakes, head → tail.
+    #[serde(default, rename = "snake", skip_serializing_if = "Vec::is_empty")]
+    pub snakes: Vec<SnakeSpec>,
+    /// Ladders, foot → top.
+    #[serde(default, rename = "ladder", skip_serializing_if = "Vec::is_empty")]
+    pub ladders: Vec<LadderSpec>,
+    /// Cell effects (SPEC §3b): `[[cell]] at = 30, effect = "skip"`.
+    #[serde(default, rename = "cell", skip_serializing_if = "Vec::is_empty")]
+    pub cells: Vec<CellSpec>,
+    /// House rules that come with the board.
+    #[serde(default, skip_serializing_if = "RuleSpec::is_empty")]
+    pub rules: RuleSpec,
+}
+
+/// A snake as written: `head = 99, tail = 54`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SnakeSpec {
+    /// Where it starts (the higher cell).
+    pub head: u32,
+    /// Where it leaves the token.
+    pub tail: u32,
+}
+
+/// A ladder as written: `foot = 6, top = 25`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LadderSpec {
+    /// Where it starts (the lower cell).
+    pub foot: u32,
+    /// Where it leaves the token.
+    pub top: u32,
+}
+
+impl BoardSpec {
+    /// A spec with these jumps: each `(from, to)` is a snake when `to < from`, else a ladder.
+    pub fn with_jumps(size: u32, jumps: impl IntoIterator<Item = (u32, u32)>) -> BoardSpec {
+        let mut spec = BoardSpec { size, ..BoardSpec::default() };
+        for (from, to) in jumps {
+            if to < from {
+                spec.snakes.push(SnakeSpec { head: from, tail: to });
+            } else {
+                spec.ladders.push(LadderSpec { foot: from, top: to });
+            }
+        }
+        spec
+    }
+
+    /// Reads a TOML board file's text.
+    ///
+    /// # Errors
+    ///
+    /// [`ParseBoardError`] with the line and column of the first problem.
+    pub fn from_toml(text: &str) -> Result<BoardSpec, ParseBoardError> {
+        toml::from_str(text).map_err(|e| describe(text, &e))
+    }
+
+    /// Reads as much of a board file as is well formed, with every TOML problem found (not only
+    /// the first): a syntax error, a key that is not a board's, a value of the wrong kind. The
+    /// spec holds the parts that were read, so that [`crate::Board::new`] can list the board's own
+    /// problems beside these.
+    ///
+    /// ```
+    /// use snl_engine::BoardSpec;
+    /// let read = BoardSpec::from_toml_partial(
+    ///     "size = 20\ncolour = 3\n[[snake]]\nhead = 8\ntail = 'x'\n[[ladder]]\nfoot = 2\ntop = 30\n",
+    /// );
+    /// assert_eq!(read.problems.len(), 2); // colour, and the snake's tail
+    /// assert_eq!(read.spec.size, 20);
+    /// assert_eq!(read.spec.ladders.len(), 1); // kept for validation: its top is off the board
+    /// assert!(read.size_read);
+    /// ```
+    pub fn from_toml_partial(text: &str) -> PartialBoard {
+        use toml::de::{DeTable, DeValue};
+        let (root, errors) = DeTable::parse_recoverable(text);
+        let mut problems: Vec<ParseBoardError> = errors.iter().map(|e| describe(text, e)).collect();
+        let mut spec = BoardSpec::default();
+        let mut size_read = false;
+        // Each top-level entry is read alone, and each snake or ladder alone, so that one bad
+        // part does not hide the others.
+        let mut read_one = |key: &toml::Spanned<toml::de::DeString<'_>>,
+                            value: toml::Spanned<DeValue<'_>>,
+                            problems: &mut Vec<ParseBoardError>| {
+            let mut one = DeTable::new();
+            one.insert(key.clone(), value);
+            let table = toml::Spanned::new(key.span(), one);
+            match Loose::deserialize(toml::de::Deserializer::from(table)) {
+                Ok(part) => {
+                    if let Some(size) = part.size {
+                        spec.size = size;
+                        size_read = true;
+                    }
+                    spec.width = part.width.or(spec.width);
+                    spec.snakes.extend(part.snakes);
+                    spec.ladders.extend(part.ladders);
+                    if let Some(rules) = part.rules {
+                        spec.rules = rules;
+                    }
+                }
+                Err(e) => {
+                    let mut problem = describe(text, &e);
+                    if !problem.message.starts_with("unknown field") {
+                        problem.message = format!("{}: {}", key.get_ref(), problem.message);
+                    }
+                    problems.push(problem);
+                }
+            }
+        };
+        for (key, value) in root.get_ref() {
+            match value.get_ref() {
+                DeValue::Array(items) if matches!(key.get_ref().as_ref(), "snake" | "ladder") => {
+                    for item in items {
+                        let mut one = toml::de::DeArray::new();
+                        one.push(item.clone());
+                        read_one(
+                            key,
+                            toml::Spanned::new(item.span(), DeValue::Array(one)),
+                            &mut problems,
+                        );
+                    }
+                }
+                _ => read_one(key, value.clone(), &mut problems),
+            }
+        }
+        if !root.get_ref().keys().any(|k| k.get_ref() == "size") {
+            problems.push(ParseBoardError {
+                line: 0,
+                column: 0,
+                message: "missing field `size`".to_owned(),
+            });
+        }
+        problems.sort_by_key(|p| (p.line, p.column));
+        PartialBoard { spec, problems, size_read }
+    }
+
+    /// Writes the spec as a TOML board file.
+    ///
+    /// # Panics
+    ///
+    /// Never: every spec has a TOML form.
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("a board spec is always representable in TOML")
+    }
+}
+
+/// Everything of a board file that could be read: see [`BoardSpec::from_toml_partial`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartialBoard {
+    /// The well-formed parts (a missing or bad size is 0).
+    pub spec: BoardSpec,
+    /// Every TOML problem, in the order of the file.
+    pub problems: Vec<ParseBoardError>,
+    /// Whether `size` was read (when not, the board's own "too small" would only repeat it).
+    pub size_read: bool,
+}
+
+/// One top-level entry of a board file, every key optional (see `from_toml_partial`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Loose {
+    size: Option<u32>,
+    width: Option<u32>,
+    #[serde(default, rename = "snake")]
+    snakes: Vec<SnakeSpec>,
+    #[serde(default, rename = "ladder")]
+    ladders: Vec<LadderSpec>,
+    rules: Option<RuleSpec>,
+}
+
+/// A TOML error as a line, a column and a message that names a duplicate key.
+fn describe(text: &str, e: &toml::de::Error) -> ParseBoardError {
+    let (line, column) = e.span().map_or((0, 0), |span| line_column(text, span.start));
+    let mut message = e.message().trim_end().replace("expected u32", "expected a whole number");
+    // The parser says only "duplicate key"; the key is the text at the error's span.
+    if message == "duplicate key"
+        && let Some(key) = e.span().and_then(|span| text.get(span)).map(str::trim)
+        && !key.is_empty()
+    {
+        message = format!("duplicate key '{key}': each key may be given once");
+    }
+    ParseBoardError { line, column, message }
+}
+
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    (line, column)
+}
+
+/// A board file that is not valid TOML or not shaped like a board.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {message}")]
+pub struct ParseBoardError {
+    /// 1-based line (0 when unknown).
+    pub line: usize,
+    /// 1-based column (0 when unknown).
+    pub column: usize,
+    /// What the parser said.
+    pub message: String,
+}
