@@ -5,12 +5,16 @@
 //! after the server restarts.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 use snl_engine::{Event, Pending, Status};
 use snl_session::{Awaiting, Intent, Session, SessionError};
 use snl_store::DiceState;
 
-use crate::{frames::ErrorCode, setup::RoomSetup};
+use snl_wire::{
+    frames::{Awaited, ErrorCode},
+    rooms::{RoomState, RoomStatus, SeatState},
+};
+
+use crate::setup::RoomSetup;
 
 /// What changes a room; logged, so that replaying the log rebuilds it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -232,65 +236,68 @@ impl Room {
         Ok(named(session, events))
     }
 
-    /// The room's public state: never a token.
-    pub(crate) fn view(&self, seq: u64, online: &[u32]) -> Value {
+    /// Where the room stands.
+    pub(crate) fn status(&self) -> RoomStatus {
+        match self.waiting() {
+            Waiting::Seats => RoomStatus::Open,
+            Waiting::Over => RoomStatus::Over,
+            _ => RoomStatus::Running,
+        }
+    }
+
+    /// The room's public state, the input awaited having id `input`: never a token (the turn
+    /// clock's time left is the caller's).
+    pub(crate) fn view(&self, seq: u64, online: &[u32], input: u64) -> RoomState {
         let session = self.session.as_ref();
         let game = session.map(Session::game);
-        let status = match self.waiting() {
-            Waiting::Seats => "open",
-            Waiting::Over => "over",
-            _ => "running",
-        };
-        let seats: Vec<Value> = self
+        let seats = self
             .setup
             .seats
             .iter()
             .enumerate()
-            .map(|(i, s)| {
-                json!({
-                    "seat": i,
-                    "kind": s.kind.as_str(),
-                    "name": self.names[i],
-                    "open": self.names[i].is_none(),
-                    "online": online.get(i).is_some_and(|&n| n > 0),
-                    "autopilot": session.is_some_and(|s| s.on_autopilot(i)),
-                    "position": game.map_or(0, |g| g.positions()[i]),
-                    "rank": game.and_then(|g| g.ranks()[i]),
-                })
+            .map(|(i, s)| SeatState {
+                seat: i,
+                kind: s.kind,
+                name: self.names[i].clone(),
+                open: self.names[i].is_none(),
+                online: online.get(i).is_some_and(|&n| n > 0),
+                autopilot: session.is_some_and(|s| s.on_autopilot(i)),
+                position: game.map_or(0, |g| g.positions()[i]),
+                rank: game.and_then(|g| g.ranks()[i]),
             })
             .collect();
-        let awaiting = self.awaiting();
-        let ranking: Vec<&str> = game.map_or_else(Vec::new, |g| {
-            g.ranking().iter().map(|&s| g.seats()[s].name.as_str()).collect()
+        let ranking = game.map_or_else(Vec::new, |g| {
+            g.ranking().iter().map(|&s| g.seats()[s].name.clone()).collect()
         });
-        json!({
-            "room": self.id,
-            "status": status,
-            "board_name": self.setup.board_name,
-            "board": self.setup.board,
-            "rules": self.setup.rules,
-            "turn_time": self.setup.turn_time,
-            "game_time": self.setup.game_time,
-            "time_up": game.is_some_and(|g| g.time_up().is_some()),
-            "seats": seats,
-            "awaiting": awaiting,
-            "turns": game.map_or(0, snl_engine::Game::turns),
-            "ranking": ranking,
-            "seq": seq,
-        })
+        RoomState {
+            room: self.id.clone(),
+            status: self.status(),
+            board_name: self.setup.board_name.clone(),
+            board: self.setup.board.clone(),
+            rules: self.setup.rules,
+            turn_time: self.setup.turn_time,
+            game_time: self.setup.game_time,
+            time_up: game.is_some_and(|g| g.time_up().is_some()),
+            seats,
+            awaiting: self.awaiting(input),
+            turns: game.map_or(0, snl_engine::Game::turns),
+            ranking,
+            seq,
+            turn_left_ms: None,
+        }
     }
 
-    /// What the game awaits, as clients read it: `{"type": "roll", "seat": N}`, `{"type":
-    /// "choice", "seat": N, "options": [...]}`, or null (seats open, or the game over).
-    pub(crate) fn awaiting(&self) -> Value {
-        self.session.as_ref().map_or(Value::Null, |s| match s.game().pending() {
+    /// What the game awaits, the input having id `input`: a roll or a choice from a seat, or
+    /// none (seats open, or the game over).
+    pub(crate) fn awaiting(&self, input: u64) -> Option<Awaited> {
+        self.session.as_ref().and_then(|s| match s.game().pending() {
             // A wormhole's draw is awaited only when the dice could not give it: the seat's next
             // roll asks again.
             Pending::Roll { seat, .. } | Pending::Draw { seat, .. } => {
-                json!({"type": "roll", "seat": seat})
+                Some(Awaited::Roll { seat, input })
             }
-            Pending::Choice(d) => json!({"type": "choice", "seat": d.seat, "options": d.options}),
-            Pending::Over => Value::Null,
+            Pending::Choice(d) => Some(Awaited::Choice { seat: d.seat, options: d.options, input }),
+            Pending::Over => None,
         })
     }
 
@@ -337,7 +344,7 @@ fn refusal(error: &SessionError, session: &Session) -> Refusal {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::setup::CreateRoom;
+    use crate::setup::{CheckRoom, CreateRoom};
 
     fn room(json: &str) -> Room {
         let request: CreateRoom = serde_json::from_str(json).unwrap();

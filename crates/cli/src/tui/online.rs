@@ -16,11 +16,10 @@ use std::{
 };
 
 use crossterm::event;
-use serde_json::Value;
 use snl_engine::{Board, BoardSpec, Event, Game, Input, Numbered, Pending, Rules, Seat, SeatKind};
-use snl_server::frames::ClientFrame;
 use snl_session::{Awaiting, Intent, Session};
 use snl_store::DiceState;
+use snl_wire::{frames::ClientFrame, rooms::RoomState};
 
 use super::{
     TICK,
@@ -185,6 +184,9 @@ pub(crate) struct Online {
     pub(crate) outbox: Vec<ClientFrame>,
     /// An intent was sent and its answer not heard yet: keys wait.
     pub(crate) asked: bool,
+    /// The id of the input the room last said it awaits, until the next event: a roll or a
+    /// choice carries it, so the room refuses one that answers an input already passed.
+    pub(crate) input: Option<u64>,
     pub(crate) connection: Connection,
     /// Events up to this number were played before the screen connected (or while it was
     /// away): they are shown at once, not animated.
@@ -201,31 +203,21 @@ impl Online {
     /// # Errors
     ///
     /// A sentence when the state's board, rules or seats cannot be read or played.
-    pub(crate) fn new(url: &str, me: Option<usize>, state: &Value) -> Result<Online, String> {
-        let unreadable = |what: &str, e: &dyn std::fmt::Display| {
-            format!("the server sent a room whose {what} cannot be read: {e}")
-        };
-        let board: BoardSpec =
-            serde_json::from_value(state["board"].clone()).map_err(|e| unreadable("board", &e))?;
-        let rules: Rules =
-            serde_json::from_value(state["rules"].clone()).map_err(|e| unreadable("rules", &e))?;
-        let seats = state["seats"].as_array().cloned().unwrap_or_default();
-        let kinds: Vec<SeatKind> = seats
+    pub(crate) fn new(url: &str, me: Option<usize>, state: &RoomState) -> Result<Online, String> {
+        let board = state.board.clone();
+        let rules = state.rules;
+        let kinds: Vec<SeatKind> = state.seats.iter().map(|s| s.kind).collect();
+        let names: Vec<String> = state
+            .seats
             .iter()
-            .map(|s| serde_json::from_value(s["kind"].clone()).unwrap_or(SeatKind::Human))
+            .map(|s| s.name.clone().unwrap_or_else(|| format!("Seat {}", s.seat + 1)))
             .collect();
-        let names: Vec<String> = seats
+        let away = state
+            .seats
             .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                s["name"].as_str().map_or_else(|| format!("Seat {}", i + 1), str::to_owned)
-            })
+            .map(|s| s.kind == SeatKind::Human && !s.online && s.name.is_some())
             .collect();
-        let away = seats
-            .iter()
-            .map(|s| s["kind"] == "human" && s["online"] == false && !s["name"].is_null())
-            .collect();
-        let board_name = state["board_name"].as_str().unwrap_or("board").to_owned();
+        let board_name = state.board_name.clone();
         let game = new_game(&board, &rules, &names, &kinds)?;
         Ok(Online {
             url: url.to_owned(),
@@ -240,6 +232,7 @@ impl Online {
             mirror: Mirror::new(game),
             outbox: Vec::new(),
             asked: false,
+            input: None,
             connection: Connection::Live,
             caught_up_to: 0,
             lost: None,
@@ -303,7 +296,8 @@ pub(crate) fn app(online: Online, opts: Options) -> App {
 pub(crate) fn receive(app: &mut App, update: Update) {
     let Some(mut online) = app.online.take() else { return };
     match update {
-        Update::Welcome { seq, .. } => {
+        Update::Welcome { seq, state, .. } => {
+            online.input = state.awaiting.map(|a| a.input());
             online.caught_up_to = online.caught_up_to.max(seq);
             if online.connection != Connection::Live {
                 app.note("Connected again: the events missed follow.");
@@ -311,9 +305,12 @@ pub(crate) fn receive(app: &mut App, update: Update) {
             online.connection = Connection::Live;
             online.asked = false;
         }
-        Update::Event(numbered) => hear(app, &mut online, &numbered),
-        // The local copy knows what is awaited.
-        Update::Awaiting(_) => {}
+        Update::Event(numbered) => {
+            online.input = None;
+            hear(app, &mut online, &numbered);
+        }
+        // The local copy knows what is awaited; the room's id of it is echoed.
+        Update::Awaiting(awaiting) => online.input = awaiting.map(|a| a.input()),
         Update::Refused { message, .. } => {
             online.asked = false;
             app.note(&format!("The server says: {message}."));
@@ -436,10 +433,12 @@ pub(crate) fn key(app: &mut App, action: Action) {
         return;
     }
     let frame = match (action, &awaiting) {
-        (Action::Roll, Awaiting::Roll { .. }) if mine => ClientFrame::Roll {},
-        (Action::Roll, Awaiting::Choice(_)) if mine => ClientFrame::Choose { option: 0 },
+        (Action::Roll, Awaiting::Roll { .. }) if mine => ClientFrame::ROLL,
+        (Action::Roll, Awaiting::Choice(_)) if mine => {
+            ClientFrame::Choose { option: 0, input: None }
+        }
         (Action::Choose(option), Awaiting::Choice(d)) if mine && option < d.options.len() => {
-            ClientFrame::Choose { option }
+            ClientFrame::Choose { option, input: None }
         }
         (Action::Choose(option), Awaiting::Choice(d)) if mine => {
             let count = d.options.len();
@@ -474,8 +473,8 @@ pub(crate) fn key(app: &mut App, action: Action) {
     };
     app.finish_beats();
     if let Some(online) = app.online.as_mut() {
-        online.asked = matches!(frame, ClientFrame::Roll {} | ClientFrame::Choose { .. });
-        online.outbox.push(frame);
+        online.asked = matches!(frame, ClientFrame::Roll { .. } | ClientFrame::Choose { .. });
+        online.outbox.push(frame.answering(online.input));
     }
 }
 
@@ -499,13 +498,13 @@ pub(crate) fn run(
     client: &RoomClient,
     url: &RoomUrl,
     me: Option<usize>,
-    state: &Value,
+    state: &RoomState,
     opts: Options,
 ) -> Result<Ended, String> {
     let online = Online::new(&url.to_string(), me, state)?;
     let mut app = app(online, opts);
     if let Some(online) = app.online.as_mut() {
-        online.caught_up_to = state["seq"].as_u64().unwrap_or(0);
+        online.caught_up_to = state.seq;
     }
     screen_loop(client, &mut app).map_err(|e| format!("the terminal was lost: {e}"))?;
     // Leaving stops the screen's session: the game's own status says whether it ended.
