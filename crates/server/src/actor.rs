@@ -12,6 +12,7 @@
 use std::{sync::Arc, time::Duration};
 
 use axum::extract::ws::Utf8Bytes;
+use snl_engine::Numbered;
 use snl_store::{RoomWrite, Save, StoredRoom};
 use snl_wire::rooms::{LobbyEntry, RoomState, RoomStatus, SeatEntry};
 use tokio::{
@@ -155,9 +156,9 @@ pub(crate) fn restore(
         let events = room.apply(&command).map_err(|r| {
             format!("room {id}: command {} is refused on replay: {}", i + 1, r.message)
         })?;
-        for event in events {
-            let frame = ServerFrame::Event { seq: seq + 1, event }.to_text();
-            if stored.events.get(seq as usize) != Some(&frame) {
+        for Numbered { seq: number, event } in events {
+            let frame = ServerFrame::Event { seq: number, event }.to_text();
+            if number != seq + 1 || stored.events.get(seq as usize) != Some(&frame) {
                 return Err(format!(
                     "room {id}: event {} does not replay to what was stored",
                     seq + 1
@@ -167,7 +168,7 @@ pub(crate) fn restore(
         }
         // As `Actor::log` keeps it.
         if room.waiting() != input.1 {
-            input = (seq, room.waiting());
+            input = (room.seq(), room.waiting());
         }
     }
     if seq != stored.events.len() as u64 {
@@ -444,7 +445,7 @@ impl Actor {
     fn log(
         &mut self,
         command: &Command,
-        events: Vec<snl_engine::Event<String>>,
+        events: Vec<Numbered<String>>,
         writes: &mut Vec<RoomWrite>,
         frames: &mut Vec<Utf8Bytes>,
     ) {
@@ -452,8 +453,9 @@ impl Actor {
         let room = &self.room.id;
         let text = serde_json::to_string(command).unwrap_or_default();
         writes.push(RoomWrite::Log { room: room.clone(), number: self.log_len, command: text });
-        for event in events {
-            let seq = self.seq + frames.len() as u64 + 1;
+        // Numbered by the room's session: the number stored and sent.
+        for Numbered { seq, event } in events {
+            debug_assert_eq!(seq, self.seq + frames.len() as u64 + 1, "numbers without gaps");
             let frame = ServerFrame::Event { seq, event }.to_text();
             writes.push(RoomWrite::Event { room: room.clone(), seq, event: frame.clone() });
             frames.push(Utf8Bytes::from(frame));
@@ -461,7 +463,7 @@ impl Actor {
         // A new input awaited gets a new id: the last event's number now.
         let waiting = self.room.waiting();
         if waiting != self.input.1 {
-            self.input = (self.seq + frames.len() as u64, waiting);
+            self.input = (self.room.seq(), waiting);
         }
     }
 
@@ -761,8 +763,7 @@ mod tests {
         ];
         let mut events = Vec::new();
         for command in &log {
-            for event in room.apply(command).unwrap() {
-                let seq = events.len() as u64 + 1;
+            for Numbered { seq, event } in room.apply(command).unwrap() {
                 events.push(ServerFrame::Event { seq, event }.to_text());
             }
         }

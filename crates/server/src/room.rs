@@ -5,7 +5,7 @@
 //! after the server restarts.
 
 use serde::{Deserialize, Serialize};
-use snl_engine::{Event, Pending, Status};
+use snl_engine::{Event, Numbered, Pending, Status};
 use snl_session::{Awaiting, Intent, Session, SessionError};
 use snl_store::DiceState;
 
@@ -90,6 +90,9 @@ pub(crate) struct Room {
     /// Each seat's name: a computer's from the start, a person's once taken.
     names: Vec<Option<String>>,
     session: Option<Session>,
+    /// The last event's number before the session began (presence while seats were open);
+    /// then the session numbers every event.
+    seq: u64,
     /// Whether each seat was last told online.
     present: Vec<bool>,
 }
@@ -99,7 +102,8 @@ impl Room {
     pub(crate) fn new(id: String, setup: RoomSetup) -> Room {
         let names = setup.seats.iter().map(|s| s.name.clone()).collect();
         let seats = setup.seats.len();
-        let mut room = Room { id, setup, names, session: None, present: vec![false; seats] };
+        let mut room =
+            Room { id, setup, names, session: None, seq: 0, present: vec![false; seats] };
         room.start_when_full();
         room
     }
@@ -113,7 +117,7 @@ impl Room {
         if let Ok(game) = self.setup.game(&names) {
             let dice = DiceState::seeded(self.setup.seed);
             // Online rooms offer no undo (SPEC §9): no mark is kept at each turn.
-            let session = Session::new(game, dice, &self.setup.board_name).without_undo();
+            let session = Session::at(game, dice, &self.setup.board_name, self.seq).without_undo();
             self.session = Some(session);
         }
     }
@@ -121,6 +125,20 @@ impl Room {
     /// The session, once the game has begun.
     pub(crate) fn session(&self) -> Option<&Session> {
         self.session.as_ref()
+    }
+
+    /// The last event's number (0 before any): the session's once the game has begun.
+    pub(crate) fn seq(&self) -> u64 {
+        self.session.as_ref().map_or(self.seq, Session::seq)
+    }
+
+    /// Numbers an event of the room that is no part of the game (presence, chat).
+    fn tell(&mut self, event: Event<String>) -> Numbered<String> {
+        if let Some(session) = &mut self.session {
+            return session.tell_aside(event);
+        }
+        self.seq += 1;
+        Numbered { seq: self.seq, event }
     }
 
     /// Each seat's name, if it has one yet.
@@ -145,12 +163,13 @@ impl Room {
         }
     }
 
-    /// Applies `command`; returns the events it caused, players by name.
+    /// Applies `command`; returns the events it caused, players by name, numbered by the
+    /// session (the room's own numbers before it began).
     ///
     /// # Errors
     ///
     /// [`Refusal`] when the command is not possible now; the room is unchanged.
-    pub(crate) fn apply(&mut self, command: &Command) -> Result<Vec<Event<String>>, Refusal> {
+    pub(crate) fn apply(&mut self, command: &Command) -> Result<Vec<Numbered<String>>, Refusal> {
         match command {
             Command::Claim { seat, name } => {
                 self.check_claim(*seat, name)
@@ -164,10 +183,11 @@ impl Room {
                 if std::mem::replace(&mut self.present[*seat], *online) == *online {
                     return Ok(Vec::new());
                 }
-                Ok(vec![Event::Presence { player: name, online: *online }])
+                Ok(vec![self.tell(Event::Presence { player: name, online: *online })])
             }
             Command::Chat { seat, text } => {
-                Ok(vec![Event::Chat { player: self.name(*seat)?, text: text.clone() }])
+                let player = self.name(*seat)?;
+                Ok(vec![self.tell(Event::Chat { player, text: text.clone() })])
             }
             Command::Act { seat, act } => {
                 let intent = match *act {
@@ -223,7 +243,7 @@ impl Room {
 
     /// Plays the rest of `seat`'s turn with the hard strategy, after telling it timed out
     /// ([`Session::time_out`]).
-    fn time_out(&mut self, seat: usize) -> Result<Vec<Event<String>>, Refusal> {
+    fn time_out(&mut self, seat: usize) -> Result<Vec<Numbered<String>>, Refusal> {
         if !matches!(self.waiting(), Waiting::Person { seat: s, .. } if s == seat) {
             return Err(Refusal::new(
                 ErrorCode::NotYourTurn,
@@ -312,9 +332,9 @@ impl Room {
     }
 }
 
-fn named(session: &Session, events: Vec<snl_engine::Numbered<usize>>) -> Vec<Event<String>> {
+fn named(session: &Session, events: Vec<Numbered<usize>>) -> Vec<Numbered<String>> {
     let seats = session.game().seats();
-    events.into_iter().map(|n| n.event.named(seats)).collect()
+    events.into_iter().map(|n| Numbered { seq: n.seq, event: n.event.named(seats) }).collect()
 }
 
 fn refusal(error: &SessionError, session: &Session) -> Refusal {
@@ -351,8 +371,32 @@ mod tests {
         Room::new("r".into(), request.check(5).unwrap())
     }
 
+    /// The events a command caused, without their numbers.
+    fn plain(
+        result: Result<Vec<Numbered<String>>, Refusal>,
+    ) -> Result<Vec<Event<String>>, Refusal> {
+        result.map(|told| told.into_iter().map(|n| n.event).collect())
+    }
+
+    #[test]
+    fn the_session_numbers_the_rooms_events_after_those_told_before_it_began() {
+        let mut r = room(r#"{"seats":[{"kind":"human"},{"kind":"human"}]}"#);
+        claim(&mut r, 0, "Ann");
+        let ann = r.apply(&Command::Presence { seat: 0, online: true }).unwrap();
+        assert_eq!(ann[0].seq, 1, "told by the room: no session yet");
+        claim(&mut r, 1, "Bob");
+        assert_eq!(r.session().unwrap().seq(), 1, "the session is opened at the room's number");
+        let mut told = ann;
+        told.extend(r.apply(&Command::Chat { seat: 1, text: "hi".into() }).unwrap());
+        told.extend(r.apply(&Command::Act { seat: 0, act: Act::Roll }).unwrap());
+        told.extend(r.apply(&Command::Presence { seat: 1, online: true }).unwrap());
+        let numbers: Vec<u64> = told.iter().map(|n| n.seq).collect();
+        assert_eq!(numbers, (1..=told.len() as u64).collect::<Vec<_>>(), "{told:?}");
+        assert_eq!(r.seq(), told.len() as u64);
+    }
+
     fn claim(room: &mut Room, seat: usize, name: &str) {
-        room.apply(&Command::Claim { seat, name: name.into() }).unwrap();
+        plain(room.apply(&Command::Claim { seat, name: name.into() })).unwrap();
     }
 
     #[test]
@@ -361,14 +405,14 @@ mod tests {
         claim(&mut r, 0, "Ann");
         assert_eq!(r.waiting(), Waiting::Seats);
         let roll = Command::Act { seat: 0, act: Act::Roll };
-        assert_eq!(r.apply(&roll).unwrap_err().code, ErrorCode::NotStarted);
-        let taken = r.apply(&Command::Claim { seat: 1, name: "Ann".into() }).unwrap_err();
+        assert_eq!(plain(r.apply(&roll)).unwrap_err().code, ErrorCode::NotStarted);
+        let taken = plain(r.apply(&Command::Claim { seat: 1, name: "Ann".into() })).unwrap_err();
         assert!(taken.message.contains("'Ann' is taken"));
         claim(&mut r, 1, "Bob");
         assert!(matches!(r.waiting(), Waiting::Person { seat: 0, .. }));
-        let bob = r.apply(&Command::Act { seat: 1, act: Act::Roll }).unwrap_err();
+        let bob = plain(r.apply(&Command::Act { seat: 1, act: Act::Roll })).unwrap_err();
         assert_eq!((bob.code, bob.message.as_str()), (ErrorCode::NotYourTurn, "it is Ann's turn"));
-        let events = r.apply(&roll).unwrap();
+        let events = plain(r.apply(&roll)).unwrap();
         assert!(
             matches!(&events[0], Event::GameStarted { players, .. } if players == &["Ann", "Bob"])
         );
@@ -379,7 +423,7 @@ mod tests {
         let mut r =
             room(r#"{"seats":[{"kind":"human"},{"kind":"hard","name":"Robo"}],"turn_time":5}"#);
         claim(&mut r, 0, "Ann");
-        let events = r.apply(&Command::TimeOut { seat: 0 }).unwrap();
+        let events = plain(r.apply(&Command::TimeOut { seat: 0 })).unwrap();
         // Before the first roll: the game's start is told first, then the time out.
         assert!(matches!(events[0], Event::GameStarted { .. }), "{events:?}");
         assert_eq!(events[1], Event::TimedOut { player: "Ann".into() });
@@ -388,7 +432,7 @@ mod tests {
         );
         assert_eq!(r.waiting(), Waiting::Computer);
         assert_eq!(
-            r.apply(&Command::TimeOut { seat: 0 }).unwrap_err().code,
+            plain(r.apply(&Command::TimeOut { seat: 0 })).unwrap_err().code,
             ErrorCode::NotYourTurn
         );
     }
@@ -397,12 +441,12 @@ mod tests {
     fn presence_is_told_only_when_it_changes() {
         let mut r = room(r#"{"seats":[{"kind":"human"},{"kind":"easy"}]}"#);
         assert_eq!(
-            r.apply(&Command::Presence { seat: 0, online: true }).unwrap_err().code,
+            plain(r.apply(&Command::Presence { seat: 0, online: true })).unwrap_err().code,
             ErrorCode::NotAPlayer
         );
         claim(&mut r, 0, "Ann");
-        assert_eq!(r.apply(&Command::Presence { seat: 0, online: true }).unwrap().len(), 1);
-        assert!(r.apply(&Command::Presence { seat: 0, online: true }).unwrap().is_empty());
+        assert_eq!(plain(r.apply(&Command::Presence { seat: 0, online: true })).unwrap().len(), 1);
+        assert!(plain(r.apply(&Command::Presence { seat: 0, online: true })).unwrap().is_empty());
     }
 
     #[test]
@@ -412,24 +456,24 @@ mod tests {
         let mut first = room(json);
         let mut log = vec![Command::Claim { seat: 0, name: "Ann".into() }];
         let mut told = Vec::new();
-        first.apply(&log[0]).unwrap();
+        plain(first.apply(&log[0])).unwrap();
         while first.waiting() != Waiting::Over {
             let game = first.session().unwrap().game();
             if game.rolls() >= 7 && game.time_up().is_none() {
                 // The game clock runs out in the middle of the game: a command like the others.
-                told.extend(first.apply(&Command::TimeUp).unwrap());
+                told.extend(plain(first.apply(&Command::TimeUp)).unwrap());
                 log.push(Command::TimeUp);
             }
             let command = match first.waiting() {
                 Waiting::Person { seat, .. } => Command::Act { seat, act: Act::Roll },
                 _ => Command::Computer,
             };
-            told.extend(first.apply(&command).unwrap());
+            told.extend(plain(first.apply(&command)).unwrap());
             log.push(command);
         }
         assert!(told.contains(&Event::TimeUp {}));
         let mut second = room(json);
-        let again: Vec<_> = log.iter().flat_map(|c| second.apply(c).unwrap()).collect();
+        let again: Vec<_> = log.iter().flat_map(|c| plain(second.apply(c)).unwrap()).collect();
         assert_eq!(again, told);
         assert!(second.is_over());
     }
@@ -445,7 +489,7 @@ mod tests {
         ];
         let mut told = Vec::new();
         for command in &log {
-            told.extend(first.apply(command).unwrap());
+            told.extend(plain(first.apply(command)).unwrap());
         }
         let mut people = 0;
         while first.waiting() != Waiting::Over {
@@ -461,7 +505,7 @@ mod tests {
                 }
                 _ => Command::Computer,
             };
-            told.extend(first.apply(&command).unwrap());
+            told.extend(plain(first.apply(&command)).unwrap());
             log.push(command);
         }
         let game = first.session().unwrap().game();
@@ -471,7 +515,7 @@ mod tests {
 
         // The room rebuilt from its log: the same events, the same game, expiries and all.
         let mut second = room(json);
-        let again: Vec<_> = log.iter().flat_map(|c| second.apply(c).unwrap()).collect();
+        let again: Vec<_> = log.iter().flat_map(|c| plain(second.apply(c)).unwrap()).collect();
         assert_eq!(again, told);
         let restored = second.session().unwrap().game();
         assert_eq!(restored.state(), game.state());
