@@ -268,7 +268,8 @@ mod back_to_back {
             && let Some(awaiting) = rest.strip_prefix(r#","awaiting":"#)
         {
             if let Some(seat) = awaiting.strip_prefix(r#"{"type":"roll","seat":"#)
-                && let Some((seat, "}}")) = digits(seat)
+                && let Some((seat, rest)) = digits(seat)
+                && (rest == "}}" || rest.starts_with(r#","input":"#))
             {
                 return Frame::Roll { seat };
             }
@@ -356,7 +357,7 @@ mod back_to_back {
     mod tests {
         use super::{Frame, read};
         use snl_engine::Event;
-        use snl_server::frames::{ErrorCode, ServerFrame};
+        use snl_server::frames::{Awaited, ErrorCode, ServerFrame};
 
         #[test]
         fn frames_read_by_shape_as_in_full() {
@@ -365,9 +366,9 @@ mod back_to_back {
             assert_eq!(read(&event(12, Event::TimeUp {})), Frame::Event { seq: 12, ended: false });
             assert_eq!(read(&event(7, ended)), Frame::Event { seq: 7, ended: true });
             let awaiting = |awaiting| ServerFrame::Awaiting { seq: 3, awaiting }.to_text();
-            let roll = serde_json::json!({"type": "roll", "seat": 1});
-            assert_eq!(read(&awaiting(roll)), Frame::Roll { seat: 1 });
-            assert_eq!(read(&awaiting(serde_json::Value::Null)), Frame::Other);
+            let roll = Awaited::Roll { seat: 1, input: 3 };
+            assert_eq!(read(&awaiting(Some(roll))), Frame::Roll { seat: 1 });
+            assert_eq!(read(&awaiting(None)), Frame::Other);
             let error = ServerFrame::error(ErrorCode::NotYourTurn, "it is Ann's turn");
             assert_eq!(read(&error.to_text()), Frame::Error);
             // Another order of fields is read in full.

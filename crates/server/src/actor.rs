@@ -12,8 +12,9 @@
 use std::{sync::Arc, time::Duration};
 
 use axum::extract::ws::Utf8Bytes;
-use serde_json::{Value, json};
+use snl_engine::Numbered;
 use snl_store::{RoomWrite, Save, StoredRoom};
+use snl_wire::rooms::{LobbyEntry, RoomState, RoomStatus, SeatEntry};
 use tokio::{
     sync::{broadcast, mpsc, oneshot, watch},
     time::Instant,
@@ -50,7 +51,7 @@ pub(crate) enum Msg {
     /// `POST …/seats/{seat}`.
     Claim { seat: usize, name: String, reply: oneshot::Sender<Result<String, ClaimError>> },
     /// `GET /api/rooms/{room}`.
-    View { reply: oneshot::Sender<Value> },
+    View { reply: oneshot::Sender<RoomState> },
     /// `GET /api/rooms/{room}/odds`: where the tokens stand.
     Standing { reply: oneshot::Sender<crate::odds::Standing> },
 }
@@ -82,7 +83,7 @@ pub(crate) struct Joined {
 pub(crate) struct Handle {
     pub(crate) tx: mpsc::Sender<Msg>,
     /// The room as the lobby lists it.
-    pub(crate) summary: watch::Receiver<Value>,
+    pub(crate) summary: watch::Receiver<LobbyEntry>,
     /// Stops the task (its connections close): the room is another node's now.
     pub(crate) task: tokio::task::AbortHandle,
 }
@@ -96,10 +97,13 @@ struct Actor {
     /// a connection resuming with `since` reads what it missed from there, so a room's memory
     /// does not grow with its game.
     seq: u64,
+    /// The input awaited: its id (the last event's `seq` when it became awaited), and what
+    /// the room waited for then (the id changes when that does).
+    input: (u64, Waiting),
     log_len: u64,
     online: Vec<u32>,
     out: broadcast::Sender<Batch>,
-    summary: watch::Sender<Value>,
+    summary: watch::Sender<LobbyEntry>,
     writer: Writer,
     bot_delay: Duration,
     bot_at: Option<Instant>,
@@ -111,13 +115,14 @@ struct Actor {
     /// What the last awaiting frame announced.
     announced: Option<Waiting>,
     /// The lobby entry's status and seats taken when it was last built in full.
-    summarized: (&'static str, usize),
+    summarized: (RoomStatus, usize),
 }
 
 /// Starts the task of a new room (already stored).
 pub(crate) fn spawn(room: Room, writer: Writer, bot_delay: Duration) -> Handle {
     let seats = room.setup.seats.len();
-    start(room, vec![None; seats], 0, 0, writer, bot_delay)
+    let input = (0, room.waiting());
+    start(room, vec![None; seats], (0, input), 0, writer, bot_delay)
 }
 
 /// Rebuilds a stored room by replaying its log, checks that it tells exactly the events stored,
@@ -144,21 +149,26 @@ pub(crate) fn restore(
     }
     let mut room = Room::new(id.clone(), setup);
     let mut seq = 0;
+    let mut input = (0, room.waiting());
     for (i, text) in stored.log.iter().enumerate() {
         let command: Command = serde_json::from_str(text)
             .map_err(|e| format!("room {id}: command {} cannot be read: {e}", i + 1))?;
         let events = room.apply(&command).map_err(|r| {
             format!("room {id}: command {} is refused on replay: {}", i + 1, r.message)
         })?;
-        for event in events {
-            let frame = ServerFrame::Event { seq: seq + 1, event }.to_text();
-            if stored.events.get(seq as usize) != Some(&frame) {
+        for Numbered { seq: number, event } in events {
+            let frame = ServerFrame::Event { seq: number, event }.to_text();
+            if number != seq + 1 || stored.events.get(seq as usize) != Some(&frame) {
                 return Err(format!(
                     "room {id}: event {} does not replay to what was stored",
                     seq + 1
                 ));
             }
             seq += 1;
+        }
+        // As `Actor::log` keeps it.
+        if room.waiting() != input.1 {
+            input = (room.seq(), room.waiting());
         }
     }
     if seq != stored.events.len() as u64 {
@@ -167,13 +177,13 @@ pub(crate) fn restore(
             stored.events.len(),
         ));
     }
-    Ok(start(room, hashes, seq, stored.log.len() as u64, writer, bot_delay))
+    Ok(start(room, hashes, (seq, input), stored.log.len() as u64, writer, bot_delay))
 }
 
 fn start(
     room: Room,
     hashes: Vec<Option<TokenHash>>,
-    seq: u64,
+    (seq, input): (u64, (u64, Waiting)),
     log_len: u64,
     writer: Writer,
     bot_delay: Duration,
@@ -189,6 +199,7 @@ fn start(
         room,
         hashes,
         seq,
+        input,
         log_len,
         online,
         out,
@@ -207,38 +218,32 @@ fn start(
     Handle { tx, summary: summary_rx, task }
 }
 
-fn status_of(room: &Room) -> &'static str {
-    match room.waiting() {
-        Waiting::Seats => "open",
-        Waiting::Over => "over",
-        _ => "running",
-    }
-}
-
 /// What changes a lobby entry besides its turn count: its status and the seats taken.
-fn summary_key(room: &Room) -> (&'static str, usize) {
-    (status_of(room), room.names().iter().flatten().count())
+fn summary_key(room: &Room) -> (RoomStatus, usize) {
+    (room.status(), room.names().iter().flatten().count())
 }
 
-fn summary_of(room: &Room) -> Value {
-    let status = status_of(room);
-    let seats: Vec<Value> = room
+fn summary_of(room: &Room) -> LobbyEntry {
+    let seats = room
         .setup
         .seats
         .iter()
         .zip(room.names())
         .enumerate()
-        .map(|(i, (s, name))| {
-            json!({"seat": i, "kind": s.kind.as_str(), "name": name, "open": name.is_none()})
+        .map(|(i, (s, name))| SeatEntry {
+            seat: i,
+            kind: s.kind,
+            name: name.clone(),
+            open: name.is_none(),
         })
         .collect();
-    json!({
-        "room": room.id,
-        "status": status,
-        "board_name": room.setup.board_name,
-        "seats": seats,
-        "turns": room.session().map_or(0, |s| s.game().turns()),
-    })
+    LobbyEntry {
+        room: room.id.clone(),
+        status: room.status(),
+        board_name: room.setup.board_name.clone(),
+        seats,
+        turns: room.session().map_or(0, |s| s.game().turns()),
+    }
 }
 
 async fn sleep_until(at: Option<Instant>) {
@@ -299,10 +304,12 @@ impl Actor {
                         ErrorCode::NotAPlayer,
                         "a spectator cannot roll, choose, hand over or chat: take a seat first",
                     )),
-                    Some(seat) => match command_of(seat, frame) {
-                        Ok(command) => self.execute(Some(command), vec![]).await,
-                        Err(refusal) => Err(refusal),
-                    },
+                    Some(seat) => {
+                        match self.stale(&frame).map_or_else(|| command_of(seat, frame), Err) {
+                            Ok(command) => self.execute(Some(command), vec![]).await,
+                            Err(refusal) => Err(refusal),
+                        }
+                    }
                 };
                 let _ = reply.send(result);
             }
@@ -345,7 +352,7 @@ impl Actor {
         let seq = self.seq;
         let events = self.out.subscribe();
         let missed = since.filter(|&since| since < seq).map(|since| (since, seq));
-        let state = self.view(seq);
+        let state = Box::new(self.view(seq));
         let welcome = ServerFrame::Welcome { seat, seq, state }.to_text().into();
         Ok(Joined { seat, welcome, missed, events })
     }
@@ -406,7 +413,8 @@ impl Actor {
             let waiting = self.room.waiting();
             if self.announced.replace(waiting) != Some(waiting) {
                 let seq = self.seq;
-                let awaiting = ServerFrame::Awaiting { seq, awaiting: self.room.awaiting() };
+                let awaiting =
+                    ServerFrame::Awaiting { seq, awaiting: self.room.awaiting(self.input.0) };
                 frames.push(awaiting.to_text().into());
             }
             let _ = self.out.send(Arc::new(frames));
@@ -428,10 +436,8 @@ impl Actor {
         }
         let turns = self.room.session().map_or(0, |s| s.game().turns());
         self.summary.send_if_modified(|entry| {
-            let changed = entry["turns"] != turns;
-            if changed {
-                entry["turns"] = turns.into();
-            }
+            let changed = entry.turns != turns;
+            entry.turns = turns;
             changed
         });
     }
@@ -439,7 +445,7 @@ impl Actor {
     fn log(
         &mut self,
         command: &Command,
-        events: Vec<snl_engine::Event<String>>,
+        events: Vec<Numbered<String>>,
         writes: &mut Vec<RoomWrite>,
         frames: &mut Vec<Utf8Bytes>,
     ) {
@@ -447,25 +453,45 @@ impl Actor {
         let room = &self.room.id;
         let text = serde_json::to_string(command).unwrap_or_default();
         writes.push(RoomWrite::Log { room: room.clone(), number: self.log_len, command: text });
-        for event in events {
-            let seq = self.seq + frames.len() as u64 + 1;
+        // Numbered by the room's session: the number stored and sent.
+        for Numbered { seq, event } in events {
+            debug_assert_eq!(seq, self.seq + frames.len() as u64 + 1, "numbers without gaps");
             let frame = ServerFrame::Event { seq, event }.to_text();
             writes.push(RoomWrite::Event { room: room.clone(), seq, event: frame.clone() });
             frames.push(Utf8Bytes::from(frame));
         }
+        // A new input awaited gets a new id: the last event's number now.
+        let waiting = self.room.waiting();
+        if waiting != self.input.1 {
+            self.input = (self.room.seq(), waiting);
+        }
+    }
+
+    /// Why `frame`, a roll or a choice answering an input that is no longer awaited (its `input`
+    /// is not the id of the one awaited now), is refused; none when it is not stale.
+    fn stale(&self, frame: &ClientFrame) -> Option<Refusal> {
+        let (ClientFrame::Roll { input: Some(input) }
+        | ClientFrame::Choose { input: Some(input), .. }) = *frame
+        else {
+            return None;
+        };
+        let now = self.input.0;
+        (input != now).then(|| {
+            Refusal::new(
+                ErrorCode::Refused,
+                format!("input {input} is no longer awaited (the room awaits input {now}): nothing changed"),
+            )
+        })
     }
 
     /// The room's public state, with the milliseconds left of the turn clock (`turn_left_ms`:
     /// null when no person's turn is timed), so a page that joins mid-turn shows the time left.
-    fn view(&self, seq: u64) -> Value {
-        let mut state = self.room.view(seq, &self.online);
-        let left = self.deadline.map(|(at, _, _)| {
+    fn view(&self, seq: u64) -> RoomState {
+        let mut state = self.room.view(seq, &self.online, self.input.0);
+        state.turn_left_ms = self.deadline.map(|(at, _, _)| {
             u64::try_from(at.saturating_duration_since(Instant::now()).as_millis())
                 .unwrap_or(u64::MAX)
         });
-        if let Some(object) = state.as_object_mut() {
-            object.insert("turn_left_ms".into(), json!(left));
-        }
         state
     }
 
@@ -509,8 +535,8 @@ fn command_of(seat: usize, frame: ClientFrame) -> Result<Command, Refusal> {
         ClientFrame::Hello { .. } => {
             Err(Refusal::new(ErrorCode::BadMessage, "hello was said already on this connection"))
         }
-        ClientFrame::Roll {} => act(Act::Roll),
-        ClientFrame::Choose { option } => act(Act::Choose { option }),
+        ClientFrame::Roll { .. } => act(Act::Roll),
+        ClientFrame::Choose { option, .. } => act(Act::Choose { option }),
         ClientFrame::Autopilot { on } => act(Act::Autopilot { on }),
         ClientFrame::Chat { text } => {
             let count = text.chars().count();
@@ -528,7 +554,8 @@ fn command_of(seat: usize, frame: ClientFrame) -> Result<Command, Refusal> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::setup::CreateRoom;
+    use crate::setup::{CheckRoom, CreateRoom};
+    use serde_json::{Value, json};
     use snl_store::RoomStore;
     use tokio::sync::broadcast::error::TryRecvError;
 
@@ -573,7 +600,7 @@ mod tests {
         // Ann acts within her 30 seconds: nothing times out.
         tokio::time::advance(Duration::from_secs(29)).await;
         assert_eq!(rx.try_recv().unwrap_err(), TryRecvError::Empty);
-        let frame = ClientFrame::Roll {};
+        let frame = ClientFrame::ROLL;
         ask(&handle, |reply| Msg::Do { seat: Some(0), frame, reply }).await.unwrap();
         let told = events(&rx.recv().await.unwrap());
         assert!(told.iter().all(|e| e["type"] != "timed_out"), "{told:?}");
@@ -588,10 +615,11 @@ mod tests {
         assert_eq!(told[0], json!({"type": "timed_out", "player": "Bob"}));
         assert!(told.iter().any(|e| e["type"] == "dice_rolled" && e["player"] == "Bob"));
         let awaiting: Value = serde_json::from_str(batch.last().unwrap().as_str()).unwrap();
-        assert_eq!(awaiting["awaiting"], json!({"type": "roll", "seat": 0}));
+        let seq = awaiting["seq"].clone();
+        assert_eq!(awaiting["awaiting"], json!({"type": "roll", "seat": 0, "input": seq}));
 
         // Bob's late roll is refused: it is Ann's turn again.
-        let frame = ClientFrame::Roll {};
+        let frame = ClientFrame::ROLL;
         let late = ask(&handle, |reply| Msg::Do { seat: Some(1), frame, reply }).await;
         assert_eq!(late.unwrap_err().code, ErrorCode::NotYourTurn);
         let _ = std::fs::remove_dir_all(&dir);
@@ -615,10 +643,10 @@ mod tests {
         assert_eq!(welcome(handle.clone()).await["turn_left_ms"], 30_000);
         tokio::time::advance(Duration::from_millis(12_500)).await;
         assert_eq!(welcome(handle.clone()).await["turn_left_ms"], 17_500);
-        let view = ask(&handle, |reply| Msg::View { reply }).await;
+        let view = json!(ask(&handle, |reply| Msg::View { reply }).await);
         assert_eq!(view["turn_left_ms"], 17_500, "GET /api/rooms/{{room}} tells it too");
         // Ann rolls: Bob's turn has its whole 30 seconds.
-        let frame = ClientFrame::Roll {};
+        let frame = ClientFrame::ROLL;
         ask(&handle, |reply| Msg::Do { seat: Some(0), frame, reply }).await.unwrap();
         assert_eq!(welcome(handle.clone()).await["turn_left_ms"], 30_000);
         let _ = std::fs::remove_dir_all(&dir);
@@ -640,7 +668,7 @@ mod tests {
         let roll = |seat| {
             let handle = handle.clone();
             async move {
-                let frame = ClientFrame::Roll {};
+                let frame = ClientFrame::ROLL;
                 ask(&handle, |reply| Msg::Do { seat: Some(seat), frame, reply }).await
             }
         };
@@ -664,7 +692,7 @@ mod tests {
         }
         let ended = told.last().unwrap();
         assert_eq!(ended["type"], "game_ended", "{told:?}");
-        let view = ask(&handle, |reply| Msg::View { reply }).await;
+        let view = json!(ask(&handle, |reply| Msg::View { reply }).await);
         assert_eq!(view["status"], "over");
         assert_eq!(view["time_up"], true);
         let mut by_position: Vec<(u64, usize)> =
@@ -702,24 +730,24 @@ mod tests {
     async fn the_lobby_entry_follows_seats_status_and_turns() {
         let request = r#"{"seats":[{"kind":"human"},{"kind":"human"}],"seed":3}"#;
         let (handle, dir) = room("summary", request, Duration::ZERO).await;
-        assert_eq!(handle.summary.borrow()["status"], "open");
+        assert_eq!(json!(*handle.summary.borrow())["status"], "open");
         for (seat, name) in [(0, "Ann"), (1, "Bob")] {
             let name = name.to_owned();
             ask(&handle, |reply| Msg::Claim { seat, name, reply }).await.unwrap();
         }
-        assert_eq!(handle.summary.borrow()["seats"][1]["name"], "Bob");
+        assert_eq!(json!(*handle.summary.borrow())["seats"][1]["name"], "Bob");
         let mut turns_seen = 0;
         loop {
-            let view = ask(&handle, |reply| Msg::View { reply }).await;
-            let entry = handle.summary.borrow().clone();
+            let view = json!(ask(&handle, |reply| Msg::View { reply }).await);
+            let entry = json!(*handle.summary.borrow());
             assert_eq!((&entry["status"], &entry["turns"]), (&view["status"], &view["turns"]));
             turns_seen = turns_seen.max(entry["turns"].as_u64().unwrap());
             let Some(seat) = view["awaiting"]["seat"].as_u64() else { break };
-            let frame = ClientFrame::Roll {};
+            let frame = ClientFrame::ROLL;
             let seat = Some(seat as usize);
             ask(&handle, |reply| Msg::Do { seat, frame, reply }).await.unwrap();
         }
-        assert_eq!(handle.summary.borrow()["status"], "over");
+        assert_eq!(json!(*handle.summary.borrow())["status"], "over");
         assert!(turns_seen > 2, "{turns_seen}");
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -735,8 +763,7 @@ mod tests {
         ];
         let mut events = Vec::new();
         for command in &log {
-            for event in room.apply(command).unwrap() {
-                let seq = events.len() as u64 + 1;
+            for Numbered { seq, event } in room.apply(command).unwrap() {
                 events.push(ServerFrame::Event { seq, event }.to_text());
             }
         }

@@ -17,15 +17,18 @@ use axum::{
     routing::{get, post},
 };
 use serde::Deserialize;
-use serde_json::{Value, json};
 use snl_store::RoomWrite;
+use snl_wire::{
+    api::{ErrorBody, ErrorDetail},
+    rooms::{Claim, ClaimAnswer, Created, RoomStatus, Rooms},
+};
 use tokio::sync::oneshot;
 
 use crate::{
     Shared,
     actor::{self, ClaimError, Handle, Msg},
     room::{ClaimProblem, Room},
-    setup::CreateRoom,
+    setup::{CheckRoom, CreateRoom},
     token, ws,
 };
 
@@ -57,7 +60,8 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = json!({"error": {"code": self.code, "message": self.message}});
+        let body =
+            ErrorBody { error: ErrorDetail { code: self.code.to_owned(), message: self.message } };
         (self.status, Json(body)).into_response()
     }
 }
@@ -120,7 +124,7 @@ async fn create(
     let setup = request.check(token::random_u64().map_err(randomness)?).map_err(ApiError::bad)?;
     let live = {
         let rooms = shared.rooms.read().unwrap_or_else(std::sync::PoisonError::into_inner);
-        rooms.values().filter(|h| h.summary.borrow()["status"] != "over").count()
+        rooms.values().filter(|h| h.summary.borrow().status != RoomStatus::Over).count()
     };
     if live >= shared.config.max_rooms {
         return Err(ApiError::new(
@@ -143,13 +147,13 @@ async fn create(
     })?;
     let room = Room::new(id.clone(), setup);
     let handle = actor::spawn(room, shared.writer.clone(), shared.config.bot_delay);
-    let seats = handle.summary.borrow()["seats"].clone();
+    let seats = handle.summary.borrow().seats.clone();
     crate::cluster::hold(&shared, &id, &handle);
-    Ok((StatusCode::CREATED, Json(json!({"room": id, "seats": seats}))).into_response())
+    Ok((StatusCode::CREATED, Json(Created { room: id, seats })).into_response())
 }
 
-async fn lobby(State(shared): State<Arc<Shared>>) -> Json<Value> {
-    Json(json!({"rooms": crate::lobby::listing(&shared)}))
+async fn lobby(State(shared): State<Arc<Shared>>) -> Json<Rooms> {
+    Json(Rooms { rooms: crate::lobby::listing(&shared) })
 }
 
 async fn view(State(shared): State<Arc<Shared>>, Path(room): Path<String>) -> ApiResult {
@@ -157,12 +161,6 @@ async fn view(State(shared): State<Arc<Shared>>, Path(room): Path<String>) -> Ap
     let (reply, answer) = oneshot::channel();
     handle.tx.send(Msg::View { reply }).await.map_err(|_| ApiError::gone(&room))?;
     Ok(Json(answer.await.map_err(|_| ApiError::gone(&room))?).into_response())
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ClaimBody {
-    name: String,
 }
 
 async fn claim(
@@ -174,11 +172,11 @@ async fn claim(
     let seat: usize = seat.parse().map_err(|_| {
         ApiError::new(StatusCode::NOT_FOUND, "no_such_seat", format!("there is no seat '{seat}'"))
     })?;
-    let ClaimBody { name } = body_json(body)?;
+    let Claim { name } = body_json(body)?;
     let (reply, answer) = oneshot::channel();
     handle.tx.send(Msg::Claim { seat, name, reply }).await.map_err(|_| ApiError::gone(&room))?;
     match answer.await.map_err(|_| ApiError::gone(&room))? {
-        Ok(token) => Ok(Json(json!({"seat": seat, "token": token})).into_response()),
+        Ok(token) => Ok(Json(ClaimAnswer { seat, token }).into_response()),
         Err(ClaimError::BadName(message)) => Err(ApiError::bad(message)),
         Err(ClaimError::Problem(problem)) => {
             let (status, code) = match problem {

@@ -6,10 +6,10 @@
 
 use std::time::{Duration, Instant};
 
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use snl_analysis::{Budget, Work, exact, solve};
 use snl_engine::{Board, BoardSpec, RuleSet, Rules};
+pub use snl_wire::api::{BoardCheck as CheckBoard, BoardCheckAnswer};
 
 use crate::setup::{MAX_SEATS, RulesChoice};
 
@@ -17,20 +17,6 @@ use crate::setup::{MAX_SEATS, RulesChoice};
 pub const MAX_CHECK_CELLS: u32 = crate::setup::MAX_CELLS;
 /// Most time the exact game length distribution may take, in seconds.
 pub const MAX_SECONDS: u64 = 2;
-
-/// `POST /api/boards/check` as sent.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct CheckBoard {
-    /// A board file as JSON (read here, so that a shape error is one of the problems).
-    board: Value,
-    /// A named set or options by name; over the board's own `[rules]`.
-    #[serde(default)]
-    rules: Option<RulesChoice>,
-    /// How many seats the chances are for (2 by default).
-    #[serde(default)]
-    seats: Option<usize>,
-}
 
 /// What was asked, checked: the board may still be invalid.
 #[derive(Debug)]
@@ -40,30 +26,28 @@ pub(crate) struct Checked {
     seats: usize,
 }
 
-impl CheckBoard {
-    /// Checks what is not the board's own business: the seats and the size.
-    ///
-    /// # Errors
-    ///
-    /// One sentence naming the value refused.
-    pub(crate) fn check(self) -> Result<Checked, String> {
-        let seats = self.seats.unwrap_or(2);
-        if !(1..=MAX_SEATS).contains(&seats) {
-            return Err(format!("seats {seats} is outside 1..={MAX_SEATS}"));
-        }
-        // The size first, before anything is built for the board.
-        if let Some(size) = self.board.get("size").and_then(Value::as_u64)
-            && size > u64::from(MAX_CHECK_CELLS)
-        {
-            return Err(format!(
-                "a board of {size} cells is larger than {MAX_CHECK_CELLS}, the most checked here \
-                 (snl board validate and snl analyze take larger ones)"
-            ));
-        }
-        let spec = serde_json::from_value::<BoardSpec>(self.board)
-            .map_err(|e| format!("the board is not a board file: {e}"));
-        Ok(Checked { spec, rules: self.rules, seats })
+/// Checks what is not the board's own business: the seats and the size.
+///
+/// # Errors
+///
+/// One sentence naming the value refused.
+pub(crate) fn check(request: CheckBoard) -> Result<Checked, String> {
+    let seats = request.seats.unwrap_or(2);
+    if !(1..=MAX_SEATS).contains(&seats) {
+        return Err(format!("seats {seats} is outside 1..={MAX_SEATS}"));
     }
+    // The size first, before anything is built for the board.
+    if let Some(size) = request.board.get("size").and_then(Value::as_u64)
+        && size > u64::from(MAX_CHECK_CELLS)
+    {
+        return Err(format!(
+            "a board of {size} cells is larger than {MAX_CHECK_CELLS}, the most checked here \
+             (snl board validate and snl analyze take larger ones)"
+        ));
+    }
+    let spec = serde_json::from_value::<BoardSpec>(request.board)
+        .map_err(|e| format!("the board is not a board file: {e}"));
+    Ok(Checked { spec, rules: request.rules, seats })
 }
 
 /// The request's rules over the board's own.
@@ -86,13 +70,13 @@ impl Checked {
     /// # Errors
     ///
     /// One sentence when the request's rules are not rules.
-    pub(crate) fn answer(&self) -> Result<Value, String> {
+    pub(crate) fn answer(&self) -> Result<BoardCheckAnswer, String> {
         let invalid = |problems: Vec<String>| {
             let message = match problems.as_slice() {
                 [one] => format!("invalid board: {one}"),
                 many => format!("invalid board, {} problems", many.len()),
             };
-            json!({"valid": false, "message": message, "problems": problems})
+            BoardCheckAnswer { valid: false, message, problems, ..BoardCheckAnswer::default() }
         };
         let spec = match &self.spec {
             Ok(spec) => spec,
@@ -115,7 +99,7 @@ impl Checked {
 }
 
 /// A valid board's analysis.
-fn analyse(board: &Board, rules: &Rules, seats: usize) -> Value {
+fn analyse(board: &Board, rules: &Rules, seats: usize) -> BoardCheckAnswer {
     let snakes = board.jumps().iter().filter(|j| j.is_snake()).count();
     let reach = board.reach(rules);
     let verdict = if !reach.finish_reachable {
@@ -136,6 +120,16 @@ fn analyse(board: &Board, rules: &Rules, seats: usize) -> Value {
         board.size(),
         board.jumps().len() - snakes
     );
+    let checked = BoardCheckAnswer {
+        valid: true,
+        playable: Some(reach.finish_reachable && reach.trapped.is_empty()),
+        message,
+        problems: Vec::new(),
+        size: Some(board.size()),
+        rules: Some(*rules),
+        seats: Some(seats),
+        ..BoardCheckAnswer::default()
+    };
     // The check's numbers (fewest rolls, one player's exact length, each seat's chance) know cell
     // effects; a race's rounds they leave out, so a race gets no numbers rather than wrong ones.
     if let Err(e) = [Work::Exact, Work::Solve]
@@ -143,17 +137,11 @@ fn analyse(board: &Board, rules: &Rules, seats: usize) -> Value {
         .try_for_each(|work| snl_analysis::check_supported_for(work, board, rules))
         .and_then(|()| snl_analysis::check_supported_rules(rules))
     {
-        return json!({
-            "valid": true,
-            "playable": reach.finish_reachable && reach.trapped.is_empty(),
-            "message": message,
-            "problems": [],
-            "size": board.size(),
-            "rules": rules,
-            "seats": seats,
-            "exact": false,
-            "analysis_error": e.to_string(),
-        });
+        return BoardCheckAnswer {
+            exact: Some(false),
+            analysis_error: Some(e.to_string()),
+            ..checked
+        };
     }
     let best = solve::solve(board, rules);
     let mut options = exact::Options::default();
@@ -161,48 +149,41 @@ fn analyse(board: &Board, rules: &Rules, seats: usize) -> Value {
     options.budget =
         Budget::unlimited().with_deadline(Instant::now() + Duration::from_secs(MAX_SECONDS));
     let analysis = exact::analyze_with(board, rules, &snl_engine::FirstOption, &options);
-    let exact_part = match &analysis {
+    let solved = BoardCheckAnswer {
+        min_rolls: Some(best.min_rolls()),
+        path: Some(best.is_reachable().then(|| best.path())),
+        ..checked
+    };
+    match &analysis {
         Ok(a) => {
             let outcomes = a.seats(seats);
-            let finite = |x: f64| x.is_finite().then_some(x);
-            json!({
-                "expected_turns": finite(a.expected_turns),
-                "expected_rolls": finite(a.expected_rolls),
-                "median_turns": a.median_turns(),
-                "min_turns": a.min_turns(),
-                "never_finish_probability": a.never_finish_probability,
-                "win_probability": outcomes.win_probability,
-                "expected_game_rolls": finite(outcomes.expected_game_rolls),
-                "exact": outcomes.is_exact() && a.distribution.is_complete(),
-            })
+            let finite = |x: f64| Some(x.is_finite().then_some(x));
+            BoardCheckAnswer {
+                expected_turns: finite(a.expected_turns),
+                expected_rolls: finite(a.expected_rolls),
+                median_turns: Some(a.median_turns()),
+                min_turns: Some(a.min_turns()),
+                never_finish_probability: Some(a.never_finish_probability),
+                exact: Some(outcomes.is_exact() && a.distribution.is_complete()),
+                win_probability: Some(outcomes.win_probability),
+                expected_game_rolls: finite(outcomes.expected_game_rolls),
+                ..solved
+            }
         }
-        Err(e) => json!({"exact": false, "analysis_error": e.to_string()}),
-    };
-    let mut answer = json!({
-        "valid": true,
-        "playable": reach.finish_reachable && reach.trapped.is_empty(),
-        "message": message,
-        "problems": [],
-        "size": board.size(),
-        "rules": rules,
-        "seats": seats,
-        "min_rolls": best.min_rolls(),
-        "path": best.is_reachable().then(|| best.path()),
-    });
-    if let (Some(answer), Value::Object(more)) = (answer.as_object_mut(), exact_part) {
-        answer.extend(more);
+        Err(e) => {
+            BoardCheckAnswer { exact: Some(false), analysis_error: Some(e.to_string()), ..solved }
+        }
     }
-    answer
 }
 
 /// `POST /api/boards/check`.
 pub(crate) async fn endpoint(
     axum::extract::State(shared): axum::extract::State<std::sync::Arc<crate::Shared>>,
     body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
-) -> crate::api::ApiResult<axum::Json<Value>> {
+) -> crate::api::ApiResult<axum::Json<BoardCheckAnswer>> {
     use crate::api::ApiError;
     let request: CheckBoard = crate::api::body_json(body)?;
-    let checked = request.check().map_err(ApiError::bad)?;
+    let checked = check(request).map_err(ApiError::bad)?;
     let unavailable = |message: String| {
         ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, "server_error", message)
     };
@@ -223,8 +204,11 @@ pub(crate) async fn endpoint(
 mod tests {
     use super::*;
 
+    use serde_json::json;
+
     fn check(json: &str) -> Result<Value, String> {
-        serde_json::from_str::<CheckBoard>(json).map_err(|e| e.to_string())?.check()?.answer()
+        let request = serde_json::from_str::<CheckBoard>(json).map_err(|e| e.to_string())?;
+        super::check(request)?.answer().map(|a| json!(a))
     }
 
     #[test]

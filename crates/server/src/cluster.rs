@@ -16,7 +16,7 @@ use std::{
     time::Duration,
 };
 
-use serde_json::Value;
+use snl_wire::rooms::{LobbyEntry, RoomStatus};
 use tokio::sync::{Mutex as AsyncMutex, broadcast::error::RecvError};
 
 use crate::{
@@ -40,7 +40,7 @@ pub(crate) struct Cluster {
     /// One gate per room being loaded, so one request loads it and the others wait for it.
     gates: Mutex<HashMap<String, Arc<AsyncMutex<()>>>>,
     /// The lobby entries of rooms other nodes hold, by room.
-    remote: RwLock<HashMap<String, Value>>,
+    remote: RwLock<HashMap<String, LobbyEntry>>,
 }
 
 impl Cluster {
@@ -57,7 +57,7 @@ impl Cluster {
     }
 
     /// The other nodes' lobby entries, but for rooms in `local`.
-    pub(crate) fn remote_lobby(&self, local: &HashMap<String, Handle>) -> Vec<Value> {
+    pub(crate) fn remote_lobby(&self, local: &HashMap<String, Handle>) -> Vec<LobbyEntry> {
         let remote = self.remote.read().unwrap_or_else(PoisonError::into_inner);
         remote
             .iter()
@@ -167,13 +167,12 @@ pub(crate) fn watch(shared: &Shared, room: &str, handle: &Handle) {
     let mut summary = handle.summary.clone();
     let room = room.to_owned();
     tokio::spawn(async move {
-        // The entry last told, as text, and its status and seats as text: a few hundred bytes
-        // where a copy of the entry (a JSON map) would keep kilobytes for every room.
+        // The entry last told, as text, and its status and seats as text.
         let mut told: Option<(String, String)> = None;
         loop {
             let entry = summary.borrow_and_update().clone();
-            let text = entry.to_string();
-            let key = format!("{} {}", entry["status"], entry["seats"]);
+            let text = serde_json::to_string(&entry).unwrap_or_default();
+            let key = format!("{:?} {:?}", entry.status, entry.seats);
             let new = told.as_ref().is_none_or(|(t, _)| *t != text);
             if new {
                 lobby.tell(&entry);
@@ -212,7 +211,7 @@ pub(crate) fn listen(shared: &Arc<Shared>) {
                     let mut remote =
                         shared.cluster.remote.write().unwrap_or_else(PoisonError::into_inner);
                     for (room, entry) in entries {
-                        if let Ok(entry) = serde_json::from_str::<Value>(&entry) {
+                        if let Ok(entry) = serde_json::from_str::<LobbyEntry>(&entry) {
                             remote.insert(room, entry.clone());
                             // Told after it is kept: a stream that reads the list before
                             // this is told it.
@@ -265,12 +264,12 @@ pub(crate) fn listen(shared: &Arc<Shared>) {
                     }
                 }
                 Notice::Lobby(entry) => {
-                    let Ok(entry) = serde_json::from_str::<Value>(&entry) else { continue };
-                    let Some(room) = entry["room"].as_str().map(str::to_owned) else { continue };
+                    let Ok(entry) = serde_json::from_str::<LobbyEntry>(&entry) else { continue };
+                    let room = entry.room.clone();
                     {
                         let mut remote =
                             shared.cluster.remote.write().unwrap_or_else(PoisonError::into_inner);
-                        if entry["status"] == "over" {
+                        if entry.status == RoomStatus::Over {
                             remote.remove(&room);
                         } else {
                             remote.insert(room, entry.clone());

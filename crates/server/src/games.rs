@@ -10,9 +10,10 @@ use std::{
     sync::{Mutex, PoisonError},
 };
 
-use serde_json::{Value, json};
+use serde::Serialize;
 use snl_engine::{Event, Game};
-use snl_store::{Database, DbError, GameId};
+use snl_store::{Database, DbError, GameId, GameSummary};
+use snl_wire::api::{GameEntry, GameListing, GamePage, RecordedGame};
 
 /// Most games in one page of the list.
 pub const MAX_PAGE: usize = 100;
@@ -55,14 +56,14 @@ impl Library {
     }
 
     /// A page of the list, newest first (blocking).
-    pub(crate) fn page(&self, before: Option<i64>, limit: usize) -> Result<Value, ReadError> {
+    pub(crate) fn page(&self, before: Option<i64>, limit: usize) -> Result<GamePage, ReadError> {
         let games = self.with(|db| db.games_page(before.map(GameId), limit))?;
-        let next = (games.len() == limit).then(|| games.last().map(|g| g.id)).flatten();
-        Ok(json!({"games": games, "next": next}))
+        let next = (games.len() == limit).then(|| games.last().map(|g| g.id.0)).flatten();
+        Ok(GamePage { games: games.into_iter().map(listing).collect(), next })
     }
 
     /// Game `id` whole, for a replay (blocking).
-    pub(crate) fn game(&self, id: i64) -> Result<Value, ReadError> {
+    pub(crate) fn game(&self, id: i64) -> Result<RecordedGame, ReadError> {
         let (save, summary) = self.with(|db| {
             let save = db.load(GameId(id))?;
             let summary = db.games_page(Some(GameId(id + 1)), 1)?.pop();
@@ -82,25 +83,24 @@ impl Library {
         let mut events: Vec<Event> = Vec::new();
         let end = Game::replay(state, &mut events)
             .map_err(|e| (409, "bad_game", format!("game {id} cannot be replayed: {e}")))?;
-        let numbered: Vec<Value> = events
+        let events = events
             .iter()
-            .enumerate()
-            .map(|(i, e)| json!({"seq": i + 1, "event": e.named(&state.seats)}))
+            .zip(1..)
+            .map(|(e, seq)| GameEntry { seq, event: e.named(&state.seats) })
             .collect();
-        let ranking: Vec<&str> =
-            end.ranking().iter().map(|&s| state.seats[s].name.as_str()).collect();
-        Ok(json!({
-            "id": id,
-            "board_name": save.board_name,
-            "board": state.board,
-            "rules": state.rules,
-            "seats": state.seats,
-            "status": summary.map(|s| s.status),
-            "turns": end.turns(),
-            "positions": end.positions(),
-            "ranking": ranking,
-            "events": numbered,
-        }))
+        let ranking = end.ranking().iter().map(|&s| state.seats[s].name.clone()).collect();
+        Ok(RecordedGame {
+            id,
+            board_name: save.board_name.clone(),
+            board: state.board.clone(),
+            rules: state.rules,
+            seats: state.seats.clone(),
+            status: summary.map(|s| s.status.as_str().to_owned()),
+            turns: end.turns(),
+            positions: end.positions(),
+            ranking,
+            events,
+        })
     }
 }
 
@@ -120,10 +120,28 @@ fn read_error((status, code, message): ReadError) -> crate::api::ApiError {
     crate::api::ApiError::new(status, code, message)
 }
 
-async fn blocking(
+/// A game as the list tells it.
+fn listing(game: GameSummary) -> GameListing {
+    GameListing {
+        id: game.id.0,
+        started_ms: game.started_ms,
+        updated_ms: game.updated_ms,
+        board: game.board,
+        board_size: game.board_size,
+        rules: game.rules,
+        seats: game.seats,
+        winner: game.winner,
+        status: game.status.as_str().to_owned(),
+        turns: game.turns,
+        series: game.series.map(|s| s.0),
+        series_game: game.series_game,
+    }
+}
+
+async fn blocking<T: Serialize + Send + 'static>(
     shared: std::sync::Arc<crate::Shared>,
-    read: impl FnOnce(&Library) -> Result<Value, ReadError> + Send + 'static,
-) -> crate::api::ApiResult<axum::Json<Value>> {
+    read: impl FnOnce(&Library) -> Result<T, ReadError> + Send + 'static,
+) -> crate::api::ApiResult<axum::Json<T>> {
     let answer = tokio::task::spawn_blocking(move || read(&shared.library))
         .await
         .map_err(|e| read_error((503, "server_error", format!("the read failed: {e}"))))?;
@@ -134,7 +152,7 @@ async fn blocking(
 pub(crate) async fn list(
     axum::extract::State(shared): axum::extract::State<std::sync::Arc<crate::Shared>>,
     query: Result<axum::extract::Query<PageQuery>, axum::extract::rejection::QueryRejection>,
-) -> crate::api::ApiResult<axum::Json<Value>> {
+) -> crate::api::ApiResult<axum::Json<GamePage>> {
     let axum::extract::Query(query) = query.map_err(|e| {
         crate::api::ApiError::bad(format!("the query is not valid: {}", e.body_text()))
     })?;
@@ -150,7 +168,7 @@ pub(crate) async fn list(
 pub(crate) async fn one(
     axum::extract::State(shared): axum::extract::State<std::sync::Arc<crate::Shared>>,
     axum::extract::Path(id): axum::extract::Path<String>,
-) -> crate::api::ApiResult<axum::Json<Value>> {
+) -> crate::api::ApiResult<axum::Json<RecordedGame>> {
     let Ok(number) = id.parse::<i64>() else {
         return Err(read_error((404, "no_such_game", format!("there is no game '{id}'"))));
     };

@@ -17,7 +17,7 @@ use axum::{
     response::Response,
 };
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
-use serde_json::Value;
+use snl_wire::rooms::{LobbyEntry, RoomStatus};
 use tokio::sync::broadcast::{self, error::RecvError};
 
 use crate::{
@@ -51,10 +51,9 @@ impl Lobby {
     }
 
     /// Tells the streams a room's new lobby entry (a room over leaves the lobby).
-    pub(crate) fn tell(&self, entry: &Value) {
-        let Some(room) = entry["room"].as_str() else { return };
-        if entry["status"] == "over" {
-            self.gone(room);
+    pub(crate) fn tell(&self, entry: &LobbyEntry) {
+        if entry.status == RoomStatus::Over {
+            self.gone(&entry.room);
         } else {
             self.send(&LobbyFrame::Room { entry: entry.clone() });
         }
@@ -73,15 +72,15 @@ impl Lobby {
 }
 
 /// The rooms the lobby lists (open seats or running), every node's, by id.
-pub(crate) fn listing(shared: &Shared) -> Vec<Value> {
+pub(crate) fn listing(shared: &Shared) -> Vec<LobbyEntry> {
     let rooms = shared.rooms.read().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let mut listed: Vec<Value> = rooms
+    let mut listed: Vec<LobbyEntry> = rooms
         .values()
         .map(|h| h.summary.borrow().clone())
-        .filter(|s| s["status"] != "over")
+        .filter(|s| s.status != RoomStatus::Over)
         .collect();
     listed.extend(shared.cluster.remote_lobby(&rooms));
-    listed.sort_by(|a, b| a["room"].as_str().cmp(&b["room"].as_str()));
+    listed.sort_by(|a, b| a.room.cmp(&b.room));
     listed
 }
 
@@ -161,6 +160,17 @@ async fn follow<K, M>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
+
+    fn entry(room: &str, status: RoomStatus) -> LobbyEntry {
+        LobbyEntry {
+            room: room.into(),
+            status,
+            board_name: "classic".into(),
+            seats: Vec::new(),
+            turns: 0,
+        }
+    }
 
     fn text(message: &Message) -> Value {
         match message {
@@ -173,8 +183,8 @@ mod tests {
     async fn a_stream_gets_the_list_then_each_change_and_a_room_over_leaves() {
         let lobby = Lobby::with_backlog(8);
         let changes = lobby.changes.subscribe();
-        lobby.tell(&serde_json::json!({"room": "a", "status": "open", "seats": []}));
-        lobby.tell(&serde_json::json!({"room": "a", "status": "over", "seats": []}));
+        lobby.tell(&entry("a", RoomStatus::Open));
+        lobby.tell(&entry("a", RoomStatus::Over));
         drop(lobby); // the server stops: the stream ends after the changes told
         let mut sent: Vec<Message> = Vec::new();
         let first = LobbyFrame::Lobby { rooms: Vec::new() }.to_text();
@@ -193,7 +203,7 @@ mod tests {
         // Five changes before the connection takes any: the oldest is gone from the channel,
         // which holds four whatever the client does.
         for i in 0..5 {
-            lobby.tell(&serde_json::json!({"room": format!("r{i}"), "status": "open"}));
+            lobby.tell(&entry(&format!("r{i}"), RoomStatus::Open));
         }
         assert_eq!(lobby.changes.len(), 4);
         let mut sent: Vec<Message> = Vec::new();

@@ -9,12 +9,12 @@ use std::{
     sync::{Arc, Mutex, PoisonError},
 };
 
-use serde_json::{Value, json};
 use snl_analysis::{
     exact::{self, RaceLimits, TurnChain},
     solve::rolls_to_finish,
 };
 use snl_engine::{Board, BoardSpec, Rules};
+use snl_wire::api::{OddsAnswer, OddsSeat};
 use tokio::sync::Semaphore;
 
 use crate::room::Room;
@@ -72,7 +72,7 @@ struct Tables {
 #[derive(Debug)]
 pub(crate) struct Work {
     tables: Mutex<HashMap<String, (u64, Arc<Tables>)>>,
-    answers: Mutex<HashMap<String, (u64, Value)>>,
+    answers: Mutex<HashMap<String, (u64, OddsAnswer)>>,
     uses: std::sync::atomic::AtomicU64,
     /// Analyses running at once (odds and board checks): the machine's other work goes on.
     pub(crate) permits: Semaphore,
@@ -91,13 +91,19 @@ impl Default for Work {
 
 impl Work {
     /// The answer kept for `room` at `seq`, if any.
-    pub(crate) fn kept(&self, room: &str, seq: u64) -> Option<Value> {
+    pub(crate) fn kept(&self, room: &str, seq: u64) -> Option<OddsAnswer> {
         let answers = self.answers.lock().unwrap_or_else(PoisonError::into_inner);
         answers.get(room).filter(|(s, _)| *s == seq).map(|(_, v)| v.clone())
     }
 
     /// Keeps `answer` for `room` at `seq` (rooms that are gone are dropped with it).
-    pub(crate) fn keep(&self, room: &str, seq: u64, answer: &Value, live: &dyn Fn(&str) -> bool) {
+    pub(crate) fn keep(
+        &self,
+        room: &str,
+        seq: u64,
+        answer: &OddsAnswer,
+        live: &dyn Fn(&str) -> bool,
+    ) {
         let mut answers = self.answers.lock().unwrap_or_else(PoisonError::into_inner);
         if answers.len() >= 4 * KEPT_BOARDS {
             answers.retain(|r, _| live(r));
@@ -138,7 +144,7 @@ impl Work {
     }
 
     /// The odds of `standing` in room `room`, as the endpoint answers (blocking work).
-    pub(crate) fn answer(&self, room: &str, standing: &Standing) -> Result<Value, String> {
+    pub(crate) fn answer(&self, room: &str, standing: &Standing) -> Result<OddsAnswer, String> {
         let tables = self.tables(&standing.board, &standing.rules)?;
         let race = match standing.winner {
             Some(winner) => {
@@ -150,32 +156,32 @@ impl Work {
             // and a race is followed to its last round.
             None => exact::standing_odds(&tables.chain, &standing.from, RaceLimits::EXACT),
         };
-        let seats: Vec<Value> = standing
+        let seats = standing
             .names
             .iter()
             .enumerate()
             .map(|(seat, name)| {
                 let position = standing.positions[seat];
-                json!({
-                    "seat": seat,
-                    "name": name,
-                    "position": position,
-                    "win": race.as_ref().map(|r| r.chances[seat]),
-                    "fewest_rolls": if position == standing.board.size {
+                OddsSeat {
+                    seat,
+                    name: name.clone(),
+                    position,
+                    win: race.as_ref().map(|r| r.chances[seat]),
+                    fewest_rolls: if position == standing.board.size {
                         Some(0)
                     } else {
                         tables.rolls_left.get(position as usize).copied().flatten()
                     },
-                })
+                }
             })
             .collect();
-        Ok(json!({
-            "room": room,
-            "seq": standing.seq,
-            "exact": race.is_some(),
-            "unresolved": race.as_ref().map(|r| r.unresolved),
-            "seats": seats,
-        }))
+        Ok(OddsAnswer {
+            room: room.to_owned(),
+            seq: standing.seq,
+            exact: race.is_some(),
+            unresolved: race.as_ref().map(|r| r.unresolved),
+            seats,
+        })
     }
 }
 
@@ -183,7 +189,7 @@ impl Work {
 pub(crate) async fn endpoint(
     axum::extract::State(shared): axum::extract::State<Arc<crate::Shared>>,
     axum::extract::Path(room): axum::extract::Path<String>,
-) -> crate::api::ApiResult<axum::Json<Value>> {
+) -> crate::api::ApiResult<axum::Json<OddsAnswer>> {
     use crate::api::ApiError;
     let handle = crate::api::room_handle(&shared, &room).await?;
     let (reply, answer) = tokio::sync::oneshot::channel();

@@ -5,12 +5,16 @@
 //! after the server restarts.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
-use snl_engine::{Event, Pending, Status};
+use snl_engine::{Event, Numbered, Pending, Status};
 use snl_session::{Awaiting, Intent, Session, SessionError};
 use snl_store::DiceState;
 
-use crate::{frames::ErrorCode, setup::RoomSetup};
+use snl_wire::{
+    frames::{Awaited, ErrorCode},
+    rooms::{RoomState, RoomStatus, SeatState},
+};
+
+use crate::setup::RoomSetup;
 
 /// What changes a room; logged, so that replaying the log rebuilds it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -86,6 +90,9 @@ pub(crate) struct Room {
     /// Each seat's name: a computer's from the start, a person's once taken.
     names: Vec<Option<String>>,
     session: Option<Session>,
+    /// The last event's number before the session began (presence while seats were open);
+    /// then the session numbers every event.
+    seq: u64,
     /// Whether each seat was last told online.
     present: Vec<bool>,
 }
@@ -95,7 +102,8 @@ impl Room {
     pub(crate) fn new(id: String, setup: RoomSetup) -> Room {
         let names = setup.seats.iter().map(|s| s.name.clone()).collect();
         let seats = setup.seats.len();
-        let mut room = Room { id, setup, names, session: None, present: vec![false; seats] };
+        let mut room =
+            Room { id, setup, names, session: None, seq: 0, present: vec![false; seats] };
         room.start_when_full();
         room
     }
@@ -109,7 +117,7 @@ impl Room {
         if let Ok(game) = self.setup.game(&names) {
             let dice = DiceState::seeded(self.setup.seed);
             // Online rooms offer no undo (SPEC §9): no mark is kept at each turn.
-            let session = Session::new(game, dice, &self.setup.board_name).without_undo();
+            let session = Session::at(game, dice, &self.setup.board_name, self.seq).without_undo();
             self.session = Some(session);
         }
     }
@@ -117,6 +125,20 @@ impl Room {
     /// The session, once the game has begun.
     pub(crate) fn session(&self) -> Option<&Session> {
         self.session.as_ref()
+    }
+
+    /// The last event's number (0 before any): the session's once the game has begun.
+    pub(crate) fn seq(&self) -> u64 {
+        self.session.as_ref().map_or(self.seq, Session::seq)
+    }
+
+    /// Numbers an event of the room that is no part of the game (presence, chat).
+    fn tell(&mut self, event: Event<String>) -> Numbered<String> {
+        if let Some(session) = &mut self.session {
+            return session.tell_aside(event);
+        }
+        self.seq += 1;
+        Numbered { seq: self.seq, event }
     }
 
     /// Each seat's name, if it has one yet.
@@ -141,12 +163,13 @@ impl Room {
         }
     }
 
-    /// Applies `command`; returns the events it caused, players by name.
+    /// Applies `command`; returns the events it caused, players by name, numbered by the
+    /// session (the room's own numbers before it began).
     ///
     /// # Errors
     ///
     /// [`Refusal`] when the command is not possible now; the room is unchanged.
-    pub(crate) fn apply(&mut self, command: &Command) -> Result<Vec<Event<String>>, Refusal> {
+    pub(crate) fn apply(&mut self, command: &Command) -> Result<Vec<Numbered<String>>, Refusal> {
         match command {
             Command::Claim { seat, name } => {
                 self.check_claim(*seat, name)
@@ -160,10 +183,11 @@ impl Room {
                 if std::mem::replace(&mut self.present[*seat], *online) == *online {
                     return Ok(Vec::new());
                 }
-                Ok(vec![Event::Presence { player: name, online: *online }])
+                Ok(vec![self.tell(Event::Presence { player: name, online: *online })])
             }
             Command::Chat { seat, text } => {
-                Ok(vec![Event::Chat { player: self.name(*seat)?, text: text.clone() }])
+                let player = self.name(*seat)?;
+                Ok(vec![self.tell(Event::Chat { player, text: text.clone() })])
             }
             Command::Act { seat, act } => {
                 let intent = match *act {
@@ -219,7 +243,7 @@ impl Room {
 
     /// Plays the rest of `seat`'s turn with the hard strategy, after telling it timed out
     /// ([`Session::time_out`]).
-    fn time_out(&mut self, seat: usize) -> Result<Vec<Event<String>>, Refusal> {
+    fn time_out(&mut self, seat: usize) -> Result<Vec<Numbered<String>>, Refusal> {
         if !matches!(self.waiting(), Waiting::Person { seat: s, .. } if s == seat) {
             return Err(Refusal::new(
                 ErrorCode::NotYourTurn,
@@ -232,65 +256,68 @@ impl Room {
         Ok(named(session, events))
     }
 
-    /// The room's public state: never a token.
-    pub(crate) fn view(&self, seq: u64, online: &[u32]) -> Value {
+    /// Where the room stands.
+    pub(crate) fn status(&self) -> RoomStatus {
+        match self.waiting() {
+            Waiting::Seats => RoomStatus::Open,
+            Waiting::Over => RoomStatus::Over,
+            _ => RoomStatus::Running,
+        }
+    }
+
+    /// The room's public state, the input awaited having id `input`: never a token (the turn
+    /// clock's time left is the caller's).
+    pub(crate) fn view(&self, seq: u64, online: &[u32], input: u64) -> RoomState {
         let session = self.session.as_ref();
         let game = session.map(Session::game);
-        let status = match self.waiting() {
-            Waiting::Seats => "open",
-            Waiting::Over => "over",
-            _ => "running",
-        };
-        let seats: Vec<Value> = self
+        let seats = self
             .setup
             .seats
             .iter()
             .enumerate()
-            .map(|(i, s)| {
-                json!({
-                    "seat": i,
-                    "kind": s.kind.as_str(),
-                    "name": self.names[i],
-                    "open": self.names[i].is_none(),
-                    "online": online.get(i).is_some_and(|&n| n > 0),
-                    "autopilot": session.is_some_and(|s| s.on_autopilot(i)),
-                    "position": game.map_or(0, |g| g.positions()[i]),
-                    "rank": game.and_then(|g| g.ranks()[i]),
-                })
+            .map(|(i, s)| SeatState {
+                seat: i,
+                kind: s.kind,
+                name: self.names[i].clone(),
+                open: self.names[i].is_none(),
+                online: online.get(i).is_some_and(|&n| n > 0),
+                autopilot: session.is_some_and(|s| s.on_autopilot(i)),
+                position: game.map_or(0, |g| g.positions()[i]),
+                rank: game.and_then(|g| g.ranks()[i]),
             })
             .collect();
-        let awaiting = self.awaiting();
-        let ranking: Vec<&str> = game.map_or_else(Vec::new, |g| {
-            g.ranking().iter().map(|&s| g.seats()[s].name.as_str()).collect()
+        let ranking = game.map_or_else(Vec::new, |g| {
+            g.ranking().iter().map(|&s| g.seats()[s].name.clone()).collect()
         });
-        json!({
-            "room": self.id,
-            "status": status,
-            "board_name": self.setup.board_name,
-            "board": self.setup.board,
-            "rules": self.setup.rules,
-            "turn_time": self.setup.turn_time,
-            "game_time": self.setup.game_time,
-            "time_up": game.is_some_and(|g| g.time_up().is_some()),
-            "seats": seats,
-            "awaiting": awaiting,
-            "turns": game.map_or(0, snl_engine::Game::turns),
-            "ranking": ranking,
-            "seq": seq,
-        })
+        RoomState {
+            room: self.id.clone(),
+            status: self.status(),
+            board_name: self.setup.board_name.clone(),
+            board: self.setup.board.clone(),
+            rules: self.setup.rules,
+            turn_time: self.setup.turn_time,
+            game_time: self.setup.game_time,
+            time_up: game.is_some_and(|g| g.time_up().is_some()),
+            seats,
+            awaiting: self.awaiting(input),
+            turns: game.map_or(0, snl_engine::Game::turns),
+            ranking,
+            seq,
+            turn_left_ms: None,
+        }
     }
 
-    /// What the game awaits, as clients read it: `{"type": "roll", "seat": N}`, `{"type":
-    /// "choice", "seat": N, "options": [...]}`, or null (seats open, or the game over).
-    pub(crate) fn awaiting(&self) -> Value {
-        self.session.as_ref().map_or(Value::Null, |s| match s.game().pending() {
+    /// What the game awaits, the input having id `input`: a roll or a choice from a seat, or
+    /// none (seats open, or the game over).
+    pub(crate) fn awaiting(&self, input: u64) -> Option<Awaited> {
+        self.session.as_ref().and_then(|s| match s.game().pending() {
             // A wormhole's draw is awaited only when the dice could not give it: the seat's next
             // roll asks again.
             Pending::Roll { seat, .. } | Pending::Draw { seat, .. } => {
-                json!({"type": "roll", "seat": seat})
+                Some(Awaited::Roll { seat, input })
             }
-            Pending::Choice(d) => json!({"type": "choice", "seat": d.seat, "options": d.options}),
-            Pending::Over => Value::Null,
+            Pending::Choice(d) => Some(Awaited::Choice { seat: d.seat, options: d.options, input }),
+            Pending::Over => None,
         })
     }
 
@@ -305,9 +332,9 @@ impl Room {
     }
 }
 
-fn named(session: &Session, events: Vec<snl_engine::Numbered<usize>>) -> Vec<Event<String>> {
+fn named(session: &Session, events: Vec<Numbered<usize>>) -> Vec<Numbered<String>> {
     let seats = session.game().seats();
-    events.into_iter().map(|n| n.event.named(seats)).collect()
+    events.into_iter().map(|n| Numbered { seq: n.seq, event: n.event.named(seats) }).collect()
 }
 
 fn refusal(error: &SessionError, session: &Session) -> Refusal {
@@ -337,15 +364,39 @@ fn refusal(error: &SessionError, session: &Session) -> Refusal {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::setup::CreateRoom;
+    use crate::setup::{CheckRoom, CreateRoom};
 
     fn room(json: &str) -> Room {
         let request: CreateRoom = serde_json::from_str(json).unwrap();
         Room::new("r".into(), request.check(5).unwrap())
     }
 
+    /// The events a command caused, without their numbers.
+    fn plain(
+        result: Result<Vec<Numbered<String>>, Refusal>,
+    ) -> Result<Vec<Event<String>>, Refusal> {
+        result.map(|told| told.into_iter().map(|n| n.event).collect())
+    }
+
+    #[test]
+    fn the_session_numbers_the_rooms_events_after_those_told_before_it_began() {
+        let mut r = room(r#"{"seats":[{"kind":"human"},{"kind":"human"}]}"#);
+        claim(&mut r, 0, "Ann");
+        let ann = r.apply(&Command::Presence { seat: 0, online: true }).unwrap();
+        assert_eq!(ann[0].seq, 1, "told by the room: no session yet");
+        claim(&mut r, 1, "Bob");
+        assert_eq!(r.session().unwrap().seq(), 1, "the session is opened at the room's number");
+        let mut told = ann;
+        told.extend(r.apply(&Command::Chat { seat: 1, text: "hi".into() }).unwrap());
+        told.extend(r.apply(&Command::Act { seat: 0, act: Act::Roll }).unwrap());
+        told.extend(r.apply(&Command::Presence { seat: 1, online: true }).unwrap());
+        let numbers: Vec<u64> = told.iter().map(|n| n.seq).collect();
+        assert_eq!(numbers, (1..=told.len() as u64).collect::<Vec<_>>(), "{told:?}");
+        assert_eq!(r.seq(), told.len() as u64);
+    }
+
     fn claim(room: &mut Room, seat: usize, name: &str) {
-        room.apply(&Command::Claim { seat, name: name.into() }).unwrap();
+        plain(room.apply(&Command::Claim { seat, name: name.into() })).unwrap();
     }
 
     #[test]
@@ -354,14 +405,14 @@ mod tests {
         claim(&mut r, 0, "Ann");
         assert_eq!(r.waiting(), Waiting::Seats);
         let roll = Command::Act { seat: 0, act: Act::Roll };
-        assert_eq!(r.apply(&roll).unwrap_err().code, ErrorCode::NotStarted);
-        let taken = r.apply(&Command::Claim { seat: 1, name: "Ann".into() }).unwrap_err();
+        assert_eq!(plain(r.apply(&roll)).unwrap_err().code, ErrorCode::NotStarted);
+        let taken = plain(r.apply(&Command::Claim { seat: 1, name: "Ann".into() })).unwrap_err();
         assert!(taken.message.contains("'Ann' is taken"));
         claim(&mut r, 1, "Bob");
         assert!(matches!(r.waiting(), Waiting::Person { seat: 0, .. }));
-        let bob = r.apply(&Command::Act { seat: 1, act: Act::Roll }).unwrap_err();
+        let bob = plain(r.apply(&Command::Act { seat: 1, act: Act::Roll })).unwrap_err();
         assert_eq!((bob.code, bob.message.as_str()), (ErrorCode::NotYourTurn, "it is Ann's turn"));
-        let events = r.apply(&roll).unwrap();
+        let events = plain(r.apply(&roll)).unwrap();
         assert!(
             matches!(&events[0], Event::GameStarted { players, .. } if players == &["Ann", "Bob"])
         );
@@ -372,7 +423,7 @@ mod tests {
         let mut r =
             room(r#"{"seats":[{"kind":"human"},{"kind":"hard","name":"Robo"}],"turn_time":5}"#);
         claim(&mut r, 0, "Ann");
-        let events = r.apply(&Command::TimeOut { seat: 0 }).unwrap();
+        let events = plain(r.apply(&Command::TimeOut { seat: 0 })).unwrap();
         // Before the first roll: the game's start is told first, then the time out.
         assert!(matches!(events[0], Event::GameStarted { .. }), "{events:?}");
         assert_eq!(events[1], Event::TimedOut { player: "Ann".into() });
@@ -381,7 +432,7 @@ mod tests {
         );
         assert_eq!(r.waiting(), Waiting::Computer);
         assert_eq!(
-            r.apply(&Command::TimeOut { seat: 0 }).unwrap_err().code,
+            plain(r.apply(&Command::TimeOut { seat: 0 })).unwrap_err().code,
             ErrorCode::NotYourTurn
         );
     }
@@ -390,12 +441,12 @@ mod tests {
     fn presence_is_told_only_when_it_changes() {
         let mut r = room(r#"{"seats":[{"kind":"human"},{"kind":"easy"}]}"#);
         assert_eq!(
-            r.apply(&Command::Presence { seat: 0, online: true }).unwrap_err().code,
+            plain(r.apply(&Command::Presence { seat: 0, online: true })).unwrap_err().code,
             ErrorCode::NotAPlayer
         );
         claim(&mut r, 0, "Ann");
-        assert_eq!(r.apply(&Command::Presence { seat: 0, online: true }).unwrap().len(), 1);
-        assert!(r.apply(&Command::Presence { seat: 0, online: true }).unwrap().is_empty());
+        assert_eq!(plain(r.apply(&Command::Presence { seat: 0, online: true })).unwrap().len(), 1);
+        assert!(plain(r.apply(&Command::Presence { seat: 0, online: true })).unwrap().is_empty());
     }
 
     #[test]
@@ -405,24 +456,24 @@ mod tests {
         let mut first = room(json);
         let mut log = vec![Command::Claim { seat: 0, name: "Ann".into() }];
         let mut told = Vec::new();
-        first.apply(&log[0]).unwrap();
+        plain(first.apply(&log[0])).unwrap();
         while first.waiting() != Waiting::Over {
             let game = first.session().unwrap().game();
             if game.rolls() >= 7 && game.time_up().is_none() {
                 // The game clock runs out in the middle of the game: a command like the others.
-                told.extend(first.apply(&Command::TimeUp).unwrap());
+                told.extend(plain(first.apply(&Command::TimeUp)).unwrap());
                 log.push(Command::TimeUp);
             }
             let command = match first.waiting() {
                 Waiting::Person { seat, .. } => Command::Act { seat, act: Act::Roll },
                 _ => Command::Computer,
             };
-            told.extend(first.apply(&command).unwrap());
+            told.extend(plain(first.apply(&command)).unwrap());
             log.push(command);
         }
         assert!(told.contains(&Event::TimeUp {}));
         let mut second = room(json);
-        let again: Vec<_> = log.iter().flat_map(|c| second.apply(c).unwrap()).collect();
+        let again: Vec<_> = log.iter().flat_map(|c| plain(second.apply(c)).unwrap()).collect();
         assert_eq!(again, told);
         assert!(second.is_over());
     }
@@ -438,7 +489,7 @@ mod tests {
         ];
         let mut told = Vec::new();
         for command in &log {
-            told.extend(first.apply(command).unwrap());
+            told.extend(plain(first.apply(command)).unwrap());
         }
         let mut people = 0;
         while first.waiting() != Waiting::Over {
@@ -454,7 +505,7 @@ mod tests {
                 }
                 _ => Command::Computer,
             };
-            told.extend(first.apply(&command).unwrap());
+            told.extend(plain(first.apply(&command)).unwrap());
             log.push(command);
         }
         let game = first.session().unwrap().game();
@@ -464,7 +515,7 @@ mod tests {
 
         // The room rebuilt from its log: the same events, the same game, expiries and all.
         let mut second = room(json);
-        let again: Vec<_> = log.iter().flat_map(|c| second.apply(c).unwrap()).collect();
+        let again: Vec<_> = log.iter().flat_map(|c| plain(second.apply(c)).unwrap()).collect();
         assert_eq!(again, told);
         let restored = second.session().unwrap().game();
         assert_eq!(restored.state(), game.state());

@@ -17,66 +17,7 @@ pub const MAX_TURN_TIME: u64 = 86_400;
 /// Longest game clock, in seconds (a week).
 pub const MAX_GAME_TIME: u64 = 7 * 86_400;
 
-/// `POST /api/rooms` as sent.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct CreateRoom {
-    /// A preset's name, or a board file as JSON.
-    #[serde(default)]
-    pub board: Option<BoardChoice>,
-    /// A named rule set, or options by name.
-    #[serde(default)]
-    pub rules: Option<RulesChoice>,
-    /// The seats in seating order.
-    pub seats: Vec<SeatRequest>,
-    /// `classic` or `race` (overrides the rules' mode).
-    #[serde(default)]
-    pub mode: Option<String>,
-    /// Rounds of a race (with `mode: race`, or rules already in race mode).
-    #[serde(default)]
-    pub rounds: Option<u32>,
-    /// Seconds a person has for each input before the computer plays the rest of the turn.
-    #[serde(default)]
-    pub turn_time: Option<u64>,
-    /// Seconds the game lasts from when its last seat is taken: then the round in play is
-    /// completed and the game ends ranked by position (SPEC §3b).
-    #[serde(default)]
-    pub game_time: Option<u64>,
-    /// The dice's seed (a fresh one from the operating system when absent).
-    #[serde(default)]
-    pub seed: Option<u64>,
-}
-
-/// A board by name or as data.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(untagged)]
-pub enum BoardChoice {
-    /// `classic`, `milton-bradley`, `kids`, `empty`, `random`.
-    Name(String),
-    /// A board file's contents as JSON.
-    Spec(Box<BoardSpec>),
-}
-
-/// Rules by set name or by options.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(untagged)]
-pub enum RulesChoice {
-    /// `standard`, `bonus-six`, `three-sixes`, `strict-sixes`.
-    Name(String),
-    /// Options by name, as in a board file's `[rules]`.
-    Spec(Box<RuleSpec>),
-}
-
-/// One seat as asked for.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct SeatRequest {
-    /// `human`, `easy`, `greedy` or `hard`.
-    pub kind: SeatKind,
-    /// The name (a computer's; a person gives theirs when taking the seat).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-}
+pub use snl_wire::rooms::{BoardChoice, CreateRoom, RulesChoice, SeatRequest};
 
 /// A room's setup, checked: what is stored with the room.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
@@ -98,13 +39,18 @@ pub struct RoomSetup {
     pub seed: u64,
 }
 
-impl CreateRoom {
+/// A room's request checked into its setup.
+pub trait CheckRoom {
     /// Checks the request; `fresh_seed` is used when it names no seed.
     ///
     /// # Errors
     ///
     /// One sentence naming the value that is refused.
-    pub fn check(self, fresh_seed: u64) -> Result<RoomSetup, String> {
+    fn check(self, fresh_seed: u64) -> Result<RoomSetup, String>;
+}
+
+impl CheckRoom for CreateRoom {
+    fn check(self, fresh_seed: u64) -> Result<RoomSetup, String> {
         if let Some(t) = self.game_time.filter(|t| !(1..=MAX_GAME_TIME).contains(t)) {
             return Err(format!("game_time {t} is outside 1..={MAX_GAME_TIME} seconds"));
         }

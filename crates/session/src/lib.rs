@@ -68,9 +68,9 @@ pub struct Session {
 
 impl Session {
     /// A session around `game` (new, loaded or resumed) and its dice where they stand. Events
-    /// are numbered after the game's history: a resumed game goes on with the numbers it had.
+    /// are numbered after the game's history: a resumed game goes on with the numbers it had
+    /// (counted by replaying the history; [`Session::at`] takes the number when it is known).
     pub fn new(game: Game, dice: DiceState, board_name: &str) -> Session {
-        let people = game.seats().iter().any(|s| s.kind == SeatKind::Human);
         let seq = if game.history().is_empty() {
             0
         } else {
@@ -79,6 +79,15 @@ impl Session {
             let _ = Game::replay(&game.state(), &mut count);
             count.0
         };
+        Session::at(game, dice, board_name, seq)
+    }
+
+    /// A session around `game` and its dice, whose last event told was number `seq`: its next
+    /// event is `seq + 1`. As [`Session::new`] without replaying the history to count its
+    /// events, for a caller that knows the number (a room whose stream told presence and chat
+    /// before the game began, the replay viewer at each point).
+    pub fn at(game: Game, dice: DiceState, board_name: &str, seq: u64) -> Session {
+        let people = game.seats().iter().any(|s| s.kind == SeatKind::Human);
         Session {
             autopilot: vec![false; game.seats().len()],
             computers: Computers::new(dice.seed().unwrap_or(0)),
@@ -127,6 +136,14 @@ impl Session {
     /// The last event's sequence number (0 before any).
     pub fn seq(&self) -> u64 {
         self.seq
+    }
+
+    /// Numbers an event the front end adds to the stream that is no part of the game (an
+    /// online room's presence and chat lines): the next number, as for the game's own events.
+    /// The recorders are not told it.
+    pub fn tell_aside<P>(&mut self, event: Event<P>) -> Numbered<P> {
+        self.seq += 1;
+        Numbered { seq: self.seq, event }
     }
 
     /// Whether `seat` is handed to the computer.

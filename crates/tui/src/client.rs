@@ -12,9 +12,13 @@ use std::{
     time::Duration,
 };
 
-use serde_json::{Value, json};
+use serde::de::DeserializeOwned;
 use snl_engine::{Event, Numbered};
-use snl_server::frames::{ClientFrame, ErrorCode, ServerFrame};
+use snl_wire::{
+    api::ErrorBody,
+    frames::{Awaited, ClientFrame, ErrorCode, ServerFrame},
+    rooms::{Claim, ClaimAnswer, RoomState},
+};
 use tungstenite::{Message, WebSocket};
 
 /// How long a connection attempt may take.
@@ -117,16 +121,16 @@ fn stream(url: &RoomUrl) -> Result<TcpStream, ClientError> {
     Ok(stream)
 }
 
-/// One HTTP/1.1 request to the room's server: the status and the JSON answer; a 4xx or 5xx is
+/// One HTTP/1.1 request to the room's server: its JSON answer; a 4xx or 5xx is
 /// [`ClientError::Refused`] with the server's code and sentence.
-fn http(
+fn http<T: DeserializeOwned>(
     url: &RoomUrl,
     method: &str,
     path: &str,
-    body: Option<&Value>,
-) -> Result<Value, ClientError> {
+    body: Option<String>,
+) -> Result<T, ClientError> {
     let mut stream = stream(url)?;
-    let body = body.map(Value::to_string).unwrap_or_default();
+    let body = body.unwrap_or_default();
     let request = format!(
         "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
          Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
@@ -140,14 +144,13 @@ fn http(
     let not_http = || network(url, "the answer is not HTTP");
     let status: u16 = answer.get(9..12).and_then(|s| s.parse().ok()).ok_or_else(not_http)?;
     let json = answer.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-    let json: Value = serde_json::from_str(json).map_err(|_| not_http())?;
     if status >= 400 {
-        let code = json["error"]["code"].as_str().unwrap_or("error").to_owned();
-        let message = json["error"]["message"].as_str().unwrap_or("refused").to_owned();
-        let code = if status >= 500 { format!("server {code}") } else { code };
-        return Err(ClientError::Refused { code, message });
+        let ErrorBody { error } = serde_json::from_str(json).map_err(|_| not_http())?;
+        let code = if status >= 500 { format!("server {}", error.code) } else { error.code };
+        return Err(ClientError::Refused { code, message: error.message });
     }
-    Ok(json)
+    serde_json::from_str(json)
+        .map_err(|e| network(url, format!("the answer is not the protocol's: {e}")))
 }
 
 /// The room's public state (`GET /api/rooms/{room}`).
@@ -155,7 +158,7 @@ fn http(
 /// # Errors
 ///
 /// [`ClientError::Refused`] (`no_such_room`) for a room the server does not hold.
-pub(crate) fn room_state(url: &RoomUrl) -> Result<Value, ClientError> {
+pub(crate) fn room_state(url: &RoomUrl) -> Result<RoomState, ClientError> {
     http(url, "GET", &format!("/api/rooms/{}", url.room), None)
 }
 
@@ -167,10 +170,7 @@ pub(crate) fn room_state(url: &RoomUrl) -> Result<Value, ClientError> {
 /// name or the seat.
 pub(crate) fn take_seat(url: &RoomUrl, name: &str) -> Result<(usize, String), ClientError> {
     let state = room_state(url)?;
-    let open = state["seats"]
-        .as_array()
-        .and_then(|seats| seats.iter().find(|s| s["open"] == true))
-        .and_then(|s| s["seat"].as_u64());
+    let open = state.seats.iter().find(|s| s.open).map(|s| s.seat);
     let Some(seat) = open else {
         return Err(ClientError::Refused {
             code: "room_full".into(),
@@ -178,9 +178,9 @@ pub(crate) fn take_seat(url: &RoomUrl, name: &str) -> Result<(usize, String), Cl
         });
     };
     let path = format!("/api/rooms/{}/seats/{seat}", url.room);
-    let answer = http(url, "POST", &path, Some(&json!({"name": name})))?;
-    let token = answer["token"].as_str().ok_or_else(|| network(url, "no token in the answer"))?;
-    Ok((seat as usize, token.to_owned()))
+    let claim = serde_json::to_string(&Claim { name: name.to_owned() }).unwrap_or_default();
+    let answer: ClaimAnswer = http(url, "POST", &path, Some(claim))?;
+    Ok((answer.seat, answer.token))
 }
 
 /// What the room tells the front end.
@@ -194,12 +194,12 @@ pub(crate) enum Update {
         /// The last event's number then.
         seq: u64,
         /// As `GET /api/rooms/{room}`.
-        state: Value,
+        state: Box<RoomState>,
     },
     /// An event, each once and in order (events told again after a reconnection are dropped).
     Event(Numbered<String>),
-    /// What the game awaits now: `{"type": "roll" | "choice", "seat", …}` or null.
-    Awaiting(Value),
+    /// What the game awaits now (none once the game is over).
+    Awaiting(Option<Awaited>),
     /// An intent was refused; nothing changed.
     Refused {
         /// Why.
@@ -287,20 +287,20 @@ fn open(
     let (mut socket, _) = tungstenite::client(address.as_str(), tcp).map_err(|e| match e {
         tungstenite::HandshakeError::Failure(tungstenite::Error::Http(answer)) => {
             let body = answer.body().as_deref().unwrap_or_default();
-            let json: Value = serde_json::from_slice(body).unwrap_or_default();
-            ClientError::Refused {
-                code: json["error"]["code"].as_str().unwrap_or("refused").to_owned(),
-                message: json["error"]["message"].as_str().map_or_else(
-                    || format!("the server answered {}", answer.status()),
-                    str::to_owned,
-                ),
+            match serde_json::from_slice::<ErrorBody>(body) {
+                Ok(ErrorBody { error }) => {
+                    ClientError::Refused { code: error.code, message: error.message }
+                }
+                Err(_) => ClientError::Refused {
+                    code: "refused".into(),
+                    message: format!("the server answered {}", answer.status()),
+                },
             }
         }
         other => network(url, other),
     })?;
     let hello = ClientFrame::Hello { token: token.map(str::to_owned), since };
-    let text = serde_json::to_string(&hello).unwrap_or_default();
-    socket.send(Message::Text(text.into())).map_err(|e| network(url, e))?;
+    socket.send(Message::Text(hello.to_text().into())).map_err(|e| network(url, e))?;
     loop {
         let message = socket.read().map_err(|e| network(url, e))?;
         let Message::Text(text) = message else { continue };
@@ -310,9 +310,7 @@ fn open(
                 return Ok((socket, Update::Welcome { seat, seq, state }));
             }
             Ok(ServerFrame::Error { code, message }) => {
-                let code =
-                    serde_json::to_value(code).ok().and_then(|v| v.as_str().map(str::to_owned));
-                return Err(ClientError::Refused { code: code.unwrap_or_default(), message });
+                return Err(ClientError::Refused { code: code.as_str().to_owned(), message });
             }
             _ => return Err(network(url, "the server did not answer hello with welcome")),
         }
@@ -378,8 +376,7 @@ impl Link {
             loop {
                 match self.intents.try_recv() {
                     Ok(intent) => {
-                        let text = serde_json::to_string(&intent).unwrap_or_default();
-                        if let Err(e) = socket.send(Message::Text(text.into())) {
+                        if let Err(e) = socket.send(Message::Text(intent.to_text().into())) {
                             return End::Dropped(e.to_string());
                         }
                     }

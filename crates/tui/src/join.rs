@@ -7,11 +7,13 @@
 use std::{io::Write, time::Duration};
 
 use clap::Args;
-use serde_json::Value;
 use snl_engine::{
     Board, BoardSpec, Decision, Event, Game, MoveOption, Roll, Rules, Seat, SeatKind,
 };
-use snl_server::frames::ClientFrame;
+use snl_wire::{
+    frames::{Awaited, ClientFrame},
+    rooms::RoomState,
+};
 
 use crate::{
     app::Options,
@@ -175,7 +177,7 @@ fn show(
     client: &RoomClient,
     url: &RoomUrl,
     seat: Option<(usize, &str)>,
-    state: &Value,
+    state: &RoomState,
     screen: &ScreenArgs,
     console: &mut Console,
 ) -> CmdResult {
@@ -215,38 +217,23 @@ struct Table {
 }
 
 impl Table {
-    fn from_state(state: &Value) -> Result<Table, Failure> {
-        let unreadable = |what: &str, e: serde_json::Error| {
-            Failure::other(anyhow::anyhow!(
-                "the server sent a room whose {what} cannot be read: {e}"
-            ))
-        };
-        let board: BoardSpec =
-            serde_json::from_value(state["board"].clone()).map_err(|e| unreadable("board", e))?;
-        let rules: Rules =
-            serde_json::from_value(state["rules"].clone()).map_err(|e| unreadable("rules", e))?;
-        let seats = state["seats"].as_array().cloned().unwrap_or_default();
-        let kinds = seats
+    fn from_state(state: &RoomState) -> Table {
+        let kinds = state.seats.iter().map(|s| s.kind).collect();
+        let names = state
+            .seats
             .iter()
-            .map(|s| serde_json::from_value(s["kind"].clone()).unwrap_or(SeatKind::Human))
+            .map(|s| s.name.clone().unwrap_or_else(|| format!("Seat {}", s.seat + 1)))
             .collect();
-        let names = seats
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                s["name"].as_str().map_or_else(|| format!("Seat {}", i + 1), str::to_owned)
-            })
-            .collect();
-        Ok(Table {
-            board,
-            rules,
+        Table {
+            board: state.board.clone(),
+            rules: state.rules,
             kinds,
             names,
             game: None,
             sentences: None,
             positions: Vec::new(),
             last_roll: None,
-        })
+        }
     }
 
     /// The table as the game starts with these players.
@@ -351,11 +338,11 @@ fn ask(
     Ok(match (line.as_str(), choice) {
         ("q", _) => Answer::Leave,
         ("a", _) => Answer::Intent(ClientFrame::Autopilot { on: true }),
-        ("", None) => Answer::Intent(ClientFrame::Roll {}),
-        ("", Some(_)) => Answer::Intent(ClientFrame::Choose { option: 0 }),
+        ("", None) => Answer::Intent(ClientFrame::ROLL),
+        ("", Some(_)) => Answer::Intent(ClientFrame::Choose { option: 0, input: None }),
         (digits, Some(options)) => match digits.parse::<usize>() {
             Ok(k) if (1..=options.len()).contains(&k) => {
-                Answer::Intent(ClientFrame::Choose { option: k - 1 })
+                Answer::Intent(ClientFrame::Choose { option: k - 1, input: None })
             }
             _ => {
                 eprintln!("'{digits}' is not one of the options.");
@@ -391,13 +378,13 @@ fn follow_from(
     client: &RoomClient,
     out: &mut dyn Write,
     mut seat: Option<(usize, &mut Keyboard<'_>)>,
-    state: Option<Value>,
+    state: Option<RoomState>,
 ) -> CmdResult<bool> {
     let mut table: Option<Table> = None;
-    let mut due: Option<Value> = None;
+    let mut due: Option<Awaited> = None;
     if let Some(state) = state {
-        table = Some(Table::from_state(&state)?);
-        due = Some(state["awaiting"].clone()).filter(|a| !a.is_null());
+        table = Some(Table::from_state(&state));
+        due = state.awaiting;
     }
     let mut autopilot = false;
     // What is awaited from this seat and not yet asked (`due`): asked once the events before it
@@ -433,14 +420,14 @@ fn follow_from(
         match update {
             Update::Welcome { state, .. } => {
                 if table.is_none() {
-                    table = Some(Table::from_state(&state)?);
-                    due = Some(state["awaiting"].clone()).filter(|a| !a.is_null());
+                    table = Some(Table::from_state(&state));
+                    due = state.awaiting;
                 } else {
                     eprintln!("(connected again)");
                     // An intent sent as the connection dropped may be lost: ask again for what
                     // the room awaits (a second answer is refused, and changes nothing).
                     if !autopilot {
-                        due = Some(state["awaiting"].clone()).filter(|a| !a.is_null());
+                        due = state.awaiting;
                     }
                 }
             }
@@ -462,7 +449,8 @@ fn follow_from(
             Update::Awaiting(awaiting) => {
                 let mine = seat
                     .as_ref()
-                    .is_some_and(|(me, _)| awaiting["seat"].as_u64() == Some(*me as u64));
+                    .zip(awaiting.as_ref())
+                    .is_some_and(|((me, _), awaited)| awaited.seat() == *me);
                 if autopilot
                     && mine
                     && let Some((_, keyboard)) = seat.as_mut()
@@ -471,7 +459,7 @@ fn follow_from(
                 {
                     client.send(ClientFrame::Autopilot { on: false });
                 }
-                due = (mine && !autopilot).then_some(awaiting);
+                due = awaiting.filter(|_| mine && !autopilot);
             }
             Update::Refused { message, .. } => eprintln!("{message}."),
             Update::Reconnecting(reason) => {
@@ -485,25 +473,24 @@ fn follow_from(
     }
 }
 
-/// Asks for the input `awaited` if it is `me`'s; `None` when it is someone else's.
+/// Asks for the input `awaited` if it is `me`'s; `None` when it is someone else's. A roll or a
+/// choice carries the input's id, so the room refuses it once that input has passed.
 fn prompt(
-    awaited: &Value,
+    awaited: &Awaited,
     me: usize,
     table: &Table,
     keyboard: &mut Keyboard<'_>,
 ) -> Result<Option<Answer>, Failure> {
-    if awaited["seat"].as_u64() != Some(me as u64) {
+    if awaited.seat() != me {
         return Ok(None);
     }
     let name = table.names.get(me).cloned().unwrap_or_default();
-    let answer = match awaited["type"].as_str() {
-        Some("roll") => ask(keyboard, &name, None)?,
-        Some("choice") => {
-            let options: Vec<MoveOption> =
-                serde_json::from_value(awaited["options"].clone()).unwrap_or_default();
-            ask(keyboard, &name, Some(&table.options(me, &options)))?
-        }
-        _ => return Ok(None),
+    let answer = match awaited {
+        Awaited::Roll { .. } => ask(keyboard, &name, None)?,
+        Awaited::Choice { options, .. } => ask(keyboard, &name, Some(&table.options(me, options)))?,
     };
-    Ok(Some(answer))
+    Ok(Some(match answer {
+        Answer::Intent(frame) => Answer::Intent(frame.answering(Some(awaited.input()))),
+        other => other,
+    }))
 }

@@ -10,11 +10,10 @@
 
 use std::collections::VecDeque;
 
-use serde_json::Value;
 use snl_engine::{Board, BoardSpec, Event, Game, Input, Pending, Rules, Seat, SeatKind};
-use snl_server::frames::ClientFrame;
 use snl_session::{Intent, Session};
 use snl_store::DiceState;
+use snl_wire::{frames::ClientFrame, rooms::RoomState};
 
 /// The local copy of a room's game, played from the server's events.
 #[derive(Clone, Debug)]
@@ -165,6 +164,9 @@ pub(crate) struct Online {
     pub(crate) outbox: Vec<ClientFrame>,
     /// An intent was sent and its answer not heard yet: keys wait.
     pub(crate) asked: bool,
+    /// The id of the input the room last said it awaits, until the next event: a roll or a
+    /// choice carries it, so the room refuses one that answers an input already passed.
+    pub(crate) input: Option<u64>,
     pub(crate) connection: Connection,
     /// Events up to this number were played before the screen connected (or while it was
     /// away): they are shown at once, not animated.
@@ -181,31 +183,21 @@ impl Online {
     /// # Errors
     ///
     /// A sentence when the state's board, rules or seats cannot be read or played.
-    pub(crate) fn new(url: &str, state: &Value) -> Result<Online, String> {
-        let unreadable = |what: &str, e: &dyn std::fmt::Display| {
-            format!("the server sent a room whose {what} cannot be read: {e}")
-        };
-        let board: BoardSpec =
-            serde_json::from_value(state["board"].clone()).map_err(|e| unreadable("board", &e))?;
-        let rules: Rules =
-            serde_json::from_value(state["rules"].clone()).map_err(|e| unreadable("rules", &e))?;
-        let seats = state["seats"].as_array().cloned().unwrap_or_default();
-        let kinds: Vec<SeatKind> = seats
+    pub(crate) fn new(url: &str, state: &RoomState) -> Result<Online, String> {
+        let board = state.board.clone();
+        let rules = state.rules;
+        let kinds: Vec<SeatKind> = state.seats.iter().map(|s| s.kind).collect();
+        let names: Vec<String> = state
+            .seats
             .iter()
-            .map(|s| serde_json::from_value(s["kind"].clone()).unwrap_or(SeatKind::Human))
+            .map(|s| s.name.clone().unwrap_or_else(|| format!("Seat {}", s.seat + 1)))
             .collect();
-        let names: Vec<String> = seats
+        let away = state
+            .seats
             .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                s["name"].as_str().map_or_else(|| format!("Seat {}", i + 1), str::to_owned)
-            })
+            .map(|s| s.kind == SeatKind::Human && !s.online && s.name.is_some())
             .collect();
-        let away = seats
-            .iter()
-            .map(|s| s["kind"] == "human" && s["online"] == false && !s["name"].is_null())
-            .collect();
-        let board_name = state["board_name"].as_str().unwrap_or("board").to_owned();
+        let board_name = state.board_name.clone();
         let game = new_game(&board, &rules, &names, &kinds)?;
         Ok(Online {
             url: url.to_owned(),
@@ -219,6 +211,7 @@ impl Online {
             mirror: Mirror::new(game),
             outbox: Vec::new(),
             asked: false,
+            input: None,
             connection: Connection::Live,
             caught_up_to: 0,
             lost: None,

@@ -4,11 +4,11 @@
 //! action and update layer and come out as the intents the loop would send.
 
 use crossterm::event::KeyCode;
-use serde_json::{Value, json};
+use serde_json::json;
 use snl_engine::{Board, Choice, Event, Game, Numbered, Preset, Rules, Seat, SeatKind};
-use snl_server::frames::ClientFrame;
 use snl_session::{Awaiting, Intent, Session};
 use snl_store::DiceState;
+use snl_wire::{frames::ClientFrame, rooms::RoomState};
 
 use crate::client::Update;
 use crate::{
@@ -62,20 +62,28 @@ fn play_on(
 }
 
 /// The room's public state as the welcome carries it, before anyone rolled.
-fn state(rules: Rules) -> Value {
-    json!({
+fn state(rules: Rules) -> RoomState {
+    let seat = |seat: usize, kind: &str, name: &str, online: bool| {
+        json!({"seat": seat, "kind": kind, "name": name, "open": false, "online": online,
+            "autopilot": false, "position": 0, "rank": null})
+    };
+    serde_json::from_value(json!({
         "room": "5f0c2a9e81d34b07",
         "status": "running",
         "board_name": "classic",
         "board": Preset::Classic.spec(),
         "rules": rules,
-        "seats": [
-            {"seat": 0, "kind": "human", "name": "Ann", "open": false, "online": true},
-            {"seat": 1, "kind": "hard", "name": "Robo", "open": false, "online": false},
-        ],
-        "awaiting": {"type": "roll", "seat": 0},
+        "turn_time": null,
+        "game_time": null,
+        "time_up": false,
+        "seats": [seat(0, "human", "Ann", true), seat(1, "hard", "Robo", false)],
+        "awaiting": {"type": "roll", "seat": 0, "input": 0},
+        "turns": 0,
+        "ranking": [],
         "seq": 0,
-    })
+        "turn_left_ms": null,
+    }))
+    .unwrap()
 }
 
 /// The screen of seat `me` (none: a watcher), welcomed.
@@ -83,7 +91,7 @@ fn screen_of(me: Option<usize>, rules: Rules, fast: bool) -> App {
     let state = state(rules);
     let opts = Options { color: true, fast, quiet: true, ..Options::default() };
     let mut app = room::app(Online::new(URL, &state).unwrap(), me, opts);
-    room::receive(&mut app, Update::Welcome { seat: me, seq: 0, state });
+    room::receive(&mut app, Update::Welcome { seat: me, seq: 0, state: Box::new(state) });
     app
 }
 
@@ -181,7 +189,9 @@ fn space_rolls_on_our_turn_once_and_not_on_the_computers() {
     assert!(shown.contains("human, you"), "{shown}");
     press(&mut app, KeyCode::Char(' '));
     press(&mut app, KeyCode::Enter);
-    assert_eq!(outbox(&mut app), vec![ClientFrame::Roll {}], "one roll until the server answers");
+    // The roll answers the input the welcome said is awaited (its id echoed).
+    let roll = ClientFrame::Roll { input: Some(0) };
+    assert_eq!(outbox(&mut app), vec![roll], "one roll until the server answers");
     // Ann's first turn, then Robo's roll: Robo is awaited.
     let (events, _) = room_game(Rules::default(), 5, usize::MAX);
     let robo = events
@@ -237,7 +247,7 @@ fn digits_choose_at_a_choice_and_a_hands_the_seat_to_the_servers_computer() {
     assert!(outbox(&mut app).is_empty());
     assert!(log(&app).ends_with("9 is not one of the options: 1 to 2."), "{}", log(&app));
     press(&mut app, KeyCode::Char('2'));
-    assert_eq!(outbox(&mut app), vec![ClientFrame::Choose { option: 1 }]);
+    assert_eq!(outbox(&mut app), vec![ClientFrame::Choose { option: 1, input: None }]);
     assert_eq!(decision.options.len(), 2);
     // The choice played (the server's events), then autopilot asked for and told.
     hear(&mut app, &events[rolled + 1..rolled + 2]);
@@ -294,6 +304,7 @@ fn a_lost_connection_says_reconnecting_and_the_events_missed_are_shown_at_once()
     assert!(shown.contains("reconnecting…"), "{shown}");
     let state = state(Rules::default());
     let last = events[29].seq;
+    let state = Box::new(state);
     room::receive(&mut app, Update::Welcome { seat: Some(0), seq: last, state });
     for numbered in &events[10..30] {
         room::receive(&mut app, Update::Event(numbered.clone()));
@@ -312,8 +323,8 @@ fn a_lost_connection_says_reconnecting_and_the_events_missed_are_shown_at_once()
 #[test]
 fn a_watcher_before_the_seats_are_taken_learns_the_names_when_the_game_starts() {
     let mut state = state(Rules::default());
-    state["seats"][0]["name"] = Value::Null;
-    state["seats"][0]["open"] = json!(true);
+    state.seats[0].name = None;
+    state.seats[0].open = true;
     let opts = Options { color: true, fast: true, quiet: true, ..Options::default() };
     let mut app = room::app(Online::new(URL, &state).unwrap(), None, opts);
     assert!(text(&app, 120, 40).contains("Seat 1"));

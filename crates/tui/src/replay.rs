@@ -120,11 +120,14 @@ impl Recording {
         self.last.turns()
     }
 
-    /// A session over the game at point `k` (nothing in it rolls: the viewer only shows it).
+    /// A session over the game at point `k` (nothing in it rolls: the viewer only shows it),
+    /// opened at the number of the last event before that point (no replay to count them).
     pub(crate) fn session_at(&self, k: usize) -> Session {
+        let k = k.min(self.last());
         let mut game = self.last.clone();
-        game.rewind(&self.points[k.min(self.last())]);
-        Session::new(game, self.dice.clone(), &self.board_name)
+        game.rewind(&self.points[k]);
+        let seq = self.steps[..k].iter().rev().find_map(|step| step.last()).map_or(0, |n| n.seq);
+        Session::at(game, self.dice.clone(), &self.board_name, seq)
     }
 
     /// The point after `turn` turns (the last point for more turns than were played).

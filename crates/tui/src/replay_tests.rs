@@ -317,3 +317,16 @@ fn a_turn_whose_clock_ran_out_replays_with_its_timed_out_line() {
     let line = format!("{name} ran out of time");
     assert!(app.log.iter().any(|s| s.text.contains(&line)), "{:?}", app.log);
 }
+
+#[test]
+fn each_point_opens_its_session_at_the_number_a_replay_of_its_history_counts() {
+    let (game, dice, _) = played(Rules::default(), 4);
+    let recording = Recording::new(&game, dice.clone(), "classic").unwrap();
+    let last = recording.last();
+    for k in [0, 1, 2, last / 2, last - 1, last] {
+        let at = recording.session_at(k);
+        let counted = Session::new(at.game().clone(), dice.clone(), "classic");
+        assert_eq!(at.seq(), counted.seq(), "point {k} of {last}");
+    }
+    assert!(recording.session_at(last).seq() > 0);
+}

@@ -8,7 +8,7 @@ use std::{
 };
 
 use crossterm::event;
-use serde_json::Value;
+use snl_wire::rooms::RoomState;
 
 use crate::{
     action::{self, Action},
@@ -66,13 +66,13 @@ pub(crate) fn run_room(
     client: &RoomClient,
     url: &RoomUrl,
     me: Option<usize>,
-    state: &Value,
+    state: &RoomState,
     opts: Options,
 ) -> Result<Ended, String> {
     let online = Online::new(&url.to_string(), state)?;
     let mut app = room::app(online, me, opts);
     if let Some(online) = app.mode.room_mut() {
-        online.caught_up_to = state["seq"].as_u64().unwrap_or(0);
+        online.caught_up_to = state.seq;
     }
     room_loop(client, &mut app).map_err(|e| format!("the terminal was lost: {e}"))?;
     // Leaving stops the screen's session: the game's own status says whether it ended.

@@ -353,3 +353,55 @@ async fn computer_rooms_play_to_the_end_on_the_server_and_chat_is_told() {
     assert!(events.iter().any(|f| f["event"]["player"] == "Easy 2"));
     assert!(events.iter().any(|f| f["event"]["player"] == "Hard 3"));
 }
+
+#[tokio::test]
+async fn a_second_quick_roll_for_an_input_that_has_passed_is_refused_and_changes_nothing() {
+    let server = Server::start("stale-input").await;
+    // A top face (2) earns a bonus roll; with this seed Ann's first roll is a 2.
+    let room = server
+        .room(request(
+            r#"{"seats":[{"kind":"human"},{"kind":"human"}],
+                "rules":{"dice":"1d2","bonus":"top-face"},"seed":5}"#,
+        ))
+        .await;
+    let ann = server.claim(&room, 0, "Ann").await;
+    server.claim(&room, 1, "Bob").await;
+    let mut a = server.connect(&room).await;
+    let welcome = a.hello(Some(&ann), None).await;
+    let awaited = welcome["state"]["awaiting"].clone();
+    assert_eq!((&awaited["type"], &awaited["seat"]), (&json!("roll"), &json!(0)), "{welcome}");
+    let input = awaited["input"].clone();
+    // Two quick rolls, both answering the input awaited at the welcome.
+    let roll = json!({"type": "roll", "input": input});
+    a.send(roll.clone()).await;
+    a.send(roll).await;
+    // The first is played; the second is refused (the two answers may come in either order).
+    let (mut events, mut awaiting, mut error) = (Vec::new(), None, None);
+    while awaiting.is_none() || error.is_none() {
+        let frame = a.frame().await;
+        match frame["type"].as_str() {
+            Some("event") => events.push(frame),
+            Some("awaiting") => awaiting = Some(frame),
+            Some("error") => error = Some(frame),
+            _ => panic!("{frame}"),
+        }
+    }
+    let (awaiting, error) = (awaiting.unwrap(), error.unwrap());
+    assert_eq!(error["code"], "refused", "{error}");
+    let rolled: Vec<&Value> =
+        events.iter().filter(|f| f["event"]["type"] == "dice_rolled").collect();
+    assert_eq!(rolled.len(), 1, "one roll played: {events:?}");
+    assert_eq!(rolled[0]["event"]["roll"], 2, "a top face: pick another seed: {events:?}");
+    // Ann's bonus roll is awaited, with a new id: the last event's number.
+    let bonus = &awaiting["awaiting"];
+    assert_eq!((&bonus["seat"], &bonus["input"]), (&json!(0), &awaiting["seq"]), "{awaiting}");
+    assert_ne!(bonus["input"], input);
+    // Nothing changed after the first roll: no event, the same input awaited.
+    let state = game_state(&server, &room).await;
+    assert_eq!(state["seq"], events.last().unwrap()["seq"]);
+    assert_eq!(&state["awaiting"], bonus);
+    // A roll answering the bonus roll's id is taken.
+    a.send(json!({"type": "roll", "input": bonus["input"]})).await;
+    let next = a.events_until("dice_rolled").await;
+    assert_eq!(next.last().unwrap()["event"]["player"], "Ann");
+}

@@ -1,11 +1,55 @@
-//! Every example in `docs/protocol.md` is one the server takes: requests are sent to a real
-//! server, client frames are sent on a real connection, server frames read into the server's
-//! frame types (the lobby stream's too), responses are JSON.
-
-use serde_json::{Value, json};
-use snl_server::frames::{ClientFrame, LobbyFrame, ServerFrame};
+//! Every example in `docs/protocol.md` is a value of its type in `snl-wire`, read and written
+//! back unchanged (field for field, in order), and one the server takes: requests are sent to a
+//! real server, client frames are sent on a real connection.
 
 use crate::support::Server;
+use serde::{Serialize, de::DeserializeOwned};
+use serde_json::{Value, json};
+use snl_wire::{
+    api::{BoardCheck, BoardCheckAnswer, ErrorBody, GamePage, OddsAnswer, RecordedGame},
+    frames::{ClientFrame, LobbyFrame, ServerFrame},
+    rooms::{Claim, ClaimAnswer, CreateRoom, Created, RoomState, Rooms},
+};
+
+/// `text` read as a `T` and written back: the same JSON, field for field and in order.
+fn round_trip<T: Serialize + DeserializeOwned>(text: &str) {
+    let typed: T = serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let written = serde_json::to_string(&typed).unwrap();
+    // Read as plain JSON (which keeps the order of fields), the text written compactly.
+    let original = serde_json::to_string(&serde_json::from_str::<Value>(text).unwrap()).unwrap();
+    assert_eq!(written, original, "the example does not come back unchanged from its type");
+}
+
+/// Reads the example labelled `label` into its type and back.
+fn round_trip_labelled(label: &str, text: &str) {
+    match label {
+        "create-room" => round_trip::<CreateRoom>(text),
+        "claim" => round_trip::<Claim>(text),
+        "board-check" => round_trip::<BoardCheck>(text),
+        "client" => round_trip::<ClientFrame>(text),
+        "server" => round_trip::<ServerFrame>(text),
+        "lobby" => round_trip::<LobbyFrame>(text),
+        "response error" => round_trip::<ErrorBody>(text),
+        "response created" => round_trip::<Created>(text),
+        "response claimed" => round_trip::<ClaimAnswer>(text),
+        "response rooms" => round_trip::<Rooms>(text),
+        "response room" => round_trip::<RoomState>(text),
+        "response odds" => round_trip::<OddsAnswer>(text),
+        "response board-check" => round_trip::<BoardCheckAnswer>(text),
+        "response games" => round_trip::<GamePage>(text),
+        "response game" => round_trip::<RecordedGame>(text),
+        other => panic!("an example labelled '{other}'"),
+    }
+}
+
+#[test]
+fn every_example_in_the_protocol_document_comes_back_unchanged_from_its_type() {
+    let blocks = examples();
+    assert!(blocks.iter().filter(|(l, _)| l.starts_with("response ")).count() >= 10);
+    for (label, text) in &blocks {
+        round_trip_labelled(label, text);
+    }
+}
 
 /// Each fenced block's label (`json client`, …) and text.
 fn examples() -> Vec<(String, String)> {
@@ -31,7 +75,7 @@ async fn every_example_in_the_protocol_document_is_accepted() {
     let server = Server::start("protocol-doc").await;
     let mut rooms = Vec::new();
     for (label, text) in &blocks {
-        let value: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        serde_json::from_str::<Value>(text).unwrap_or_else(|e| panic!("{e}: {text}"));
         match label.as_str() {
             "create-room" => {
                 let (status, body) = server.http("POST", "/api/rooms", Some(text)).await;
@@ -43,24 +87,14 @@ async fn every_example_in_the_protocol_document_is_accepted() {
                 let (status, body) = server.http("POST", &path, Some(text)).await;
                 assert_eq!(status, 200, "{text}: {body}");
             }
-            "client" => {
-                serde_json::from_value::<ClientFrame>(value)
-                    .unwrap_or_else(|e| panic!("{e}: {text}"));
-            }
-            "server" => {
-                serde_json::from_value::<ServerFrame>(value)
-                    .unwrap_or_else(|e| panic!("{e}: {text}"));
-            }
-            "lobby" => {
-                serde_json::from_value::<LobbyFrame>(value)
-                    .unwrap_or_else(|e| panic!("{e}: {text}"));
-            }
+            // Read into their types above.
+            "client" | "server" | "lobby" => {}
             "board-check" => {
                 let (status, body) = server.http("POST", "/api/boards/check", Some(text)).await;
                 assert_eq!(status, 200, "{text}: {body}");
                 assert!(body["valid"].is_boolean(), "{text}: {body}");
             }
-            "response" => {}
+            other if other.starts_with("response ") => {}
             other => panic!("an example labelled '{other}'"),
         }
     }

@@ -19,9 +19,9 @@ import { api, connect, dropToken, heldTokens, keepToken } from './net.js';
  * @typedef {import('./net.js').Link} Link
  * @typedef {{seat: number, kind: string, name: string | null, open: boolean, online: boolean,
  *   autopilot: boolean, position: number, rank: number | null}} SeatView
- * @typedef {{type: 'roll', seat: number} | {type: 'choice', seat: number,
+ * @typedef {{type: 'roll', seat: number, input: number} | {type: 'choice', seat: number,
  *   options: {steps: number, lands: number, top_face: boolean, landed: number,
- *   meets: 'nothing' | 'blocked' | 'snake' | 'ladder' | 'wormhole' | 'shield'}[]} | null} Awaiting
+ *   meets: 'nothing' | 'blocked' | 'snake' | 'ladder' | 'wormhole' | 'shield'}[], input: number} | null} Awaiting
  * @typedef {{room: string, status: string, board_name: string, board: import('./geometry.js').BoardJson,
  *   rules: Record<string, any>, turn_time: number | null, seats: SeatView[], awaiting: Awaiting,
  *   turns: number, ranking: string[], seq: number, turn_left_ms?: number | null}} RoomView
@@ -234,7 +234,8 @@ function drawControls() {
 function roll() {
   if (rollButton.disabled || awaiting?.type !== 'roll') return;
   const link = mine.get(awaiting.seat);
-  if (link?.send({ type: 'roll' })) {
+  // The awaited input's id: a roll for an input that has passed is refused, not played.
+  if (link?.send({ type: 'roll', input: awaiting.input })) {
     sent = true;
     drawControls();
   }
@@ -244,7 +245,7 @@ function roll() {
 function choose(i) {
   if (awaiting?.type !== 'choice' || sent || i >= awaiting.options.length) return;
   const link = mine.get(awaiting.seat);
-  if (link?.send({ type: 'choose', option: i })) {
+  if (link?.send({ type: 'choose', option: i, input: awaiting.input })) {
     sent = true;
     drawControls();
   }

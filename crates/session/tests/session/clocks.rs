@@ -76,6 +76,14 @@ fn a_timed_out_turn_is_kept_in_the_save_and_replays_with_its_timed_out_line() {
     // A session over the saved game numbers on after the last event told.
     let resumed = Session::new(save.restore().unwrap(), save.dice.clone(), "party");
     assert_eq!(resumed.seq(), told.last().unwrap().seq);
+    // Opened at a number known already (no replay), it goes on from that number, and numbers
+    // the lines a front end adds to its stream (presence, chat) in the same run.
+    let last = told.last().unwrap().seq;
+    let mut at = Session::at(save.restore().unwrap(), save.dice.clone(), "party", last + 5);
+    assert_eq!(at.seq(), last + 5);
+    let chat = at.tell_aside(Event::Chat { player: "Ann".to_owned(), text: "gg".to_owned() });
+    assert_eq!(chat.seq, last + 6);
+    assert_eq!(at.seq(), last + 6);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

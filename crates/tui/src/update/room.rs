@@ -2,8 +2,8 @@
 //! outbox ([`key`]). No I/O here, so tests feed server events and read the intents.
 
 use snl_engine::{Event, Numbered};
-use snl_server::frames::ClientFrame;
 use snl_session::Awaiting;
+use snl_wire::frames::ClientFrame;
 
 use crate::{
     action::GameAction,
@@ -42,7 +42,8 @@ pub(crate) fn receive(app: &mut App, update: Update) {
         return;
     };
     match update {
-        Update::Welcome { seq, .. } => {
+        Update::Welcome { seq, state, .. } => {
+            online.input = state.awaiting.map(|a| a.input());
             online.caught_up_to = online.caught_up_to.max(seq);
             if online.connection != Connection::Live {
                 app.note("Connected again: the events missed follow.");
@@ -50,9 +51,12 @@ pub(crate) fn receive(app: &mut App, update: Update) {
             online.connection = Connection::Live;
             online.asked = false;
         }
-        Update::Event(numbered) => hear(app, online, me, &numbered),
-        // The local copy knows what is awaited.
-        Update::Awaiting(_) => {}
+        Update::Event(numbered) => {
+            online.input = None;
+            hear(app, online, me, &numbered);
+        }
+        // The local copy knows what is awaited; the room's id of it is echoed.
+        Update::Awaiting(awaiting) => online.input = awaiting.map(|a| a.input()),
         Update::Refused { message, .. } => {
             online.asked = false;
             app.note(&format!("The server says: {message}."));
@@ -175,10 +179,12 @@ pub(crate) fn key(app: &mut App, action: GameAction) {
         return;
     }
     let frame = match (action, &awaiting) {
-        (GameAction::Roll, Awaiting::Roll { .. }) if mine => ClientFrame::Roll {},
-        (GameAction::Roll, Awaiting::Choice(_)) if mine => ClientFrame::Choose { option: 0 },
+        (GameAction::Roll, Awaiting::Roll { .. }) if mine => ClientFrame::ROLL,
+        (GameAction::Roll, Awaiting::Choice(_)) if mine => {
+            ClientFrame::Choose { option: 0, input: None }
+        }
         (GameAction::Choose(option), Awaiting::Choice(d)) if mine && option < d.options.len() => {
-            ClientFrame::Choose { option }
+            ClientFrame::Choose { option, input: None }
         }
         (GameAction::Choose(option), Awaiting::Choice(d)) if mine => {
             let count = d.options.len();
@@ -213,8 +219,8 @@ pub(crate) fn key(app: &mut App, action: GameAction) {
     };
     app.finish_beats();
     if let Some(online) = app.mode.room_mut() {
-        online.asked = matches!(frame, ClientFrame::Roll {} | ClientFrame::Choose { .. });
-        online.outbox.push(frame);
+        online.asked = matches!(frame, ClientFrame::Roll { .. } | ClientFrame::Choose { .. });
+        online.outbox.push(frame.answering(online.input));
     }
 }
 

@@ -1,0 +1,215 @@
+//! The other HTTP bodies: errors, a room's live odds, the board check of the editor, and the
+//! recorded games.
+
+use serde::{Deserialize, Deserializer, Serialize};
+use snl_engine::{BoardSpec, Event, Rules, Seat};
+
+use crate::rooms::RulesChoice;
+
+/// Every HTTP error's body (with a 4xx or 5xx status).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorBody {
+    /// The error.
+    pub error: ErrorDetail,
+}
+
+/// An HTTP error's code and sentence.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorDetail {
+    /// `bad_request`, `no_such_room`, … (`docs/protocol.md` lists them).
+    pub code: String,
+    /// One sentence.
+    pub message: String,
+}
+
+/// `GET /api/rooms/{room}/odds`: each seat's chance to win from where the tokens stand.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct OddsAnswer {
+    /// The room's id.
+    pub room: String,
+    /// The room's last event when they were worked out.
+    pub seq: u64,
+    /// Whether the chances were worked out (false when it would take too long).
+    pub exact: bool,
+    /// The chance left undecided where the race stopped being followed.
+    pub unresolved: Option<f64>,
+    /// Each seat's.
+    pub seats: Vec<OddsSeat>,
+}
+
+/// One seat's odds.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct OddsSeat {
+    /// Its number.
+    pub seat: usize,
+    /// Its name, once it has one.
+    pub name: Option<String>,
+    /// Its token's cell.
+    pub position: u32,
+    /// Its chance to win, 0 to 1 (null when not worked out).
+    pub win: Option<f64>,
+    /// The fewest rolls it still needs (null when the last cell cannot be reached).
+    pub fewest_rolls: Option<u32>,
+}
+
+/// `POST /api/boards/check` as sent.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardCheck {
+    /// A board file as JSON (read later, so that a shape error is one of the problems).
+    pub board: serde_json::Value,
+    /// A named set or options by name; over the board's own `[rules]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<RulesChoice>,
+    /// How many seats the chances are for (2 by default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seats: Option<usize>,
+}
+
+/// A value that may be absent (outer `None`) or null (`Some(None)`).
+#[expect(clippy::option_option, reason = "absent and null are two answers on the wire")]
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
+}
+
+/// The answer to a board check: an invalid board's problems, or a valid board's analysis. A
+/// field absent is one the answer has no business with (an invalid board has no analysis, a
+/// board the analysis does not support gets `analysis_error` instead of numbers); a null one is
+/// a number that does not exist (no path to the last cell, an infinite expectation).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardCheckAnswer {
+    /// Whether the board is valid.
+    pub valid: bool,
+    /// Whether it can be played: the last cell reached, no token trapped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub playable: Option<bool>,
+    /// One sentence.
+    pub message: String,
+    /// Every problem, as `snl board validate` lists them.
+    pub problems: Vec<String>,
+    /// Its cells.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u32>,
+    /// The rules it was analysed under.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Rules>,
+    /// The seats the chances are for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seats: Option<usize>,
+    /// The fewest rolls to the last cell.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
+    pub min_rolls: Option<Option<u32>>,
+    /// One shortest path: the cells visited, the start first.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
+    pub path: Option<Option<Vec<u32>>>,
+    /// One token's expected turns.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
+    pub expected_turns: Option<Option<f64>>,
+    /// One token's expected rolls.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
+    pub expected_rolls: Option<Option<f64>>,
+    /// One token's median turns.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
+    pub median_turns: Option<Option<u32>>,
+    /// One token's fewest turns.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
+    pub min_turns: Option<Option<u32>>,
+    /// The chance a token never finishes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub never_finish_probability: Option<f64>,
+    /// Each seat's chance to win.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub win_probability: Option<Vec<f64>>,
+    /// The whole game's expected rolls.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
+    pub expected_game_rolls: Option<Option<f64>>,
+    /// Whether the numbers are exact (false when the work was cut short).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact: Option<bool>,
+    /// Why the analysis could not be made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub analysis_error: Option<String>,
+}
+
+/// `GET /api/games`: a page of recorded games, newest first.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct GamePage {
+    /// The games.
+    pub games: Vec<GameListing>,
+    /// The `before` of the next page, when there may be more.
+    pub next: Option<i64>,
+}
+
+/// One recorded game in the list.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameListing {
+    /// Its number.
+    pub id: i64,
+    /// When it began, in milliseconds since the Unix epoch.
+    pub started_ms: u64,
+    /// When it was last recorded.
+    pub updated_ms: u64,
+    /// The board's name.
+    pub board: String,
+    /// The board's cells.
+    pub board_size: u32,
+    /// The rules, in words.
+    pub rules: String,
+    /// The seats.
+    pub seats: Vec<Seat>,
+    /// Who won, once it is over.
+    pub winner: Option<String>,
+    /// `playing`, `stopped`, `finished` or `incomplete`.
+    pub status: String,
+    /// Turns played.
+    pub turns: u32,
+    /// The series (`snl play --games K`) it belongs to, if any.
+    pub series: Option<i64>,
+    /// Its number in that series.
+    pub series_game: Option<u32>,
+}
+
+/// One numbered event of a recorded game.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameEntry {
+    /// 1 for the game's first event.
+    pub seq: u64,
+    /// The event, players by name.
+    pub event: Event<String>,
+}
+
+/// `GET /api/games/{id}`: one recorded game, for a replay.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordedGame {
+    /// Its number.
+    pub id: i64,
+    /// The board's name.
+    pub board_name: String,
+    /// The board.
+    pub board: BoardSpec,
+    /// The rules.
+    pub rules: Rules,
+    /// The seats.
+    pub seats: Vec<Seat>,
+    /// `playing`, `stopped`, `finished` or `incomplete`.
+    pub status: Option<String>,
+    /// Turns played.
+    pub turns: u32,
+    /// Each seat's cell.
+    pub positions: Vec<u32>,
+    /// The players finished, best first.
+    pub ranking: Vec<String>,
+    /// Every event, numbered from 1.
+    pub events: Vec<GameEntry>,
+}

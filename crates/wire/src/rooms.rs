@@ -1,0 +1,203 @@
+//! The HTTP bodies of rooms: creating one (`POST /api/rooms`), taking a seat, the lobby
+//! (`GET /api/rooms`, and the lobby stream's entries) and a room's public state
+//! (`GET /api/rooms/{room}`, and a welcome's `state`).
+
+use serde::{Deserialize, Serialize};
+use snl_engine::{BoardSpec, RuleSpec, Rules, SeatKind};
+
+use crate::frames::Awaited;
+
+/// `POST /api/rooms` as sent.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateRoom {
+    /// A preset's name, or a board file as JSON.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<BoardChoice>,
+    /// A named rule set, or options by name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<RulesChoice>,
+    /// The seats in seating order.
+    pub seats: Vec<SeatRequest>,
+    /// `classic` or `race` (overrides the rules' mode).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+    /// Rounds of a race (with `mode: race`, or rules already in race mode).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<u32>,
+    /// Seconds a person has for each input before the computer plays the rest of the turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_time: Option<u64>,
+    /// Seconds the game lasts from when its last seat is taken: then the round in play is
+    /// completed and the game ends ranked by position (SPEC §3b).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_time: Option<u64>,
+    /// The dice's seed (a fresh one from the operating system when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+}
+
+/// A board by name or as data.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum BoardChoice {
+    /// `classic`, `milton-bradley`, `kids`, `empty`, `random`.
+    Name(String),
+    /// A board file's contents as JSON.
+    Spec(Box<BoardSpec>),
+}
+
+/// Rules by set name or by options.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum RulesChoice {
+    /// `standard`, `bonus-six`, `three-sixes`, `strict-sixes`.
+    Name(String),
+    /// Options by name, as in a board file's `[rules]`.
+    Spec(Box<RuleSpec>),
+}
+
+/// One seat as asked for.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct SeatRequest {
+    /// `human`, `easy`, `greedy` or `hard`.
+    pub kind: SeatKind,
+    /// The name (a computer's; a person gives theirs when taking the seat).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// The answer to `POST /api/rooms` (`201 Created`).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Created {
+    /// The room's id.
+    pub room: String,
+    /// Its seats.
+    pub seats: Vec<SeatEntry>,
+}
+
+/// `POST /api/rooms/{room}/seats/{seat}` as sent.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Claim {
+    /// The name taken at the table.
+    pub name: String,
+}
+
+/// The answer to a seat taken.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimAnswer {
+    /// The seat.
+    pub seat: usize,
+    /// Its token: the only proof of holding the seat.
+    pub token: String,
+}
+
+/// Where a room stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoomStatus {
+    /// Seats are open.
+    Open,
+    /// The game is being played.
+    Running,
+    /// The game is over.
+    Over,
+}
+
+/// A seat as the lobby lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatEntry {
+    /// Its number, from 0.
+    pub seat: usize,
+    /// What plays it.
+    pub kind: SeatKind,
+    /// Its name (none for a person's seat still open).
+    pub name: Option<String>,
+    /// Whether a person may take it.
+    pub open: bool,
+}
+
+/// A room as the lobby lists it (`GET /api/rooms`, the lobby stream).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LobbyEntry {
+    /// The room's id.
+    pub room: String,
+    /// Where it stands.
+    pub status: RoomStatus,
+    /// What its board is called.
+    pub board_name: String,
+    /// Its seats.
+    pub seats: Vec<SeatEntry>,
+    /// Turns played.
+    pub turns: u32,
+}
+
+/// The answer to `GET /api/rooms`: the rooms with open seats or running.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rooms {
+    /// Their lobby entries.
+    pub rooms: Vec<LobbyEntry>,
+}
+
+/// A seat in a room's public state.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatState {
+    /// Its number, from 0.
+    pub seat: usize,
+    /// What plays it.
+    pub kind: SeatKind,
+    /// Its name (none for a person's seat still open).
+    pub name: Option<String>,
+    /// Whether a person may take it.
+    pub open: bool,
+    /// Whether a connection holds it now.
+    pub online: bool,
+    /// Whether the computer plays it for its person.
+    pub autopilot: bool,
+    /// Its token's cell.
+    pub position: u32,
+    /// Its rank once finished.
+    pub rank: Option<u32>,
+}
+
+/// A room's public state (`GET /api/rooms/{room}`, a welcome's `state`): never a token.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoomState {
+    /// The room's id.
+    pub room: String,
+    /// Where it stands.
+    pub status: RoomStatus,
+    /// What its board is called.
+    pub board_name: String,
+    /// The board.
+    pub board: BoardSpec,
+    /// The rules.
+    pub rules: Rules,
+    /// The turn clock, in seconds.
+    pub turn_time: Option<u64>,
+    /// The game clock, in seconds.
+    pub game_time: Option<u64>,
+    /// Whether the game clock has run out.
+    pub time_up: bool,
+    /// The seats.
+    pub seats: Vec<SeatState>,
+    /// What the game awaits (null while seats are open or once it is over).
+    pub awaiting: Option<Awaited>,
+    /// Turns played.
+    pub turns: u32,
+    /// The players finished, best first.
+    pub ranking: Vec<String>,
+    /// The last event's number.
+    pub seq: u64,
+    /// What is left of the awaited person's turn clock, in milliseconds.
+    pub turn_left_ms: Option<u64>,
+}
