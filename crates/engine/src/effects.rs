@@ -2,7 +2,7 @@
 //! in a board file (`[[cell]] at = 30, effect = "skip"`; a wormhole also has `exits`), their
 //! checked form, and the checks of [`crate::Board::new`] that concern them.
 //!
-//! The data model is deliberately small: a [`CellSpec`] is text as written, a [`CellEffect`] is
+//! The data model is deliberately small: a [`CellSpec`] (in the board's spec) is text as written, a [`CellEffect`] is
 //! one checked cell (`at` and an [`Effect`]), and a board keeps its effects sorted by cell. What an
 //! effect does in a move is in `moves.rs` ([`crate::Board::met`]); where a wormhole leads is drawn
 //! by the caller's
@@ -10,27 +10,10 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
-
 use crate::{
-    board::{BoardProblem, Jump},
+    board::{BoardProblem, CellSpec, Jump},
     rules::{JumpMode, Rules, Start},
 };
-
-/// An effect as written: `[[cell]] at = 30, effect = "wormhole", exits = [3, 48, 81]`. The name
-/// stays text until [`crate::Board::new`] checks it, so an unknown name is listed with every other
-/// problem of the board.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CellSpec {
-    /// The cell.
-    pub at: u32,
-    /// `skip`, `extra`, `shield` or `wormhole`.
-    pub effect: String,
-    /// A wormhole's exits (none for the other effects).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub exits: Vec<u32>,
-}
 
 /// What a cell does to a token that comes to rest on it by moving (a wormhole: that lands on it).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -47,14 +47,15 @@ mod time_up;
 mod turn;
 
 pub use board::{
-    Board, BoardError, BoardProblem, BoardSpec, Jump, LadderSpec, Layout, MAX_BOARD_FILE_BYTES,
-    MAX_CELLS, ParseBoardError, PartialBoard, Reach, SnakeSpec, default_width,
+    Board, BoardError, BoardProblem, BoardSpec, CellSpec, Jump, LadderSpec, Layout,
+    MAX_BOARD_FILE_BYTES, MAX_CELLS, ParseBoardError, PartialBoard, Reach, SnakeSpec,
+    default_width,
 };
 pub use dice::{
     Dice, DiceError, MAX_DICE, MAX_FACES, ParseRollsError, Roll, RollError, RollSource, Scripted,
     ScriptedDice, SeededDice, splitmix64, uniform_below,
 };
-pub use effects::{CellEffect, CellSpec, Effect};
+pub use effects::{CellEffect, Effect};
 pub use event::{Event, Numbered, Observer, Subscribers, Transcript};
 pub use game::{Decider, FirstOption, Game, PlayError, SetupError};
 pub use moves::{Advance, Entry, Meets, Met, MoveOption, Next, Outcome};

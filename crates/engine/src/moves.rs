@@ -404,7 +404,7 @@ impl MoveOption {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{board::BoardSpec, effects::CellSpec};
+    use crate::board::{BoardSpec, CellSpec};
 
     #[test]
     fn a_bounce_reflects_between_the_walls_and_a_one_cell_board_holds_still() {

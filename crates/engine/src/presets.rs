@@ -4,9 +4,8 @@
 use std::{fmt, str::FromStr};
 
 use crate::{
-    board::{Board, BoardSpec},
+    board::{Board, BoardSpec, CellSpec},
     dice::SeededDice,
-    effects::CellSpec,
     rules::Rules,
 };
 

@@ -53,7 +53,7 @@ pub(crate) enum Msg {
     /// `GET /api/rooms/{room}`.
     View { reply: oneshot::Sender<RoomState> },
     /// `GET /api/rooms/{room}/odds`: where the tokens stand.
-    Standing { reply: oneshot::Sender<crate::odds::Standing> },
+    Standing { reply: oneshot::Sender<crate::standing::Standing> },
 }
 
 /// Why a seat was not given.
@@ -320,7 +320,7 @@ impl Actor {
                 let _ = reply.send(self.view(self.seq));
             }
             Msg::Standing { reply } => {
-                let _ = reply.send(crate::odds::standing(&self.room, self.seq));
+                let _ = reply.send(crate::standing::standing(&self.room, self.seq));
             }
         }
     }

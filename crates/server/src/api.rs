@@ -1,9 +1,9 @@
 //! The HTTP side of SPEC §9: create a room, take a seat, the lobby, a room's public state, and
 //! the door to a room's WebSocket; the routes of a room's odds (`odds`), the board check
-//! (`boards`) and recorded games (`games`), whose handlers sit in those modules. Every error is `{"error": {"code", "message"}}` with a 4xx
-//! status.
+//! (`boards`) and recorded games (`games`), whose handlers sit in those modules. Every error is
+//! `{"error": {"code", "message"}}` with a 4xx status (`http.rs`, which the endpoint modules share).
 
-use std::sync::{Arc, atomic::Ordering};
+use std::sync::Arc;
 
 use axum::{
     Json, Router,
@@ -12,61 +12,23 @@ use axum::{
         Path, State, WebSocketUpgrade, rejection::BytesRejection,
         ws::rejection::WebSocketUpgradeRejection,
     },
-    http::{HeaderMap, StatusCode, header},
-    response::{IntoResponse, Response},
+    http::{HeaderMap, StatusCode},
+    response::IntoResponse,
     routing::{get, post},
 };
-use serde::Deserialize;
 use snl_store::RoomWrite;
-use snl_wire::{
-    api::{ErrorBody, ErrorDetail},
-    rooms::{Claim, ClaimAnswer, Created, RoomStatus, Rooms},
-};
+use snl_wire::rooms::{Claim, ClaimAnswer, Created, RoomStatus, Rooms};
 use tokio::sync::oneshot;
 
 use crate::{
     Shared,
-    actor::{self, ClaimError, Handle, Msg},
+    actor::{self, ClaimError, Msg},
+    cluster::room_handle,
+    http::{ApiError, ApiResult, body_json, check_origin, count_connection},
     room::{ClaimProblem, Room},
     setup::{CheckRoom, CreateRoom},
     token, ws,
 };
-
-/// An HTTP error: status, code and one sentence.
-#[derive(Debug)]
-pub(crate) struct ApiError {
-    status: StatusCode,
-    code: &'static str,
-    message: String,
-}
-
-impl ApiError {
-    pub(crate) fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        ApiError { status, code, message: message.into() }
-    }
-
-    pub(crate) fn bad(message: impl Into<String>) -> Self {
-        ApiError::new(StatusCode::BAD_REQUEST, "bad_request", message)
-    }
-
-    fn no_room(room: &str) -> Self {
-        ApiError::new(StatusCode::NOT_FOUND, "no_such_room", format!("there is no room '{room}'"))
-    }
-
-    pub(crate) fn gone(room: &str) -> Self {
-        ApiError::new(StatusCode::GONE, "room_closed", format!("room '{room}' is closed"))
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let body =
-            ErrorBody { error: ErrorDetail { code: self.code.to_owned(), message: self.message } };
-        (self.status, Json(body)).into_response()
-    }
-}
-
-pub(crate) type ApiResult<T = Response> = Result<T, ApiError>;
 
 /// The routes under `/api/`.
 pub(crate) fn router(shared: Arc<Shared>) -> Router {
@@ -85,28 +47,6 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         })
         .layer(axum::extract::DefaultBodyLimit::max(crate::MAX_BODY))
         .with_state(shared)
-}
-
-pub(crate) fn body_json<T: for<'de> Deserialize<'de>>(
-    body: Result<Bytes, BytesRejection>,
-) -> ApiResult<T> {
-    let body = body.map_err(|e| {
-        let status = e.status();
-        let code =
-            if status == StatusCode::PAYLOAD_TOO_LARGE { "too_large" } else { "bad_request" };
-        ApiError::new(status, code, e.body_text())
-    })?;
-    serde_json::from_slice(&body)
-        .map_err(|e| ApiError::bad(format!("the request body is not valid: {e}")))
-}
-
-pub(crate) async fn room_handle(shared: &Arc<Shared>, room: &str) -> ApiResult<Handle> {
-    match crate::cluster::handle(shared, room).await {
-        Ok(handle) => handle.ok_or_else(|| ApiError::no_room(room)),
-        Err(message) => {
-            Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "server_error", message))
-        }
-    }
 }
 
 async fn create(
@@ -192,42 +132,6 @@ async fn claim(
     }
 }
 
-/// Whether `origin` (if any) is this server's own: same host and port as the request's `Host`.
-fn same_origin(headers: &HeaderMap) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN) else { return true };
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    let origin = origin.to_str().ok().and_then(|o| o.split_once("://")).map(|(_, rest)| rest);
-    matches!((origin, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
-}
-
-/// Refuses a page from another origin (`403 bad_origin`).
-pub(crate) fn check_origin(headers: &HeaderMap) -> ApiResult<()> {
-    if same_origin(headers) {
-        return Ok(());
-    }
-    Err(ApiError::new(
-        StatusCode::FORBIDDEN,
-        "bad_origin",
-        "a page from another origin cannot open this server's WebSockets",
-    ))
-}
-
-/// Counts one more WebSocket connection, or refuses it past `--max-connections`.
-pub(crate) fn count_connection(shared: &Arc<Shared>) -> ApiResult<ws::Held> {
-    let max = shared.config.max_connections;
-    let held = shared.connections.fetch_add(1, Ordering::SeqCst);
-    let guard = ws::Held(shared.clone());
-    if held >= max {
-        drop(guard);
-        return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "connection_limit",
-            format!("the server holds its limit of {max} connections; try again later"),
-        ));
-    }
-    Ok(guard)
-}
-
 async fn websocket(
     State(shared): State<Arc<Shared>>,
     Path(room): Path<String>,
@@ -252,27 +156,4 @@ async fn websocket(
         .write_buffer_size(1024)
         .max_write_buffer_size(crate::MAX_WRITE_BUFFER)
         .on_upgrade(move |socket| ws::connection(socket, (room, handle), limits, guard)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn headers(origin: Option<&str>, host: &str) -> HeaderMap {
-        let mut h = HeaderMap::new();
-        h.insert(header::HOST, host.parse().unwrap());
-        if let Some(o) = origin {
-            h.insert(header::ORIGIN, o.parse().unwrap());
-        }
-        h
-    }
-
-    #[test]
-    fn only_the_servers_own_origin_or_none_may_open_a_websocket() {
-        assert!(same_origin(&headers(None, "127.0.0.1:8080")));
-        assert!(same_origin(&headers(Some("http://127.0.0.1:8080"), "127.0.0.1:8080")));
-        assert!(!same_origin(&headers(Some("http://evil.example"), "127.0.0.1:8080")));
-        assert!(!same_origin(&headers(Some("http://127.0.0.1:9999"), "127.0.0.1:8080")));
-        assert!(!same_origin(&headers(Some("null"), "127.0.0.1:8080")));
-    }
 }

@@ -180,9 +180,9 @@ fn analyse(board: &Board, rules: &Rules, seats: usize) -> BoardCheckAnswer {
 pub(crate) async fn endpoint(
     axum::extract::State(shared): axum::extract::State<std::sync::Arc<crate::Shared>>,
     body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
-) -> crate::api::ApiResult<axum::Json<BoardCheckAnswer>> {
-    use crate::api::ApiError;
-    let request: CheckBoard = crate::api::body_json(body)?;
+) -> crate::http::ApiResult<axum::Json<BoardCheckAnswer>> {
+    use crate::http::ApiError;
+    let request: CheckBoard = crate::http::body_json(body)?;
     let checked = check(request).map_err(ApiError::bad)?;
     let unavailable = |message: String| {
         ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, "server_error", message)

@@ -16,9 +16,11 @@ use std::{
     time::Duration,
 };
 
+use axum::http::StatusCode;
 use snl_wire::rooms::{LobbyEntry, RoomStatus};
 use tokio::sync::{Mutex as AsyncMutex, broadcast::error::RecvError};
 
+use crate::http::{ApiError, ApiResult};
 use crate::{
     Shared,
     actor::{self, Handle},
@@ -282,4 +284,14 @@ pub(crate) fn listen(shared: &Arc<Shared>) {
             }
         }
     });
+}
+
+/// The room's actor for a request, or the HTTP error that says why not (`404`, `503`).
+pub(crate) async fn room_handle(shared: &Arc<Shared>, room: &str) -> ApiResult<Handle> {
+    match handle(shared, room).await {
+        Ok(handle) => handle.ok_or_else(|| ApiError::no_room(room)),
+        Err(message) => {
+            Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "server_error", message))
+        }
+    }
 }

@@ -114,10 +114,10 @@ pub(crate) struct PageQuery {
     limit: Option<usize>,
 }
 
-fn read_error((status, code, message): ReadError) -> crate::api::ApiError {
+fn read_error((status, code, message): ReadError) -> crate::http::ApiError {
     let status = axum::http::StatusCode::from_u16(status)
         .unwrap_or(axum::http::StatusCode::SERVICE_UNAVAILABLE);
-    crate::api::ApiError::new(status, code, message)
+    crate::http::ApiError::new(status, code, message)
 }
 
 /// A game as the list tells it.
@@ -141,7 +141,7 @@ fn listing(game: GameSummary) -> GameListing {
 async fn blocking<T: Serialize + Send + 'static>(
     shared: std::sync::Arc<crate::Shared>,
     read: impl FnOnce(&Library) -> Result<T, ReadError> + Send + 'static,
-) -> crate::api::ApiResult<axum::Json<T>> {
+) -> crate::http::ApiResult<axum::Json<T>> {
     let answer = tokio::task::spawn_blocking(move || read(&shared.library))
         .await
         .map_err(|e| read_error((503, "server_error", format!("the read failed: {e}"))))?;
@@ -152,13 +152,13 @@ async fn blocking<T: Serialize + Send + 'static>(
 pub(crate) async fn list(
     axum::extract::State(shared): axum::extract::State<std::sync::Arc<crate::Shared>>,
     query: Result<axum::extract::Query<PageQuery>, axum::extract::rejection::QueryRejection>,
-) -> crate::api::ApiResult<axum::Json<GamePage>> {
+) -> crate::http::ApiResult<axum::Json<GamePage>> {
     let axum::extract::Query(query) = query.map_err(|e| {
-        crate::api::ApiError::bad(format!("the query is not valid: {}", e.body_text()))
+        crate::http::ApiError::bad(format!("the query is not valid: {}", e.body_text()))
     })?;
     let limit = query.limit.unwrap_or(DEFAULT_PAGE);
     if !(1..=MAX_PAGE).contains(&limit) {
-        return Err(crate::api::ApiError::bad(format!("limit {limit} is outside 1..={MAX_PAGE}")));
+        return Err(crate::http::ApiError::bad(format!("limit {limit} is outside 1..={MAX_PAGE}")));
     }
     let before = query.before;
     blocking(shared, move |library| library.page(before, limit)).await
@@ -168,7 +168,7 @@ pub(crate) async fn list(
 pub(crate) async fn one(
     axum::extract::State(shared): axum::extract::State<std::sync::Arc<crate::Shared>>,
     axum::extract::Path(id): axum::extract::Path<String>,
-) -> crate::api::ApiResult<axum::Json<RecordedGame>> {
+) -> crate::http::ApiResult<axum::Json<RecordedGame>> {
     let Ok(number) = id.parse::<i64>() else {
         return Err(read_error((404, "no_such_game", format!("there is no game '{id}'"))));
     };

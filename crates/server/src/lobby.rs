@@ -22,8 +22,8 @@ use tokio::sync::broadcast::{self, error::RecvError};
 
 use crate::{
     Shared,
-    api::{self, ApiError, ApiResult},
     frames::LobbyFrame,
+    http::{self, ApiError, ApiResult},
 };
 
 /// Changes kept for the connections that have not sent them yet; a connection further behind is
@@ -90,9 +90,9 @@ pub(crate) async fn endpoint(
     headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
-    api::check_origin(&headers)?;
+    http::check_origin(&headers)?;
     let upgrade = upgrade.map_err(|e| ApiError::new(e.status(), "bad_request", e.body_text()))?;
-    let held = api::count_connection(&shared)?;
+    let held = http::count_connection(&shared)?;
     Ok(upgrade
         // The client sends nothing but pings: the smallest buffers do.
         .max_message_size(1024)

@@ -22,7 +22,7 @@ use axum::{
 use rust_embed::RustEmbed;
 use sha2::{Digest, Sha256};
 
-use crate::api::ApiError;
+use crate::http::ApiError;
 
 #[derive(RustEmbed)]
 #[folder = "web/"]

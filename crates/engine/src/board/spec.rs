@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{effects::CellSpec, rules::RuleSpec};
+use crate::rules::RuleSpec;
 
 /// The longest board file (or standard input) that is read, in bytes: room for a jump on every
 /// one of a million cells.
@@ -218,4 +218,19 @@ pub struct ParseBoardError {
     pub column: usize,
     /// What the parser said.
     pub message: String,
+}
+
+/// An effect as written: `[[cell]] at = 30, effect = "wormhole", exits = [3, 48, 81]`. The name
+/// stays text until [`crate::Board::new`] checks it, so an unknown name is listed with every other
+/// problem of the board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CellSpec {
+    /// The cell.
+    pub at: u32,
+    /// `skip`, `extra`, `shield` or `wormhole`.
+    pub effect: String,
+    /// A wormhole's exits (none for the other effects).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exits: Vec<u32>,
 }

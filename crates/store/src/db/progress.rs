@@ -13,8 +13,8 @@ use snl_engine::{Event, Game, GameState, Status};
 use super::{
     Action, Database, DbError, GameId, GameStatus,
     query::bad,
-    runs::{SeatRow, write_moves_and_seats},
-    write::{int, log_at, next_seq},
+    runs::{SeatRow, int, write_moves_and_seats},
+    write::{log_at, next_seq},
 };
 use crate::{
     dice::DiceState,

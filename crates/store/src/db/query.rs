@@ -7,8 +7,12 @@ use rusqlite::{OptionalExtension, Row, params, types::FromSql};
 use serde::Serialize;
 use snl_engine::{GameState, Jump, MoveKind, Seat, SeatKind};
 
-use super::{Database, DbError, GameId, GameStatus, SeriesId, write::CUT};
+use super::{Database, DbError, GameId, GameStatus, SeriesId};
 use crate::save::Save;
+
+/// What the `actions` log says when a game's recording stopped part way; see
+/// [`GameStatus::Incomplete`].
+pub(super) const CUT: &str = "cut";
 
 /// One line of `snl games`.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -15,7 +15,6 @@ use snl_engine::{Jump, MoveKind, MoveRecord, Roll};
 use super::{
     Database, DbError, GameId,
     query::{bad, field},
-    write::int,
 };
 
 /// One move as a run stores it: turn, seat, dice ("3" or "2+5"), from, to, kind, jumps,
@@ -300,4 +299,9 @@ pub(super) fn faces_of(dice: &str) -> Option<Vec<u8>> {
 /// The move kind a stored word names, if any.
 pub(super) fn kind_of(word: &str) -> Option<MoveKind> {
     serde_json::from_value(serde_json::Value::String(word.to_owned())).ok()
+}
+
+/// A count or a time as SQLite's integer (saturating: such values never come near the limit).
+pub(super) fn int<T: TryInto<i64>>(n: T) -> i64 {
+    n.try_into().unwrap_or(i64::MAX)
 }

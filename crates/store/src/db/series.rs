@@ -22,7 +22,7 @@ use serde::Serialize;
 use super::{
     Database, DbError, GameId,
     query::{bad, field, millis},
-    write::int,
+    runs::int,
 };
 
 /// A series' number in the database.

@@ -12,13 +12,10 @@ use snl_engine::{Event, Status};
 
 use super::{
     Action, Database, DbError, GameId, GameStatus,
-    runs::{SeatRow, write_moves_and_seats},
+    query::CUT,
+    runs::{SeatRow, int, write_moves_and_seats},
 };
 use crate::save::Save;
-
-/// What the `actions` log says when a game's recording stopped part way; see
-/// [`GameStatus::Incomplete`].
-pub(super) const CUT: &str = "cut";
 
 /// How long marking a game incomplete may wait, after a write that already waited in vain.
 const MARK_TIMEOUT: Duration = Duration::from_secs(1);
@@ -168,11 +165,6 @@ impl Database {
 /// Whether another connection holds the lock (so trying again may get through).
 fn is_busy(e: &rusqlite::Error) -> bool {
     matches!(e.sqlite_error_code(), Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked))
-}
-
-/// A count or a time as SQLite's integer (saturating: such values never come near the limit).
-pub(super) fn int<T: TryInto<i64>>(n: T) -> i64 {
-    n.try_into().unwrap_or(i64::MAX)
 }
 
 fn json<T: Serialize + ?Sized>(value: &T) -> String {
