@@ -207,8 +207,10 @@ function drawControls() {
       b.dataset.option = String(i);
       // Where the option lands and what it meets are the engine's answer (the frame's option).
       const place = from === 0 ? 'the start' : String(from);
-      const met = { ladder: ` (ladder to ${o.lands})`, snake: ` (snake to ${o.lands})`,
-        shield: ' (the shield stops the snake)', wormhole: ' (wormhole)' }[o.meets] ?? '';
+      /** @type {Record<string, string>} */
+      const meetings = { ladder: ` (ladder to ${o.lands})`, snake: ` (snake to ${o.lands})`,
+        shield: ' (the shield stops the snake)', wormhole: ' (wormhole)' };
+      const met = meetings[o.meets] ?? '';
       const move = o.meets === 'blocked' ? `Move ${o.steps}: too far, stay on ${place}` : `Move ${o.steps} to ${o.landed}${met}`;
       b.textContent = o.steps === 0 ? `${i + 1}: Stay on ${place}` : `${i + 1}: ${move}`;
       b.disabled = sent;
