@@ -1,4 +1,4 @@
-// Long on purpose: two parsers (LeetCode 909, HackerRank) with every error they name, and their tests.
+// Long because it holds two parsers (LeetCode 909, HackerRank), every error they name, and their tests.
 //! The two published puzzle formats: a LeetCode 909 matrix and HackerRank's "Snakes and Ladders:
 //! The Quickest Way Up" input, read strictly and answered exactly as their judges expect.
 //!

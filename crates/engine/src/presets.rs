@@ -1,4 +1,4 @@
-// Long on purpose: five preset boards as data plus the seeded random generator they share; a quarter is tests.
+// Long because it holds five preset boards as data plus the seeded generator they share; a quarter is tests.
 //! The preset boards of SPEC §4 and the seeded random board generator.
 
 use std::{fmt, str::FromStr};

@@ -1,4 +1,4 @@
-// Long on purpose: one load generator for both patterns (the lean back-to-back client and the paced, timed one) with its report, so both are measured alike.
+// Long because one load generator serves both patterns (lean back-to-back, paced and timed) with one report, so both are measured alike.
 //! Load generator for `snl serve`: N rooms of two people, each person a WebSocket client, played
 //! to the end over loopback.
 //!

@@ -1,4 +1,4 @@
-// Long on purpose: a room's task, its clocks and store-then-send are one loop; about a third is its tests.
+// Long because a room's task, its clocks and store-then-send are one loop; about a third is its tests.
 //! One task owns each room: commands come in on a channel, the room changes, the changes are
 //! stored, and only then are the events sent on the room's broadcast channel to every
 //! connection. The task also keeps the room's clocks: a computer seat's pause

@@ -1,4 +1,4 @@
-// Long on purpose: the room page's wiring (connections, seats, controls, chat) in one module; drawing
+// Long because the room page's wiring (connections, seats, controls, chat) is one module; drawing
 // and animation live in board.js, plan.js and anim.js.
 // A room's page (/room/{room}): the board, the dice, the players, the log, chat. It watches as a
 // spectator until this device holds a seat's token (from `#token=T`, taking a seat here, or the
