@@ -67,7 +67,7 @@ pub use rules::{
     RuleSpec, Rules, RulesError, Start,
 };
 pub use save::{GameState, RestoreError};
-pub use seat::{Seat, SeatError, SeatKind, SeatState};
+pub use seat::{SavedSeat, Seat, SeatError, SeatKind, SeatState};
 
 /// `rand_core`, re-exported so callers can drive [`uniform_below`] with their own generator.
 pub use rand_chacha::rand_core;

@@ -24,7 +24,7 @@
 //! assert_eq!(back.positions(), game.positions());
 //!
 //! let mut edited = state.clone();
-//! edited.positions[0] += 1;
+//! edited.seat_states[0] = snl_engine::SavedSeat::Cell(edited.seat_states[0].cell() + 1);
 //! let err = Game::restore(&edited).unwrap_err();
 //! assert!(err.to_string().starts_with("the saved position of Ann"), "{err}");
 //! # Ok::<_, Box<dyn std::error::Error>>(())
@@ -41,7 +41,7 @@ use crate::{
     phase::{Input, Pending, Phase, Status},
     record::{Decision, MoveKind, MoveRecord},
     rules::Rules,
-    seat::Seat,
+    seat::{SavedSeat, Seat, SeatState},
     time_up::Expiries,
 };
 
@@ -62,8 +62,10 @@ pub struct GameState {
     pub turns: u32,
     /// Whose turn is next (by seat index).
     pub current: usize,
-    /// Every token's position, in seating order.
-    pub positions: Vec<u32>,
+    /// Every seat's state, in seating order. Saves written before seat states were kept hold
+    /// each seat's cell alone, in a list named `positions`.
+    #[serde(alias = "positions")]
+    pub seat_states: Vec<SavedSeat>,
     /// Seats that have a rank, in rank order.
     pub ranking: Vec<usize>,
     /// Every roll of the game, in order.
@@ -171,7 +173,7 @@ impl Game {
             status: self.status(),
             turns: self.turns(),
             current: self.current(),
-            positions: self.positions(),
+            seat_states: self.seat_states().iter().map(|&s| SavedSeat::Whole(s)).collect(),
             ranking: self.ranking().to_vec(),
             history: self.history().to_vec(),
             pending_roll: match &self.phase {
@@ -365,10 +367,11 @@ impl Clocks<'_> {
 /// The checks that need no replay, so that a hand-edited number is named as such.
 fn check_shape(state: &GameState, size: u32) -> Result<(), RestoreError> {
     let seats = state.seats.len();
-    if state.positions.len() != seats {
-        return Err(RestoreError::PositionCount { positions: state.positions.len(), seats });
+    if state.seat_states.len() != seats {
+        return Err(RestoreError::PositionCount { positions: state.seat_states.len(), seats });
     }
-    for (seat, &position) in state.seats.iter().zip(&state.positions) {
+    for (seat, saved) in state.seats.iter().zip(&state.seat_states) {
+        let position = saved.cell();
         if position > size {
             return Err(RestoreError::OffBoard { name: seat.name.clone(), position, size });
         }
@@ -392,10 +395,16 @@ fn check_outcome(state: &GameState, game: &Game) -> Result<(), RestoreError> {
     let mismatch = |what: String, saved: String, replayed: String| {
         Err(RestoreError::Mismatch { what, saved, replayed })
     };
-    for (seat, (&saved, replayed)) in state.positions.iter().zip(game.positions()).enumerate() {
-        if saved != replayed {
-            let what = format!("position of {}", state.seats[seat].name);
-            return mismatch(what, saved.to_string(), replayed.to_string());
+    for (seat, (saved, replayed)) in state.seat_states.iter().zip(game.seat_states()).enumerate() {
+        let name = &state.seats[seat].name;
+        if saved.cell() != replayed.cell {
+            let what = format!("position of {name}");
+            return mismatch(what, saved.cell().to_string(), replayed.cell.to_string());
+        }
+        if let SavedSeat::Whole(saved) = saved
+            && saved != replayed
+        {
+            return mismatch(format!("state of {name}"), seat_words(saved), seat_words(replayed));
         }
     }
     if state.ranking != game.ranking() {
@@ -417,6 +426,22 @@ fn check_outcome(state: &GameState, game: &Game) -> Result<(), RestoreError> {
         return mismatch("player to move".into(), name(state.current), name(game.current()));
     }
     Ok(())
+}
+
+/// A seat's state in words, for a mismatch: `cell 12, shield, 4 turns, 5 rolls`.
+fn seat_words(s: &SeatState) -> String {
+    let mut words = vec![format!("cell {}", s.cell)];
+    if s.shield {
+        words.push("shield".into());
+    }
+    if s.skip {
+        words.push("skips its next turn".into());
+    }
+    if let Some(rank) = s.rank {
+        words.push(format!("rank {rank}"));
+    }
+    words.push(format!("{} turns, {} rolls", s.turns, s.rolls));
+    words.join(", ")
 }
 
 fn same_move(a: &MoveRecord, b: &MoveRecord) -> bool {
@@ -568,17 +593,51 @@ mod tests {
     fn an_edited_position_is_named_with_the_value_the_history_gives() {
         let (game, ..) = played(Rules::default(), 11, 8);
         let truth = game.positions()[1];
-        let e = refused(|s| s.positions[1] = if truth == 50 { 51 } else { 50 });
+        let e = refused(|s| s.seat_states[1] = SavedSeat::Cell(if truth == 50 { 51 } else { 50 }));
         assert!(e.starts_with("the saved position of P1 is 5"), "{e}");
         assert!(e.ends_with(&format!("but the history gives {truth}")), "{e}");
     }
 
     #[test]
+    fn an_edited_seat_state_is_named_whole() {
+        let e = refused(|s| {
+            if let SavedSeat::Whole(seat) = &mut s.seat_states[2] {
+                seat.shield = true;
+                seat.rolls += 1;
+            }
+        });
+        assert!(e.starts_with("the saved state of P2 is cell "), "{e}");
+        assert!(e.contains(", shield, "), "{e}");
+        assert!(e.contains(" rolls, but the history gives cell "), "{e}");
+    }
+
+    #[test]
+    fn an_older_state_with_positions_only_is_read_and_checked_by_its_cells() {
+        let (game, ..) = played(Rules::default(), 11, 8);
+        let text = toml::to_string(&game.state()).unwrap();
+        let mut value: toml::Table = toml::from_str(&text).unwrap();
+        let cells: Vec<toml::Value> =
+            game.positions().iter().map(|&c| toml::Value::Integer(c.into())).collect();
+        value.remove("seat_states");
+        value.insert("positions".into(), toml::Value::Array(cells.clone()));
+        let old: GameState = toml::from_str(&toml::to_string(&value).unwrap()).unwrap();
+        assert!(old.seat_states.iter().all(|s| matches!(s, SavedSeat::Cell(_))));
+        assert_eq!(Game::restore(&old).unwrap().state(), game.state());
+
+        let mut wrong = cells;
+        wrong[0] = toml::Value::Integer(if game.positions()[0] == 7 { 8 } else { 7 });
+        value.insert("positions".into(), toml::Value::Array(wrong));
+        let old: GameState = toml::from_str(&toml::to_string(&value).unwrap()).unwrap();
+        let e = Game::restore(&old).unwrap_err().to_string();
+        assert!(e.starts_with("the saved position of P0"), "{e}");
+    }
+
+    #[test]
     fn positions_off_the_board_or_missing_are_refused_before_any_replay() {
-        let e = refused(|s| s.positions[0] = 101);
+        let e = refused(|s| s.seat_states[0] = SavedSeat::Cell(101));
         assert_eq!(e, "P0 stands on 101, which is not on a board of 100 cells");
         let e = refused(|s| {
-            s.positions.pop();
+            s.seat_states.pop();
         });
         assert_eq!(e, "2 positions are given for 3 players");
         let e = refused(|s| s.current = 3);
@@ -624,7 +683,7 @@ mod tests {
         game.play_turn(&mut dice, &mut FirstOption, &mut ()).unwrap();
         let mut state = game.state();
         state.history.pop();
-        state.positions[0] = 25;
+        state.seat_states[0] = SavedSeat::Cell(25);
         let e = Game::restore(&state).unwrap_err().to_string();
         assert_eq!(e, "the saved player to move is P1, but the history gives P0");
         state.current = 0;

@@ -109,6 +109,7 @@ pub enum SeatError {
 /// keeps one per seat, undo's checkpoints copy them, and [`crate::Game::seat_states`] shows them;
 /// a new kind of per-seat state is a field here.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SeatState {
     /// The cell the token stands on (0: off the board).
     pub cell: u32,
@@ -131,5 +132,65 @@ impl SeatState {
     /// A seat about to play, its token on `cell`.
     pub fn at(cell: u32) -> SeatState {
         SeatState { cell, ..SeatState::default() }
+    }
+}
+
+/// A seat's state as a save or a database row holds it: the whole [`SeatState`] (`{"cell": 12,
+/// "turns": 4, "rolls": 5}`), or, in what was written before seat states were kept (a list named
+/// `positions`), the cell alone — the rest is then taken from the replayed history unchecked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum SavedSeat {
+    /// Everything a turn changes about the seat.
+    Whole(SeatState),
+    /// Only the cell (older saves).
+    Cell(u32),
+}
+
+impl SavedSeat {
+    /// The cell the token stands on.
+    pub fn cell(&self) -> u32 {
+        match *self {
+            SavedSeat::Whole(state) => state.cell,
+            SavedSeat::Cell(cell) => cell,
+        }
+    }
+}
+
+impl From<SeatState> for SavedSeat {
+    fn from(state: SeatState) -> SavedSeat {
+        SavedSeat::Whole(state)
+    }
+}
+
+/// A number is an older save's cell, a map a whole state: read by hand rather than `untagged`, so
+/// that a damaged state is named by serde's own message (a missing field, a wrong type).
+impl<'de> Deserialize<'de> for SavedSeat {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<SavedSeat, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SavedSeat;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a seat's state (a map) or a cell number")
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<SavedSeat, E> {
+                u32::try_from(v)
+                    .map(SavedSeat::Cell)
+                    .map_err(|_| E::custom(format_args!("cell {v} is out of range")))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<SavedSeat, E> {
+                u32::try_from(v)
+                    .map(SavedSeat::Cell)
+                    .map_err(|_| E::custom(format_args!("cell {v} is out of range")))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<SavedSeat, A::Error> {
+                let de = serde::de::value::MapAccessDeserializer::new(map);
+                SeatState::deserialize(de).map(SavedSeat::Whole)
+            }
+        }
+        deserializer.deserialize_any(Visitor)
     }
 }

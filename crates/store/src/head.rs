@@ -1,10 +1,9 @@
 //! A game's head: the few things a turn changes, kept beside its history. One type for the save
 //! journal's lines and the database's progress rows, so a game's state is spelled out once here
-//! (and each seat's, once, in the engine's [`snl_engine::SeatState`]: the head keeps only the
-//! positions, the rest is replayed from the history).
+//! (and each seat's, once, in the engine's [`snl_engine::SeatState`]).
 
 use serde::{Deserialize, Serialize};
-use snl_engine::{Game, Pending, Roll, SeededDice, Status};
+use snl_engine::{Game, Pending, Roll, SavedSeat, SeededDice, Status};
 
 use crate::dice::DiceState;
 
@@ -15,7 +14,9 @@ pub(crate) struct Head {
     pub(crate) status: Status,
     pub(crate) turns: u32,
     pub(crate) current: usize,
-    pub(crate) positions: Vec<u32>,
+    /// Each seat's state (older heads: `positions`, the cells alone).
+    #[serde(alias = "positions")]
+    pub(crate) seat_states: Vec<SavedSeat>,
     pub(crate) ranking: Vec<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) pending_roll: Option<Roll>,
@@ -44,7 +45,7 @@ impl Head {
             status: game.status(),
             turns: game.turns(),
             current: game.current(),
-            positions: game.positions(),
+            seat_states: game.seat_states().iter().map(|&s| SavedSeat::Whole(s)).collect(),
             ranking: game.ranking().to_vec(),
             pending_roll: match game.pending() {
                 Pending::Choice(decision) => Some(decision.roll),

@@ -204,14 +204,14 @@ fn hand_edited_positions_that_the_history_does_not_give_are_named() {
     let dir = TempDir::new("edited");
     let (_, text) = saved_game(&dir);
     let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let truth = v["game"]["positions"][1].as_u64().unwrap();
-    v["game"]["positions"][1] = serde_json::json!(truth + 3);
+    let truth = v["game"]["seat_states"][1]["cell"].as_u64().unwrap();
+    v["game"]["seat_states"][1]["cell"] = serde_json::json!(truth + 3);
     refused(
         &dir,
         &v.to_string(),
         &[&format!("the saved position of Blue is {}, but the history gives {truth}", truth + 3)],
     );
-    v["game"]["positions"][1] = serde_json::json!(140);
+    v["game"]["seat_states"][1]["cell"] = serde_json::json!(140);
     refused(&dir, &v.to_string(), &["Blue stands on 140, which is not on a board of 100 cells"]);
     let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
     v["game"]["current"] = serde_json::json!(5);

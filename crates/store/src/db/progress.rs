@@ -211,7 +211,7 @@ impl Database {
             status: head.status,
             turns: head.turns,
             current: head.current,
-            positions: head.positions,
+            seat_states: head.seat_states,
             ranking: head.ranking,
             pending_roll: head.pending_roll,
             time_up: head.time_up,
@@ -246,14 +246,7 @@ fn write_progress(
         return Err(rusqlite::Error::QueryReturnedNoRows);
     }
     let size = game.board().size();
-    let seats: Vec<SeatRow> = (0..game.seats().len())
-        .map(|seat| SeatRow {
-            position: game.positions()[seat],
-            rank: game.ranks()[seat].map(i64::from),
-            finished: game.positions()[seat] == size,
-            rolls: i64::from(game.rolls_of(seat)),
-        })
-        .collect();
+    let seats: Vec<SeatRow> = game.seat_states().iter().map(|s| SeatRow::of(s, size)).collect();
     let wormholes: Vec<u32> = game
         .board()
         .effects()

@@ -10,7 +10,7 @@ use std::fmt::{self, Write as _};
 
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde::{Deserialize, Serialize, Serializer};
-use snl_engine::{Jump, MoveKind, MoveRecord, Roll};
+use snl_engine::{GameState, Jump, MoveKind, MoveRecord, Roll, SavedSeat, SeatState};
 
 use super::{
     Database, DbError, GameId,
@@ -110,6 +110,33 @@ pub(super) struct SeatRow {
     pub rank: Option<i64>,
     pub finished: bool,
     pub rolls: i64,
+}
+
+impl SeatRow {
+    /// The row of a seat in `state` on a board of `size` cells.
+    pub(super) fn of(state: &SeatState, size: u32) -> SeatRow {
+        SeatRow {
+            position: state.cell,
+            rank: state.rank.map(i64::from),
+            finished: state.cell == size,
+            rolls: i64::from(state.rolls),
+        }
+    }
+
+    /// The row of seat `seat` of a saved game: from its saved state, or — for an older save that
+    /// holds only the cell — with its rank read from the ranking and its rolls counted.
+    pub(super) fn saved(game: &GameState, seat: usize) -> SeatRow {
+        let size = game.board.size;
+        match game.seat_states[seat] {
+            SavedSeat::Whole(state) => SeatRow::of(&state, size),
+            SavedSeat::Cell(cell) => SeatRow {
+                position: cell,
+                rank: game.ranking.iter().position(|&s| s == seat).map(|r| int(r + 1)),
+                finished: cell == size,
+                rolls: int(game.history.iter().filter(|m| m.seat == seat).count()),
+            },
+        }
+    }
 }
 
 /// Brings game `id`'s moves in line with `history` — runs reaching past it deleted (taken back),

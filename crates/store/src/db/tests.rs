@@ -240,9 +240,9 @@ fn write_v1_to_v3(db: &Database, start: &Save, now: &Save, head: Option<&str>) {
                 rusqlite::params![
                     n(seat),
                     s.name,
-                    game.positions[seat],
+                    game.seat_states[seat].cell(),
                     rank.map(n),
-                    game.positions[seat] == 100,
+                    game.seat_states[seat].cell() == 100,
                     n(rolls)
                 ],
             )

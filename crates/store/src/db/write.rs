@@ -189,18 +189,8 @@ fn write_game(tx: &Transaction<'_>, id: GameId, save: &Save, now_ms: u64) -> rus
     if changed == 0 {
         return Err(rusqlite::Error::QueryReturnedNoRows);
     }
-    let size = game.board.size;
-    let seats: Vec<SeatRow> = game
-        .positions
-        .iter()
-        .enumerate()
-        .map(|(seat, &position)| SeatRow {
-            position,
-            rank: game.ranking.iter().position(|&s| s == seat).map(|r| int(r + 1)),
-            finished: position == size,
-            rolls: int(game.history.iter().filter(|m| m.seat == seat).count()),
-        })
-        .collect();
+    let seats: Vec<SeatRow> =
+        (0..game.seats.len()).map(|seat| SeatRow::saved(game, seat)).collect();
     let wormholes: Vec<u32> =
         game.board.cells.iter().filter(|c| c.effect.trim() == "wormhole").map(|c| c.at).collect();
     write_moves_and_seats(tx, id, &game.history, &wormholes, &seats)

@@ -39,7 +39,7 @@ use std::{
 use serde::{Deserialize, Serialize};
 use snl_engine::{Game, MoveRecord};
 
-use super::{SAVE_FORMAT, Save, SaveError, Wire, digest, fnv1a64};
+use super::{SAVE_FORMAT, Save, SaveError, Wire, as_written, digest, fnv1a64};
 use crate::{
     atomic::write_atomically,
     dice::DiceState,
@@ -69,6 +69,7 @@ struct Entry {
 /// compact JSON of `entry` without its digest.
 fn chained(previous: &str, entry: &Entry) -> String {
     let content = serde_json::to_vec(entry).expect("a journal line is always JSON");
+    let content = as_written(content, &entry.head.seat_states);
     let mut bytes = Vec::with_capacity(previous.len() + content.len());
     bytes.extend_from_slice(previous.as_bytes());
     bytes.extend_from_slice(&content);
@@ -276,7 +277,7 @@ fn apply(save: &mut Save, entry: Entry) -> Result<(), String> {
     game.status = head.status;
     game.turns = head.turns;
     game.current = head.current;
-    game.positions = head.positions;
+    game.seat_states = head.seat_states;
     game.ranking = head.ranking;
     game.pending_roll = head.pending_roll;
     game.time_up = head.time_up;

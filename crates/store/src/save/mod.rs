@@ -16,7 +16,7 @@
 use std::{fs, io, path::Path};
 
 use serde::{Deserialize, Serialize};
-use snl_engine::{Game, GameState, ParseRollsError, RestoreError};
+use snl_engine::{Game, GameState, ParseRollsError, RestoreError, SavedSeat};
 
 use crate::{atomic::write_atomically, dice::DiceState};
 
@@ -286,10 +286,24 @@ impl Save {
 /// digest. FNV-1a is a few lines, needs no dependency and catches any accidental change of the
 /// content; it is no defence against someone who edits the file and the digest together (the
 /// checks of [`Save::restore`] are what catch edits that change the game).
+///
+/// A save written before seat states were kept holds the cells alone, under `positions`: its
+/// digest is of that text (see [`as_written`]).
 fn digest(wire: &Wire) -> String {
     let content = Wire { digest: None, ..wire.clone() };
     let bytes = serde_json::to_vec(&content).expect("a save is always JSON");
-    format!("fnv1a64:{:016x}", fnv1a64(&bytes))
+    format!("fnv1a64:{:016x}", fnv1a64(&as_written(bytes, &wire.game.seat_states)))
+}
+
+/// The compact JSON `bytes` of content holding `seats` as it was written: when every seat is a
+/// cell alone (written before seat states were kept), its key is `positions` again.
+fn as_written(bytes: Vec<u8>, seats: &[SavedSeat]) -> Vec<u8> {
+    if !seats.iter().all(|s| matches!(s, SavedSeat::Cell(_))) {
+        return bytes;
+    }
+    // Only a key can hold an unescaped quote, and only one holds this one.
+    let text = String::from_utf8(bytes).expect("JSON is UTF-8");
+    text.replacen("\"seat_states\":", "\"positions\":", 1).into_bytes()
 }
 
 fn fnv1a64(bytes: &[u8]) -> u64 {

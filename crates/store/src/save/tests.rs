@@ -81,7 +81,7 @@ fn an_unknown_rule_is_named() {
 fn an_inconsistent_position_is_named() {
     let (game, dice) = played(4);
     let mut save = Save::new(&game, &dice, "classic");
-    save.game.positions[1] = 99;
+    save.game.seat_states[1] = snl_engine::SavedSeat::Cell(99);
     let e = refused(&save.to_json());
     assert!(
         e.starts_with("the game in it does not add up: the saved position of Bob is 99"),
@@ -142,7 +142,7 @@ fn an_edit_the_replay_does_not_see_is_caught_by_the_digest() {
 #[test]
 fn an_edit_that_changes_the_replay_is_named_before_the_digest() {
     let text = save_text(4);
-    let e = refused(&edited(&text, |v| v["game"]["positions"][0] = 1.into()));
+    let e = refused(&edited(&text, |v| v["game"]["seat_states"][0]["cell"] = 1.into()));
     assert!(e.starts_with("the game in it does not add up: the saved position of Ann"), "{e}");
 }
 
@@ -255,4 +255,49 @@ fn pick_die_games_agree_with_their_pair_of_dice() {
     }
     let back = Save::from_json(Save::new(&game, &dice, "classic").to_json().as_bytes()).unwrap();
     assert!(back.restore().is_ok());
+}
+
+/// `game` (a game's or a head's JSON) with its seat states turned into a list of cells named
+/// `positions`, in their place: as written before seat states were kept.
+pub(super) fn positions_only(game: &serde_json::Value) -> serde_json::Value {
+    let renamed = game
+        .as_object()
+        .unwrap()
+        .clone()
+        .into_iter()
+        .map(|(key, value)| match key.as_str() {
+            "seat_states" => {
+                let cells = value.as_array().unwrap().iter().map(|s| s["cell"].clone()).collect();
+                ("positions".to_owned(), serde_json::Value::Array(cells))
+            }
+            _ => (key, value),
+        })
+        .collect();
+    serde_json::Value::Object(renamed)
+}
+
+/// `text` as a save written before seat states were kept, its digest made over that.
+fn with_positions_only(text: &str) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
+    v["game"] = positions_only(&v["game"]);
+    v.as_object_mut().unwrap().remove("digest");
+    let digest = format!("fnv1a64:{:016x}", fnv1a64(v.to_string().as_bytes()));
+    v["digest"] = digest.into();
+    v.to_string()
+}
+
+#[test]
+fn a_save_written_before_seat_states_were_kept_is_read_by_its_digest_and_cells() {
+    let (game, dice) = played(6);
+    let old = with_positions_only(&Save::new(&game, &dice, "classic").to_json());
+    assert!(old.contains("\"positions\":[") && !old.contains("seat_states"), "{old}");
+    let back = Save::from_json(old.as_bytes()).unwrap();
+    assert_eq!(back.restore().unwrap().state(), game.state());
+
+    let moved = edited(&old, |v| v["game"]["positions"][1] = 99.into());
+    let e = refused(&moved);
+    assert!(
+        e.starts_with("the game in it does not add up: the saved position of Bob is 99"),
+        "{e}"
+    );
 }

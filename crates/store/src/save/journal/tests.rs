@@ -6,6 +6,7 @@ use std::fs;
 use snl_engine::{Board, FirstOption, Preset, Rules, ScriptedDice, Seat, SeatKind};
 
 use super::*;
+use crate::save::tests::positions_only;
 use crate::test_dir::TestDir;
 
 /// The game and dice after each of `turns` turns (index 0: the start).
@@ -107,7 +108,8 @@ fn a_complete_line_edited_or_damaged_is_refused() {
     );
     // A position the history does not give is named.
     let last = lines[10];
-    let at = last.find("\"positions\":[").unwrap() + "\"positions\":[".len();
+    let at =
+        last.find("\"seat_states\":[{\"cell\":").unwrap() + "\"seat_states\":[{\"cell\":".len();
     let moved = format!("{}1{}", &last[..at], &last[at..]);
     let e = refused(&with(10, &moved));
     assert!(e.starts_with("the game in it does not add up: Ann stands on 1"), "{e}");
@@ -149,4 +151,34 @@ fn many_undos_make_one_whole_rewrite_and_a_history_that_disagrees_another() {
     journal.append(&other[5].0, &other[5].1, true).unwrap();
     assert_eq!(fs::read_to_string(&path).unwrap().lines().count(), 1);
     assert_eq!(read(&path).unwrap(), save_of(&other[5]));
+}
+
+#[test]
+fn a_journal_written_before_seat_states_were_kept_is_read_by_its_digests_and_cells() {
+    let dir = TestDir::new("journal-positions");
+    let all = states(DiceState::seeded(9), 6);
+    let path = dir.path().join("game.json");
+    journal(&path, &all);
+    let text = fs::read_to_string(&path).unwrap();
+    let mut previous = String::new();
+    let mut old = String::new();
+    for (i, line) in text.lines().enumerate() {
+        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let place = if i == 0 { "game" } else { "head" };
+        v[place] = positions_only(&v[place]);
+        v.as_object_mut().unwrap().remove("digest");
+        let content = v.to_string();
+        let digest = if i == 0 {
+            fnv1a64(content.as_bytes())
+        } else {
+            fnv1a64(format!("{previous}{content}").as_bytes())
+        };
+        previous = format!("fnv1a64:{digest:016x}");
+        v["digest"] = previous.clone().into();
+        old += &(v.to_string() + "\n");
+    }
+    assert!(old.contains("\"positions\":[") && !old.contains("seat_states"), "{old}");
+    fs::write(&path, &old).unwrap();
+    let back = read(&path).unwrap();
+    assert_eq!(back.restore().unwrap().state(), all[6].0.state());
 }
