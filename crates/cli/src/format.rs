@@ -3,6 +3,55 @@
 
 use std::io::Write;
 
+/// The most characters of a value that a message shows (SPEC §7: one sentence naming the value).
+pub(crate) const VALUE_SHOWN: usize = 40;
+
+/// `text` as a table or a message shows it: each control character written as an escape
+/// (`\n`, `\u{1b}`), so that nothing read from a file or a database can move the cursor or
+/// break a line, and cut to `max` characters, the last one `…` when it was cut.
+pub(crate) fn shown(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    let mut count = 0;
+    for c in text.chars() {
+        let piece = escaped(c);
+        let len = piece.chars().count();
+        if count + len > max {
+            let mut cut: String = out.chars().take(max.saturating_sub(1)).collect();
+            cut.push('…');
+            return cut;
+        }
+        out.push_str(&piece);
+        count += len;
+    }
+    out
+}
+
+/// A path as a message names it: as [`shown`] with [`VALUE_SHOWN`] characters, but a long path
+/// keeps its end (the file's name and the folders nearest it), cut at the front with `…`.
+pub(crate) fn shown_path(path: &std::path::Path) -> String {
+    let text = path.to_string_lossy();
+    let whole = shown(&text, usize::MAX);
+    if whole.chars().count() <= VALUE_SHOWN {
+        return whole;
+    }
+    let mut kept = Vec::new();
+    let mut count = 1; // the `…`
+    for piece in text.chars().rev().map(escaped) {
+        let len = piece.chars().count();
+        if count + len > VALUE_SHOWN {
+            break;
+        }
+        count += len;
+        kept.push(piece);
+    }
+    std::iter::once("…".to_owned()).chain(kept.into_iter().rev()).collect()
+}
+
+/// A character as [`shown`] writes it: itself, or its escape when it is a control character.
+fn escaped(c: char) -> String {
+    if c.is_control() { c.escape_debug().collect() } else { String::from(c) }
+}
+
 /// The smallest percentage written as a number; anything smaller (but not zero) is `< 0.0001%`.
 const SMALLEST_PERCENT: f64 = 0.0001;
 
@@ -180,6 +229,27 @@ mod tests {
                 "  Cy                   0%",
             ]
         );
+    }
+
+    #[test]
+    fn shown_text_escapes_control_characters_and_is_cut_with_an_ellipsis() {
+        assert_eq!(shown("Ann", 5), "Ann");
+        assert_eq!(shown("a\u{1b}[2Jb\nc", 40), "a\\u{1b}[2Jb\\nc");
+        assert_eq!(shown("abcdefgh", 5), "abcd…");
+        assert_eq!(shown("abcde", 5), "abcde");
+        // An escape is never cut in half.
+        assert_eq!(shown("abc\u{1b}", 5), "abc…");
+        assert_eq!(shown(&"x".repeat(70_000), 32).chars().count(), 32);
+    }
+
+    #[test]
+    fn a_long_path_keeps_its_end() {
+        use std::path::Path;
+        assert_eq!(shown_path(Path::new("/tmp/game.json")), "/tmp/game.json");
+        let long = format!("/{}/saves/game.json", "d".repeat(60));
+        let cut = shown_path(Path::new(&long));
+        assert_eq!(cut.chars().count(), VALUE_SHOWN);
+        assert!(cut.starts_with('…') && cut.ends_with("ddd/saves/game.json"), "{cut}");
     }
 
     #[test]
