@@ -92,7 +92,8 @@ enum Stop {
     /// `q`, or `--stop-after`: a clean stop.
     Asked,
     InputEnded,
-    RollsRanOut(usize),
+    /// The dice cannot give what the game awaits: retrying would meet the same refusal.
+    Dice(RollError),
 }
 
 /// Plays `seated` at the console until the game ends or stops, showing it as `opts` asks.
@@ -178,9 +179,7 @@ pub(crate) fn play_on(seated: Seated, opts: &TableArgs, console: &mut Console) -
         }
         match step {
             Ok(events) => view.tell(&events),
-            Err(SessionError::Dice(RollError::Exhausted { used })) => {
-                break Err(Stop::RollsRanOut(used));
-            }
+            Err(SessionError::Dice(e)) => break Err(Stop::Dice(e)),
             Err(e) => eprintln!("{e}."),
         }
         if let Some(e) = view.take_error() {
@@ -228,11 +227,9 @@ pub(crate) fn play_on(seated: Seated, opts: &TableArgs, console: &mut Console) -
                 "input ended while waiting for {who} to roll, so the game stopped after {stopped_at} turns",
             )));
         }
-        Err(Stop::RollsRanOut(used)) => {
+        Err(Stop::Dice(e)) => {
             session.stop();
-            return Err(Failure::stuck(anyhow::anyhow!(
-                "the scripted rolls ran out after {used} rolls, before the game ended (turn {stopped_at})"
-            )));
+            return Err(snl_tui::failure::dice_failure(&e, stopped_at));
         }
     }
     if opts.json {

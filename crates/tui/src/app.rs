@@ -6,7 +6,7 @@
 use std::{collections::VecDeque, path::PathBuf, time::Duration};
 
 use snl_analysis::{exact::TurnChain, solve::rolls_to_finish};
-use snl_engine::{Event, Numbered, SeatKind};
+use snl_engine::{Event, Numbered, RollError, SeatKind};
 use snl_session::{Awaiting, Session};
 
 use crate::{
@@ -141,14 +141,14 @@ pub(crate) enum Overlay {
 }
 
 /// Why the game left the screen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Stop {
     /// The game is over and the player left.
     Over,
     /// `q` confirmed, Ctrl-C, or `--stop-after`: the game is kept, to go on later.
     Asked,
-    /// The scripted rolls ran out after this many.
-    RollsRanOut(usize),
+    /// The dice could not go on: the scripted rolls ran out, or the next one does not fit.
+    Dice(RollError),
 }
 
 /// The whole state of the full-screen game.

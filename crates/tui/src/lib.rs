@@ -93,11 +93,8 @@ pub fn play(
     })?;
     let game = app.session.game();
     let out = console.out.as_mut();
-    match app.stop {
-        Some(Stop::RollsRanOut(used)) => Err(Failure::stuck(anyhow::anyhow!(
-            "the scripted rolls ran out after {used} rolls, before the game ended (turn {})",
-            game.turns()
-        ))),
+    match &app.stop {
+        Some(Stop::Dice(e)) => Err(crate::failure::dice_failure(e, game.turns())),
         _ if game.status() != Status::Finished => {
             writeln!(out, "Game stopped after {} turns.", game.turns()).or_other()?;
             if let Some(how) = app.kept.how_to_go_on() {

@@ -5,7 +5,9 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::{Terminal, backend::TestBackend};
-use snl_engine::{Board, BoardSpec, Choice, Game, Preset, Rules, ScriptedDice, Seat, SeatKind};
+use snl_engine::{
+    Board, BoardSpec, Choice, Game, Preset, RollError, Rules, ScriptedDice, Seat, SeatKind,
+};
 use snl_session::{Awaiting, Session};
 use snl_store::DiceState;
 
@@ -263,7 +265,7 @@ fn quitting_asks_first_and_ctrl_c_does_not() {
     assert_eq!(app.overlay, Overlay::ConfirmQuit);
     assert!(text(&app, 80, 24).contains("Leave the game?"));
     press(&mut app, KeyCode::Char('n'));
-    assert_eq!((app.overlay, app.stop), (Overlay::None, None));
+    assert_eq!((app.overlay, app.stop.clone()), (Overlay::None, None));
     press(&mut app, KeyCode::Char(' '));
     assert_eq!(app.session.game().positions()[0], 1);
     press(&mut app, KeyCode::Char('q'));
@@ -376,7 +378,7 @@ fn unknown_keys_say_so_and_scripted_rolls_running_out_stop() {
     assert_eq!(app.log.back().unwrap().text, "'x' is not a key here: ? shows the keys.");
     press(&mut app, KeyCode::Char(' '));
     settle(&mut app);
-    assert_eq!(app.stop, Some(Stop::RollsRanOut(1)));
+    assert_eq!(app.stop, Some(Stop::Dice(RollError::Exhausted { used: 1 })));
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! How an [`Action`] changes the [`App`]: intents go to the session, its events become beats,
 //! ticks play the beats and the computers' turns. No terminal here, so scripted games run in tests.
 
-use snl_engine::{Numbered, RollError};
+use snl_engine::Numbered;
 use snl_session::{Awaiting, Intent, SaveFile, SessionError};
 
 pub(crate) mod room;
@@ -147,10 +147,11 @@ fn take(app: &mut App, step: Result<Vec<Numbered<usize>>, SessionError>) {
     let turns = app.session.game().turns();
     match step {
         Ok(events) => app.take(&events),
-        Err(SessionError::Dice(RollError::Exhausted { used })) => {
+        // Dice that cannot give what the game awaits would refuse again at every tick.
+        Err(SessionError::Dice(e)) => {
             app.finish_beats();
             app.session.stop();
-            app.stop = Some(Stop::RollsRanOut(used));
+            app.stop = Some(Stop::Dice(e));
         }
         Err(e) => app.note(&format!("{}.", capitalised(&e.to_string()))),
     }
