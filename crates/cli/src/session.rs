@@ -147,7 +147,7 @@ pub(crate) fn keep(
 
 /// One warning: the game database failed, and what that means for the game.
 pub(crate) fn warn_unrecorded(path: &Path, error: &DbError, consequence: &str) {
-    eprintln!(
+    snl_tui::stderr_line!(
         "snl: warning: the game database {} {error}; {consequence} (--no-record plays without it)",
         path.display()
     );

@@ -122,7 +122,7 @@ pub(crate) fn play_on(seated: Seated, opts: &TableArgs, console: &mut Console) -
     let mut clocks = Clocks::new(opts.turn_time, opts.game_time, opts.test_clock);
     let outcome = loop {
         for note in session.take_notes() {
-            eprintln!("snl: warning: {note}");
+            snl_tui::stderr_line!("snl: warning: {note}");
         }
         interrupted.turns.store(session.game().turns(), Ordering::Relaxed);
         let turn_start = !session.game().in_turn();
@@ -180,7 +180,7 @@ pub(crate) fn play_on(seated: Seated, opts: &TableArgs, console: &mut Console) -
         match step {
             Ok(events) => view.tell(&events),
             Err(SessionError::Dice(e)) => break Err(Stop::Dice(e)),
-            Err(e) => eprintln!("{e}."),
+            Err(e) => snl_tui::stderr_line!("{e}."),
         }
         if let Some(e) = view.take_error() {
             session.stop();
@@ -201,7 +201,7 @@ pub(crate) fn play_on(seated: Seated, opts: &TableArgs, console: &mut Console) -
     };
     drop(view);
     for note in session.take_notes() {
-        eprintln!("snl: warning: {note}");
+        snl_tui::stderr_line!("snl: warning: {note}");
     }
     let out = console.out.as_mut();
     let game = session.game();
@@ -265,13 +265,13 @@ fn ask_roll(
     let (undo, redo) = session.can_undo_redo();
     loop {
         match (undo, redo) {
-            (true, true) => eprintln!("(u to undo, r to redo)"),
-            (true, false) => eprintln!("(u to undo)"),
-            (false, true) => eprintln!("(r to redo)"),
+            (true, true) => snl_tui::stderr_line!("(u to undo, r to redo)"),
+            (true, false) => snl_tui::stderr_line!("(u to undo)"),
+            (false, true) => snl_tui::stderr_line!("(r to redo)"),
             (false, false) => {}
         }
         let left = time_left(clocks.as_deref());
-        eprint!("{name}, press Enter to roll (q to quit, a for autopilot{left}): ");
+        snl_tui::stderr_text!("{name}, press Enter to roll (q to quit, a for autopilot{left}): ");
         let key = match answer(keyboard, session, clocks.as_deref_mut())? {
             Heard::Text(text) => text,
             Heard::Ended => return Ok(Answer::Ended),
@@ -282,15 +282,17 @@ fn ask_roll(
             "" => return intent(Intent::Roll),
             "q" => return intent(Intent::Quit),
             "a" => {
-                eprintln!("({name} is on autopilot: {})", keyboard.take_back_hint());
+                snl_tui::stderr_line!("({name} is on autopilot: {})", keyboard.take_back_hint());
                 return intent(Intent::Autopilot { on: true });
             }
             "u" if undo => return intent(Intent::Undo),
             "r" if redo => return intent(Intent::Redo),
-            "u" => eprintln!("There is nothing to undo."),
-            "r" => eprintln!("There is nothing to redo."),
+            "u" => snl_tui::stderr_line!("There is nothing to undo."),
+            "r" => snl_tui::stderr_line!("There is nothing to redo."),
             other => {
-                eprintln!("'{other}' is not a key here: Enter rolls, q quits, a is autopilot.");
+                snl_tui::stderr_line!(
+                    "'{other}' is not a key here: Enter rolls, q quits, a is autopilot."
+                );
             }
         }
     }
@@ -313,12 +315,12 @@ fn ask_choice(
         .enumerate()
         .map(|(i, o)| format!("{}) {}", i + 1, describe_option(game, decision, o)))
         .collect();
-    eprintln!("{name} rolled {}: {}", roll_words(decision.roll), list.join("  "));
+    snl_tui::stderr_line!("{name} rolled {}: {}", roll_words(decision.roll), list.join("  "));
     let (undo, _) = session.can_undo_redo();
     loop {
         let more = if undo { ", u to undo" } else { "" };
         let left = time_left(clocks.as_deref());
-        eprint!(
+        snl_tui::stderr_text!(
             "{name}, choose 1 to {count} (Enter for 1, a for autopilot{more}, q to quit{left}): "
         );
         let answer = match answer(keyboard, session, clocks.as_deref_mut())? {
@@ -332,14 +334,14 @@ fn ask_choice(
             "q" => return intent(Intent::Quit),
             "u" if undo => return intent(Intent::Undo),
             "a" => {
-                eprintln!("({name} is on autopilot: {})", keyboard.take_back_hint());
+                snl_tui::stderr_line!("({name} is on autopilot: {})", keyboard.take_back_hint());
                 return intent(Intent::Autopilot { on: true });
             }
             other => match other.parse::<usize>() {
                 Ok(k) if (1..=count).contains(&k) => {
                     return intent(Intent::Choose { option: k - 1 });
                 }
-                _ => eprintln!("'{other}' is not one of the options."),
+                _ => snl_tui::stderr_line!("'{other}' is not one of the options."),
             },
         }
     }
@@ -368,24 +370,24 @@ fn answer(
         Some(clocks) => {
             clocks.clock().waited();
             if clocks.due(session).is_some() {
-                eprintln!();
+                snl_tui::stderr_line!();
                 return Ok(Heard::Late);
             }
             if clocks.clock().is_pretend() { None } else { clocks.until_next(session) }
         }
     };
     let Some(line) = keyboard.line_within(limit) else {
-        eprintln!();
+        snl_tui::stderr_line!();
         return Ok(Heard::Late);
     };
     match line {
         Line::Text(text) => Ok(Heard::Text(text)),
         Line::End => {
-            eprintln!();
+            snl_tui::stderr_line!();
             Ok(Heard::Ended)
         }
         Line::NotText => {
-            eprintln!();
+            snl_tui::stderr_line!();
             Err(Failure::bad(anyhow::anyhow!("the answer typed at the prompt is not UTF-8 text")))
         }
     }

@@ -19,6 +19,28 @@
 //! no state and nothing is global but the panic hook's "restore the terminal" (`terminal.rs`).
 //! The binary decides whether a game is played here or at the console ([`play`]).
 
+#![warn(clippy::print_stderr, clippy::print_stdout)]
+
+/// As `eprintln!`, but a line that cannot be written (standard error closed, or a full disk
+/// behind it) is lost instead of panicking: a message about the game never stops the game.
+#[macro_export]
+macro_rules! stderr_line {
+    ($($arg:tt)*) => {{
+        use ::std::io::Write as _;
+        let _ = ::std::writeln!(::std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// As `eprint!` (a prompt that the answer follows on the same line), but never panicking: see
+/// [`stderr_line!`].
+#[macro_export]
+macro_rules! stderr_text {
+    ($($arg:tt)*) => {{
+        use ::std::io::Write as _;
+        let _ = ::std::write!(::std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod action;
 mod app;
 mod client;
@@ -86,7 +108,7 @@ pub fn play(
         app.session.stop();
     }
     for note in app.session.take_notes() {
-        eprintln!("snl: warning: {note}");
+        crate::stderr_line!("snl: warning: {note}");
     }
     outcome.map_err(|e| {
         Failure::other(anyhow::anyhow!("the terminal was lost, so the game stopped: {e}"))
@@ -130,7 +152,7 @@ pub fn replay_wanted(end: &Game, plain: bool, console: &Console) -> bool {
         return false;
     }
     if end.turns() > MAX_TURNS {
-        eprintln!(
+        crate::stderr_line!(
             "snl: note: this game has {} turns, more than the {MAX_TURNS} the full-screen viewer \
              takes: it is shown line by line.",
             end.turns()
