@@ -117,6 +117,9 @@ pub(crate) fn play_on(seated: Seated, opts: &TableArgs, console: &mut Console) -
         .then(|| rolls_to_finish(session.game().board(), session.game().rules()));
     let mut view = View::new(out, opts.events.is_some(), opts.json, color, session.game());
     let mut played = 0;
+    // The game's turn count when the last turn ended (or this run began): a turn is counted once
+    // it has ended, whatever number of steps (rolls, choices, draws) it took.
+    let mut turns_at_end = session.game().turns() - u32::from(session.game().in_turn());
     let mut board_shown = true;
     let mut handed = None;
     let mut clocks = Clocks::new(opts.turn_time, opts.game_time, opts.test_clock);
@@ -126,7 +129,6 @@ pub(crate) fn play_on(seated: Seated, opts: &TableArgs, console: &mut Console) -
         }
         interrupted.turns.store(session.game().turns(), Ordering::Relaxed);
         let turn_start = !session.game().in_turn();
-        let before = session.game().turns();
         let expired = clocks.as_mut().and_then(|c| c.due(&session).map(|e| (c, e)));
         let step = match session.awaiting() {
             Awaiting::Over => break Ok(()),
@@ -190,13 +192,17 @@ pub(crate) fn play_on(seated: Seated, opts: &TableArgs, console: &mut Console) -
             break Err(Stop::Asked);
         }
         let game = session.game();
-        if !game.in_turn() && game.turns() > before {
-            played += 1;
-            if let Some(hints) = &hints
-                && game.status() != Status::Finished
-            {
-                view.raw(&hint_line(game, hints));
+        if !game.in_turn() {
+            if game.turns() > turns_at_end {
+                played += 1;
+                if let Some(hints) = &hints
+                    && game.status() != Status::Finished
+                {
+                    view.raw(&hint_line(game, hints));
+                }
             }
+            // After an undo the count goes down: the next turn ending is counted from there.
+            turns_at_end = game.turns();
         }
     };
     drop(view);

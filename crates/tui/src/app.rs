@@ -187,6 +187,9 @@ pub(crate) struct App {
     pub(crate) wait: u32,
     /// Turns played on this screen (for `--stop-after`).
     pub(crate) played: u32,
+    /// The game's turn count when the last turn ended (or the screen opened): a turn is counted
+    /// in `played` once it has ended, whatever number of inputs (rolls, choices) it took.
+    pub(crate) turns_at_end: u32,
     /// Where `s` saved without `--save`.
     pub(crate) saved_to: Option<PathBuf>,
     pub(crate) stop: Option<Stop>,
@@ -214,6 +217,7 @@ impl App {
         let analysable = [snl_analysis::Work::Exact, snl_analysis::Work::Solve]
             .into_iter()
             .all(|w| snl_analysis::check_supported_for(w, game.board(), game.rules()).is_ok());
+        let turns_at_end = game.turns() - u32::from(game.in_turn());
         let fewest =
             if analysable { rolls_to_finish(game.board(), game.rules()) } else { Vec::new() };
         let mut app = App {
@@ -233,6 +237,7 @@ impl App {
             bells: 0,
             wait: 0,
             played: 0,
+            turns_at_end,
             saved_to: None,
             stop: None,
             handed: None,

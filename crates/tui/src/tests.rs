@@ -382,6 +382,17 @@ fn unknown_keys_say_so_and_scripted_rolls_running_out_stop() {
 }
 
 #[test]
+fn stop_after_counts_turns_that_had_a_decision() {
+    let rules = Rules { choice: Choice::MayPass, ..Rules::default() };
+    let seats = [("Amy", SeatKind::Greedy), ("Gus", SeatKind::Greedy)];
+    let mut app = table(&Preset::Classic.spec(), rules, &seats, "3,4,2,1,5,3,2,4", true);
+    app.opts.stop_after = Some(3);
+    settle(&mut app);
+    assert_eq!(app.stop, Some(Stop::Asked));
+    assert_eq!(app.session.game().turns(), 3);
+}
+
+#[test]
 fn a_large_board_follows_the_current_player_and_scrolls() {
     let spec = BoardSpec::with_jumps(400, [(390, 12), (30, 395)]);
     let mut app = table(&spec, Rules::default(), &TWO, "1", true);

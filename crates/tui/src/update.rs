@@ -144,7 +144,6 @@ fn act(app: &mut App, seat: usize, intent: Intent) {
 
 /// The outcome of one step: events to show, or why it was refused.
 fn take(app: &mut App, step: Result<Vec<Numbered<usize>>, SessionError>) {
-    let turns = app.session.game().turns();
     match step {
         Ok(events) => app.take(&events),
         // Dice that cannot give what the game awaits would refuse again at every tick.
@@ -159,7 +158,12 @@ fn take(app: &mut App, step: Result<Vec<Numbered<usize>>, SessionError>) {
         app.note(&format!("Warning: {note}."));
     }
     let game = app.session.game();
-    if !game.in_turn() && game.turns() > turns {
+    let ended = !game.in_turn() && game.turns() > app.turns_at_end;
+    if !game.in_turn() {
+        // After an undo the count goes down: the next turn ending is counted from there.
+        app.turns_at_end = game.turns();
+    }
+    if ended {
         app.played += 1;
         if app.opts.stop_after.is_some_and(|n| app.played >= n)
             && game.status() != snl_engine::Status::Finished

@@ -117,6 +117,16 @@ fn stop_after_keeps_the_game_and_says_how_to_go_on() {
 }
 
 #[test]
+fn stop_after_counts_turns_that_had_a_decision() {
+    // Under may-pass every roll is a decision, each its own step for a computer seat.
+    let seats = ["--player", "Amy:greedy", "--player", "Gus:easy", "--choice", "may-pass"];
+    let v = snl_json(
+        &[&["play", "--seed", "3", "--stop-after", "4"], &seats[..], &["--json"]].concat(),
+    );
+    assert_eq!((v["turns"].as_u64(), v["finished"].as_bool()), (Some(4), Some(false)), "{v}");
+}
+
+#[test]
 fn the_save_is_versioned_json_with_board_rules_seats_history_and_the_dice_state() {
     let dir = TempDir::new("format");
     let file = dir.file("game.json");
