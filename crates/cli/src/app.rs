@@ -86,7 +86,7 @@ pub(crate) fn run(
                 return ExitCode::SUCCESS;
             }
             let _ = console.out.flush();
-            eprintln!("snl: {failure}");
+            snl_tui::stderr_line!("snl: {failure}");
             ExitCode::from(failure.exit_code())
         }
     }

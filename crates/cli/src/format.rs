@@ -3,6 +3,73 @@
 
 use std::io::Write;
 
+/// The most characters of a value that a message shows (SPEC §7: one sentence naming the value).
+pub(crate) const VALUE_SHOWN: usize = 40;
+
+/// The most characters of a player's name that a table shows (as many as a room's seat takes).
+pub(crate) const NAME_SHOWN: usize = 32;
+
+/// The most characters of any one cell of a table: a guard, so that no column is ever wider
+/// than a screen can show or `format!` can pad.
+const CELL_SHOWN: usize = 200;
+
+/// A player's name as a table or a message shows it ([`shown`], [`NAME_SHOWN`] characters).
+pub(crate) fn shown_name(name: &str) -> String {
+    shown(name, NAME_SHOWN)
+}
+
+/// A table's cell as every table shows it ([`shown`], at most [`CELL_SHOWN`] characters): names
+/// recorded by any version, of any length, with any characters, never break a table.
+pub(crate) fn shown_cell(cell: &str) -> String {
+    shown(cell, CELL_SHOWN)
+}
+
+/// `text` as a table or a message shows it: each control character written as an escape
+/// (`\n`, `\u{1b}`), so that nothing read from a file or a database can move the cursor or
+/// break a line, and cut to `max` characters, the last one `…` when it was cut.
+pub(crate) fn shown(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    let mut count = 0;
+    for c in text.chars() {
+        let piece = escaped(c);
+        let len = piece.chars().count();
+        if count + len > max {
+            let mut cut: String = out.chars().take(max.saturating_sub(1)).collect();
+            cut.push('…');
+            return cut;
+        }
+        out.push_str(&piece);
+        count += len;
+    }
+    out
+}
+
+/// A path as a message names it: as [`shown`] with [`VALUE_SHOWN`] characters, but a long path
+/// keeps its end (the file's name and the folders nearest it), cut at the front with `…`.
+pub(crate) fn shown_path(path: &std::path::Path) -> String {
+    let text = path.to_string_lossy();
+    let whole = shown(&text, usize::MAX);
+    if whole.chars().count() <= VALUE_SHOWN {
+        return whole;
+    }
+    let mut kept = Vec::new();
+    let mut count = 1; // the `…`
+    for piece in text.chars().rev().map(escaped) {
+        let len = piece.chars().count();
+        if count + len > VALUE_SHOWN {
+            break;
+        }
+        count += len;
+        kept.push(piece);
+    }
+    std::iter::once("…".to_owned()).chain(kept.into_iter().rev()).collect()
+}
+
+/// A character as [`shown`] writes it: itself, or its escape when it is a control character.
+fn escaped(c: char) -> String {
+    if c.is_control() { c.escape_debug().collect() } else { String::from(c) }
+}
+
 /// The smallest percentage written as a number; anything smaller (but not zero) is `< 0.0001%`.
 const SMALLEST_PERCENT: f64 = 0.0001;
 
@@ -80,9 +147,10 @@ impl Table {
 
     /// The table's lines, heading first.
     pub(crate) fn lines(&self) -> Vec<String> {
+        let rows: Vec<Vec<String>> =
+            self.rows.iter().map(|r| r.iter().map(|cell| shown_cell(cell)).collect()).collect();
         let width = |i: usize| {
-            self.rows
-                .iter()
+            rows.iter()
                 .filter_map(|r| r.get(i))
                 .chain([&self.columns[i].0])
                 .map(|c| c.chars().count())
@@ -104,7 +172,7 @@ impl Table {
         };
         let heading = self.columns.iter().map(|(h, _)| h.as_str()).collect();
         let mut lines = vec![line(heading)];
-        for row in &self.rows {
+        for row in &rows {
             let cells = (0..self.columns.len()).map(|i| row.get(i).map_or("", String::as_str));
             lines.push(line(cells.collect()));
         }
@@ -180,6 +248,37 @@ mod tests {
                 "  Cy                   0%",
             ]
         );
+    }
+
+    #[test]
+    fn shown_text_escapes_control_characters_and_is_cut_with_an_ellipsis() {
+        assert_eq!(shown("Ann", 5), "Ann");
+        assert_eq!(shown("a\u{1b}[2Jb\nc", 40), "a\\u{1b}[2Jb\\nc");
+        assert_eq!(shown("abcdefgh", 5), "abcd…");
+        assert_eq!(shown("abcde", 5), "abcde");
+        // An escape is never cut in half.
+        assert_eq!(shown("abc\u{1b}", 5), "abc…");
+        assert_eq!(shown(&"x".repeat(70_000), NAME_SHOWN).chars().count(), NAME_SHOWN);
+    }
+
+    #[test]
+    fn a_long_path_keeps_its_end() {
+        use std::path::Path;
+        assert_eq!(shown_path(Path::new("/tmp/game.json")), "/tmp/game.json");
+        let long = format!("/{}/saves/game.json", "d".repeat(60));
+        let cut = shown_path(Path::new(&long));
+        assert_eq!(cut.chars().count(), VALUE_SHOWN);
+        assert!(cut.starts_with('…') && cut.ends_with("ddd/saves/game.json"), "{cut}");
+    }
+
+    #[test]
+    fn a_huge_cell_does_not_stop_a_table() {
+        let mut t = Table::new(&[("name", Align::Left), ("n", Align::Right)]);
+        t.row(["x".repeat(70_000), "1".to_owned()]);
+        t.row(["y".to_owned(), "22".to_owned()]);
+        let lines = t.lines();
+        assert_eq!(lines[1].chars().count(), lines[2].chars().count());
+        assert!(lines[1].chars().count() < 300);
     }
 
     #[test]

@@ -42,7 +42,7 @@ pub(crate) fn on_ctrl_c(kept: &Kept) -> Interrupt {
             } else {
                 line.push('.');
             }
-            eprintln!("{line}");
+            snl_tui::stderr_line!("{line}");
             std::process::exit(130);
         });
     }

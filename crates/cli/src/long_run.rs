@@ -123,7 +123,7 @@ impl LongRunArgs {
                 bar
             }
             ProgressMode::Lines if show => {
-                eprintln!("progress: {message}");
+                snl_tui::stderr_line!("progress: {message}");
                 ProgressBar::hidden()
             }
             _ => ProgressBar::hidden(),
@@ -184,7 +184,7 @@ impl Lines {
                 .compare_exchange(shown, percent, Ordering::Relaxed, Ordering::Relaxed)
                 .is_ok()
         {
-            eprintln!("progress: {done} of {} {} ({percent}%)", self.total, self.unit);
+            snl_tui::stderr_line!("progress: {done} of {} {} ({percent}%)", self.total, self.unit);
         }
     }
 }

@@ -1,5 +1,7 @@
 //! The `snl` command: thin glue between the command line, the engine and the analysis crate.
 
+#![warn(clippy::print_stderr, clippy::print_stdout)]
+
 mod analyze;
 mod app;
 mod board_cmd;

@@ -97,7 +97,7 @@ pub(crate) fn run(args: &PlayArgs, console: &mut Console, bare: bool) -> CmdResu
         _ if args.no_record => None,
         Some(path) => Some(path),
         None => {
-            eprintln!(
+            snl_tui::stderr_line!(
                 "snl: warning: no game database (HOME is not set); this game is not recorded"
             );
             None

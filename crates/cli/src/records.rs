@@ -11,6 +11,7 @@ use snl_store::{Database, DbError, Earned, GameId, MoveRow, PlayerStats};
 
 use crate::{
     common::{CmdResult, Failure, FailureKind, OrFail},
+    format::{VALUE_SHOWN, shown, shown_cell, shown_name},
     session::{self, DbArgs},
 };
 use snl_tui::console::Console;
@@ -129,13 +130,13 @@ pub(crate) fn games(args: &GamesArgs, console: &mut Console) -> CmdResult {
     let series = games.iter().any(|g| g.series.is_some());
     let rows = games.iter().map(|g| {
         let seats: Vec<String> =
-            g.seats.iter().map(|s| format!("{} ({})", s.name, s.kind)).collect();
+            g.seats.iter().map(|s| format!("{} ({})", shown_name(&s.name), s.kind)).collect();
         let mut row = vec![
             g.id.to_string(),
             utc_minutes(g.started_ms),
             g.board.clone(),
             seats.join(", "),
-            g.winner.clone().unwrap_or_else(|| "-".into()),
+            g.winner.as_deref().map_or_else(|| "-".into(), shown_name),
             g.status.to_string(),
             g.turns.to_string(),
         ];
@@ -165,9 +166,10 @@ pub(crate) fn history(args: &HistoryArgs, console: &mut Console) -> CmdResult {
     if let Some(name) = &args.player
         && !save.game.seats.iter().any(|s| &s.name == name)
     {
-        let names: Vec<&str> = save.game.seats.iter().map(|s| s.name.as_str()).collect();
+        let names: Vec<String> = save.game.seats.iter().map(|s| shown_name(&s.name)).collect();
         return Err(Failure::bad(anyhow::anyhow!(
-            "game {id} has no player named '{name}' (its players: {})",
+            "game {id} has no player named '{}' (its players: {})",
+            shown(name, VALUE_SHOWN),
             names.join(", ")
         )));
     }
@@ -177,15 +179,16 @@ pub(crate) fn history(args: &HistoryArgs, console: &mut Console) -> CmdResult {
         return writeln!(out, "{}", serde_json::json!(moves)).or_other();
     }
     let seats: Vec<String> =
-        save.game.seats.iter().map(|s| format!("{} ({})", s.name, s.kind)).collect();
-    writeln!(out, "Game {id} on {}: {}", save.board_name, seats.join(", ")).or_other()?;
+        save.game.seats.iter().map(|s| format!("{} ({})", shown_name(&s.name), s.kind)).collect();
+    let board = shown(&save.board_name, VALUE_SHOWN);
+    writeln!(out, "Game {id} on {board}: {}", seats.join(", ")).or_other()?;
     if moves.is_empty() {
         return writeln!(out, "No moves yet.").or_other();
     }
     let rows = moves.iter().map(|m| {
         vec![
             m.turn.to_string(),
-            m.player.clone(),
+            shown_name(&m.player),
             roll_text(m),
             m.from.to_string(),
             m.to.to_string(),
@@ -251,7 +254,7 @@ pub(crate) fn stats(args: &StatsArgs, console: &mut Console) -> CmdResult {
     let series = all.iter().any(|p| p.series > 0);
     let rows = all.iter().map(|p| {
         let mut row = vec![
-            p.name.clone(),
+            shown_name(&p.name),
             p.games.to_string(),
             p.wins.to_string(),
             percent(p.win_rate),
@@ -353,7 +356,7 @@ pub(crate) fn leaderboard(args: &LeaderboardArgs, console: &mut Console) -> CmdR
     let rows = board.iter().enumerate().map(|(i, p)| {
         vec![
             (i + 1).to_string(),
-            p.name.clone(),
+            shown_name(&p.name),
             p.wins.to_string(),
             p.games.to_string(),
             percent(p.win_rate),
@@ -367,8 +370,10 @@ fn percent(rate: f64) -> String {
     format!("{:.0}%", rate * 100.0)
 }
 
-/// Columns aligned with two spaces between them; `right[i]` right-aligns column `i`.
+/// Columns aligned with two spaces between them; `right[i]` right-aligns column `i`. Each cell
+/// is shown as every table shows it ([`shown_cell`]).
 fn table(header: &[&str], right: &[bool], rows: impl Iterator<Item = Vec<String>>) -> String {
+    let rows = rows.map(|row| row.iter().map(|cell| shown_cell(cell)).collect());
     let rows: Vec<Vec<String>> =
         std::iter::once(header.iter().map(|h| (*h).to_owned()).collect()).chain(rows).collect();
     let widths: Vec<usize> = (0..header.len())

@@ -44,7 +44,7 @@ pub(crate) fn run(args: &ResumeArgs, console: &mut Console) -> CmdResult {
     let (db, writable) = match Database::open(&path) {
         Ok(db) => (db, true),
         Err(e @ (DbError::ReadOnly | DbError::Locked)) => {
-            eprintln!(
+            snl_tui::stderr_line!(
                 "snl: warning: the game database {} {e}; the rest of this game is not recorded",
                 path.display()
             );

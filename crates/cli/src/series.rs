@@ -82,7 +82,7 @@ pub(crate) fn run(args: &PlayArgs, games: u64, console: &mut Console) -> CmdResu
     } else {
         let path = args.table.db.path();
         if path.is_none() {
-            eprintln!(
+            snl_tui::stderr_line!(
                 "snl: warning: no game database (HOME is not set); this series is not recorded"
             );
         }

@@ -65,7 +65,7 @@ pub(crate) fn run(args: &ServeArgs, console: &mut Console) -> CmdResult {
         if let Some(browser) = &browser {
             let url = format!("http://{addr}/");
             if let Err(why) = open_browser(browser, &url) {
-                eprintln!("snl: no browser could be opened ({why}): visit {url}");
+                snl_tui::stderr_line!("snl: no browser could be opened ({why}): visit {url}");
             }
         }
     });

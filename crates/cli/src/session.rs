@@ -15,7 +15,10 @@ use snl_store::{Database, DbError, GameId};
 
 use snl_tui::seated::Kept;
 
-use crate::common::{CmdResult, Failure};
+use crate::{
+    common::{CmdResult, Failure},
+    format::shown_path,
+};
 
 /// Where the game database is: `--db`, else `SNL_DB`, else the user's data folder.
 #[derive(Args, Clone, Debug, Default)]
@@ -88,7 +91,8 @@ pub(crate) fn now_ms() -> u64 {
 }
 
 /// Seats the recorders of `session`: the save file at `save` (written at once, so that a path
-/// that cannot be written is refused before the first turn), and the game database at `db` — a
+/// that cannot be written — a folder, a device, a pipe — is refused before the first turn; a
+/// symbolic link is followed and the file it leads to replaced), and the game database at `db` — a
 /// new record, or `resumed`, the record of a game going on. A database that cannot be written is
 /// one warning and the game is played unrecorded.
 ///
@@ -105,7 +109,10 @@ pub(crate) fn keep(
     if let Some(path) = save {
         let file = SaveFile::start(path, session.game(), session.dice(), session.board_name())
             .map_err(|e| {
-                Failure::bad(anyhow::anyhow!("cannot write the save file {}: {e}", path.display()))
+                Failure::bad(anyhow::anyhow!(
+                    "cannot write the save file {}: {e}",
+                    shown_path(path)
+                ))
             })?;
         session.record_with(Box::new(file));
     }
@@ -140,7 +147,7 @@ pub(crate) fn keep(
 
 /// One warning: the game database failed, and what that means for the game.
 pub(crate) fn warn_unrecorded(path: &Path, error: &DbError, consequence: &str) {
-    eprintln!(
+    snl_tui::stderr_line!(
         "snl: warning: the game database {} {error}; {consequence} (--no-record plays without it)",
         path.display()
     );

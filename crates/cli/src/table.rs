@@ -92,7 +92,8 @@ enum Stop {
     /// `q`, or `--stop-after`: a clean stop.
     Asked,
     InputEnded,
-    RollsRanOut(usize),
+    /// The dice cannot give what the game awaits: retrying would meet the same refusal.
+    Dice(RollError),
 }
 
 /// Plays `seated` at the console until the game ends or stops, showing it as `opts` asks.
@@ -116,16 +117,18 @@ pub(crate) fn play_on(seated: Seated, opts: &TableArgs, console: &mut Console) -
         .then(|| rolls_to_finish(session.game().board(), session.game().rules()));
     let mut view = View::new(out, opts.events.is_some(), opts.json, color, session.game());
     let mut played = 0;
+    // The game's turn count when the last turn ended (or this run began): a turn is counted once
+    // it has ended, whatever number of steps (rolls, choices, draws) it took.
+    let mut turns_at_end = session.game().turns() - u32::from(session.game().in_turn());
     let mut board_shown = true;
     let mut handed = None;
     let mut clocks = Clocks::new(opts.turn_time, opts.game_time, opts.test_clock);
     let outcome = loop {
         for note in session.take_notes() {
-            eprintln!("snl: warning: {note}");
+            snl_tui::stderr_line!("snl: warning: {note}");
         }
         interrupted.turns.store(session.game().turns(), Ordering::Relaxed);
         let turn_start = !session.game().in_turn();
-        let before = session.game().turns();
         let expired = clocks.as_mut().and_then(|c| c.due(&session).map(|e| (c, e)));
         let step = match session.awaiting() {
             Awaiting::Over => break Ok(()),
@@ -178,10 +181,8 @@ pub(crate) fn play_on(seated: Seated, opts: &TableArgs, console: &mut Console) -
         }
         match step {
             Ok(events) => view.tell(&events),
-            Err(SessionError::Dice(RollError::Exhausted { used })) => {
-                break Err(Stop::RollsRanOut(used));
-            }
-            Err(e) => eprintln!("{e}."),
+            Err(SessionError::Dice(e)) => break Err(Stop::Dice(e)),
+            Err(e) => snl_tui::stderr_line!("{e}."),
         }
         if let Some(e) = view.take_error() {
             session.stop();
@@ -191,18 +192,22 @@ pub(crate) fn play_on(seated: Seated, opts: &TableArgs, console: &mut Console) -
             break Err(Stop::Asked);
         }
         let game = session.game();
-        if !game.in_turn() && game.turns() > before {
-            played += 1;
-            if let Some(hints) = &hints
-                && game.status() != Status::Finished
-            {
-                view.raw(&hint_line(game, hints));
+        if !game.in_turn() {
+            if game.turns() > turns_at_end {
+                played += 1;
+                if let Some(hints) = &hints
+                    && game.status() != Status::Finished
+                {
+                    view.raw(&hint_line(game, hints));
+                }
             }
+            // After an undo the count goes down: the next turn ending is counted from there.
+            turns_at_end = game.turns();
         }
     };
     drop(view);
     for note in session.take_notes() {
-        eprintln!("snl: warning: {note}");
+        snl_tui::stderr_line!("snl: warning: {note}");
     }
     let out = console.out.as_mut();
     let game = session.game();
@@ -228,11 +233,9 @@ pub(crate) fn play_on(seated: Seated, opts: &TableArgs, console: &mut Console) -
                 "input ended while waiting for {who} to roll, so the game stopped after {stopped_at} turns",
             )));
         }
-        Err(Stop::RollsRanOut(used)) => {
+        Err(Stop::Dice(e)) => {
             session.stop();
-            return Err(Failure::stuck(anyhow::anyhow!(
-                "the scripted rolls ran out after {used} rolls, before the game ended (turn {stopped_at})"
-            )));
+            return Err(snl_tui::failure::dice_failure(&e, stopped_at));
         }
     }
     if opts.json {
@@ -268,13 +271,13 @@ fn ask_roll(
     let (undo, redo) = session.can_undo_redo();
     loop {
         match (undo, redo) {
-            (true, true) => eprintln!("(u to undo, r to redo)"),
-            (true, false) => eprintln!("(u to undo)"),
-            (false, true) => eprintln!("(r to redo)"),
+            (true, true) => snl_tui::stderr_line!("(u to undo, r to redo)"),
+            (true, false) => snl_tui::stderr_line!("(u to undo)"),
+            (false, true) => snl_tui::stderr_line!("(r to redo)"),
             (false, false) => {}
         }
         let left = time_left(clocks.as_deref());
-        eprint!("{name}, press Enter to roll (q to quit, a for autopilot{left}): ");
+        snl_tui::stderr_text!("{name}, press Enter to roll (q to quit, a for autopilot{left}): ");
         let key = match answer(keyboard, session, clocks.as_deref_mut())? {
             Heard::Text(text) => text,
             Heard::Ended => return Ok(Answer::Ended),
@@ -285,15 +288,17 @@ fn ask_roll(
             "" => return intent(Intent::Roll),
             "q" => return intent(Intent::Quit),
             "a" => {
-                eprintln!("({name} is on autopilot: {})", keyboard.take_back_hint());
+                snl_tui::stderr_line!("({name} is on autopilot: {})", keyboard.take_back_hint());
                 return intent(Intent::Autopilot { on: true });
             }
             "u" if undo => return intent(Intent::Undo),
             "r" if redo => return intent(Intent::Redo),
-            "u" => eprintln!("There is nothing to undo."),
-            "r" => eprintln!("There is nothing to redo."),
+            "u" => snl_tui::stderr_line!("There is nothing to undo."),
+            "r" => snl_tui::stderr_line!("There is nothing to redo."),
             other => {
-                eprintln!("'{other}' is not a key here: Enter rolls, q quits, a is autopilot.");
+                snl_tui::stderr_line!(
+                    "'{other}' is not a key here: Enter rolls, q quits, a is autopilot."
+                );
             }
         }
     }
@@ -316,12 +321,12 @@ fn ask_choice(
         .enumerate()
         .map(|(i, o)| format!("{}) {}", i + 1, describe_option(game, decision, o)))
         .collect();
-    eprintln!("{name} rolled {}: {}", roll_words(decision.roll), list.join("  "));
+    snl_tui::stderr_line!("{name} rolled {}: {}", roll_words(decision.roll), list.join("  "));
     let (undo, _) = session.can_undo_redo();
     loop {
         let more = if undo { ", u to undo" } else { "" };
         let left = time_left(clocks.as_deref());
-        eprint!(
+        snl_tui::stderr_text!(
             "{name}, choose 1 to {count} (Enter for 1, a for autopilot{more}, q to quit{left}): "
         );
         let answer = match answer(keyboard, session, clocks.as_deref_mut())? {
@@ -335,14 +340,14 @@ fn ask_choice(
             "q" => return intent(Intent::Quit),
             "u" if undo => return intent(Intent::Undo),
             "a" => {
-                eprintln!("({name} is on autopilot: {})", keyboard.take_back_hint());
+                snl_tui::stderr_line!("({name} is on autopilot: {})", keyboard.take_back_hint());
                 return intent(Intent::Autopilot { on: true });
             }
             other => match other.parse::<usize>() {
                 Ok(k) if (1..=count).contains(&k) => {
                     return intent(Intent::Choose { option: k - 1 });
                 }
-                _ => eprintln!("'{other}' is not one of the options."),
+                _ => snl_tui::stderr_line!("'{other}' is not one of the options."),
             },
         }
     }
@@ -371,24 +376,24 @@ fn answer(
         Some(clocks) => {
             clocks.clock().waited();
             if clocks.due(session).is_some() {
-                eprintln!();
+                snl_tui::stderr_line!();
                 return Ok(Heard::Late);
             }
             if clocks.clock().is_pretend() { None } else { clocks.until_next(session) }
         }
     };
     let Some(line) = keyboard.line_within(limit) else {
-        eprintln!();
+        snl_tui::stderr_line!();
         return Ok(Heard::Late);
     };
     match line {
         Line::Text(text) => Ok(Heard::Text(text)),
         Line::End => {
-            eprintln!();
+            snl_tui::stderr_line!();
             Ok(Heard::Ended)
         }
         Line::NotText => {
-            eprintln!();
+            snl_tui::stderr_line!();
             Err(Failure::bad(anyhow::anyhow!("the answer typed at the prompt is not UTF-8 text")))
         }
     }

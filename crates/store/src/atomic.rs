@@ -2,6 +2,12 @@
 //! a mix: write a temporary file beside it, flush it to the disk, rename it over the old one, and
 //! flush the folder so the rename itself is on the disk. A write killed before its rename leaves
 //! its temporary file behind; the next write to the same file removes it.
+//!
+//! Only a regular file (or a path where nothing is yet) is ever replaced: a folder, a device, a
+//! pipe or a socket at the path is refused before anything is written, since renaming a file
+//! over it would put a file where something else was (`--save /dev/null` once replaced the
+//! machine's `/dev/null`). A symbolic link is followed, and the file it leads to is replaced,
+//! the link staying a link.
 
 use std::{
     fs::{self, File},
@@ -11,10 +17,18 @@ use std::{
 
 /// Replaces the file at `path` with `bytes`, atomically.
 ///
+/// `path` must be a regular file or not exist yet. A symbolic link is resolved first (each link
+/// in turn, as the system would): the temporary file is written beside the file the link leads
+/// to and renamed over that file, so the link stays a link and its target changes atomically.
+///
 /// # Errors
 ///
-/// Any I/O error; the file at `path` is then as it was, and no temporary file is left behind.
+/// [`io::ErrorKind::InvalidInput`] when `path` (or where its links lead) is a folder, a device,
+/// a pipe or a socket, before anything is written; any other I/O error. The file at `path` is
+/// then as it was, and no temporary file is left behind.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let target = regular_target(path)?;
+    let path = target.as_path();
     remove_stale_temporaries(path);
     let temporary = temporary_path(path);
     let written = write_and_sync(&temporary, bytes).and_then(|()| fs::rename(&temporary, path));
@@ -23,6 +37,59 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
         return Err(e);
     }
     sync_folder(path)
+}
+
+/// How many symbolic links a path may go through before it is refused (as Linux's `ELOOP`).
+const MAX_LINKS: usize = 40;
+
+/// The file a write to `path` replaces: `path` itself when it is a regular file or nothing is
+/// there yet, or the end of its chain of symbolic links (which need not exist yet either).
+///
+/// # Errors
+///
+/// [`io::ErrorKind::InvalidInput`] for anything that is not a regular file, a link loop or a
+/// chain longer than [`MAX_LINKS`]; the error of a path that cannot be looked at.
+fn regular_target(path: &Path) -> io::Result<PathBuf> {
+    let mut at = path.to_owned();
+    for _ in 0..=MAX_LINKS {
+        let meta = match fs::symlink_metadata(&at) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(at),
+            Err(e) => return Err(e),
+        };
+        let kind = meta.file_type();
+        if kind.is_file() {
+            return Ok(at);
+        }
+        if !kind.is_symlink() {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, not_a_file(kind)));
+        }
+        let link = fs::read_link(&at)?;
+        // A relative link is relative to the folder the link is in.
+        at = match at.parent() {
+            Some(folder) if link.is_relative() => folder.join(link),
+            _ => link,
+        };
+    }
+    Err(io::Error::new(io::ErrorKind::InvalidInput, "it goes through too many symbolic links"))
+}
+
+/// Why a file of this kind is not written over, in words.
+fn not_a_file(kind: fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_char_device() || kind.is_block_device() {
+            return "it is a device, not a regular file";
+        }
+        if kind.is_fifo() {
+            return "it is a pipe (FIFO), not a regular file";
+        }
+        if kind.is_socket() {
+            return "it is a socket, not a regular file";
+        }
+    }
+    if kind.is_dir() { "it is a folder, not a file" } else { "it is not a regular file" }
 }
 
 /// `.NAME.PID.tmp` beside `path`: in the same folder, so the rename cannot cross file systems,
@@ -129,6 +196,53 @@ mod tests {
             [other.file_name().unwrap(), running.file_name().unwrap(), path.file_name().unwrap()];
         expected.sort();
         assert_eq!(names, expected);
+    }
+
+    #[test]
+    fn a_folder_a_pipe_and_a_device_are_refused_and_left_as_they_are() {
+        let dir = TestDir::new("atomic-kinds");
+        let folder = dir.path().join("folder");
+        fs::create_dir(&folder).unwrap();
+        let pipe = dir.path().join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&pipe).status().unwrap();
+        assert!(made.success());
+        for (path, why) in [(&folder, "folder"), (&pipe, "pipe")] {
+            let e = write_atomically(path, b"no").unwrap_err();
+            assert_eq!(e.kind(), io::ErrorKind::InvalidInput, "{e}");
+            assert!(e.to_string().contains(why), "{e}");
+        }
+        assert!(fs::metadata(&folder).unwrap().is_dir());
+        assert!(std::os::unix::fs::FileTypeExt::is_fifo(&fs::metadata(&pipe).unwrap().file_type()));
+        let names: Vec<_> =
+            fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+        // Only looked at, never written: the device's kind is read from its metadata.
+        let kind = fs::metadata("/dev/null").unwrap().file_type();
+        assert_eq!(not_a_file(kind), "it is a device, not a regular file");
+    }
+
+    #[test]
+    fn a_link_stays_a_link_and_the_file_it_leads_to_is_replaced() {
+        let dir = TestDir::new("atomic-link");
+        fs::create_dir(dir.path().join("real")).unwrap();
+        let target = dir.path().join("real").join("game.json");
+        fs::write(&target, b"old").unwrap();
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink("real/game.json", &link).unwrap();
+        write_atomically(&link, b"new").unwrap();
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(fs::read(&target).unwrap(), b"new");
+        // A dangling link: the file it names is created.
+        let dangling = dir.path().join("dangling.json");
+        std::os::unix::fs::symlink("real/later.json", &dangling).unwrap();
+        write_atomically(&dangling, b"made").unwrap();
+        assert!(fs::symlink_metadata(&dangling).unwrap().file_type().is_symlink());
+        assert_eq!(fs::read(dir.path().join("real").join("later.json")).unwrap(), b"made");
+        // A loop is refused.
+        let a = dir.path().join("a");
+        std::os::unix::fs::symlink("b", &a).unwrap();
+        std::os::unix::fs::symlink("a", dir.path().join("b")).unwrap();
+        assert_eq!(write_atomically(&a, b"x").unwrap_err().kind(), io::ErrorKind::InvalidInput);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use std::{collections::VecDeque, path::PathBuf, time::Duration};
 
 use snl_analysis::{exact::TurnChain, solve::rolls_to_finish};
-use snl_engine::{Event, Numbered, SeatKind};
+use snl_engine::{Event, Numbered, RollError, SeatKind};
 use snl_session::{Awaiting, Session};
 
 use crate::{
@@ -141,14 +141,14 @@ pub(crate) enum Overlay {
 }
 
 /// Why the game left the screen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Stop {
     /// The game is over and the player left.
     Over,
     /// `q` confirmed, Ctrl-C, or `--stop-after`: the game is kept, to go on later.
     Asked,
-    /// The scripted rolls ran out after this many.
-    RollsRanOut(usize),
+    /// The dice could not go on: the scripted rolls ran out, or the next one does not fit.
+    Dice(RollError),
 }
 
 /// The whole state of the full-screen game.
@@ -187,6 +187,9 @@ pub(crate) struct App {
     pub(crate) wait: u32,
     /// Turns played on this screen (for `--stop-after`).
     pub(crate) played: u32,
+    /// The game's turn count when the last turn ended (or the screen opened): a turn is counted
+    /// in `played` once it has ended, whatever number of inputs (rolls, choices) it took.
+    pub(crate) turns_at_end: u32,
     /// Where `s` saved without `--save`.
     pub(crate) saved_to: Option<PathBuf>,
     pub(crate) stop: Option<Stop>,
@@ -214,6 +217,7 @@ impl App {
         let analysable = [snl_analysis::Work::Exact, snl_analysis::Work::Solve]
             .into_iter()
             .all(|w| snl_analysis::check_supported_for(w, game.board(), game.rules()).is_ok());
+        let turns_at_end = game.turns() - u32::from(game.in_turn());
         let fewest =
             if analysable { rolls_to_finish(game.board(), game.rules()) } else { Vec::new() };
         let mut app = App {
@@ -233,6 +237,7 @@ impl App {
             bells: 0,
             wait: 0,
             played: 0,
+            turns_at_end,
             saved_to: None,
             stop: None,
             handed: None,

@@ -60,6 +60,20 @@ impl fmt::Display for Failure {
     }
 }
 
+/// The failure of a game whose dice cannot go on (SPEC §7: exit 3): the scripted rolls ran out,
+/// or the next scripted item does not fit what the game awaits (a wormhole draw `w2` where a
+/// roll is awaited). Going on would only meet the same refusal again.
+pub fn dice_failure(error: &snl_engine::RollError, turns: u32) -> Failure {
+    match error {
+        snl_engine::RollError::Exhausted { used } => Failure::stuck(anyhow::anyhow!(
+            "the scripted rolls ran out after {used} rolls, before the game ended (turn {turns})"
+        )),
+        other => {
+            Failure::stuck(anyhow::anyhow!("{other}, so the game stopped after {turns} turns"))
+        }
+    }
+}
+
 /// Turns any error into a failure of a given class: `.or_bad()?`.
 pub trait OrFail<T> {
     /// As a failure of bad input (exit 2).

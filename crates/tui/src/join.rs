@@ -105,7 +105,7 @@ pub fn join(args: &JoinArgs, console: &mut Console) -> CmdResult {
     if args.screen.full(console) {
         return on_screen(&client, &url, Some((seat, &token)), &args.screen, console);
     }
-    eprintln!("You sit at seat {} of room {} as {name}.", seat + 1, url.room);
+    crate::stderr_line!("You sit at seat {} of room {} as {name}.", seat + 1, url.room);
     let mut keyboard =
         if console.stdin_tty { Keyboard::typed() } else { Keyboard::Lines(console.input.as_mut()) };
     let out: &mut dyn Write = console.out.as_mut();
@@ -134,7 +134,7 @@ fn rejoin(
     if args.screen.full(console) {
         return show(client, url, Some((seat, token)), &state, &args.screen, console);
     }
-    eprintln!("You are back at seat {} of room {}.", seat + 1, url.room);
+    crate::stderr_line!("You are back at seat {} of room {}.", seat + 1, url.room);
     let mut keyboard =
         if console.stdin_tty { Keyboard::typed() } else { Keyboard::Lines(console.input.as_mut()) };
     let out: &mut dyn Write = console.out.as_mut();
@@ -192,12 +192,11 @@ fn show(
         return Err(Failure::other(anyhow::anyhow!("the connection to the room ended: {why}")));
     }
     if !ended.over {
-        match seat {
-            Some((_, token)) => {
-                eprintln!("You left room {}; your seat stays yours.", url.room);
-                come_back(url, token);
-            }
-            None => eprintln!("You stopped watching room {}.", url.room),
+        if let Some((_, token)) = seat {
+            crate::stderr_line!("You left room {}; your seat stays yours.", url.room);
+            come_back(url, token);
+        } else {
+            crate::stderr_line!("You stopped watching room {}.", url.room);
         }
     }
     Ok(())
@@ -310,12 +309,12 @@ fn ask(
     choice: Option<&[String]>,
 ) -> Result<Answer, Failure> {
     match choice {
-        None => eprint!("{name}, press Enter to roll (a for autopilot, q to leave): "),
+        None => crate::stderr_text!("{name}, press Enter to roll (a for autopilot, q to leave): "),
         Some(options) => {
             let list: Vec<String> =
                 options.iter().enumerate().map(|(i, o)| format!("{}) {o}", i + 1)).collect();
-            eprintln!("{}", list.join("  "));
-            eprint!(
+            crate::stderr_line!("{}", list.join("  "));
+            crate::stderr_text!(
                 "{name}, choose 1 to {} (Enter for 1, a for autopilot, q to leave): ",
                 options.len()
             );
@@ -324,12 +323,12 @@ fn ask(
     let line = match keyboard.line() {
         Line::Text(text) => text,
         Line::End => {
-            eprintln!();
-            eprintln!("(the input ended: the computer plays {name}'s seat to the end)");
+            crate::stderr_line!();
+            crate::stderr_line!("(the input ended: the computer plays {name}'s seat to the end)");
             return Ok(Answer::Intent(ClientFrame::Autopilot { on: true }));
         }
         Line::NotText => {
-            eprintln!();
+            crate::stderr_line!();
             return Err(Failure::bad(anyhow::anyhow!(
                 "the answer typed at the prompt is not UTF-8 text"
             )));
@@ -345,12 +344,14 @@ fn ask(
                 Answer::Intent(ClientFrame::Choose { option: k - 1, input: None })
             }
             _ => {
-                eprintln!("'{digits}' is not one of the options.");
+                crate::stderr_line!("'{digits}' is not one of the options.");
                 Answer::Again
             }
         },
         (other, None) => {
-            eprintln!("'{other}' is not a key here: Enter rolls, a is autopilot, q leaves.");
+            crate::stderr_line!(
+                "'{other}' is not a key here: Enter rolls, a is autopilot, q leaves."
+            );
             Answer::Again
         }
     })
@@ -368,7 +369,7 @@ fn follow(
 
 /// Where to come back to a seat left before the end.
 fn come_back(url: &RoomUrl, token: &str) {
-    eprintln!(
+    crate::stderr_line!(
         "Come back with: snl join '{url}#token={token}' (or open that address in a browser)."
     );
 }
@@ -405,7 +406,9 @@ fn follow_from(
                         client.send(intent);
                     }
                     Some(Answer::Leave) => {
-                        eprintln!("You leave the table; the seat stays yours in the room.");
+                        crate::stderr_line!(
+                            "You leave the table; the seat stays yours in the room."
+                        );
                         return Ok(true);
                     }
                     Some(Answer::Again) => due = Some(awaited),
@@ -423,7 +426,7 @@ fn follow_from(
                     table = Some(Table::from_state(&state));
                     due = state.awaiting;
                 } else {
-                    eprintln!("(connected again)");
+                    crate::stderr_line!("(connected again)");
                     // An intent sent as the connection dropped may be lost: ask again for what
                     // the room awaits (a second answer is refused, and changes nothing).
                     if !autopilot {
@@ -461,9 +464,9 @@ fn follow_from(
                 }
                 due = awaiting.filter(|_| mine && !autopilot);
             }
-            Update::Refused { message, .. } => eprintln!("{message}."),
+            Update::Refused { message, .. } => crate::stderr_line!("{message}."),
             Update::Reconnecting(reason) => {
-                eprintln!("(connection lost: {reason}; connecting again)");
+                crate::stderr_line!("(connection lost: {reason}; connecting again)");
             }
             Update::Closed(reason) => {
                 let message = format!("the connection to the room ended: {reason}");

@@ -19,6 +19,28 @@
 //! no state and nothing is global but the panic hook's "restore the terminal" (`terminal.rs`).
 //! The binary decides whether a game is played here or at the console ([`play`]).
 
+#![warn(clippy::print_stderr, clippy::print_stdout)]
+
+/// As `eprintln!`, but a line that cannot be written (standard error closed, or a full disk
+/// behind it) is lost instead of panicking: a message about the game never stops the game.
+#[macro_export]
+macro_rules! stderr_line {
+    ($($arg:tt)*) => {{
+        use ::std::io::Write as _;
+        let _ = ::std::writeln!(::std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// As `eprint!` (a prompt that the answer follows on the same line), but never panicking: see
+/// [`stderr_line!`].
+#[macro_export]
+macro_rules! stderr_text {
+    ($($arg:tt)*) => {{
+        use ::std::io::Write as _;
+        let _ = ::std::write!(::std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod action;
 mod app;
 mod client;
@@ -86,18 +108,15 @@ pub fn play(
         app.session.stop();
     }
     for note in app.session.take_notes() {
-        eprintln!("snl: warning: {note}");
+        crate::stderr_line!("snl: warning: {note}");
     }
     outcome.map_err(|e| {
         Failure::other(anyhow::anyhow!("the terminal was lost, so the game stopped: {e}"))
     })?;
     let game = app.session.game();
     let out = console.out.as_mut();
-    match app.stop {
-        Some(Stop::RollsRanOut(used)) => Err(Failure::stuck(anyhow::anyhow!(
-            "the scripted rolls ran out after {used} rolls, before the game ended (turn {})",
-            game.turns()
-        ))),
+    match &app.stop {
+        Some(Stop::Dice(e)) => Err(crate::failure::dice_failure(e, game.turns())),
         _ if game.status() != Status::Finished => {
             writeln!(out, "Game stopped after {} turns.", game.turns()).or_other()?;
             if let Some(how) = app.kept.how_to_go_on() {
@@ -133,7 +152,7 @@ pub fn replay_wanted(end: &Game, plain: bool, console: &Console) -> bool {
         return false;
     }
     if end.turns() > MAX_TURNS {
-        eprintln!(
+        crate::stderr_line!(
             "snl: note: this game has {} turns, more than the {MAX_TURNS} the full-screen viewer \
              takes: it is shown line by line.",
             end.turns()

@@ -285,7 +285,7 @@ fn q_asks_first_then_leaves_keeping_the_seat() {
     let shown = text(&app, 80, 24);
     assert!(shown.contains("Leave the room?") && shown.contains("seat stays yours"), "{shown}");
     press(&mut app, KeyCode::Char('n'));
-    assert_eq!((app.overlay, app.stop), (Overlay::None, None));
+    assert_eq!((app.overlay, app.stop.clone()), (Overlay::None, None));
     press(&mut app, KeyCode::Char('q'));
     press(&mut app, KeyCode::Char('y'));
     assert_eq!(app.stop, Some(Stop::Asked));

@@ -5,7 +5,9 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::{Terminal, backend::TestBackend};
-use snl_engine::{Board, BoardSpec, Choice, Game, Preset, Rules, ScriptedDice, Seat, SeatKind};
+use snl_engine::{
+    Board, BoardSpec, Choice, Game, Preset, RollError, Rules, ScriptedDice, Seat, SeatKind,
+};
 use snl_session::{Awaiting, Session};
 use snl_store::DiceState;
 
@@ -263,7 +265,7 @@ fn quitting_asks_first_and_ctrl_c_does_not() {
     assert_eq!(app.overlay, Overlay::ConfirmQuit);
     assert!(text(&app, 80, 24).contains("Leave the game?"));
     press(&mut app, KeyCode::Char('n'));
-    assert_eq!((app.overlay, app.stop), (Overlay::None, None));
+    assert_eq!((app.overlay, app.stop.clone()), (Overlay::None, None));
     press(&mut app, KeyCode::Char(' '));
     assert_eq!(app.session.game().positions()[0], 1);
     press(&mut app, KeyCode::Char('q'));
@@ -376,7 +378,18 @@ fn unknown_keys_say_so_and_scripted_rolls_running_out_stop() {
     assert_eq!(app.log.back().unwrap().text, "'x' is not a key here: ? shows the keys.");
     press(&mut app, KeyCode::Char(' '));
     settle(&mut app);
-    assert_eq!(app.stop, Some(Stop::RollsRanOut(1)));
+    assert_eq!(app.stop, Some(Stop::Dice(RollError::Exhausted { used: 1 })));
+}
+
+#[test]
+fn stop_after_counts_turns_that_had_a_decision() {
+    let rules = Rules { choice: Choice::MayPass, ..Rules::default() };
+    let seats = [("Amy", SeatKind::Greedy), ("Gus", SeatKind::Greedy)];
+    let mut app = table(&Preset::Classic.spec(), rules, &seats, "3,4,2,1,5,3,2,4", true);
+    app.opts.stop_after = Some(3);
+    settle(&mut app);
+    assert_eq!(app.stop, Some(Stop::Asked));
+    assert_eq!(app.session.game().turns(), 3);
 }
 
 #[test]

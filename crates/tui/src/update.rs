@@ -1,7 +1,7 @@
 //! How an [`Action`] changes the [`App`]: intents go to the session, its events become beats,
 //! ticks play the beats and the computers' turns. No terminal here, so scripted games run in tests.
 
-use snl_engine::{Numbered, RollError};
+use snl_engine::Numbered;
 use snl_session::{Awaiting, Intent, SaveFile, SessionError};
 
 pub(crate) mod room;
@@ -144,13 +144,13 @@ fn act(app: &mut App, seat: usize, intent: Intent) {
 
 /// The outcome of one step: events to show, or why it was refused.
 fn take(app: &mut App, step: Result<Vec<Numbered<usize>>, SessionError>) {
-    let turns = app.session.game().turns();
     match step {
         Ok(events) => app.take(&events),
-        Err(SessionError::Dice(RollError::Exhausted { used })) => {
+        // Dice that cannot give what the game awaits would refuse again at every tick.
+        Err(SessionError::Dice(e)) => {
             app.finish_beats();
             app.session.stop();
-            app.stop = Some(Stop::RollsRanOut(used));
+            app.stop = Some(Stop::Dice(e));
         }
         Err(e) => app.note(&format!("{}.", capitalised(&e.to_string()))),
     }
@@ -158,7 +158,12 @@ fn take(app: &mut App, step: Result<Vec<Numbered<usize>>, SessionError>) {
         app.note(&format!("Warning: {note}."));
     }
     let game = app.session.game();
-    if !game.in_turn() && game.turns() > turns {
+    let ended = !game.in_turn() && game.turns() > app.turns_at_end;
+    if !game.in_turn() {
+        // After an undo the count goes down: the next turn ending is counted from there.
+        app.turns_at_end = game.turns();
+    }
+    if ended {
         app.played += 1;
         if app.opts.stop_after.is_some_and(|n| app.played >= n)
             && game.status() != snl_engine::Status::Finished

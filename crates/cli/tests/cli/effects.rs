@@ -387,3 +387,25 @@ fn the_heat_map_marks_each_effect_cell_with_its_worth() {
     assert!(svg.lines().any(|l| l.trim() == mark), "{mark} not in the plot");
     assert!(svg.lines().any(|l| l.trim() == "@"), "no wormhole mark in the plot");
 }
+
+#[test]
+fn a_scripted_item_that_does_not_fit_stops_the_game_with_one_sentence() {
+    let dir = TempDir::new("misfit");
+    let board = dir.file("hole.toml");
+    std::fs::write(
+        &board,
+        "size = 20\n[[cell]]\nat = 3\neffect = \"wormhole\"\nexits = [10, 15]\n",
+    )
+    .unwrap();
+    for (rolls, needle) in [
+        // A wormhole's draw where the first roll is awaited.
+        ("w2", "scripted item 1 (w2) does not fit: a roll of 1d6 is awaited"),
+        // A roll where the wormhole on cell 3 awaits its draw.
+        ("3,4", "scripted item 2 (4) does not fit: a wormhole awaits a draw"),
+    ] {
+        let args = ["play", "--board", &board, "--rolls", rolls, "--player", "A:easy"];
+        let run = snl_bounded(&[&args[..], &["--player", "B:easy", "--no-record"]].concat(), 4096);
+        assert_fails(&run, 3, &[needle, "so the game stopped after"]);
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    }
+}

@@ -303,3 +303,42 @@ fn hint_tells_each_players_fewest_rolls_after_every_turn() {
     assert_eq!(hints[0], "  (at best: Ann 1 roll, Bob 2 rolls)");
     assert_eq!(hints.len(), 5, "a hint after every turn but the last: {hints:?}");
 }
+
+/// Runs `snl` with `args`, its standard error a full disk (`/dev/full`, opened for writing,
+/// which writing to never changes): every write to it fails.
+fn snl_with_full_stderr(args: &[&str]) -> Run {
+    let full = std::fs::File::options().write(true).open("/dev/full").expect("/dev/full opens");
+    let scratch = TempDir::new("full");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_snl"))
+        .args(args)
+        .env("SNL_DB", scratch.path().join("games.db"))
+        .stdin(std::process::Stdio::null())
+        .stderr(full)
+        .output()
+        .expect("snl runs");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).expect("utf-8 stdout"),
+        stderr: String::new(),
+    }
+}
+
+#[test]
+fn a_standard_error_that_cannot_be_written_neither_panics_nor_stops_a_saved_game() {
+    let dir = TempDir::new("stderr-full");
+    // The error of a refused command is lost, and its exit code is still the command's.
+    let missing = dir.file("missing.toml");
+    assert_eq!(snl_with_full_stderr(&["board", "validate", &missing]).code, 2);
+    // A game that warns (its database is a folder) plays to its end and is saved.
+    let save = dir.file("game.json");
+    let folder = dir.file("folder.db");
+    std::fs::create_dir(&folder).unwrap();
+    let run =
+        snl_with_full_stderr(&["play", "--seed", "5", "--save", &save, "--db", &folder, "--json"]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(v["finished"], true, "{v}");
+    let journal = std::fs::read_to_string(&save).unwrap();
+    let last: serde_json::Value = serde_json::from_str(journal.lines().last().unwrap()).unwrap();
+    assert_eq!(last["head"]["turns"], v["turns"], "{journal}");
+}

@@ -493,3 +493,36 @@ fn without_seq(line: &str) -> String {
     value.as_object_mut().unwrap().shift_remove("seq");
     value.to_string()
 }
+
+#[test]
+fn names_of_any_length_and_with_control_characters_are_cut_and_escaped_in_every_table() {
+    let dir = TempDir::new("names");
+    let db = dir.file("games.db");
+    let long = format!("{}\u{1b}[2J", "x".repeat(70_000));
+    let run = snl(&[
+        "play",
+        "--rolls",
+        FIRST_SEAT_WINS,
+        "--player",
+        &format!("{long}:easy"),
+        "--player",
+        "Bo\nb:hard",
+        "--db",
+        &db,
+        "--json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for command in [&["games"][..], &["stats"], &["leaderboard"], &["history", "1"]] {
+        let run = snl(&[command, &["--db", &db][..]].concat());
+        assert_eq!(run.code, 0, "{command:?}: {}", run.stderr);
+        assert!(!run.stdout.contains('\u{1b}'), "{command:?}: an escape is printed raw");
+        assert!(run.stdout.contains("xxx…"), "{command:?}: {}", run.stdout);
+        assert!(run.stdout.contains("Bo\\nb"), "{command:?}: {}", run.stdout);
+        for line in run.stdout.lines() {
+            assert!(line.chars().count() < 200, "{command:?}: a line of {}", line.len());
+        }
+    }
+    let run = snl(&["history", "1", "--player", &long, "--db", &db]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("xxx…") && !run.stdout.contains('\u{1b}'), "{}", run.stdout);
+}

@@ -117,6 +117,16 @@ fn stop_after_keeps_the_game_and_says_how_to_go_on() {
 }
 
 #[test]
+fn stop_after_counts_turns_that_had_a_decision() {
+    // Under may-pass every roll is a decision, each its own step for a computer seat.
+    let seats = ["--player", "Amy:greedy", "--player", "Gus:easy", "--choice", "may-pass"];
+    let v = snl_json(
+        &[&["play", "--seed", "3", "--stop-after", "4"], &seats[..], &["--json"]].concat(),
+    );
+    assert_eq!((v["turns"].as_u64(), v["finished"].as_bool()), (Some(4), Some(false)), "{v}");
+}
+
+#[test]
 fn the_save_is_versioned_json_with_board_rules_seats_history_and_the_dice_state() {
     let dir = TempDir::new("format");
     let file = dir.file("game.json");
@@ -272,8 +282,66 @@ fn a_save_path_that_cannot_be_written_is_refused_before_the_first_turn() {
     let dir = TempDir::new("unwritable");
     let file = dir.file("no/such/folder/game.json");
     let run = snl(&["play", "--seed", "1", "--save", &file, "--no-record"]);
-    assert_fails(&run, 2, &[&format!("cannot write the save file {file}")]);
+    assert_fails(&run, 2, &[&format!("cannot write the save file {}", named(&file))]);
     assert!(!run.stdout.contains("rolled"), "{}", run.stdout);
+}
+
+/// What a message shows of a path: all of it up to 40 characters, else `…` and its last 39.
+fn named(file: &str) -> String {
+    let chars: Vec<char> = file.chars().collect();
+    if chars.len() <= 40 {
+        return file.to_owned();
+    }
+    std::iter::once('…').chain(chars[chars.len() - 39..].iter().copied()).collect()
+}
+
+#[test]
+fn a_save_onto_a_pipe_or_a_folder_is_refused_and_leaves_them_as_they_were() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = TempDir::new("not-a-file");
+    let pipe = dir.file("pipe");
+    let made = std::process::Command::new("mkfifo").arg(&pipe).status().expect("mkfifo runs");
+    assert!(made.success());
+    let folder = dir.file("folder");
+    std::fs::create_dir(&folder).unwrap();
+    for (path, why) in [(&pipe, "it is a pipe"), (&folder, "it is a folder")] {
+        let run = snl(&["play", "--seed", "1", "--save", path, "--no-record"]);
+        assert_fails(&run, 2, &[&format!("cannot write the save file {}: {why}", named(path))]);
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+        assert!(!run.stdout.contains("rolled"), "{}", run.stdout);
+    }
+    assert!(std::fs::symlink_metadata(&pipe).unwrap().file_type().is_fifo());
+    assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0);
+    let mut names: Vec<_> =
+        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    names.sort();
+    assert_eq!(names, ["folder", "pipe"]);
+}
+
+#[test]
+fn a_save_through_a_link_replaces_the_file_it_leads_to_and_the_link_stays() {
+    let dir = TempDir::new("link");
+    std::fs::create_dir(dir.path().join("real")).unwrap();
+    std::fs::write(dir.path().join("real/game.json"), "old").unwrap();
+    let link = dir.file("link.json");
+    std::os::unix::fs::symlink("real/game.json", &link).unwrap();
+    let game = ["--player", "A:easy", "--player", "B:easy", "--no-record"];
+    let first =
+        snl(&[&["play", "--seed", "4", "--save", &link, "--stop-after", "3"], &game[..]].concat());
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let is_link = || std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink();
+    assert!(is_link());
+    let saved = std::fs::read_to_string(dir.path().join("real/game.json")).unwrap();
+    assert!(saved.contains("\"snl-save\""), "{saved}");
+    // Going on from the link keeps saving through it.
+    let rest = snl(&["play", "--load", &link, "--no-record", "--json"]);
+    assert_eq!(rest.code, 0, "{}", rest.stderr);
+    assert!(is_link());
+    let names: Vec<_> = std::fs::read_dir(dir.path().join("real"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["game.json"]);
 }
 
 #[test]

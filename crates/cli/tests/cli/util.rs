@@ -163,3 +163,34 @@ macro_rules! eqnice {
         }
     }};
 }
+
+/// Runs `snl` with `args` as [`snl`] does, but reads at most `limit` bytes of its standard error:
+/// a run that writes more is killed and reported as exit code -1, with what it wrote so far. So
+/// a test of a run that once went on for ever ends without a clock (its standard output is not
+/// kept).
+pub(crate) fn snl_bounded(args: &[&str], limit: u64) -> Run {
+    use std::io::Read;
+    let scratch = TempDir::new("run");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_snl"))
+        .args(args)
+        .env("SNL_DB", scratch.path().join("games.db"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("snl starts");
+    let mut stderr = Vec::new();
+    let mut pipe = child.stderr.take().expect("stderr");
+    pipe.by_ref().take(limit).read_to_end(&mut stderr).expect("stderr read");
+    let mut more = [0_u8; 1];
+    let endless = pipe.read(&mut more).expect("stderr read") > 0;
+    if endless {
+        child.kill().expect("snl killed");
+    }
+    let status = child.wait().expect("snl ends");
+    Run {
+        code: if endless { -1 } else { status.code().unwrap_or(-1) },
+        stdout: String::new(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+    }
+}
