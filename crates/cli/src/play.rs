@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use snl_engine::{Game, ScriptedDice, Seat, SeatKind, SetupError, Status};
 use snl_session::Session;
-use snl_store::{Action, Database, DiceState, GameId, GameStatus, Save};
+use snl_store::{Action, Database, DiceState, GameId, GameStatus, Logged, Save};
 
 use crate::{
     common::{
@@ -104,11 +104,11 @@ pub(crate) fn run(args: &PlayArgs, console: &mut Console, bare: bool) -> CmdResu
         }
     };
     // A game loaded from a file that the database recorded goes on in its record.
+    let mut session = Session::resume(start.game, start.dice, &start.board_name, start.seq);
     let resumed = match (&args.load, db.as_deref()) {
-        (Some(_), Some(path)) => recorded_game_of(path, &start.game, &start.dice),
+        (Some(_), Some(path)) => recorded_game_of(path, &session),
         _ => None,
     };
-    let mut session = Session::new(start.game, start.dice, &start.board_name);
     let kept = keep(&mut session, save, db.as_deref(), resumed)?;
     let seated = Seated { session, kept, tell_seed: start.tell_seed, intro: start.intro };
     at_table(seated, &args.table, console)
@@ -147,6 +147,8 @@ pub(crate) struct Start {
     tell_seed: bool,
     /// A line to show before the first turn.
     intro: Option<String>,
+    /// The number of the last event told, when a loaded save kept it.
+    seq: Option<u64>,
 }
 
 impl Start {
@@ -199,7 +201,8 @@ impl Start {
             None => DiceState::seeded(args.game.seed.unwrap_or_else(fresh_seed)),
         };
         let tell_seed = args.rolls.is_none() && args.game.seed.is_none();
-        Ok(Some(Start { game, dice, board_name: setup.board_name, tell_seed, intro: None }))
+        let board_name = setup.board_name;
+        Ok(Some(Start { game, dice, board_name, tell_seed, intro: None, seq: None }))
     }
 
     /// The game saved in `path`, checked; a file that does not hold a playable game is refused
@@ -227,17 +230,19 @@ impl Start {
             board_name: save.board_name,
             tell_seed: false,
             intro: Some(intro),
+            seq: save.seq,
         })
     }
 }
 
-/// The unfinished game in the database at `path` that `game` goes on from — same board, rules and
+/// The unfinished game in the database at `path` that the session's game goes on from — same board, rules and
 /// seats, its recorded history the beginning of the game's — recorded as resumed from here; the
 /// latest such game. `None` when there is none, or the database cannot be written.
-fn recorded_game_of(path: &Path, game: &Game, dice: &DiceState) -> Option<(Database, GameId)> {
+fn recorded_game_of(path: &Path, session: &Session) -> Option<(Database, GameId)> {
     if !path.exists() {
         return None;
     }
+    let game = session.game();
     let mut db = Database::open(path).ok()?;
     let state = game.state();
     let found = db.games().ok()?.into_iter().rev().find_map(|summary| {
@@ -249,7 +254,8 @@ fn recorded_game_of(path: &Path, game: &Game, dice: &DiceState) -> Option<(Datab
             kept.board == state.board && kept.rules == state.rules && kept.seats == state.seats;
         (same && state.history.starts_with(&kept.history)).then_some(summary.id)
     })?;
-    db.record_turn(found, Action::Resume, game, dice, &[], now_ms()).ok()?;
+    let line = Logged::new::<String>(Action::Resume, game.turns(), &[], now_ms());
+    db.record_turn(found, &line, game, session.dice(), session.seq(), now_ms()).ok()?;
     Some((db, found))
 }
 

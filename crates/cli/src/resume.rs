@@ -103,7 +103,7 @@ pub(crate) fn run(args: &ResumeArgs, console: &mut Console) -> CmdResult {
         recorder = None;
     }
     let intro = format!("Going on with game {id}, after turn {}.", game.turns());
-    let mut session = Session::new(game, save.dice, &save.board_name);
+    let mut session = Session::resume(game, save.dice, &save.board_name, save.seq);
     let kept = keep(&mut session, args.table.save.as_deref(), None, recorder)?;
     let seated = Seated { session, kept, tell_seed: false, intro: Some(intro) };
     match series {

@@ -107,13 +107,9 @@ pub(crate) fn keep(
 ) -> CmdResult<Kept> {
     let mut kept = Kept { save: save.map(Path::to_owned), ..Kept::default() };
     if let Some(path) = save {
-        let file = SaveFile::start(path, session.game(), session.dice(), session.board_name())
-            .map_err(|e| {
-                Failure::bad(anyhow::anyhow!(
-                    "cannot write the save file {}: {e}",
-                    shown_path(path)
-                ))
-            })?;
+        let file = SaveFile::start(path, &session.save()).map_err(|e| {
+            Failure::bad(anyhow::anyhow!("cannot write the save file {}: {e}", shown_path(path)))
+        })?;
         session.record_with(Box::new(file));
     }
     let recorder = match (resumed, db) {
@@ -122,9 +118,8 @@ pub(crate) fn keep(
             Some(GameDb::resume(db, id, now_ms))
         }
         (None, Some(path)) => {
-            let started = Database::open(path).and_then(|db| {
-                GameDb::start(db, session.game(), session.dice(), session.board_name(), now_ms)
-            });
+            let started =
+                Database::open(path).and_then(|db| GameDb::start(db, &session.save(), now_ms));
             match started {
                 Ok(recorder) => {
                     kept.db = Some(path.to_owned());

@@ -56,8 +56,7 @@ fn play(template: &Game, db: Option<&Path>) -> u32 {
             let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
         }
         let db = Database::open(path).expect("a new database");
-        let recorder = GameDb::start(db, session.game(), session.dice(), "random", now_ms)
-            .expect("the game recorded");
+        let recorder = GameDb::start(db, &session.save(), now_ms).expect("the game recorded");
         session.record_with(Box::new(recorder));
     }
     while let Awaiting::Computer { .. } = session.awaiting() {

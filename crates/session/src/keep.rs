@@ -4,7 +4,7 @@
 
 use std::{borrow::Cow, path::Path};
 
-use snl_engine::{Event, Game, Status};
+use snl_engine::{Game, Numbered, Status};
 use snl_store::{Action, Database, DbError, DiceState, GameId, Logged, Save, SaveJournal};
 
 /// The game as it stands after an action, as a recorder is told it.
@@ -18,8 +18,10 @@ pub struct Kept<'a> {
     pub dice: &'a DiceState,
     /// What the board is called.
     pub board_name: &'a str,
-    /// The events of the action (a turn's events; none for an undo).
-    pub events: &'a [Event],
+    /// The events of the action, as they were told, numbered (a turn's events; an undo's).
+    pub events: &'a [Numbered<usize>],
+    /// The number of the last event told.
+    pub seq: u64,
     /// Whether someone waits on the game now (a person is to act, or it is over): what a
     /// recorder holds back must be kept now. Otherwise a computer plays next, and a recorder may
     /// gather a few turns into one write — turns it loses in a crash are played again the same
@@ -69,13 +71,8 @@ impl SaveFile {
     /// # Errors
     ///
     /// The write's error.
-    pub fn start(
-        path: &Path,
-        game: &Game,
-        dice: &DiceState,
-        board_name: &str,
-    ) -> std::io::Result<SaveFile> {
-        let journal = SaveJournal::create(path, &Save::new(game, dice, board_name))?;
+    pub fn start(path: &Path, save: &Save) -> std::io::Result<SaveFile> {
+        let journal = SaveJournal::create(path, save)?;
         Ok(SaveFile { journal })
     }
 
@@ -87,7 +84,7 @@ impl SaveFile {
 
 impl Recorder for SaveFile {
     fn keep(&mut self, kept: &Kept<'_>) -> Result<(), String> {
-        self.journal.append(kept.game, kept.dice, kept.urgent).map_err(|e| {
+        self.journal.append(kept.game, kept.dice, kept.seq, kept.urgent).map_err(|e| {
             format!(
                 "cannot write the save file {}: {e}; it is not kept any more",
                 self.journal.path().display()
@@ -132,15 +129,9 @@ impl GameDb {
     /// # Errors
     ///
     /// The database's error.
-    pub fn start(
-        mut db: Database,
-        game: &Game,
-        dice: &DiceState,
-        board_name: &str,
-        clock: fn() -> u64,
-    ) -> Result<GameDb, DbError> {
+    pub fn start(mut db: Database, save: &Save, clock: fn() -> u64) -> Result<GameDb, DbError> {
         let now = clock();
-        let id = db.new_game(&Save::new(game, dice, board_name), now)?;
+        let id = db.new_game(save, now)?;
         Ok(GameDb {
             db,
             id,
@@ -204,13 +195,14 @@ impl Recorder for GameDb {
         let named: Vec<_> = kept
             .events
             .iter()
-            .map(|e| {
-                e.map_players(|&s| {
+            .map(|told| Numbered {
+                seq: told.seq,
+                event: told.event.map_players(|&s| {
                     seats.get(s).map_or_else(
                         || Cow::Owned(format!("#{s}")),
                         |x| Cow::Borrowed(x.name.as_str()),
                     )
-                })
+                }),
             })
             .collect();
         let turns = kept.game.turns();
@@ -230,7 +222,7 @@ impl Recorder for GameDb {
         self.held_actions = 0;
         self.last_write_ms = now;
         self.db
-            .record_turns(self.id, kept.game, kept.dice, &held, now)
+            .record_turns(self.id, kept.game, kept.dice, kept.seq, &held, now)
             .map_err(|e| self.failed(&e, "the rest of this game is not recorded"))?;
         self.award(kept.game, now)
     }
@@ -244,7 +236,7 @@ impl Recorder for GameDb {
         self.held_actions = 0;
         self.last_write_ms = now;
         self.db
-            .record_turns(self.id, kept.game, kept.dice, &held, now)
+            .record_turns(self.id, kept.game, kept.dice, kept.seq, &held, now)
             .map_err(|e| self.failed(&e, "the rest of this game is not recorded"))
     }
 

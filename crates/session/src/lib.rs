@@ -38,7 +38,7 @@ mod undo;
 
 use snl_analysis::strategy::{Computers, Strategy};
 use snl_engine::{Event, Game, Input, Numbered, Pending, RollSource, SeatKind, Status};
-use snl_store::{Action, DiceState};
+use snl_store::{Action, DiceState, Save};
 
 pub use achievements::{Achievement, Achievements, Award};
 pub use intent::{Awaiting, Intent, SessionError};
@@ -59,7 +59,7 @@ pub struct Session {
     /// The sequence number of the last event told.
     seq: u64,
     /// The game's events since the last turn ended, for the recorders.
-    turn: Vec<Event>,
+    turn: Vec<Numbered<usize>>,
     notes: Vec<String>,
     stopped: bool,
     /// Whether the stream told the game's start.
@@ -80,6 +80,16 @@ impl Session {
             count.0
         };
         Session::at(game, dice, board_name, seq)
+    }
+
+    /// A session around a game read back from a save or the database, whose last event told was
+    /// number `seq` when that was kept ([`Save::seq`]); counted by replaying the history when it
+    /// was not (files written before it was kept).
+    pub fn resume(game: Game, dice: DiceState, board_name: &str, seq: Option<u64>) -> Session {
+        match seq {
+            Some(seq) => Session::at(game, dice, board_name, seq),
+            None => Session::new(game, dice, board_name),
+        }
     }
 
     /// A session around `game` and its dice, whose last event told was number `seq`: its next
@@ -126,6 +136,11 @@ impl Session {
     /// The dice where they stand.
     pub fn dice(&self) -> &DiceState {
         &self.dice
+    }
+
+    /// The game as a save keeps it, with the number of its last event.
+    pub fn save(&self) -> Save {
+        Save::numbered(&self.game, &self.dice, &self.board_name, self.seq)
     }
 
     /// What the board is called (for saves and the database).
@@ -388,17 +403,18 @@ impl Session {
         Ok(())
     }
 
-    /// Hands a played input's events to the recorders (once a turn is over) and numbers them.
+    /// Numbers a played input's events and hands them to the recorders (once a turn is over).
     fn tell(&mut self, events: Vec<Event>) -> Vec<Numbered<usize>> {
+        let told = self.number(events);
         if !self.recorders.is_empty() {
-            self.turn.extend(events.iter().cloned());
+            self.turn.extend(told.iter().cloned());
             // A turn timed out before its first roll is kept with that turn.
             if !self.game.in_turn() && !self.game.turn_timed_out() {
                 let events = std::mem::take(&mut self.turn);
                 self.keep(Action::Turn, &events);
             }
         }
-        self.number(events)
+        told
     }
 
     fn autopilot(&mut self, seat: usize, on: bool) -> Vec<Numbered<usize>> {
@@ -413,9 +429,10 @@ impl Session {
         let dice = undo.undo(&mut self.game, DiceMark::of(&self.dice));
         dice.ok_or(SessionError::NothingToUndo)?.restore(&mut self.dice);
         self.turn.clear();
-        self.keep(Action::Undo, &[]);
         let (player, turn) = (self.game.current(), self.game.turns() + 1);
-        Ok(self.number(vec![Event::Undone { player, turn }]))
+        let told = self.number(vec![Event::Undone { player, turn }]);
+        self.keep(Action::Undo, &told);
+        Ok(told)
     }
 
     fn redo(&mut self) -> Result<Vec<Numbered<usize>>, SessionError> {
@@ -424,10 +441,11 @@ impl Session {
         let redone = undo.redo(&mut self.game, DiceMark::of(&self.dice));
         let (events, dice) = redone.ok_or(SessionError::NothingToRedo)?;
         dice.restore(&mut self.dice);
-        self.keep(Action::Redo, &events);
         let mut told = vec![Event::Redone { from_turn: first, to_turn: self.game.turns() }];
         told.extend(events);
-        Ok(self.number(told))
+        let told = self.number(told);
+        self.keep(Action::Redo, &told);
+        Ok(told)
     }
 
     /// Stops the session: recorders mark the game stopped (it stays resumable).
@@ -441,6 +459,7 @@ impl Session {
             dice: &self.dice,
             board_name: &self.board_name,
             events: &[],
+            seq: self.seq,
             urgent: true,
         };
         let mut failed = Vec::new();
@@ -455,7 +474,7 @@ impl Session {
         }
     }
 
-    fn keep(&mut self, action: Action, events: &[Event]) {
+    fn keep(&mut self, action: Action, events: &[Numbered<usize>]) {
         let urgent = action != Action::Turn
             || self.stopped
             || !matches!(self.awaiting(), Awaiting::Computer { .. });
@@ -465,6 +484,7 @@ impl Session {
             dice: &self.dice,
             board_name: &self.board_name,
             events,
+            seq: self.seq,
             urgent,
         };
         let mut failed = Vec::new();

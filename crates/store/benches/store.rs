@@ -84,9 +84,9 @@ fn journal(c: &mut Criterion) {
                     let mut spent = Duration::ZERO;
                     for _ in 0..iters {
                         let start = Instant::now();
-                        journal.append(&after.0, &after.1, sync).unwrap();
+                        journal.append(&after.0, &after.1, 0, sync).unwrap();
                         spent += start.elapsed();
-                        journal.append(&before.0, &before.1, false).unwrap();
+                        journal.append(&before.0, &before.1, 0, false).unwrap();
                     }
                     spent
                 });

@@ -27,6 +27,9 @@ pub(crate) struct Head {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) timed_out: Vec<u32>,
     pub(crate) dice: HeadDice,
+    /// The number of the last event told (absent from heads written before it was kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) seq: Option<u64>,
 }
 
 /// The dice where they stand, without the list of scripted rolls (kept once: a journal's line 1,
@@ -40,7 +43,8 @@ pub(crate) enum HeadDice {
 }
 
 impl Head {
-    pub(crate) fn of(game: &Game, dice: &DiceState) -> Head {
+    /// The head of `game` with its `dice`, its last event told being number `seq`.
+    pub(crate) fn of(game: &Game, dice: &DiceState, seq: u64) -> Head {
         Head {
             status: game.status(),
             turns: game.turns(),
@@ -59,6 +63,7 @@ impl Head {
                 }
                 DiceState::Scripted(list) => HeadDice::Scripted { used: list.used() },
             },
+            seq: Some(seq),
         }
     }
 }

@@ -222,8 +222,9 @@ impl Online {
     /// A session over the local copy of the game (what the screen draws), with the seats on
     /// autopilot handed over.
     pub(crate) fn session(&self) -> Session {
-        let mut session =
-            Session::new(self.mirror.game().clone(), DiceState::seeded(0), &self.board_name);
+        // Numbered where the room's stream is, without replaying the history to count.
+        let (game, dice) = (self.mirror.game().clone(), DiceState::seeded(0));
+        let mut session = Session::at(game, dice, &self.board_name, self.caught_up_to);
         for (seat, &on) in self.autopilot.iter().enumerate() {
             if on {
                 let _ = session.act(seat, Intent::Autopilot { on: true });

@@ -223,7 +223,7 @@ fn save(app: &mut App) {
         name.into()
     });
     let session = &app.session;
-    match SaveFile::start(&path, session.game(), session.dice(), session.board_name()) {
+    match SaveFile::start(&path, &session.save()) {
         Ok(_) => {
             if app.opts.save.is_none() {
                 app.saved_to = Some(path.clone());

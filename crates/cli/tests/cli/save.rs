@@ -150,7 +150,7 @@ fn the_save_is_versioned_json_with_board_rules_seats_history_and_the_dice_state(
     let text = std::fs::read_to_string(&file).unwrap();
     assert_eq!(text.lines().count(), 1, "{text}");
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-    assert_eq!((v["format"].as_str(), v["version"].as_u64()), (Some("snl-save"), Some(3)));
+    assert_eq!((v["format"].as_str(), v["version"].as_u64()), (Some("snl-save"), Some(4)));
     assert!(v["digest"].as_str().is_some_and(|d| d.starts_with("fnv1a64:")), "{v}");
     assert_eq!(v["board_name"], "classic");
     assert_eq!(v["game"]["rules"]["bonus"], "top-face");
@@ -159,6 +159,9 @@ fn the_save_is_versioned_json_with_board_rules_seats_history_and_the_dice_state(
     assert_eq!(v["game"]["turns"], 0);
     assert_eq!(v["dice"]["seeded"]["seed"], 9);
     assert!(v["dice"]["seeded"]["generator"].is_object());
+    // Each seat's whole state, and the number of the last event told (none yet).
+    assert_eq!(v["game"]["seat_states"][1], serde_json::json!({"cell": 0, "turns": 0, "rolls": 0}));
+    assert_eq!(v["seq"], 0);
     // Nothing but the save is left in the folder: the temporary files were renamed over it.
     let names: Vec<_> =
         std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
@@ -246,8 +249,8 @@ fn a_save_from_a_newer_snl_is_refused() {
     let (_, text) = saved_game(&dir);
     refused(
         &dir,
-        &text.replace("\"version\":3", "\"version\":4"),
-        &["written by a newer snl (save format 4, this snl reads up to 3): upgrade snl"],
+        &text.replace("\"version\":4", "\"version\":5"),
+        &["written by a newer snl (save format 5, this snl reads up to 4): upgrade snl"],
     );
 }
 

@@ -39,7 +39,7 @@ fn a_timed_out_turn_is_kept_in_the_save_and_replays_with_its_timed_out_line() {
     let g = game(may_pass());
     let dice = DiceState::seeded(11);
     let mut session = Session::new(g, dice, "party");
-    let file = SaveFile::start(&path, session.game(), session.dice(), "party").unwrap();
+    let file = SaveFile::start(&path, &session.save()).unwrap();
     session.record_with(Box::new(file));
     let mut told = Vec::new();
     // Ann times out at her first turn (before the game's first roll), then rolls herself,

@@ -3,3 +3,4 @@
 
 mod clocks;
 mod effects;
+mod numbering;

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 
 use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 use serde::Serialize;
-use snl_engine::{Event, Game, GameState, Status};
+use snl_engine::{Game, GameState, Numbered, Status};
 
 use super::{
     Action, Database, DbError, GameId, GameStatus,
@@ -35,10 +35,13 @@ pub struct Logged {
 
 impl Logged {
     /// The line for `action`, after which the game had played `turns` turns.
+    ///
+    /// The events are kept numbered (`{"seq": 7, "type": "moved", …}`): the session's numbers,
+    /// as `--events jsonl` and the network give them.
     pub fn new<P: Serialize>(
         action: Action,
         turns: u32,
-        events: &[Event<P>],
+        events: &[Numbered<P>],
         at_ms: u64,
     ) -> Logged {
         let mut line = Logged { action, turns, events: None, at_ms };
@@ -49,7 +52,12 @@ impl Logged {
     /// Adds a further turn to this line when it is a `turn` line (turns played one after
     /// another are one line of the log: the events of them all, the turn count and time of the
     /// last); false, and nothing added, for any other line.
-    pub fn add_turn<P: Serialize>(&mut self, turns: u32, events: &[Event<P>], at_ms: u64) -> bool {
+    pub fn add_turn<P: Serialize>(
+        &mut self,
+        turns: u32,
+        events: &[Numbered<P>],
+        at_ms: u64,
+    ) -> bool {
         if self.action != Action::Turn {
             return false;
         }
@@ -66,7 +74,7 @@ impl Logged {
 }
 
 /// Appends `events` to the JSON array `all` (none yet: `None`).
-fn add_events<P: Serialize>(all: &mut Option<Vec<u8>>, events: &[Event<P>]) {
+fn add_events<P: Serialize>(all: &mut Option<Vec<u8>>, events: &[Numbered<P>]) {
     if events.is_empty() {
         return;
     }
@@ -107,10 +115,11 @@ fn merged(lines: &[Logged]) -> Vec<Cow<'_, Logged>> {
 }
 
 impl Database {
-    /// Records what was just done to game `id` — a turn played (with its events), an undo, a redo
-    /// — as the game now stands: the moves added since the last record (or, after an undo, the
-    /// moves taken back), the seats, the head and the log line, in one transaction. The cost is
-    /// that of what changed, whatever the game's length.
+    /// Records what was just done to game `id` — a turn played, an undo, a redo, a resume — as
+    /// the game now stands: the moves added since the last record (or, after an undo, the moves
+    /// taken back), the seats, the head and the log line, in one transaction. The cost is that
+    /// of what changed, whatever the game's length. `events` are the action's events as the
+    /// session numbered them (the line's), and `seq` the number of the last event told.
     ///
     /// When this fails the game is marked [`GameStatus::Incomplete`] if the database lets that
     /// mark be written.
@@ -121,17 +130,13 @@ impl Database {
     pub fn record_turn(
         &mut self,
         id: GameId,
-        action: Action,
+        line: &Logged,
         game: &Game,
         dice: &DiceState,
-        events: &[Event],
+        seq: u64,
         now_ms: u64,
     ) -> Result<(), DbError> {
-        // The log keeps events in their wire form: players by name, as `--events jsonl` and the
-        // network give them.
-        let named: Vec<Event<String>> = events.iter().map(|e| e.named(game.seats())).collect();
-        let logged = Logged::new(action, game.turns(), &named, now_ms);
-        self.record_turns(id, game, dice, std::slice::from_ref(&logged), now_ms)
+        self.record_turns(id, game, dice, seq, std::slice::from_ref(line), now_ms)
     }
 
     /// As [`Database::record_turn`] for several actions at once (recorded as one transaction):
@@ -151,10 +156,12 @@ impl Database {
         id: GameId,
         game: &Game,
         dice: &DiceState,
+        seq: u64,
         log_lines: &[Logged],
         now_ms: u64,
     ) -> Result<(), DbError> {
-        let head = serde_json::to_string(&Head::of(game, dice)).expect("a head is always JSON");
+        let head =
+            serde_json::to_string(&Head::of(game, dice, seq)).expect("a head is always JSON");
         let lines = merged(log_lines);
         let recorded = self.retrying(|conn| {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -218,7 +225,7 @@ impl Database {
             timed_out: head.timed_out,
             ..base.game.clone()
         };
-        Ok(Some(Save { board_name: base.board_name.clone(), game, dice }))
+        Ok(Some(Save { board_name: base.board_name.clone(), game, dice, seq: head.seq }))
     }
 }
 
@@ -257,8 +264,10 @@ fn write_progress(
     write_moves_and_seats(tx, id, game.history(), &wormholes, &seats)
 }
 
-/// The head `record_turns` writes for `game` (tests write schema-3 rows with it).
+/// The head `record_turns` wrote for `game` before the number of the last event was kept (tests
+/// write schema-3 rows with it).
 #[cfg(test)]
 pub(super) fn head_text(game: &Game, dice: &DiceState) -> String {
-    serde_json::to_string(&Head::of(game, dice)).expect("a head is always JSON")
+    let head = Head { seq: None, ..Head::of(game, dice, 0) };
+    serde_json::to_string(&head).expect("a head is always JSON")
 }

@@ -460,14 +460,21 @@ fn turns_written_together_are_one_run_and_one_log_line_and_an_undo_cuts_the_run(
     let id = db.new_game(&table.save(), 0).unwrap();
     let mut lines = Vec::new();
     let mut saves = vec![table.save()];
+    let mut seq = 0;
     for _ in 0..10 {
         let mut events = Vec::new();
         table.game.play_turn(&mut table.dice, &mut FirstOption, &mut events).unwrap();
-        let named: Vec<_> = events.iter().map(|e| e.named(table.game.seats())).collect();
+        let named: Vec<_> = events
+            .iter()
+            .map(|e| {
+                seq += 1;
+                snl_engine::Numbered { seq, event: e.named(table.game.seats()) }
+            })
+            .collect();
         lines.push(Logged::new(Action::Turn, table.game.turns(), &named, 7));
         saves.push(table.save());
     }
-    db.record_turns(id, &table.game, &table.dice, &lines, 7).unwrap();
+    db.record_turns(id, &table.game, &table.dice, seq, &lines, 7).unwrap();
     let runs: u32 = db.conn.query_row("SELECT COUNT(*) FROM move_runs", [], |r| r.get(0)).unwrap();
     assert_eq!(runs, 1);
     assert_eq!(db.actions(id).unwrap(), [("start".into(), 0), ("turn".into(), 10)]);
@@ -475,11 +482,13 @@ fn turns_written_together_are_one_run_and_one_log_line_and_an_undo_cuts_the_run(
         .conn
         .query_row("SELECT events FROM actions WHERE action = 'turn'", [], |r| r.get(0))
         .unwrap();
-    let events: Vec<snl_engine::Event<String>> = serde_json::from_str(&events).unwrap();
+    let events: Vec<snl_engine::Numbered> = serde_json::from_str(&events).unwrap();
     let turns_started =
-        events.iter().filter(|e| matches!(e, snl_engine::Event::TurnStarted { .. })).count();
+        events.iter().filter(|e| matches!(e.event, snl_engine::Event::TurnStarted { .. })).count();
     assert_eq!(turns_started, 10);
-    assert_eq!(db.load(id).unwrap(), table.save());
+    // The log keeps the session's numbers, and the head the last of them.
+    assert!(events.iter().map(|e| e.seq).eq(1..=seq), "{events:?}");
+    assert_eq!(db.load(id).unwrap(), Save::numbered(&table.game, &table.dice, "classic", seq));
     // Ann's snake (99⇒54) is on her seventh roll, the thirteenth of the game: back to turn 4, it
     // is gone from her tally, and the run holds the first four moves only.
     let back = &saves[4];

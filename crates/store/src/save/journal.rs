@@ -1,4 +1,4 @@
-//! Save files as journals (format version 3): recording a turn costs the same at turn 10,000 as
+//! Save files as journals (format version 4; 3 is read too): recording a turn costs the same at turn 10,000 as
 //! at turn 10, because a turn appends one line holding only what changed and never rewrites the
 //! save.
 //!
@@ -46,8 +46,14 @@ use crate::{
     head::{Head, HeadDice},
 };
 
-/// The version of journal save files.
-pub(super) const JOURNAL_VERSION: u32 = 3;
+/// The version of journal save files written: 4, whose heads keep each seat's state and the
+/// number of the last event. Version 3 journals (a list of `positions`, no number) are read too.
+pub(super) const JOURNAL_VERSION: u32 = 4;
+
+/// Whether a file whose line 1 is a save of `version` is a journal.
+pub(super) fn is_journal(version: u64) -> bool {
+    version == 3 || version == u64::from(JOURNAL_VERSION)
+}
 
 /// One appended line: what an action changed.
 #[derive(Serialize, Deserialize)]
@@ -84,6 +90,7 @@ fn first_line(save: &Save) -> (String, String) {
         board_name: save.board_name.clone(),
         game: save.game.clone(),
         dice: save.dice.clone(),
+        seq: save.seq,
         digest: None,
     };
     let line_digest = digest(&wire);
@@ -107,11 +114,11 @@ fn first_line(save: &Save) -> (String, String) {
 /// let mut journal = SaveJournal::create(&path, &Save::new(&game, &dice, "classic"))?;
 /// for _ in 0..5 {
 ///     game.play_turn(&mut dice, &mut FirstOption, &mut ())?;
-///     journal.append(&game, &dice, false)?; // one line per turn
+///     journal.append(&game, &dice, 0, false)?; // one line per turn
 /// }
 /// let back = Save::read(&path)?;
 /// # std::fs::remove_file(&path)?;
-/// assert_eq!(back, Save::new(&game, &dice, "classic"));
+/// assert_eq!(back, Save::numbered(&game, &dice, "classic", 0));
 /// # Ok::<_, Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
@@ -174,24 +181,30 @@ impl SaveJournal {
     /// # Panics
     ///
     /// Never: every line has a JSON form.
-    pub fn append(&mut self, game: &Game, dice: &DiceState, sync: bool) -> io::Result<()> {
+    pub fn append(
+        &mut self,
+        game: &Game,
+        dice: &DiceState,
+        seq: u64,
+        sync: bool,
+    ) -> io::Result<()> {
         let history = game.history();
         let mut entry = Entry {
             kept: None,
             records: Vec::new(),
-            head: Head::of(game, dice),
+            head: Head::of(game, dice, seq),
             digest: String::new(),
         };
         if history.len() < self.records {
             entry.kept = Some(history.len());
             self.undone += self.records - history.len();
         } else if self.records > 0 && history.get(self.records - 1) != self.last_record.as_ref() {
-            return self.rewrite(game, dice);
+            return self.rewrite(game, dice, seq);
         } else {
             entry.records = history[self.records..].to_vec();
         }
         if self.undone > Self::REWRITE_AFTER_UNDONE && self.undone > history.len() {
-            return self.rewrite(game, dice);
+            return self.rewrite(game, dice, seq);
         }
         let line_digest = chained(&self.last_digest, &entry);
         entry.digest.clone_from(&line_digest);
@@ -217,13 +230,14 @@ impl SaveJournal {
     }
 
     /// Replaces the file with line 1 for the game as it stands.
-    fn rewrite(&mut self, game: &Game, dice: &DiceState) -> io::Result<()> {
-        *self = SaveJournal::create(&self.path, &Save::new(game, dice, &self.board_name))?;
+    fn rewrite(&mut self, game: &Game, dice: &DiceState, seq: u64) -> io::Result<()> {
+        let save = Save::numbered(game, dice, &self.board_name, seq);
+        *self = SaveJournal::create(&self.path, &save)?;
         Ok(())
     }
 }
 
-/// Reads a journal whose line 1 is `first` (already found to be a version 3 save), the rest
+/// Reads a journal whose line 1 is `first` (already found to be a version 3 or 4 save), the rest
 /// following in `rest`: line 1's digest, each line's chained digest, and the lines replayed
 /// onto line 1. A last line without its newline is dropped.
 pub(super) fn read(first: serde_json::Value, rest: &[u8]) -> Result<Save, SaveError> {
@@ -235,7 +249,8 @@ pub(super) fn read(first: serde_json::Value, rest: &[u8]) -> Result<Save, SaveEr
         ));
     };
     let mut edited = written != digest(&wire);
-    let mut save = Save { board_name: wire.board_name, game: wire.game, dice: wire.dice };
+    let mut save =
+        Save { board_name: wire.board_name, game: wire.game, dice: wire.dice, seq: wire.seq };
     let mut previous = written;
     let mut lines = rest.split(|&b| b == b'\n').peekable();
     let mut number = 1;
@@ -282,6 +297,7 @@ fn apply(save: &mut Save, entry: Entry) -> Result<(), String> {
     game.pending_roll = head.pending_roll;
     game.time_up = head.time_up;
     game.timed_out = head.timed_out;
+    save.seq = head.seq;
     match (head.dice, &mut save.dice) {
         (HeadDice::Seeded { generator: new }, DiceState::Seeded { generator, .. }) => {
             *generator = new;

@@ -1,10 +1,10 @@
-//! Save files: one game as versioned JSON — board, rules, seats, positions, history and the dice
+//! Save files: one game as versioned JSON — board, rules, seats, seat states, history and the dice
 //! generator's exact state — written atomically and read back through one checked door.
 //!
-//! Two forms are written: a whole save (version 2, pretty JSON: [`Save::to_json`],
-//! [`Save::write`]), and the journal that `--save` keeps turn by turn (version 3, see
-//! [`SaveJournal`]): the save as recording began on line 1, then one line per action with what
-//! it changed. [`Save::from_json`] reads both, and version 1.
+//! Two forms are written, both version 4: a whole save (pretty JSON: [`Save::to_json`],
+//! [`Save::write`]), and the journal that `--save` keeps turn by turn (see [`SaveJournal`]): the
+//! save as recording began on line 1 (compact JSON), then one line per action with what it
+//! changed. [`Save::from_json`] reads both, and versions 1 to 3.
 //!
 //! A save replays exactly or is refused with a sentence naming what disagrees: the history must
 //! give the saved positions, ranking and turn ([`Game::restore`]), the dice must be where that
@@ -26,10 +26,12 @@ pub use journal::SaveJournal;
 /// What the `format` field of every save file says.
 pub const SAVE_FORMAT: &str = "snl-save";
 
-/// The newest save format this build writes and reads: 3, the journal ([`SaveJournal`]).
-/// Version 2 (a whole save, still what [`Save::to_json`] writes) added the `digest`; version 1
-/// files (without one) are still read, with every other check.
-pub const SAVE_VERSION: u32 = 3;
+/// The newest save format this build writes and reads: 4, which keeps each seat's whole state
+/// (`seat_states`) and the number of the last event told (`seq`), both as a journal
+/// ([`SaveJournal`]) and as a whole save ([`Save::to_json`]). Version 3 was the journal with
+/// each seat's cell alone (`positions`), version 2 the whole save that added the `digest`;
+/// version 1 files (without one) are still read, with every other check.
+pub const SAVE_VERSION: u32 = 4;
 
 /// All of `reader` when it holds at most `limit` bytes, else `None`, having read at most `limit`
 /// bytes plus one chunk. The buffer never grows past `limit` (doubling would reach twice it).
@@ -61,7 +63,7 @@ fn read_at_most(mut reader: impl io::Read, limit: u64) -> io::Result<Option<Vec<
 pub const MAX_SAVE_BYTES: u64 = 256 * 1024 * 1024;
 
 /// The version of a whole save ([`Save::to_json`]).
-const WHOLE_VERSION: u32 = 2;
+const WHOLE_VERSION: u32 = 4;
 
 /// One game as plain data, ready to be written or just read. Not necessarily valid:
 /// [`Save::restore`] is the door to a playable [`Game`].
@@ -91,6 +93,10 @@ pub struct Save {
     pub game: GameState,
     /// The dice, where they stand.
     pub dice: DiceState,
+    /// The number of the last event told when this was kept, so that the game's events go on
+    /// with the numbers they had (see `snl_session::Session::at`); `None` in files written before
+    /// it was kept, whose events are counted again by replaying the history.
+    pub seq: Option<u64>,
 }
 
 /// The file's JSON shape: [`Save`] with the format name and version first.
@@ -102,6 +108,9 @@ struct Wire {
     board_name: String,
     game: GameState,
     dice: DiceState,
+    /// [`Save::seq`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    seq: Option<u64>,
     /// [`digest`] of everything above, written last.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     digest: Option<String>,
@@ -157,12 +166,22 @@ pub enum SaveError {
 }
 
 impl Save {
-    /// The save of `game` with its `dice`.
+    /// The save of `game` with its `dice`, without the number of its last event.
     pub fn new(game: &Game, dice: &DiceState, board_name: &str) -> Save {
-        Save { board_name: board_name.to_owned(), game: game.state(), dice: dice.clone() }
+        Save {
+            board_name: board_name.to_owned(),
+            game: game.state(),
+            dice: dice.clone(),
+            seq: None,
+        }
     }
 
-    /// The text of a whole save (version 2): pretty JSON, format and version first.
+    /// As [`Save::new`], the last event told being number `seq`.
+    pub fn numbered(game: &Game, dice: &DiceState, board_name: &str, seq: u64) -> Save {
+        Save { seq: Some(seq), ..Save::new(game, dice, board_name) }
+    }
+
+    /// The text of a whole save (version 4): pretty JSON, format and version first.
     ///
     /// # Panics
     ///
@@ -174,6 +193,7 @@ impl Save {
             board_name: self.board_name.clone(),
             game: self.game.clone(),
             dice: self.dice.clone(),
+            seq: self.seq,
             digest: None,
         };
         wire.digest = Some(digest(&wire));
@@ -182,8 +202,8 @@ impl Save {
         text
     }
 
-    /// Reads a file's text — a journal (version 3: see [`SaveJournal`]; a last line cut short is
-    /// dropped) or a whole save (versions 1 and 2) — checking its format and version before its
+    /// Reads a file's text — a journal (versions 3 and 4: see [`SaveJournal`]; a last line cut
+    /// short is dropped) or a whole save (versions 1, 2 and 4) — checking its format and version before its
     /// shape, so that a file from a newer snl is refused as such, and then its digest (each
     /// line's, in a journal): content that does not match it
     /// is refused with the first thing [`Save::restore`] finds wrong, else as
@@ -208,7 +228,7 @@ impl Save {
                 Some(found) if found > u64::from(SAVE_VERSION) => {
                     return Err(SaveError::Newer { found, supported: SAVE_VERSION });
                 }
-                Some(found) if found == u64::from(journal::JOURNAL_VERSION) => {
+                Some(found) if journal::is_journal(found) => {
                     return journal::read(value, rest);
                 }
                 _ => {}
@@ -233,6 +253,7 @@ impl Save {
             board_name: wire.board_name.clone(),
             game: wire.game.clone(),
             dice: wire.dice.clone(),
+            seq: wire.seq,
         };
         match written {
             None if wire.version >= 2 => Err(SaveError::Shape(

@@ -23,8 +23,9 @@ fn states(dice: DiceState, turns: usize) -> Vec<(Game, DiceState)> {
     all
 }
 
+/// The save of a game whose last event is number 0 (the tests' journals number nothing).
 fn save_of((game, dice): &(Game, DiceState)) -> Save {
-    Save::new(game, dice, "classic")
+    Save::numbered(game, dice, "classic", 0)
 }
 
 /// A journal at `path` of turns 1 to 6, an undo to turn 2, a redo to turn 4 and two turns more
@@ -32,7 +33,7 @@ fn save_of((game, dice): &(Game, DiceState)) -> Save {
 fn journal(path: &Path, all: &[(Game, DiceState)]) -> SaveJournal {
     let mut journal = SaveJournal::create(path, &save_of(&all[0])).unwrap();
     for i in [1, 2, 3, 4, 5, 6, 2, 4, 5, 6] {
-        journal.append(&all[i].0, &all[i].1, i == 6).unwrap();
+        journal.append(&all[i].0, &all[i].1, 0, i == 6).unwrap();
     }
     journal
 }
@@ -52,7 +53,7 @@ fn every_line_is_replayed_seeded_or_scripted() {
         journal(&path, &all);
         let text = fs::read_to_string(&path).unwrap();
         assert_eq!(text.lines().count(), 11, "{text}");
-        assert!(text.starts_with("{\"format\":\"snl-save\",\"version\":3,"), "{text}");
+        assert!(text.starts_with("{\"format\":\"snl-save\",\"version\":4,"), "{text}");
         let back = read(&path).unwrap();
         assert_eq!(back, save_of(&all[6]));
         back.restore().unwrap();
@@ -66,7 +67,7 @@ fn a_last_line_cut_short_is_the_turn_in_flight_and_is_dropped() {
     let path = dir.path().join("game.json");
     let mut journal = SaveJournal::create(&path, &save_of(&all[0])).unwrap();
     for (game, dice) in &all[1..] {
-        journal.append(game, dice, false).unwrap();
+        journal.append(game, dice, 0, false).unwrap();
     }
     let text = fs::read(&path).unwrap();
     let last_start = text[..text.len() - 1].iter().rposition(|&b| b == b'\n').unwrap() + 1;
@@ -137,7 +138,7 @@ fn many_undos_make_one_whole_rewrite_and_a_history_that_disagrees_another() {
     let (mut lines, mut most) = (1, 1);
     for _ in 0..=SaveJournal::REWRITE_AFTER_UNDONE / 8 {
         for i in [8, 0] {
-            journal.append(&all[i].0, &all[i].1, false).unwrap();
+            journal.append(&all[i].0, &all[i].1, 0, false).unwrap();
             let now = fs::read_to_string(&path).unwrap().lines().count();
             assert!(now == lines + 1 || now == 1, "{lines} then {now}");
             (lines, most) = (now, most.max(now));
@@ -147,8 +148,8 @@ fn many_undos_make_one_whole_rewrite_and_a_history_that_disagrees_another() {
     assert_eq!(read(&path).unwrap(), save_of(&all[0]));
     // Another game of the same length: its history is not the file's, so it is written whole.
     let other = states(DiceState::seeded(4), 8);
-    journal.append(&all[4].0, &all[4].1, false).unwrap();
-    journal.append(&other[5].0, &other[5].1, true).unwrap();
+    journal.append(&all[4].0, &all[4].1, 0, false).unwrap();
+    journal.append(&other[5].0, &other[5].1, 0, true).unwrap();
     assert_eq!(fs::read_to_string(&path).unwrap().lines().count(), 1);
     assert_eq!(read(&path).unwrap(), save_of(&other[5]));
 }
@@ -166,6 +167,12 @@ fn a_journal_written_before_seat_states_were_kept_is_read_by_its_digests_and_cel
         let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
         let place = if i == 0 { "game" } else { "head" };
         v[place] = positions_only(&v[place]);
+        if i == 0 {
+            v["version"] = 3.into();
+            v.as_object_mut().unwrap().remove("seq");
+        } else {
+            v["head"].as_object_mut().unwrap().remove("seq");
+        }
         v.as_object_mut().unwrap().remove("digest");
         let content = v.to_string();
         let digest = if i == 0 {
@@ -181,4 +188,24 @@ fn a_journal_written_before_seat_states_were_kept_is_read_by_its_digests_and_cel
     fs::write(&path, &old).unwrap();
     let back = read(&path).unwrap();
     assert_eq!(back.restore().unwrap().state(), all[6].0.state());
+}
+
+#[test]
+fn the_number_of_the_last_event_is_kept_line_by_line_and_when_rewritten() {
+    let dir = TestDir::new("journal-seq");
+    let all = states(DiceState::seeded(4), 3);
+    let path = dir.path().join("game.json");
+    let mut journal =
+        SaveJournal::create(&path, &Save::numbered(&all[0].0, &all[0].1, "c", 2)).unwrap();
+    assert_eq!(read(&path).unwrap().seq, Some(2));
+    journal.append(&all[1].0, &all[1].1, 9, false).unwrap();
+    journal.append(&all[2].0, &all[2].1, 17, false).unwrap();
+    assert_eq!(read(&path).unwrap().seq, Some(17));
+    // An undo keeps counting: the number goes on, the history goes back.
+    journal.append(&all[1].0, &all[1].1, 18, false).unwrap();
+    let back = read(&path).unwrap();
+    assert_eq!((back.seq, back.game.history.len()), (Some(18), all[1].0.history().len()));
+    // A whole save keeps it too.
+    let whole = Save::from_json(back.to_json().as_bytes()).unwrap();
+    assert_eq!(whole.seq, Some(18));
 }
