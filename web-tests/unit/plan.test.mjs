@@ -38,17 +38,24 @@ test('a walk goes cell by cell, from the start tray onto the board', () => {
   assert.deepEqual(after, { Ann: 4 });
 });
 
-test('an overshoot under bounce walks to the last cell and back', () => {
-  assert.deepEqual(walkCells(97, 98, 5, 100), [98, 99, 100, 99, 98]);
+test('an overshoot under bounce walks to the last cell, and the move walks back: the engine says it bounces', () => {
+  assert.deepEqual(walkCells(97, 100), [98, 99, 100]);
+  assert.deepEqual(walkCells(100, 98), [99, 98]);
   const events = [
     { type: 'overshoot', player: 'Ann', position: 97, roll: 5, rule: 'bounce' },
     { type: 'moved', player: 'Ann', from: 97, to: 98, steps: 5 },
   ];
   const first = planEvent(classic, { Ann: 97 }, events[0]);
-  assert.deepEqual(first.beats, [], 'a bounce is shown by the move that follows');
+  assert.deepEqual(first.beats[0].kind === 'walk' && first.beats[0].cells, [98, 99, 100]);
   const second = planEvent(classic, first.after, events[1]);
-  assert.deepEqual(second.beats[0].kind === 'walk' && second.beats[0].cells, [98, 99, 100, 99, 98]);
+  assert.deepEqual(second.beats[0].kind === 'walk' && second.beats[0].cells, [99, 98]);
   assert.equal(second.after.Ann, 98);
+  // Without the engine's word, a move is a straight walk: nothing is guessed from the numbers.
+  const plain = planEvent(classic, { Ann: 97 }, events[1]);
+  assert.deepEqual(plain.beats[0].kind === 'walk' && plain.beats[0].cells, [98]);
+  // Reduced motion: no walk, and the positions come out the same.
+  const quick = positionsAfter(classic, { Ann: 97 }, events);
+  assert.deepEqual(quick, { Ann: 98 });
 });
 
 test('a blocked move under stay shakes the token where it is', () => {

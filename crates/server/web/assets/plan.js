@@ -25,20 +25,14 @@ export const STEP_MS = 170;
 export const WALK_MAX_MS = 1500;
 
 /**
- * The cells a token passes through moving `steps` from `from` on a board of `size` cells, the
- * landing cell last: forward, and back from the last cell when the move bounces.
+ * The cells a token passes through walking from `from` to `to`, the landing cell last. It goes
+ * straight: where a move bounces, the engine says so (an `overshoot` event whose rule is
+ * `bounce`, told before the move), and the walk to the last cell is that event's.
  * @param {number} from
  * @param {number} to
- * @param {number} steps
- * @param {number} size
  */
-export function walkCells(from, to, steps, size) {
+export function walkCells(from, to) {
   const cells = [];
-  if (steps > 0 && from + steps > size && to < size) {
-    for (let c = from + 1; c <= size; c++) cells.push(c);
-    for (let c = size - 1; c >= to; c--) cells.push(c);
-    return cells;
-  }
   if (to >= from) {
     for (let c = from + 1; c <= to; c++) cells.push(c);
   } else {
@@ -85,8 +79,8 @@ export function planEvent(board, before, event, options = {}) {
     case 'moved': {
       const from = /** @type {number} */ (event.from);
       const to = /** @type {number} */ (event.to);
-      const steps = /** @type {number} */ (event.steps ?? Math.abs(to - from));
-      const cells = walkCells(from, to, steps, board.size);
+      // From where the token stands: the last cell after a bounce.
+      const cells = walkCells(after[p] ?? from, to);
       after[p] = to;
       if (reduced) {
         beats.push({ kind: 'fade', player: p, from, to, ms: ms(0, 120) });
@@ -122,8 +116,17 @@ export function planEvent(board, before, event, options = {}) {
       break;
     }
     case 'overshoot': {
-      if ((event.rule ?? 'stay') === 'stay') {
-        beats.push({ kind: 'bump', player: p, at: /** @type {number} */ (event.position), ms: ms(380, 0), sound: 'bump' });
+      const rule = event.rule ?? 'stay';
+      const position = /** @type {number} */ (event.position);
+      if (rule === 'stay') {
+        beats.push({ kind: 'bump', player: p, at: position, ms: ms(380, 0), sound: 'bump' });
+      } else if (rule === 'bounce' && !reduced) {
+        // The engine says the move bounces: the token walks to the last cell, and the move
+        // that follows walks it back.
+        const cells = walkCells(position, board.size);
+        const per = Math.min(STEP_MS, WALK_MAX_MS / Math.max(1, cells.length));
+        if (cells.length > 0) beats.push({ kind: 'walk', player: p, cells, ms: Math.round((per * cells.length) / speed), sound: 'step' });
+        after[p] = board.size;
       }
       break;
     }
