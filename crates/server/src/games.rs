@@ -12,8 +12,8 @@ use std::{
 
 use serde::Serialize;
 use snl_engine::{Event, Game};
-use snl_store::{Database, DbError, GameId, GameSummary};
-use snl_wire::api::{GameEntry, GameListing, GamePage, RecordedGame};
+use snl_store::{Database, DbError, GameId};
+use snl_wire::api::{GameEntry, GamePage, RecordedGame};
 
 /// Most games in one page of the list.
 pub const MAX_PAGE: usize = 100;
@@ -59,7 +59,7 @@ impl Library {
     pub(crate) fn page(&self, before: Option<i64>, limit: usize) -> Result<GamePage, ReadError> {
         let games = self.with(|db| db.games_page(before.map(GameId), limit))?;
         let next = (games.len() == limit).then(|| games.last().map(|g| g.id.0)).flatten();
-        Ok(GamePage { games: games.into_iter().map(listing).collect(), next })
+        Ok(GamePage { games, next })
     }
 
     /// Game `id` whole, for a replay (blocking).
@@ -118,24 +118,6 @@ fn read_error((status, code, message): ReadError) -> crate::http::ApiError {
     let status = axum::http::StatusCode::from_u16(status)
         .unwrap_or(axum::http::StatusCode::SERVICE_UNAVAILABLE);
     crate::http::ApiError::new(status, code, message)
-}
-
-/// A game as the list tells it.
-fn listing(game: GameSummary) -> GameListing {
-    GameListing {
-        id: game.id.0,
-        started_ms: game.started_ms,
-        updated_ms: game.updated_ms,
-        board: game.board,
-        board_size: game.board_size,
-        rules: game.rules,
-        seats: game.seats,
-        winner: game.winner,
-        status: game.status.as_str().to_owned(),
-        turns: game.turns,
-        series: game.series.map(|s| s.0),
-        series_game: game.series_game,
-    }
 }
 
 async fn blocking<T: Serialize + Send + 'static>(

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Deserializer, Serialize};
 use snl_engine::{BoardSpec, Event, Rules, Seat};
 
-use crate::rooms::RulesChoice;
+use crate::{records::GameSummary, rooms::RulesChoice};
 
 /// Every HTTP error's body (with a 4xx or 5xx status).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -143,39 +143,9 @@ pub struct BoardCheckAnswer {
 #[serde(deny_unknown_fields)]
 pub struct GamePage {
     /// The games.
-    pub games: Vec<GameListing>,
+    pub games: Vec<GameSummary>,
     /// The `before` of the next page, when there may be more.
     pub next: Option<i64>,
-}
-
-/// One recorded game in the list.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct GameListing {
-    /// Its number.
-    pub id: i64,
-    /// When it began, in milliseconds since the Unix epoch.
-    pub started_ms: u64,
-    /// When it was last recorded.
-    pub updated_ms: u64,
-    /// The board's name.
-    pub board: String,
-    /// The board's cells.
-    pub board_size: u32,
-    /// The rules, in words.
-    pub rules: String,
-    /// The seats.
-    pub seats: Vec<Seat>,
-    /// Who won, once it is over.
-    pub winner: Option<String>,
-    /// `playing`, `stopped`, `finished` or `incomplete`.
-    pub status: String,
-    /// Turns played.
-    pub turns: u32,
-    /// The series (`snl play --games K`) it belongs to, if any.
-    pub series: Option<i64>,
-    /// Its number in that series.
-    pub series_game: Option<u32>,
 }
 
 /// One numbered event of a recorded game.

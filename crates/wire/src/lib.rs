@@ -1,17 +1,20 @@
 //! The protocol of `snl serve` (SPEC §9, `docs/protocol.md`) as types: every WebSocket frame
 //! ([`frames`]) and every HTTP body ([`rooms`], [`api`]), shared by the server and the terminal
-//! client (`snl join`, `snl watch`), so neither writes nor guesses JSON by hand. A test reads
+//! client (`snl join`, `snl watch`), so neither writes nor guesses JSON by hand; and recorded
+//! games as lists show them ([`records`]), which the game database reads into the same types. A test reads
 //! every example of `docs/protocol.md` into these types and writes it back unchanged.
 
 pub mod api;
 pub mod frames;
+pub mod records;
 pub mod rooms;
 
 pub use api::{
-    BoardCheck, BoardCheckAnswer, ErrorBody, ErrorDetail, GameEntry, GameListing, GamePage,
-    OddsAnswer, OddsSeat, RecordedGame,
+    BoardCheck, BoardCheckAnswer, ErrorBody, ErrorDetail, GameEntry, GamePage, OddsAnswer,
+    OddsSeat, RecordedGame,
 };
 pub use frames::{Awaited, ClientFrame, ErrorCode, LobbyFrame, MAX_CHAT, ServerFrame};
+pub use records::{GameId, GameStatus, GameSummary, SeriesId};
 pub use rooms::{
     BoardChoice, Claim, ClaimAnswer, CreateRoom, Created, LobbyEntry, RoomState, RoomStatus, Rooms,
     RulesChoice, SeatEntry, SeatRequest, SeatState,

@@ -45,18 +45,18 @@ mod series;
 mod write;
 
 use std::{
-    fmt, fs,
+    fs,
     path::{Path, PathBuf},
     time::Duration,
 };
 
 use rusqlite::{Connection, ErrorCode, OpenFlags};
-use serde::Serialize;
 
 pub use progress::Logged;
-pub use query::{GameSummary, MoveRow, PlayerStats};
+pub use query::{MoveRow, PlayerStats};
 pub use schema::SCHEMA_VERSION;
-pub use series::{Earned, SeriesId, SeriesSummary};
+pub use series::{Earned, SeriesSummary};
+pub use snl_wire::records::{GameId, GameStatus, GameSummary, SeriesId};
 
 use crate::save::SaveError;
 
@@ -68,57 +68,6 @@ pub const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 /// The WAL is copied into the database (a checkpoint, which waits for the disk) once it holds
 /// this many pages of 4 KiB.
 const WAL_PAGES: u32 = 8192;
-
-/// A game's number in the database.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(transparent)]
-pub struct GameId(pub i64);
-
-impl fmt::Display for GameId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-/// Where a recorded game stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum GameStatus {
-    /// Being played, or cut off (the program was killed): `resume` goes on with it.
-    Playing,
-    /// Stopped on purpose (quit, `--stop-after`, input ended): `resume` goes on with it.
-    Stopped,
-    /// Over.
-    Finished,
-    /// Its recording stopped part way (the database could not be written) while the game went on
-    /// unrecorded: the record ends before the game did, so it cannot be resumed.
-    Incomplete,
-}
-
-impl GameStatus {
-    /// The word stored and shown.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameStatus::Playing => "playing",
-            GameStatus::Stopped => "stopped",
-            GameStatus::Finished => "finished",
-            GameStatus::Incomplete => "incomplete",
-        }
-    }
-
-    /// The status a stored word names, if any.
-    pub fn parse(text: &str) -> Option<GameStatus> {
-        [GameStatus::Playing, GameStatus::Stopped, GameStatus::Finished, GameStatus::Incomplete]
-            .into_iter()
-            .find(|s| s.as_str() == text)
-    }
-}
-
-impl fmt::Display for GameStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// What was done to a game, as the `actions` log records it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

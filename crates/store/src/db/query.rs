@@ -7,41 +7,12 @@ use rusqlite::{OptionalExtension, Row, params, types::FromSql};
 use serde::Serialize;
 use snl_engine::{GameState, Jump, MoveKind, Seat, SeatKind};
 
-use super::{Database, DbError, GameId, GameStatus, SeriesId};
+use super::{Database, DbError, GameId, GameStatus, GameSummary, SeriesId};
 use crate::save::Save;
 
 /// What the `actions` log says when a game's recording stopped part way; see
 /// [`GameStatus::Incomplete`].
 pub(super) const CUT: &str = "cut";
-
-/// One line of `snl games`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct GameSummary {
-    /// The game's number.
-    pub id: GameId,
-    /// When it began, in milliseconds since the Unix epoch.
-    pub started_ms: u64,
-    /// When it was last recorded.
-    pub updated_ms: u64,
-    /// The board's name.
-    pub board: String,
-    /// N.
-    pub board_size: u32,
-    /// The rules, in words.
-    pub rules: String,
-    /// The seats.
-    pub seats: Vec<Seat>,
-    /// Who won, once it is over.
-    pub winner: Option<String>,
-    /// Where it stands.
-    pub status: GameStatus,
-    /// Turns played.
-    pub turns: u32,
-    /// The series the game belongs to (`snl play --games K`), if any.
-    pub series: Option<SeriesId>,
-    /// Its number in that series (1, 2, …).
-    pub series_game: Option<u32>,
-}
 
 /// One roll of a recorded game (`snl history`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -14,27 +14,16 @@
 //! A database before schema 5 that cannot be upgraded is read as it is: no series, no
 //! achievements.
 
-use std::{collections::HashMap, fmt};
+use std::collections::HashMap;
 
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use serde::Serialize;
 
 use super::{
-    Database, DbError, GameId,
+    Database, DbError, GameId, SeriesId,
     query::{bad, field, millis},
     runs::int,
 };
-
-/// A series' number in the database.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(transparent)]
-pub struct SeriesId(pub i64);
-
-impl fmt::Display for SeriesId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
 
 /// A recorded series.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
