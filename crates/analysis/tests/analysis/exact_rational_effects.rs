@@ -1,3 +1,4 @@
+// Long because the reference model is written whole from the specification (a second, independent copy on purpose, in exact rationals) beside the tests that hold the engine to it.
 //! The exact analysis with cell effects (SPEC §3b) against a reference written from the
 //! specification alone, in exact rationals on small boards (and in plain floats, by the same
 //! code, on the 100-cell `party` preset, where rationals grow too long).

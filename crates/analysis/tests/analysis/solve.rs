@@ -1,3 +1,4 @@
+// Long because each published answer and each brute-force search is its own test, with the fixture it cites.
 //! The solver against published answers, against independent brute-force searches on thousands of
 //! random boards, and against games played by the engine.
 

@@ -1,4 +1,4 @@
-// Long on purpose: the PostgreSQL side of the Storage trait (leases, notices, lobby) in one place, mirroring the SQLite one.
+// Long because it is the PostgreSQL side of the Storage trait (leases, notices, lobby) in one place, mirroring the SQLite one.
 //! PostgreSQL shared by several `snl serve` nodes.
 //!
 //! Each node keeps two connections. The writer's connection takes every room's lease (a
