@@ -2,7 +2,7 @@
 //! (`snl_engine`'s `moves.rs`: [`Board::enter`], [`Board::next_jump`], [`Board::met`], and from
 //! them [`Board::outcomes`] and [`Board::options`]) are decided once, in the engine, and
 //! everything else asks them. These properties check, over random boards (with every cell effect)
-//! × every rule option × every choice rule:
+//! × every rule option (finish rules and races included) × every choice rule:
 //!
 //! - that the engine's turn plays each option of each roll as [`Board::outcomes`] says, outcome
 //!   by outcome with its chance (wormhole draws enumerated), from seat states met in random games;
@@ -15,8 +15,8 @@ use proptest::prelude::*;
 use snl_analysis::exact::TurnChain;
 use snl_engine::{
     Board, BoardSpec, Bonus, CellSpec, Choice, Dice, Event, Finish, Game, Input, JumpMode,
-    MaxBonus, Met, OnMax, Overshoot, Pending, Roll, RollSource, Rules, Seat, SeatKind, SeededDice,
-    Start,
+    MaxBonus, Met, Mode, OnMax, Overshoot, Pending, Roll, RollSource, Rules, Seat, SeatKind,
+    SeededDice, Start,
 };
 
 fn rules_strategy() -> impl Strategy<Value = Rules> {
@@ -33,21 +33,27 @@ fn rules_without_choice() -> impl Strategy<Value = Rules> {
         prop::sample::select(Bonus::ALL.to_vec()),
         0_u32..4,
         prop::sample::select(OnMax::ALL.to_vec()),
+        (prop::sample::select(Finish::ALL.to_vec()), 0_u32..3),
     )
-        .prop_map(|(start, dice, overshoot, jumps, bonus, cap, on_max)| Rules {
-            start,
-            dice: dice.parse().unwrap(),
-            overshoot,
-            jumps,
-            bonus,
-            max_bonus: if cap == 0 {
-                MaxBonus::Unlimited
-            } else {
-                cap.to_string().parse().unwrap()
-            },
-            on_max,
-            finish: Finish::First,
-            ..Rules::default()
+        .prop_map(|(start, dice, overshoot, jumps, bonus, cap, on_max, (finish, rounds))| {
+            Rules {
+                start,
+                dice: dice.parse().unwrap(),
+                overshoot,
+                jumps,
+                bonus,
+                max_bonus: if cap == 0 {
+                    MaxBonus::Unlimited
+                } else {
+                    cap.to_string().parse().unwrap()
+                },
+                on_max,
+                finish,
+                // A race ends after `rounds` rounds; 0 plays to the end.
+                mode: std::num::NonZeroU32::new(rounds)
+                    .map_or(Mode::Classic, |rounds| Mode::Race { rounds }),
+                ..Rules::default()
+            }
         })
 }
 
