@@ -151,6 +151,46 @@ layouts! {
     layout_help: { let mut app = classic(&TWO, "1"); press(&mut app, KeyCode::Char('?')); app };
     layout_quit_question: { let mut app = classic(&TWO, "1"); press(&mut app, KeyCode::Char('q')); app };
     layout_end: ended();
+    layout_party: party();
+    layout_party_help: { let mut app = party(); press(&mut app, KeyCode::Char('?')); app };
+}
+
+/// The party board (every cell effect), Ann holding the shield of cell 24.
+fn party() -> App {
+    let seats = [("Ann", SeatKind::Human), ("Robo", SeatKind::Easy)];
+    let mut app = table(&Preset::Party.spec(), Rules::default(), &seats, "4,1,6,1,4,1", true);
+    for _ in 0..3 {
+        press(&mut app, KeyCode::Char(' '));
+        settle(&mut app);
+    }
+    app
+}
+
+#[test]
+fn the_party_board_draws_and_explains_every_cell_effect_and_who_holds_a_shield() {
+    let app = party();
+    assert!(app.session.game().has_shield(0), "Ann stands on the shield of 24");
+    for (width, height) in [(80, 24), (130, 40)] {
+        let screen = text(&app, width, height);
+        // Each effect's glyph on its cells, and in the legend with its name.
+        for cell in ["47✕", "12+", "59◆", "45@"] {
+            assert!(screen.contains(cell), "{cell} missing at {width}x{height}:\n{screen}");
+        }
+        for entry in ["✕ skip", "+ extra", "◆ shield", "@ wormhole"] {
+            assert!(screen.contains(entry), "{entry} missing at {width}x{height}:\n{screen}");
+        }
+        // Ann's shield in the list of players: its glyph, or the word where there is room.
+        let players: String = screen.lines().map(|l| l.split('│').nth(3).unwrap_or("")).collect();
+        let ann = players.split(" Robo ").next().unwrap_or_default();
+        assert!(ann.contains('◆') || ann.contains("· shield"), "{width}x{height}:\n{screen}");
+        assert!(!players.split(" Robo ").nth(1).unwrap_or_default().contains('◆'), "{screen}");
+    }
+    let mut help = party();
+    press(&mut help, KeyCode::Char('?'));
+    let screen = text(&help, 80, 24);
+    for meaning in ["skip: the next turn is missed", "wormhole: to one of its exits"] {
+        assert!(screen.contains(meaning), "{meaning} missing from the help:\n{screen}");
+    }
 }
 
 #[test]

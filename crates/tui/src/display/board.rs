@@ -4,6 +4,8 @@ use std::fmt::Write as _;
 
 use snl_engine::{Board, Game, Seat};
 
+use super::pictures::{CellKind, Hue};
+
 pub(super) const RED: &str = "\x1b[31m";
 pub(super) const GREEN: &str = "\x1b[32m";
 const YELLOW: &str = "\x1b[1;33m";
@@ -58,11 +60,15 @@ pub fn draw_board(board: &Board, tokens: &[(u32, char)], color: bool) -> String 
             };
             let number = format!("{cell:>digits$}");
             let number = if cell == board.size() { paint(&number, BOLD, color) } else { number };
-            let mark = match (board.jump_at(cell), board.effect_at(cell)) {
-                (Some(to), _) if to < cell => paint("v", RED, color),
-                (Some(_), _) => paint("^", GREEN, color),
-                (None, Some(effect)) => paint(effect_mark(effect), BOLD, color),
-                (None, None) => " ".to_owned(),
+            // The grid marks where a jump starts and each effect; where a jump ends is in the
+            // lists under it.
+            let mark = match CellKind::of(board, cell) {
+                kind @ (CellKind::SnakeHead | CellKind::LadderFoot) => {
+                    let picture = kind.picture();
+                    paint(picture.mark, ansi(picture.hue), color)
+                }
+                CellKind::SnakeTail | CellKind::LadderTop | CellKind::Plain => " ".to_owned(),
+                effect => paint(effect.picture().mark, BOLD, color),
             };
             let here: Vec<char> =
                 tokens.iter().filter(|(c, _)| *c == cell).map(|(_, m)| *m).collect();
@@ -93,19 +99,13 @@ pub fn draw_board(board: &Board, tokens: &[(u32, char)], color: bool) -> String 
     let _ = writeln!(out, "{} (v) {}", paint("Snakes ", RED, color), list(true));
     let _ = writeln!(out, "{} (^) {}", paint("Ladders", GREEN, color), list(false));
     if board.has_effects() {
-        for (word, name) in [
-            ("Skip    ", "skip"),
-            ("Extra   ", "extra"),
-            ("Shield  ", "shield"),
-            ("Wormhole", "wormhole"),
-        ] {
-            let mut mark = "";
+        for kind in CellKind::EFFECTS {
+            let picture = kind.picture();
             let items: Vec<String> = board
                 .effects()
                 .iter()
-                .filter(|e| e.effect.name() == name)
+                .filter(|e| CellKind::of_effect(&e.effect) == kind)
                 .map(|e| {
-                    mark = effect_mark(&e.effect);
                     let exits: Vec<String> = e.effect.exits().iter().map(u32::to_string).collect();
                     if exits.is_empty() {
                         e.at.to_string()
@@ -115,14 +115,15 @@ pub fn draw_board(board: &Board, tokens: &[(u32, char)], color: bool) -> String 
                 })
                 .collect();
             if !items.is_empty() {
-                let _ = writeln!(out, "{} ({mark}) {}", paint(word, BOLD, color), items.join(" "));
+                let word = format!("{:<8}", capitalised(picture.name));
+                let (word, mark) = (paint(&word, BOLD, color), picture.mark);
+                let _ = writeln!(out, "{word} ({mark}) {}", items.join(" "));
             }
         }
-        let _ = writeln!(out, "  skip: the next turn is missed · extra: one more roll in the turn");
-        let _ = writeln!(
-            out,
-            "  shield: stops the next snake · wormhole: to one of its exits, at random"
-        );
+        let meanings: Vec<&str> = CellKind::EFFECTS.iter().map(|k| k.picture().meaning).collect();
+        for pair in meanings.chunks(2) {
+            let _ = writeln!(out, "  {}", pair.join(" · "));
+        }
     }
     let waiting: Vec<String> =
         tokens.iter().filter(|(c, _)| *c == 0).map(|(_, m)| m.to_string()).collect();
@@ -134,12 +135,22 @@ pub fn draw_board(board: &Board, tokens: &[(u32, char)], color: bool) -> String 
 
 /// The grid's mark of a cell effect (SPEC §3b), listed in the legend under the grid.
 pub fn effect_mark(effect: &snl_engine::Effect) -> &'static str {
-    match effect {
-        snl_engine::Effect::Skip => "x",
-        snl_engine::Effect::Extra => "+",
-        snl_engine::Effect::Shield => "#",
-        snl_engine::Effect::Wormhole { .. } => "@",
+    CellKind::of_effect(effect).picture().mark
+}
+
+/// The ANSI colour of a hue.
+fn ansi(hue: Hue) -> &'static str {
+    match hue {
+        Hue::Red => RED,
+        Hue::Green => GREEN,
+        Hue::Yellow | Hue::Cyan | Hue::Blue | Hue::Magenta | Hue::Plain => BOLD,
     }
+}
+
+/// `word` with its first letter in capitals.
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
 }
 
 /// The board with every token of `game` on it.

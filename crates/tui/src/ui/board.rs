@@ -1,6 +1,6 @@
-//! The board: boustrophedon rows, cell 1 at the bottom-left, each cell its number, a mark for a
-//! snake's head (▼) and tail (▽) or a ladder's foot (▲) and top (△), where a jump goes (→), and
-//! the tokens on it. A board larger than the screen shows the rows and columns around the
+//! The board: boustrophedon rows, cell 1 at the bottom-left, each cell its number, the glyph of
+//! what it is (a snake's head ▼ and tail ▽, a ladder's foot ▲ and top △, a cell effect: the
+//! pictures of `display::CellKind`), where a jump goes (→), and the tokens on it. A board larger than the screen shows the rows and columns around the
 //! current player, and scrolls with the arrows and PageUp/PageDown.
 
 use ratatui::{
@@ -11,38 +11,10 @@ use ratatui::{
     widgets::Block,
 };
 use snl_engine::Board;
-
 use unicode_width::UnicodeWidthStr;
 
-use super::style::{fit, player_style, tint};
-use crate::app::App;
-
-/// What a cell is to the jumps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mark {
-    Plain,
-    /// A snake's head, going down to the cell.
-    Head(u32),
-    Tail,
-    /// A ladder's foot, going up to the cell.
-    Foot(u32),
-    Top,
-}
-
-fn mark_of(board: &Board, cell: u32) -> Mark {
-    match board.jump_at(cell) {
-        Some(to) if to < cell => Mark::Head(to),
-        Some(to) => Mark::Foot(to),
-        None => {
-            let end = board.jumps().iter().find(|j| j.to == cell);
-            match end {
-                Some(j) if j.is_snake() => Mark::Tail,
-                Some(_) => Mark::Top,
-                None => Mark::Plain,
-            }
-        }
-    }
-}
+use super::style::{fit, hue_style, player_style, tint};
+use crate::{app::App, display::CellKind};
 
 /// Which part of a large board is on screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,23 +50,39 @@ pub(crate) fn view(app: &App, inner: Rect) -> View {
     View { cell_width, cell_height, top, left, rows: shown_rows, columns: shown_columns }
 }
 
+/// The legend under the board: the glyph and name of each kind of cell the board has, in at
+/// most `width` columns (where a jump ends is left out first, then snakes and ladders when the
+/// board has effects, then the names).
+fn legend(app: &App, board: &Board, width: usize) -> Line<'static> {
+    let kinds: Vec<CellKind> = CellKind::ALL.into_iter().filter(|k| k.on(board)).collect();
+    let ends = |k: &CellKind| matches!(k, CellKind::SnakeTail | CellKind::LadderTop);
+    let named = |kinds: &[CellKind]| -> usize {
+        1 + kinds.iter().map(|k| k.picture().name.width() + 3).sum::<usize>()
+    };
+    let mut shown = kinds.clone();
+    if named(&shown) > width {
+        shown.retain(|k| !ends(k));
+    }
+    // Then snakes and ladders, which the help explains, so that the effects keep their names.
+    let jumps = |k: &CellKind| matches!(k, CellKind::SnakeHead | CellKind::LadderFoot);
+    if named(&shown) > width && shown.iter().any(|k| !jumps(k)) {
+        shown.retain(|k| !jumps(k));
+    }
+    let with_names = named(&shown) <= width;
+    let mut spans = vec![Span::raw(" ")];
+    for kind in shown {
+        let picture = kind.picture();
+        spans.push(Span::styled(picture.glyph, hue_style(app, picture.hue)));
+        spans.push(Span::raw(if with_names { format!(" {} ", picture.name) } else { " ".into() }));
+    }
+    Line::from(spans)
+}
+
 pub(super) fn render(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let game = app.session.game();
     let board = game.board();
     let layout = board.layout();
-    let snake = tint(app, Color::Red);
-    let ladder = tint(app, Color::Green);
-    let legend = Line::from(vec![
-        Span::raw(" "),
-        Span::styled("▼", snake),
-        Span::raw(" snake "),
-        Span::styled("▽", snake),
-        Span::raw(" its tail  "),
-        Span::styled("▲", ladder),
-        Span::raw(" ladder "),
-        Span::styled("△", ladder),
-        Span::raw(" its top "),
-    ]);
+    let legend = legend(app, board, usize::from(area.width.saturating_sub(4)));
     let mut block = Block::bordered()
         .title(format!(" {} cells ", board.size()))
         .title_bottom(legend)
@@ -117,28 +105,36 @@ pub(super) fn render(frame: &mut Frame<'_>, area: Rect, app: &App) {
             let Some(cell) = layout.cell_at(row, view.left + dc) else { continue };
             let x = x0 + dc as u16 * cw;
             let y = y0 + dr as u16 * ch;
-            let mark = mark_of(board, cell);
-            let (glyph, style) = match mark {
-                Mark::Head(_) => ("▼", snake),
-                Mark::Tail => ("▽", snake),
-                Mark::Foot(_) => ("▲", ladder),
-                Mark::Top => ("△", ladder),
-                Mark::Plain => (" ", Style::new()),
-            };
-            let number_style = match mark {
-                Mark::Head(_) | Mark::Foot(_) => style.add_modifier(Modifier::BOLD),
-                _ if cell == board.size() => Style::new().add_modifier(Modifier::BOLD),
-                _ => tint(app, Color::DarkGray),
+            let kind = CellKind::of(board, cell);
+            let picture = kind.picture();
+            let style = hue_style(app, picture.hue);
+            let number_style = match kind {
+                CellKind::Plain | CellKind::SnakeTail | CellKind::LadderTop
+                    if cell == board.size() =>
+                {
+                    Style::new().add_modifier(Modifier::BOLD)
+                }
+                CellKind::Plain | CellKind::SnakeTail | CellKind::LadderTop => {
+                    tint(app, Color::DarkGray)
+                }
+                _ => style.add_modifier(Modifier::BOLD),
             };
             let number = format!("{cell:>w$}", w = usize::from(cw - 1));
             buf.set_string(x, y, number, number_style);
-            buf.set_string(x + cw - 1, y, glyph, style);
-            let goes = match mark {
-                // Where the jump goes; the arrow only when there is room for it.
-                Mark::Head(to) | Mark::Foot(to) if to.to_string().len() < usize::from(cw - 1) => {
+            buf.set_string(x + cw - 1, y, picture.glyph, style);
+            // Where a jump goes, or how many exits a wormhole has; the arrow only when there is
+            // room for it.
+            let goes = match (kind, board.jump_at(cell)) {
+                (CellKind::SnakeHead | CellKind::LadderFoot, Some(to))
+                    if to.to_string().len() < usize::from(cw - 1) =>
+                {
                     Some(format!("→{to}"))
                 }
-                Mark::Head(to) | Mark::Foot(to) => Some(to.to_string()),
+                (CellKind::SnakeHead | CellKind::LadderFoot, Some(to)) => Some(to.to_string()),
+                (CellKind::Wormhole, _) => {
+                    let exits = board.effect_at(cell).map_or(0, |e| e.exits().len());
+                    Some(format!("→{exits}?"))
+                }
                 _ => None,
             };
             let here: Vec<usize> = (0..app.shown.len()).filter(|&s| app.shown[s] == cell).collect();

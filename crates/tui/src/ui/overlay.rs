@@ -9,8 +9,11 @@ use ratatui::{
 };
 use unicode_width::UnicodeWidthStr;
 
-use super::style::{fit, player_style, tint, wrap};
-use crate::app::{App, Mode};
+use super::style::{fit, hue_style, player_style, tint, wrap};
+use crate::{
+    app::{App, Mode},
+    display::CellKind,
+};
 
 /// A box of `lines` centred in `area`, as small as they allow.
 fn boxed(frame: &mut Frame<'_>, area: Rect, title: &str, lines: Vec<Line<'_>>, style: Style) {
@@ -37,8 +40,6 @@ pub(super) fn help(frame: &mut Frame<'_>, area: Rect, app: &App) {
             Span::raw(what.to_owned()),
         ])
     };
-    let snake = tint(app, Color::Red);
-    let ladder = tint(app, Color::Green);
     let mut lines = if app.mode.replay().is_some() {
         vec![
             key("Space Enter", "play, pause (at the end: from the start)"),
@@ -84,19 +85,23 @@ pub(super) fn help(frame: &mut Frame<'_>, area: Rect, app: &App) {
             key("q  Ctrl-C", "leave (the game is kept, to resume)"),
         ]
     };
+    lines.push(Line::raw(""));
+    // What the board's cells are, as the board draws them (only the kinds this board has).
+    let board = app.session.game().board();
+    for kind in CellKind::ALL.into_iter().filter(|k| k.on(board)) {
+        let picture = kind.picture();
+        lines.push(Line::from(vec![
+            Span::styled(format!(" {}", picture.glyph), hue_style(app, picture.hue)),
+            Span::raw(format!(" {}", picture.meaning)),
+        ]));
+    }
+    let goes = if CellKind::Wormhole.on(board) {
+        " →   where a jump goes (→3? a wormhole's three exits)"
+    } else {
+        " →   where a jump goes"
+    };
     lines.extend([
-        Line::raw(""),
-        Line::from(vec![
-            Span::styled(" ▼", snake),
-            Span::raw(" a snake's head: it takes you down to the "),
-            Span::styled("▽", snake),
-            Span::raw(" (→ says where)"),
-        ]),
-        Line::from(vec![
-            Span::styled(" ▲", ladder),
-            Span::raw(" a ladder's foot: it takes you up to the "),
-            Span::styled("△", ladder),
-        ]),
+        Line::raw(goes),
         Line::raw(" ×5  five tokens on one cell: see Players for who"),
         Line::raw(""),
     ]);

@@ -1,5 +1,6 @@
 //! The right-hand column: the players (the key to the tokens: letter, colour, name, who plays,
-//! where, fewest rolls left, chance to win; the current player marked), the options of a choice,
+//! where, fewest rolls left, chance to win, a shield held or a turn to be skipped; the current
+//! player marked), the options of a choice,
 //! and the log of what happened, newest at the bottom.
 
 use ratatui::{
@@ -16,6 +17,7 @@ use super::style::{fit, player_style, tint, wrap};
 use crate::{
     app::App,
     clocks::{Clocks, minutes_seconds},
+    display::{CellKind, carried},
     log::Tone,
     prompts::{describe_option, roll_words},
 };
@@ -83,10 +85,18 @@ fn render_players(frame: &mut Frame<'_>, area: Rect, app: &App, two_lines: bool)
                 Span::styled(name, name_style.patch(player_style(app, seat))),
                 Span::styled(format!(" {kind}"), tint(app, Color::DarkGray)),
             ]));
-            lines.push(Line::from(format!("  at {place} · {state}")));
+            // What the seat carries in words when they fit, else as the board draws it.
+            let line = match carried(game.has_shield(seat), game.skips_next_turn(seat)) {
+                Some(words) if 2 + format!("at {place} · {state} · {words}").width() <= width => {
+                    format!("  at {place} · {state} · {words}")
+                }
+                Some(_) => format!("  at {place}{} · {state}", carried_marks(game, seat)),
+                None => format!("  at {place} · {state}"),
+            };
+            lines.push(Line::from(line));
         } else {
             let short = standing(app, seat, true);
-            let tail = format!(" {place:>5} {short}");
+            let tail = format!(" {}{place:>5} {short}", carried_marks(game, seat));
             let name = fit(&s.name, width.saturating_sub(3 + tail.width()).max(4));
             let pad = width.saturating_sub(3 + name.width() + tail.width());
             lines.push(Line::from(vec![
@@ -132,6 +142,18 @@ fn clock_line(clocks: &Clocks) -> Line<'static> {
 
 /// Where a seat stands in the race: its rank once finished, else its fewest rolls to finish and
 /// its chance to win (`short`: numbers only).
+/// What `seat` carries, as the board draws it: a shield (◆), a turn to be skipped (✕).
+fn carried_marks(game: &snl_engine::Game, seat: usize) -> String {
+    let mut marks = String::new();
+    if game.has_shield(seat) {
+        marks.push_str(CellKind::Shield.picture().glyph);
+    }
+    if game.skips_next_turn(seat) {
+        marks.push_str(CellKind::Skip.picture().glyph);
+    }
+    marks
+}
+
 fn standing(app: &App, seat: usize, short: bool) -> String {
     let game = app.session.game();
     if let Some(rank) = game.ranks()[seat] {

@@ -4,7 +4,7 @@
 use ratatui::style::{Color, Style};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use crate::app::App;
+use crate::{app::App, display::Hue};
 
 /// The players' colours, in seating order (then again).
 const PALETTE: [Color; 8] = [
@@ -30,6 +30,20 @@ pub(super) fn player_style(app: &App, seat: usize) -> Style {
 /// `fg` when colours are on.
 pub(super) fn tint(app: &App, fg: Color) -> Style {
     if app.opts.color { Style::new().fg(fg) } else { Style::new() }
+}
+
+/// The style of a picture's hue (`display::Hue`): its colour, or plain without colours.
+pub(super) fn hue_style(app: &App, hue: Hue) -> Style {
+    let colour = match hue {
+        Hue::Red => Color::Red,
+        Hue::Green => Color::Green,
+        Hue::Yellow => Color::Yellow,
+        Hue::Cyan => Color::Cyan,
+        Hue::Blue => Color::LightBlue,
+        Hue::Magenta => Color::Magenta,
+        Hue::Plain => return Style::new(),
+    };
+    tint(app, colour)
 }
 
 /// `text` cut to `width` columns (wide characters count two), with `…` when cut.
