@@ -189,9 +189,14 @@ test('the editor places effects and a wormhole with its exits, checked live, in 
   await page.waitForURL(/\/room\/[0-9a-f]{16}$/);
   await page.waitForSelector('[data-player="Dee"][data-position="0"]');
   assert.equal(await page.locator('#board .effects g.fx').count(), 4, 'the room draws the effects');
-  await page.waitForSelector('#odds li.odds-none');
-  assert.equal(await page.locator('#odds').textContent(), 'No odds here: boards with cell effects are played, not analysed yet.');
   const room = new URL(page.url()).pathname.split('/')[2];
+  // A board with effects has live odds like any other: the panel shows the server's numbers.
+  await page.waitForSelector('#odds li[data-seat]');
+  const odds = await (await fetch(`${server.url}/api/rooms/${room}/odds`)).json();
+  const wins = odds.seats.map((/** @type {{win: number | null}} */ s) => (s.win === null ? '' : String(s.win)));
+  const shownWins = await page.locator('#odds li[data-seat]').evaluateAll((items) => items.map((li) => /** @type {HTMLElement} */ (li).dataset.win));
+  assert.deepEqual(shownWins, wins);
+  assert.equal(await page.locator('#odds li.odds-none').count(), 0);
   const state = await (await fetch(`${server.url}/api/rooms/${room}`)).json();
   assert.deepEqual(state.board, board);
   assert.deepEqual(errors, []);

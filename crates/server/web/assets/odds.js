@@ -1,8 +1,9 @@
 // The live odds beside a room's board: each player's exact chance to win from where the tokens
 // stand and the fewest rolls each still needs (GET /api/rooms/{room}/odds). It asks again each
 // time the room page has shown what it received (the page marks itself idle), so the odds follow
-// every move without touching the page's own code. A room on a board with cell effects, or a race,
-// gets no odds from the server (played, not analysed yet): the panel says so and never asks.
+// every move without touching the page's own code. The page decides nothing about which games can
+// be analysed: the server answers for every board and rule it plays (cell effects and races
+// included), and when it cannot, the panel shows the server's own sentence.
 
 import { tokenIcon } from './board.js';
 
@@ -52,6 +53,8 @@ async function ask() {
         shown = odds.seq;
         draw(odds);
       }
+    } else if (response.status !== 404 && response.status < 500) {
+      await refused(response);
     }
   } catch {
     // The next move asks again.
@@ -62,33 +65,27 @@ async function ask() {
 }
 
 /**
- * Whether the server works out odds for this room: not on a board with cell effects nor in a race
- * (played, not analysed yet), where the panel says so instead of asking.
+ * Shows the server's sentence in the panel, when it gives no odds.
+ * @param {Response} response
  */
-async function analysable() {
+async function refused(response) {
+  if (!list) return;
+  let message = `No odds here (the server answered ${response.status}).`;
   try {
-    const response = await fetch(`/api/rooms/${encodeURIComponent(room)}`);
-    if (!response.ok) return true;
-    const state = await response.json();
-    const effects = (state.board?.cell ?? []).length > 0;
-    const race = Boolean(state.rules?.mode) && state.rules.mode !== 'classic';
-    if (!effects && !race && list) return true;
-    const note = document.createElement('li');
-    note.className = 'odds-none';
-    note.textContent = `No odds here: ${effects ? 'boards with cell effects' : 'races'} are played, not analysed yet.`;
-    list?.replaceChildren(note);
-    return false;
+    const body = await response.json();
+    if (typeof body?.error?.message === 'string') message = `No odds here: ${body.error.message}`;
   } catch {
-    return true;
+    // The status alone, then.
   }
+  const note = document.createElement('li');
+  note.className = 'odds-none';
+  note.textContent = message;
+  list.replaceChildren(note);
 }
 
 if (list && room) {
-  void analysable().then((yes) => {
-    if (!yes) return;
-    new MutationObserver(() => {
-      if (document.body.dataset.idle === 'true') void ask();
-    }).observe(document.body, { attributes: true, attributeFilter: ['data-idle'] });
-    void ask();
-  });
+  new MutationObserver(() => {
+    if (document.body.dataset.idle === 'true') void ask();
+  }).observe(document.body, { attributes: true, attributeFilter: ['data-idle'] });
+  void ask();
 }
