@@ -167,3 +167,31 @@ test('a room made with the lobby form has the board file, rules, turn timer and 
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test('the lobby form offers the party board, a race of rounds, a game clock and a dice seed', async () => {
+  const { page, errors } = await openPage(browser);
+  await page.goto(`${server.url}/`);
+  await page.waitForSelector('html[data-ready]', { state: 'attached' });
+  await page.getByLabel('Your name').fill('Ann');
+  await page.getByLabel('Board', { exact: true }).selectOption('party');
+  await page.getByText('More rules').click();
+  await page.getByLabel('Game', { exact: true }).selectOption('race:5');
+  await page.getByLabel('Game clock').selectOption('600');
+  await page.getByLabel('Dice seed').fill('12abc');
+  await page.getByLabel('Seat 2 kind').selectOption('easy');
+  await page.getByRole('button', { name: 'Create the room' }).click();
+  assert.equal(await page.locator('#create-error').textContent(), "The dice seed must be a whole number of at most 15 digits, not '12abc'.");
+  await page.getByLabel('Dice seed').fill('42');
+  await page.getByRole('button', { name: 'Create the room' }).click();
+  await page.waitForURL(/\/room\/[^/#]+$/);
+  const room = new URL(page.url()).pathname.split('/')[2];
+  const state = await (await fetch(`${server.url}/api/rooms/${room}`)).json();
+  assert.equal(state.board_name, 'party');
+  assert.deepEqual(new Set(state.board.cell.map((/** @type {{effect: string}} */ c) => c.effect)), new Set(['skip', 'extra', 'shield', 'wormhole']));
+  assert.deepEqual(state.rules.mode, { race: { rounds: 5 } });
+  assert.equal(state.game_time, 600);
+  // The room's page draws the effects.
+  await page.waitForSelector('#board .effects g.fx');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

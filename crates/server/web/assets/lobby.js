@@ -129,6 +129,19 @@ form.addEventListener('submit', async (e) => {
   body.rules = Object.keys(options).length > 0 ? { set: ruleSet, ...options } : ruleSet;
   const time = /** @type {HTMLSelectElement} */ ($('turn-time')).value;
   if (time) body.turn_time = Number(time);
+  const [mode, rounds] = /** @type {HTMLSelectElement} */ ($('mode')).value.split(':');
+  if (mode) body.mode = mode;
+  if (rounds) body.rounds = Number(rounds);
+  const clock = /** @type {HTMLSelectElement} */ ($('game-time')).value;
+  if (clock) body.game_time = Number(clock);
+  const seed = /** @type {HTMLInputElement} */ ($('seed')).value.trim();
+  if (seed) {
+    if (!/^[0-9]{1,15}$/.test(seed)) {
+      error.textContent = `The dice seed must be a whole number of at most 15 digits, not '${seed.slice(0, 40)}'.`;
+      return;
+    }
+    body.seed = Number(seed);
+  }
   try {
     const created = await api('/api/rooms', body);
     const sameDevice = /** @type {HTMLInputElement} */ ($('same-device')).checked;
