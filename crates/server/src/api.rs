@@ -42,6 +42,8 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         .route("/api/boards/check", post(crate::boards::endpoint))
         .route("/api/games", get(crate::games::list))
         .route("/api/games/{id}", get(crate::games::one))
+        // Before the body is read: a cross-site form is refused whatever it holds.
+        .route_layer(axum::middleware::from_fn(crate::http::guard_post))
         .fallback(|| async {
             ApiError::new(StatusCode::NOT_FOUND, "not_found", "there is nothing at this address")
         })

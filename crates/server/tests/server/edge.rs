@@ -1,0 +1,73 @@
+//! What the server's edge refuses of what a browser or a hostile client sends (issue 28): a
+//! cross-site form's POST, a page of another origin, a method a route does not take, names that
+//! hide characters, a flood of pings. Each request is sent as a browser sends it, `Origin` and
+//! all, on a real socket; every refusal is the JSON error of SPEC §9.
+
+use serde_json::{Value, json};
+
+use crate::support::{Server, http_with};
+
+const TWO_PEOPLE: &str = r#"{"seats": [{"kind": "human"}, {"kind": "human"}]}"#;
+
+/// A POST as a browser sends it: `origin` (none when empty), `content_type` (none when empty).
+async fn post(
+    server: &Server,
+    path: &str,
+    origin: &str,
+    content_type: &str,
+    body: &str,
+) -> (u16, Value) {
+    let headers: Vec<&str> = [origin, content_type].into_iter().filter(|h| !h.is_empty()).collect();
+    http_with(server.addr, "POST", path, &headers, Some(body)).await
+}
+
+fn code(body: &Value) -> Option<&str> {
+    body["error"]["code"].as_str()
+}
+
+#[tokio::test]
+async fn a_cross_site_form_creates_no_room_and_takes_no_seat() {
+    let server = Server::start("edge-cross-site").await;
+    let room = server.room(serde_json::from_str(TWO_PEOPLE).unwrap()).await;
+    let claim = format!("/api/rooms/{room}/seats/0");
+    let own = format!("Origin: http://{}", server.addr);
+    // A form on another site posts its fields as text/plain (which can spell JSON), urlencoded
+    // or multipart, with that site's Origin (`null` from a sandboxed frame); a program or the
+    // server's own page may leave the type out or mistype it.
+    for (origin, content_type, status, want) in [
+        ("Origin: http://evil.example", "Content-Type: text/plain", 403, "bad_origin"),
+        (
+            "Origin: http://evil.example",
+            "Content-Type: application/x-www-form-urlencoded",
+            403,
+            "bad_origin",
+        ),
+        ("Origin: null", "Content-Type: multipart/form-data; boundary=x", 403, "bad_origin"),
+        ("Origin: http://evil.example", "Content-Type: application/json", 403, "bad_origin"),
+        (&own, "Content-Type: text/plain;charset=UTF-8", 415, "bad_content_type"),
+        ("", "Content-Type: text/plain", 415, "bad_content_type"),
+        ("", "", 415, "bad_content_type"),
+    ] {
+        for (path, body) in [("/api/rooms", TWO_PEOPLE), (&claim[..], r#"{"name": "Mallory"}"#)] {
+            let (got, answer) = post(&server, path, origin, content_type, body).await;
+            assert_eq!(
+                (got, code(&answer)),
+                (status, Some(want)),
+                "{origin} {content_type}: {answer}"
+            );
+            assert!(!answer["error"]["message"].as_str().unwrap().is_empty());
+        }
+    }
+    let (_, lobby) = server.http("GET", "/api/rooms", None).await;
+    let rooms = lobby["rooms"].as_array().unwrap();
+    assert_eq!(rooms.len(), 1, "a cross-site POST made a room: {lobby}");
+    assert_eq!(rooms[0]["seats"][0]["open"], json!(true), "a cross-site POST took a seat");
+    // The server's own page (its Origin, a JSON body) and programs (no Origin) are served.
+    let json = "Content-Type: application/json";
+    let (got, answer) = post(&server, "/api/rooms", &own, json, TWO_PEOPLE).await;
+    assert_eq!(got, 201, "{answer}");
+    let (got, answer) = post(&server, &claim, &own, json, r#"{"name": "Ann"}"#).await;
+    assert_eq!(got, 200, "{answer}");
+    let (got, answer) = post(&server, "/api/rooms", "", json, TWO_PEOPLE).await;
+    assert_eq!(got, 201, "{answer}");
+}
