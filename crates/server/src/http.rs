@@ -8,7 +8,7 @@ use std::sync::{Arc, atomic::Ordering};
 use axum::{
     Json,
     body::Bytes,
-    extract::{Request, rejection::BytesRejection},
+    extract::{Request, State, rejection::BytesRejection},
     http::{HeaderMap, Method, StatusCode, header},
     middleware::Next,
     response::{IntoResponse, Response},
@@ -67,17 +67,62 @@ pub(crate) fn body_json<T: for<'de> Deserialize<'de>>(
         .map_err(|e| ApiError::bad(format!("the request body is not valid: {e}")))
 }
 
-/// Whether `origin` (if any) is this server's own: same host and port as the request's `Host`.
-fn same_origin(headers: &HeaderMap) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN) else { return true };
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    let origin = origin.to_str().ok().and_then(|o| o.split_once("://")).map(|(_, rest)| rest);
-    matches!((origin, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
+/// `origin` as two origins are compared: lower case, without the scheme's default port
+/// (`http://a:80` is `http://a`, as a browser writes it).
+fn canonical(origin: &str) -> String {
+    let origin = origin.to_ascii_lowercase();
+    for (scheme, port) in [("http://", ":80"), ("https://", ":443")] {
+        if origin.starts_with(scheme) && origin.ends_with(port) {
+            return origin[..origin.len() - port.len()].to_owned();
+        }
+    }
+    origin
 }
 
-/// Refuses a page from another origin (`403 bad_origin`).
-pub(crate) fn check_origin(headers: &HeaderMap) -> ApiResult<()> {
-    if same_origin(headers) {
+/// Whether the request's `Origin` (if any) may use the API: the server's own — `http://` and the
+/// request's `Host` (the server speaks plain HTTP, so `https://HOST` or `chrome-extension://HOST`
+/// is another origin) — or one of `allowed` (`--allow-origin`, in [`origin`]'s form).
+fn same_origin(headers: &HeaderMap, allowed: &[String]) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else { return true };
+    let Ok(origin) = origin.to_str() else { return false };
+    let origin = canonical(origin);
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    host.is_some_and(|h| canonical(&format!("http://{h}")) == origin)
+        || allowed.iter().any(|a| canonical(a) == origin)
+}
+
+/// An origin as `--allow-origin` takes it: `scheme://host[:port]` (a final `/` is dropped),
+/// written as the server compares it.
+///
+/// # Errors
+///
+/// One sentence naming the value when it is not of that form (a path, a query, a user, a
+/// space, no scheme or no host).
+pub fn origin(text: &str) -> Result<String, String> {
+    let text = match text.strip_suffix('/') {
+        Some(bare) if !bare.ends_with(":/") => bare,
+        _ => text,
+    };
+    let shape = text.split_once("://").is_some_and(|(scheme, host)| {
+        let mut scheme_chars = scheme.chars();
+        scheme_chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+            && scheme_chars.all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+            && !host.is_empty()
+            && !host.starts_with(':')
+            && host.chars().all(|c| c.is_ascii_graphic() && !"/?#@\\".contains(c))
+    });
+    if !shape {
+        return Err(format!(
+            "'{}' is not an origin: write scheme://host[:port], as https://snl.example.com",
+            shown(text)
+        ));
+    }
+    Ok(canonical(text))
+}
+
+/// Refuses a page from another origin (`403 bad_origin`); `allowed` as in [`same_origin`].
+pub(crate) fn check_origin(headers: &HeaderMap, allowed: &[String]) -> ApiResult<()> {
+    if same_origin(headers, allowed) {
         return Ok(());
     }
     let origin = headers.get(header::ORIGIN).map_or("", |o| o.to_str().unwrap_or("?"));
@@ -106,10 +151,15 @@ fn check_json(headers: &HeaderMap) -> ApiResult<()> {
 
 /// Every POST passes here first: from this server's own origin (or a program, which sends none)
 /// and with a JSON body, so that a cross-site form can neither create a room nor take a seat.
-pub(crate) async fn guard_post(request: Request, next: Next) -> Response {
+pub(crate) async fn guard_post(
+    State(shared): State<Arc<Shared>>,
+    request: Request,
+    next: Next,
+) -> Response {
     if request.method() == Method::POST {
         let headers = request.headers();
-        if let Err(refused) = check_origin(headers).and_then(|()| check_json(headers)) {
+        let allowed = &shared.config.allow_origins;
+        if let Err(refused) = check_origin(headers, allowed).and_then(|()| check_json(headers)) {
             return refused.into_response();
         }
     }
@@ -181,11 +231,41 @@ mod tests {
 
     #[test]
     fn only_the_servers_own_origin_or_none_may_open_a_websocket() {
-        assert!(same_origin(&headers(None, "127.0.0.1:8080")));
-        assert!(same_origin(&headers(Some("http://127.0.0.1:8080"), "127.0.0.1:8080")));
-        assert!(!same_origin(&headers(Some("http://evil.example"), "127.0.0.1:8080")));
-        assert!(!same_origin(&headers(Some("http://127.0.0.1:9999"), "127.0.0.1:8080")));
-        assert!(!same_origin(&headers(Some("null"), "127.0.0.1:8080")));
+        let own = |origin| same_origin(&headers(origin, "127.0.0.1:8080"), &[]);
+        assert!(own(None));
+        assert!(own(Some("http://127.0.0.1:8080")));
+        assert!(own(Some("HTTP://127.0.0.1:8080")));
+        assert!(!own(Some("http://evil.example")));
+        assert!(!own(Some("http://127.0.0.1:9999")));
+        assert!(!own(Some("null")));
+        assert!(!own(Some("https://127.0.0.1:8080")));
+        assert!(!own(Some("chrome-extension://127.0.0.1:8080")));
+        assert!(!own(Some("127.0.0.1:8080")));
+        assert!(same_origin(&headers(Some("http://snl.example"), "snl.example:80"), &[]));
+    }
+
+    #[test]
+    fn an_allowed_origin_is_let_in_with_its_own_scheme_only() {
+        let allowed = [origin("https://Snl.Example.com/").unwrap()];
+        let at = |o| same_origin(&headers(Some(o), "127.0.0.1:8080"), &allowed);
+        assert!(at("https://snl.example.com"));
+        assert!(at("https://snl.example.com:443"));
+        assert!(!at("http://snl.example.com"));
+        assert!(!at("https://snl.example.com:8443"));
+        assert!(at("http://127.0.0.1:8080"));
+    }
+
+    #[test]
+    fn an_origin_to_allow_is_a_scheme_and_a_host() {
+        assert_eq!(origin("http://proxy.lan:8443").as_deref(), Ok("http://proxy.lan:8443"));
+        assert_eq!(origin("https://snl.example.com:443").as_deref(), Ok("https://snl.example.com"));
+        for bad in
+            ["snl.example.com", "https://", "https://a/path", "https://u@a", "://a", "1x://a"]
+        {
+            let refused = origin(bad).unwrap_err();
+            assert!(refused.contains(bad), "{refused}");
+        }
+        assert!(origin(&format!("https://{}", " ".repeat(10_000))).unwrap_err().len() < 120);
     }
 
     #[test]

@@ -90,7 +90,7 @@ pub(crate) async fn endpoint(
     headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
-    http::check_origin(&headers)?;
+    http::check_origin(&headers, &shared.config.allow_origins)?;
     let upgrade = upgrade.map_err(|e| ApiError::new(e.status(), "bad_request", e.body_text()))?;
     let held = http::count_connection(&shared)?;
     Ok(upgrade

@@ -5,6 +5,8 @@
 
 use serde_json::{Value, json};
 
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
 use crate::support::{Server, http_with};
 
 const TWO_PEOPLE: &str = r#"{"seats": [{"kind": "human"}, {"kind": "human"}]}"#;
@@ -70,4 +72,49 @@ async fn a_cross_site_form_creates_no_room_and_takes_no_seat() {
     assert_eq!(got, 200, "{answer}");
     let (got, answer) = post(&server, "/api/rooms", "", json, TWO_PEOPLE).await;
     assert_eq!(got, 201, "{answer}");
+}
+
+/// The status a WebSocket upgrade to `path` with `origin` is answered (101: let in).
+async fn upgrade(server: &Server, path: &str, origin: &str) -> u16 {
+    let mut request = format!("ws://{}{path}", server.addr).into_client_request().unwrap();
+    request.headers_mut().insert("Origin", origin.parse().unwrap());
+    match tokio_tungstenite::connect_async(request).await {
+        Ok((mut socket, response)) => {
+            let _ = socket.close(None).await;
+            response.status().as_u16()
+        }
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => response.status().as_u16(),
+        Err(e) => panic!("{path} with {origin}: {e}"),
+    }
+}
+
+#[tokio::test]
+async fn an_origin_is_the_servers_own_only_with_its_scheme_or_when_allowed() {
+    let proxy = "https://snl.example.com";
+    let server = Server::start_with("edge-origin", |c| {
+        c.allow_origins = vec![snl_server::origin(proxy).unwrap()];
+    })
+    .await;
+    let room = server.room(serde_json::from_str(TWO_PEOPLE).unwrap()).await;
+    let host = server.addr;
+    let own = format!("http://{host}");
+    let json = "Content-Type: application/json";
+    for (origin, let_in) in [
+        (own.clone(), true),
+        (proxy.to_owned(), true),
+        (format!("https://{host}"), false),
+        (format!("chrome-extension://{host}"), false),
+        (format!("ws://{host}"), false),
+        ("http://snl.example.com".to_owned(), false),
+        (format!("{proxy}:8443"), false),
+    ] {
+        for path in [format!("/api/rooms/{room}/ws"), "/api/lobby/ws".to_owned()] {
+            let status = upgrade(&server, &path, &origin).await;
+            assert_eq!(status, if let_in { 101 } else { 403 }, "{path} from {origin}");
+        }
+        let header = format!("Origin: {origin}");
+        let (status, answer) = post(&server, "/api/rooms", &header, json, TWO_PEOPLE).await;
+        let want = if let_in { (201, None) } else { (403, Some("bad_origin")) };
+        assert_eq!((status, code(&answer)), want, "POST from {origin}: {answer}");
+    }
 }
