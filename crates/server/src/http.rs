@@ -166,6 +166,52 @@ pub(crate) async fn guard_post(
     next.run(request).await
 }
 
+/// Every error the server answers is the JSON error of SPEC §9: one that the framework made
+/// (a method a route does not take, an address it cannot read), with no body or a text one, is
+/// written again as JSON with a code for its status; its other headers (`Allow`) are kept.
+/// (Requests that hyper cannot parse at all, a head too large or not HTTP, are answered by hyper
+/// itself, with no body, before any of this runs.)
+pub(crate) async fn json_errors(request: Request, next: Next) -> Response {
+    let method = request.method().clone();
+    let path = request.uri().path().to_owned();
+    let response = next.run(request).await;
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if json || !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let at = shown(&path);
+    let (code, message) = match status {
+        StatusCode::METHOD_NOT_ALLOWED => {
+            let allow = response.headers().get(header::ALLOW).and_then(|v| v.to_str().ok());
+            let message = match allow.filter(|a| !a.is_empty()) {
+                Some(allow) => format!("'{at}' does not take {method}, only {allow}"),
+                None => format!("'{at}' does not take {method}"),
+            };
+            ("method_not_allowed", message)
+        }
+        StatusCode::NOT_FOUND => ("not_found", format!("there is nothing at '{at}'")),
+        StatusCode::PAYLOAD_TOO_LARGE => {
+            ("too_large", format!("the request to '{at}' is larger than the server takes"))
+        }
+        _ if status.is_server_error() => {
+            ("server_error", format!("the server could not answer {method} '{at}' ({status})"))
+        }
+        _ => ("bad_request", format!("{method} '{at}' is refused ({status})")),
+    };
+    let (parts, _) = response.into_parts();
+    let mut answer = ApiError::new(status, code, message).into_response();
+    for (name, value) in &parts.headers {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            answer.headers_mut().append(name, value.clone());
+        }
+    }
+    answer
+}
+
 /// The most characters of a value that an error message quotes.
 pub(crate) const VALUE_SHOWN: usize = 40;
 

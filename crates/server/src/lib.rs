@@ -230,7 +230,11 @@ impl App {
 
     /// The routes (the API and the browser game), for serving or for tests.
     pub fn router(&self) -> axum::Router {
-        api::router(self.shared.clone()).merge(web::router())
+        let routes = api::router(self.shared.clone()).merge(web::router());
+        // Around the whole router, not each route: a 405 has its `Allow` header by then.
+        axum::Router::new()
+            .fallback_service(routes)
+            .layer(axum::middleware::from_fn(http::json_errors))
     }
 
     /// Serves on `listener` until the process ends.

@@ -118,3 +118,33 @@ async fn an_origin_is_the_servers_own_only_with_its_scheme_or_when_allowed() {
         assert_eq!((status, code(&answer)), want, "POST from {origin}: {answer}");
     }
 }
+
+#[tokio::test]
+async fn every_error_the_framework_makes_is_the_json_error_too() {
+    let server = Server::start("edge-json-errors").await;
+    let room = server.room(serde_json::from_str(TWO_PEOPLE).unwrap()).await;
+    let json = ["Content-Type: application/json"];
+    let own = format!("Origin: http://{}", server.addr);
+    for (method, path, status, want) in [
+        ("DELETE", "/api/rooms".to_owned(), 405, "method_not_allowed"),
+        ("PUT", format!("/api/rooms/{room}"), 405, "method_not_allowed"),
+        ("GET", "/api/boards/check".to_owned(), 405, "method_not_allowed"),
+        ("PATCH", format!("/api/rooms/{room}/seats/0"), 405, "method_not_allowed"),
+        ("POST", "/".to_owned(), 405, "method_not_allowed"),
+        ("DELETE", format!("/room/{room}"), 405, "method_not_allowed"),
+        ("GET", "/api/rooms/%FF".to_owned(), 400, "bad_request"),
+        ("GET", "/api/nothing/at/all".to_owned(), 404, "not_found"),
+        ("POST", "/api/nothing/at/all".to_owned(), 404, "not_found"),
+        // `/{page}/{id}` is a page's address, which only GET takes.
+        ("POST", "/api/nothing".to_owned(), 405, "method_not_allowed"),
+    ] {
+        let headers = [json[0], own.as_str()];
+        let (got, answer) = http_with(server.addr, method, &path, &headers, Some("{}")).await;
+        assert_eq!((got, code(&answer)), (status, Some(want)), "{method} {path}: {answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(!message.is_empty() && !message.contains('\n'), "{message}");
+        if status == 405 {
+            assert!(message.contains(&format!("does not take {method}, only ")), "{message}");
+        }
+    }
+}
