@@ -112,7 +112,11 @@ async fn claim(
 ) -> ApiResult {
     let handle = room_handle(&shared, &room).await?;
     let seat: usize = seat.parse().map_err(|_| {
-        ApiError::new(StatusCode::NOT_FOUND, "no_such_seat", format!("there is no seat '{seat}'"))
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no_such_seat",
+            format!("there is no seat '{}'", crate::http::shown(&seat)),
+        )
     })?;
     let Claim { name } = body_json(body)?;
     let (reply, answer) = oneshot::channel();

@@ -36,11 +36,15 @@ impl ApiError {
     }
 
     pub(crate) fn no_room(room: &str) -> Self {
-        ApiError::new(StatusCode::NOT_FOUND, "no_such_room", format!("there is no room '{room}'"))
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no_such_room",
+            format!("there is no room '{}'", shown(room)),
+        )
     }
 
     pub(crate) fn gone(room: &str) -> Self {
-        ApiError::new(StatusCode::GONE, "room_closed", format!("room '{room}' is closed"))
+        ApiError::new(StatusCode::GONE, "room_closed", format!("room '{}' is closed", shown(room)))
     }
 }
 

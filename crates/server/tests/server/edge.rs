@@ -148,3 +148,47 @@ async fn every_error_the_framework_makes_is_the_json_error_too() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_refused_name_is_quoted_at_most_40_characters_and_hidden_characters_are_refused() {
+    let server = Server::start("edge-names").await;
+    let room = server.room(serde_json::from_str(TWO_PEOPLE).unwrap()).await;
+    let seat = |n: usize| format!("/api/rooms/{room}/seats/{n}");
+    let long = "N".repeat(10_000);
+    let computer = json!({"seats": [{"kind": "human"}, {"kind": "easy", "name": long}]});
+    for (path, body) in [
+        (seat(0), json!({"name": long}).to_string()),
+        ("/api/rooms".to_owned(), computer.to_string()),
+        (format!("/api/rooms/{}/seats/0", "r".repeat(10_000)), json!({"name": "Ann"}).to_string()),
+        (
+            format!("/api/rooms/{room}/seats/{}", "s".repeat(10_000)),
+            json!({"name": "Ann"}).to_string(),
+        ),
+    ] {
+        let (status, answer) = server.http("POST", &path, Some(&body)).await;
+        assert!(matches!(status, 400 | 404), "{answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(message.chars().count() < 120, "the whole value is echoed: {message}");
+        assert!(message.contains('…'), "{message}");
+    }
+    for (name, hidden) in [
+        ("A\u{200b}nn", "U+200B"),
+        ("Ann\u{200d}", "U+200D"),
+        ("\u{feff}Bob", "U+FEFF"),
+        ("Eve\u{2060}", "U+2060"),
+        ("\u{202e}nnA", "U+202E"),
+        ("A\u{2067}nn\u{2069}", "U+2067"),
+    ] {
+        let (status, answer) =
+            server.http("POST", &seat(0), Some(&json!({"name": name}).to_string())).await;
+        assert_eq!((status, code(&answer)), (400, Some("bad_request")), "{name:?}: {answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(message.contains(hidden), "{message}");
+    }
+    assert_eq!(server.state(&room).await["seats"][0]["open"], json!(true));
+    // A name written composed or decomposed is one name.
+    server.claim(&room, 0, "Zo\u{e9}").await;
+    let (status, answer) =
+        server.http("POST", &seat(1), Some(&json!({"name": "Zoe\u{301}"}).to_string())).await;
+    assert_eq!((status, code(&answer)), (409, Some("name_taken")), "{answer}");
+}
