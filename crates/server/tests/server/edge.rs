@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
-use crate::support::{Server, http_with};
+use crate::support::{Client, Server, http_with};
 
 const TWO_PEOPLE: &str = r#"{"seats": [{"kind": "human"}, {"kind": "human"}]}"#;
 
@@ -191,4 +191,36 @@ async fn a_refused_name_is_quoted_at_most_40_characters_and_hidden_characters_ar
     let (status, answer) =
         server.http("POST", &seat(1), Some(&json!({"name": "Zoe\u{301}"}).to_string())).await;
     assert_eq!((status, code(&answer)), (409, Some("name_taken")), "{answer}");
+}
+
+#[tokio::test]
+async fn a_flood_of_pings_is_rate_limited_then_cut_off_like_any_flood() {
+    let server = Server::start_with("edge-pings", |c| {
+        c.limits.rate = 1;
+        c.limits.burst = 2;
+        c.limits.flood = 20;
+    })
+    .await;
+    let room = server.room(serde_json::from_str(TWO_PEOPLE).unwrap()).await;
+    let mut flood = server.connect(&room).await;
+    flood.hello(None, None).await;
+    for _ in 0..100 {
+        flood.send_ping().await;
+    }
+    // A spectator's chat, refused as not_a_player if the pings cost nothing.
+    flood.send(json!({"type": "chat", "text": "hi"})).await;
+    assert_eq!(flood.error_code().await, "rate_limited");
+    let mut errors = 1;
+    while let Some(frame) = flood.next().await {
+        assert_eq!(frame["code"], "rate_limited", "{frame}");
+        errors += 1;
+    }
+    assert!(errors < 100, "the ping flood was cut off: {errors} errors");
+    // The lobby stream takes nothing but pings, and not a flood of them either.
+    let mut lobby = Client::lobby(server.addr, None).await.unwrap();
+    lobby.frame().await;
+    for _ in 0..100 {
+        lobby.send_ping().await;
+    }
+    assert_eq!(lobby.close_code().await, Some(1008));
 }

@@ -207,6 +207,10 @@ impl Client {
         self.socket.send(Message::Text(text.into())).await.unwrap();
     }
 
+    pub(crate) async fn send_ping(&mut self) {
+        self.socket.send(Message::Ping(b"ping".to_vec().into())).await.unwrap();
+    }
+
     pub(crate) async fn send_binary(&mut self, bytes: Vec<u8>) {
         self.socket.send(Message::Binary(bytes.into())).await.unwrap();
     }
