@@ -31,6 +31,7 @@ install_missing() {
   local missing=()
   ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
   command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+  command -v curl >/dev/null 2>&1 || missing+=(curl)
   [ ${#missing[@]} = 0 ] && return
   local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
   $sudo apt-get update -qq
@@ -94,9 +95,28 @@ for key, env in [("@ROOM_SERVERS@", "ROOMS"), ("@ANY_SERVERS@", "ANY"), ("@DIR@"
 open(sys.argv[2], "w").write(text)
 PY
   "$(nginx_bin)" -c "$DIR/nginx.conf" -e "$DIR/nginx-error.log"
+  check_browser_origin
   echo "PostgreSQL: $DB_URL"
   for k in $(seq 1 "$n"); do echo "node $k: http://127.0.0.1:$((PORT + k)) (pid $(cat "$DIR/node-$k.pid"))"; done
   echo "http://127.0.0.1:$PORT"
+}
+
+# A page served through nginx opens WebSockets with its Origin (http:// and nginx's address):
+# each node must see nginx's Host to let it in, not the upstream's name (403 bad_origin). The
+# lobby stream opens (101); a room's WebSocket gets past the Origin check to the room, which for
+# this id is none (404).
+check_browser_origin() {
+  local path answer
+  for path in /api/lobby/ws /api/rooms/0000000000000000/ws; do
+    answer=$(curl -s --http1.1 --max-time 3 -o /dev/null -w '%{http_code}' \
+      -H 'Connection: Upgrade' -H 'Upgrade: websocket' -H 'Sec-WebSocket-Version: 13' \
+      -H 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==' -H "Origin: http://127.0.0.1:$PORT" \
+      "http://127.0.0.1:$PORT$path" || true)
+    case $path:$answer in
+      /api/lobby/ws:101 | /api/rooms/*:404) ;;
+      *) die "a WebSocket upgrade of $path with the page's Origin through nginx got '$answer'" ;;
+    esac
+  done
 }
 
 node_pid() {

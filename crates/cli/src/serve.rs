@@ -39,6 +39,11 @@ pub(crate) struct ServeArgs {
     /// Frames a connection may send per second (sustained; twice as many at once).
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub(crate) rate: u32,
+    /// An origin besides the server's own whose pages may use the API (repeatable): the scheme,
+    /// host and port a reverse proxy serves the game at under another name or over https, as
+    /// `https://snl.example.com`.
+    #[arg(long = "allow-origin", value_name = "ORIGIN", value_parser = snl_server::origin)]
+    pub(crate) allow_origin: Vec<String>,
     /// Wait for the disk at every commit (safe against a power cut; slower). Without it every
     /// event is still in the database before it is sent, safe against the process being killed.
     #[arg(long)]
@@ -55,6 +60,7 @@ pub(crate) fn run(args: &ServeArgs, console: &mut Console) -> CmdResult {
     config.max_rooms = args.max_rooms;
     config.max_connections = args.max_connections;
     config.fsync = args.fsync;
+    config.allow_origins.clone_from(&args.allow_origin);
     config.limits.rate = args.rate.max(1);
     config.limits.burst = args.rate.max(1).saturating_mul(2);
     let out = &mut console.out;

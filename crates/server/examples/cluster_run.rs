@@ -3,7 +3,8 @@
 //! mid-way a node is killed (the `--kill` command); every client whose connection closes
 //! reconnects with `since`. Then the node is started again (`--restart`) and must serve rooms
 //! again (it takes them back). Every game must have a gap-free, duplicate-free event sequence
-//! equal to the game its seed gives on a single server. Prints the time from the kill until
+//! equal to the game its seed gives on a single server. Requests and sockets carry the
+//! `Origin` a page served by nginx has, as a browser's would. Prints the time from the kill until
 //! each moved room's first new event (median, max) and exits 1 on any failure.
 //!
 //! ```text
@@ -23,7 +24,7 @@ use tokio::{
     net::TcpStream,
     time::Instant,
 };
-use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::{Message, client::IntoClientRequest};
 
 /// Pause of the person before each roll, so that games last long enough to be cut by the kill.
 const THINK: Duration = Duration::from_millis(40);
@@ -31,8 +32,8 @@ const THINK: Duration = Duration::from_millis(40);
 async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, Value) {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     stream.write_all(request.as_bytes()).await.unwrap();
@@ -63,8 +64,11 @@ async fn person(addr: SocketAddr, room: String, token: String, think: Duration) 
     let mut played = Played::default();
     let mut attempts = 0;
     loop {
-        let url = format!("ws://{addr}/api/rooms/{room}/ws");
-        let Ok((mut socket, _)) = tokio_tungstenite::connect_async(url).await else {
+        // As the browser game's page connects: with its Origin, which the node compares with
+        // the Host nginx passes on.
+        let mut request = format!("ws://{addr}/api/rooms/{room}/ws").into_client_request().unwrap();
+        request.headers_mut().insert("Origin", format!("http://{addr}").parse().unwrap());
+        let Ok((mut socket, _)) = tokio_tungstenite::connect_async(request).await else {
             attempts += 1;
             assert!(attempts < 400, "room {room}: cannot reconnect");
             tokio::time::sleep(Duration::from_millis(25)).await;

@@ -23,7 +23,7 @@ fn arg(args: &[String], name: &str) -> String {
 async fn post(addr: &str, path: &str, body: &str) -> String {
     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
     let request = format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     stream.write_all(request.as_bytes()).await.unwrap();
@@ -46,7 +46,7 @@ async fn main() {
     let mut stream = tokio::net::TcpStream::connect(&addr).await.unwrap();
     let body = r#"{"seats":[{"kind":"human"},{"kind":"human"}]}"#;
     let request = format!(
-        "POST /api/rooms HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "POST /api/rooms HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     stream.write_all(request.as_bytes()).await.unwrap();

@@ -42,6 +42,8 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         .route("/api/boards/check", post(crate::boards::endpoint))
         .route("/api/games", get(crate::games::list))
         .route("/api/games/{id}", get(crate::games::one))
+        // Before the body is read: a cross-site form is refused whatever it holds.
+        .route_layer(axum::middleware::from_fn_with_state(shared.clone(), crate::http::guard_post))
         .fallback(|| async {
             ApiError::new(StatusCode::NOT_FOUND, "not_found", "there is nothing at this address")
         })
@@ -110,7 +112,11 @@ async fn claim(
 ) -> ApiResult {
     let handle = room_handle(&shared, &room).await?;
     let seat: usize = seat.parse().map_err(|_| {
-        ApiError::new(StatusCode::NOT_FOUND, "no_such_seat", format!("there is no seat '{seat}'"))
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no_such_seat",
+            format!("there is no seat '{}'", crate::http::shown(&seat)),
+        )
     })?;
     let Claim { name } = body_json(body)?;
     let (reply, answer) = oneshot::channel();
@@ -138,7 +144,7 @@ async fn websocket(
     headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult {
-    check_origin(&headers)?;
+    check_origin(&headers, &shared.config.allow_origins)?;
     let handle = room_handle(&shared, &room).await?;
     let upgrade = upgrade.map_err(|e| ApiError::new(e.status(), "bad_request", e.body_text()))?;
     let guard = count_connection(&shared)?;

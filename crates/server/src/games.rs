@@ -152,7 +152,11 @@ pub(crate) async fn one(
     axum::extract::Path(id): axum::extract::Path<String>,
 ) -> crate::http::ApiResult<axum::Json<RecordedGame>> {
     let Ok(number) = id.parse::<i64>() else {
-        return Err(read_error((404, "no_such_game", format!("there is no game '{id}'"))));
+        return Err(read_error((
+            404,
+            "no_such_game",
+            format!("there is no game '{}'", crate::http::shown(&id)),
+        )));
     };
     blocking(shared, move |library| library.game(number)).await
 }

@@ -53,6 +53,7 @@ use std::{
     time::Duration,
 };
 
+pub use http::origin;
 use storage::{Location, StorageError};
 
 /// Largest HTTP request body, in bytes.
@@ -96,6 +97,10 @@ pub struct Config {
     pub max_connections: usize,
     /// Per-connection limits.
     pub limits: Limits,
+    /// Origins besides the server's own (`http://` and the request's `Host`) whose pages may use
+    /// the API, as [`origin`] writes them: a reverse proxy that serves the game under another
+    /// name or over `https` (`--allow-origin`).
+    pub allow_origins: Vec<String>,
     /// Whether every commit waits for the disk (safe against a power cut) rather than for the
     /// operating system only (safe against the process being killed, the default).
     pub fsync: bool,
@@ -110,6 +115,7 @@ impl Config {
             max_rooms: 10_000,
             max_connections: 20_000,
             limits: Limits::default(),
+            allow_origins: Vec::new(),
             fsync: false,
         }
     }
@@ -224,7 +230,11 @@ impl App {
 
     /// The routes (the API and the browser game), for serving or for tests.
     pub fn router(&self) -> axum::Router {
-        api::router(self.shared.clone()).merge(web::router())
+        let routes = api::router(self.shared.clone()).merge(web::router());
+        // Around the whole router, not each route: a 405 has its `Allow` header by then.
+        axum::Router::new()
+            .fallback_service(routes)
+            .layer(axum::middleware::from_fn(http::json_errors))
     }
 
     /// Serves on `listener` until the process ends.

@@ -21,9 +21,10 @@ use snl_wire::rooms::{LobbyEntry, RoomStatus};
 use tokio::sync::broadcast::{self, error::RecvError};
 
 use crate::{
-    Shared,
+    Limits, Shared,
     frames::LobbyFrame,
     http::{self, ApiError, ApiResult},
+    ws::Bucket,
 };
 
 /// Changes kept for the connections that have not sent them yet; a connection further behind is
@@ -90,9 +91,10 @@ pub(crate) async fn endpoint(
     headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
-    http::check_origin(&headers)?;
+    http::check_origin(&headers, &shared.config.allow_origins)?;
     let upgrade = upgrade.map_err(|e| ApiError::new(e.status(), "bad_request", e.body_text()))?;
     let held = http::count_connection(&shared)?;
+    let limits = shared.config.limits;
     Ok(upgrade
         // The client sends nothing but pings: the smallest buffers do.
         .max_message_size(1024)
@@ -106,7 +108,7 @@ pub(crate) async fn endpoint(
             let first = LobbyFrame::Lobby { rooms: listing(&held.0) }.to_text();
             let (sink, stream) = socket.split();
             async move {
-                follow(sink, stream, first, changes).await;
+                follow(sink, stream, first, changes, limits).await;
                 drop(held);
             }
         }))
@@ -127,11 +129,14 @@ async fn follow<K, M>(
     mut stream: M,
     first: String,
     mut changes: broadcast::Receiver<Utf8Bytes>,
+    limits: Limits,
 ) where
     K: Sink<Message> + Unpin,
     M: Stream<Item = Result<Message, axum::Error>> + Unpin,
 {
     let mut ok = send(&mut sink, Message::Text(first.into())).await;
+    // Pings are the only frames a lobby client sends: as many as a room's connection may send.
+    let mut pings = Bucket::new(limits);
     while ok {
         tokio::select! {
             change = changes.recv() => match change {
@@ -145,7 +150,13 @@ async fn follow<K, M>(
             },
             message = stream.next() => match message {
                 None | Some(Err(_) | Ok(Message::Close(_))) => return,
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {
+                    if !pings.take() {
+                        let reason = "too many pings: slow down";
+                        send(&mut sink, close(close_code::POLICY, reason)).await;
+                        return;
+                    }
+                }
                 Some(Ok(Message::Text(_) | Message::Binary(_))) => {
                     let reason = "the lobby stream is read-only: it takes no frames";
                     send(&mut sink, close(close_code::POLICY, reason)).await;
@@ -188,7 +199,7 @@ mod tests {
         drop(lobby); // the server stops: the stream ends after the changes told
         let mut sent: Vec<Message> = Vec::new();
         let first = LobbyFrame::Lobby { rooms: Vec::new() }.to_text();
-        follow(&mut sent, futures_util::stream::pending(), first, changes).await;
+        follow(&mut sent, futures_util::stream::pending(), first, changes, Limits::default()).await;
         assert_eq!(text(&sent[0])["type"], "lobby");
         assert_eq!(text(&sent[1])["entry"]["room"], "a");
         assert_eq!(text(&sent[2]), serde_json::json!({"type": "gone", "room": "a"}));
@@ -208,7 +219,7 @@ mod tests {
         assert_eq!(lobby.changes.len(), 4);
         let mut sent: Vec<Message> = Vec::new();
         let first = LobbyFrame::Lobby { rooms: Vec::new() }.to_text();
-        follow(&mut sent, futures_util::stream::pending(), first, changes).await;
+        follow(&mut sent, futures_util::stream::pending(), first, changes, Limits::default()).await;
         assert_eq!(sent.len(), 2, "{sent:?}");
         assert_eq!(text(&sent[0])["type"], "lobby");
         match &sent[1] {
@@ -228,7 +239,7 @@ mod tests {
         let hostile = futures_util::stream::iter([Ok(Message::Text("{\"type\":\"roll\"}".into()))])
             .chain(futures_util::stream::pending());
         let first = LobbyFrame::Lobby { rooms: Vec::new() }.to_text();
-        follow(&mut sent, Box::pin(hostile), first, changes).await;
+        follow(&mut sent, Box::pin(hostile), first, changes, Limits::default()).await;
         assert!(matches!(&sent[1], Message::Close(Some(f)) if f.code == close_code::POLICY));
         drop(lobby);
     }

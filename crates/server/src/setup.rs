@@ -5,6 +5,9 @@ use serde::{Deserialize, Serialize};
 use snl_engine::{
     Board, BoardSpec, Game, Preset, RandomBoard, RuleSet, RuleSpec, Rules, Seat, SeatKind,
 };
+use unicode_normalization::UnicodeNormalization;
+
+use crate::http::{hidden, shown};
 
 /// Most seats in one room.
 pub const MAX_SEATS: usize = 16;
@@ -149,19 +152,30 @@ impl RoomSetup {
     }
 }
 
-/// A player's name, trimmed, checked.
+/// A player's name, trimmed and in Unicode's composed form (NFC, so `e` + `◌́` and `é` are one
+/// name), checked: 1 to [`MAX_NAME`] characters, none of them a control character nor one drawn
+/// as nothing or turning the text's direction (a name holding one could pass for another).
 ///
 /// # Errors
 ///
-/// One sentence naming the name.
+/// One sentence naming the name (its first 40 characters).
 pub fn check_name(name: &str) -> Result<String, String> {
-    let name = name.trim();
-    if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
+    let name: String = name.trim().nfc().collect();
+    let count = name.chars().count();
+    if name.is_empty() || count > MAX_NAME || name.chars().any(char::is_control) {
         return Err(format!(
-            "name '{name}' must be 1 to {MAX_NAME} characters with no control characters"
+            "name '{}' must be 1 to {MAX_NAME} characters with no control characters",
+            shown(&name)
         ));
     }
-    Ok(name.to_owned())
+    if let Some(c) = name.chars().find(|&c| hidden(c)) {
+        return Err(format!(
+            "name '{}' holds U+{:04X}, an invisible or direction-changing character, which a name may not",
+            shown(&name),
+            u32::from(c)
+        ));
+    }
+    Ok(name)
 }
 
 fn check_unique<'a>(names: impl Iterator<Item = &'a str>) -> Result<(), String> {
@@ -237,6 +251,20 @@ mod tests {
             request(r#"{"rules":"three-sixes","seats":[{"kind":"human"},{"kind":"human"}]}"#)
                 .unwrap();
         assert_eq!(setup.rules, RuleSet::ThreeSixes.rules());
+    }
+
+    #[test]
+    fn a_name_is_visible_composed_and_quoted_at_most_40_characters_long() {
+        assert_eq!(check_name("  Zoe\u{0301} ").as_deref(), Ok("Zo\u{e9}"));
+        let long = check_name(&"N".repeat(10_000)).unwrap_err();
+        assert!(long.contains(&format!("'{}…'", "N".repeat(39))) && long.len() < 120, "{long}");
+        for c in
+            ['\u{200b}', '\u{200c}', '\u{200d}', '\u{2060}', '\u{feff}', '\u{202e}', '\u{2066}']
+        {
+            let refused = check_name(&format!("A{c}nn")).unwrap_err();
+            let code = format!("U+{:04X}", u32::from(c));
+            assert!(refused.contains(&code) && refused.contains("'A\\u{"), "{refused}");
+        }
     }
 
     #[test]

@@ -29,9 +29,11 @@ impl Drop for Held {
     }
 }
 
-/// A token bucket: `burst` frames at once, refilled at `rate` frames per second.
+/// A token bucket: `burst` frames at once, refilled at `rate` frames per second. Every frame a
+/// client sends takes from it, pings and pongs too: the protocol layer answers a ping by itself,
+/// so pings would otherwise be work a client makes the server do without limit.
 #[derive(Debug)]
-struct Bucket {
+pub(crate) struct Bucket {
     tokens: f64,
     at: Instant,
     limits: Limits,
@@ -40,11 +42,11 @@ struct Bucket {
 }
 
 impl Bucket {
-    fn new(limits: Limits) -> Bucket {
+    pub(crate) fn new(limits: Limits) -> Bucket {
         Bucket { tokens: f64::from(limits.burst), at: Instant::now(), limits, strikes: 0 }
     }
 
-    fn take(&mut self) -> bool {
+    pub(crate) fn take(&mut self) -> bool {
         let now = Instant::now();
         let refill = now.duration_since(self.at).as_secs_f64() * f64::from(self.limits.rate);
         self.tokens = (self.tokens + refill).min(f64::from(self.limits.burst));
@@ -80,23 +82,29 @@ enum Frame {
 }
 
 fn read(message: Option<Result<Message, axum::Error>>, bucket: &mut Bucket) -> Frame {
-    let text = match message {
+    let message = match message {
         None | Some(Err(_) | Ok(Message::Close(_))) => return Frame::End,
-        Some(Ok(Message::Ping(_) | Message::Pong(_))) => return Frame::Skip,
-        Some(Ok(Message::Binary(_))) => {
-            return Frame::Refused(
-                ErrorCode::BadMessage,
-                "frames are JSON text, not binary".into(),
-            );
-        }
-        Some(Ok(Message::Text(text))) => text,
+        Some(Ok(message)) => message,
     };
     if !bucket.take() {
         if bucket.strikes > bucket.limits.flood {
             return Frame::End;
         }
-        return Frame::Refused(ErrorCode::RateLimited, "too many frames: slow down".into());
+        let what =
+            if matches!(message, Message::Ping(_) | Message::Pong(_)) { "pings" } else { "frames" };
+        return Frame::Refused(ErrorCode::RateLimited, format!("too many {what}: slow down"));
     }
+    let text = match message {
+        Message::Ping(_) | Message::Pong(_) => return Frame::Skip,
+        Message::Binary(_) => {
+            return Frame::Refused(
+                ErrorCode::BadMessage,
+                "frames are JSON text, not binary".into(),
+            );
+        }
+        Message::Close(_) => return Frame::End,
+        Message::Text(text) => text,
+    };
     if text.len() > bucket.limits.max_text {
         let max = bucket.limits.max_text;
         return Frame::Refused(ErrorCode::TooLarge, format!("a frame has at most {max} bytes"));

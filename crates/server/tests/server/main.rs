@@ -5,6 +5,7 @@
 mod support;
 
 mod cluster;
+mod edge;
 mod hostile;
 mod insight;
 mod load;

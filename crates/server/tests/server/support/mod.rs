@@ -108,10 +108,23 @@ pub(crate) async fn http(
     path: &str,
     body: Option<&str>,
 ) -> (u16, Value) {
+    http_with(addr, method, path, &["Content-Type: application/json"], body).await
+}
+
+/// One HTTP/1.1 request with these header lines (besides `Host`, `Content-Length` and
+/// `Connection`) as a browser sends them, the connection closed after it.
+pub(crate) async fn http_with(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[&str],
+    body: Option<&str>,
+) -> (u16, Value) {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let body = body.unwrap_or("");
+    let headers: String = headers.iter().flat_map(|h| [h, "\r\n"]).collect();
     let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{headers}\
          Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
@@ -192,6 +205,10 @@ impl Client {
 
     pub(crate) async fn send_text(&mut self, text: &str) {
         self.socket.send(Message::Text(text.into())).await.unwrap();
+    }
+
+    pub(crate) async fn send_ping(&mut self) {
+        self.socket.send(Message::Ping(b"ping".to_vec().into())).await.unwrap();
     }
 
     pub(crate) async fn send_binary(&mut self, bytes: Vec<u8>) {
