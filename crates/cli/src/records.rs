@@ -185,6 +185,7 @@ pub(crate) fn history(args: &HistoryArgs, console: &mut Console) -> CmdResult {
     if moves.is_empty() {
         return writeln!(out, "No moves yet.").or_other();
     }
+    let wormholes = save.game.board.wormholes();
     let rows = moves.iter().map(|m| {
         vec![
             m.turn.to_string(),
@@ -192,7 +193,7 @@ pub(crate) fn history(args: &HistoryArgs, console: &mut Console) -> CmdResult {
             roll_text(m),
             m.from.to_string(),
             m.to.to_string(),
-            what_happened(m),
+            what_happened(m, &wormholes),
             m.time_ms.map_or_else(|| "-".into(), utc_seconds),
         ]
     });
@@ -211,14 +212,26 @@ fn roll_text(m: &MoveRow) -> String {
     }
 }
 
-fn what_happened(m: &MoveRow) -> String {
+/// What became of a roll; a jump out of one of the `wormholes` cells is named a wormhole, not
+/// a snake or a ladder by the way it went.
+fn what_happened(m: &MoveRow, wormholes: &[u32]) -> String {
     match m.kind {
         MoveKind::Blocked => "overshoot, stays".into(),
         MoveKind::Stayed => "chose to stay".into(),
         MoveKind::Voided => "turn void".into(),
         MoveKind::Moved if m.jumps.is_empty() => String::new(),
         MoveKind::Moved => {
-            let jumps: Vec<String> = m.jumps.iter().map(ToString::to_string).collect();
+            let jumps: Vec<String> = m
+                .jumps
+                .iter()
+                .map(|j| {
+                    if wormholes.contains(&j.from) {
+                        format!("wormhole {}→{}", j.from, j.to)
+                    } else {
+                        j.to_string()
+                    }
+                })
+                .collect();
             jumps.join(", ")
         }
     }

@@ -129,6 +129,25 @@ fn history_shows_each_roll_and_jump_of_a_game_or_a_player() {
 }
 
 #[test]
+fn history_names_a_wormhole_jump_a_wormhole_whichever_way_it_goes() {
+    let dir = TempDir::new("history-wormhole");
+    let db = dir.file("games.db");
+    let board = dir.file("hole.toml");
+    std::fs::write(&board, "size = 20\n[[cell]]\nat = 3\neffect = \"wormhole\"\nexits = [2, 15]\n")
+        .unwrap();
+    // Ann: 3, out at 15 (up); Bob: 3, out at 2 (down); Ann: 5, to 20.
+    let args = ["play", "--board", &board, "--rolls", "3,w2,3,w1,5", "--db", &db];
+    let run = snl(&[&args[..], &["--player", "Ann:easy", "--player", "Bob:easy"]].concat());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = snl(&["history", "1", "--db", &db]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(lines[2].contains("  wormhole 3→15  "), "{}", run.stdout);
+    assert!(lines[3].contains("  wormhole 3→2  "), "{}", run.stdout);
+    assert!(!run.stdout.contains("ladder") && !run.stdout.contains("snake"), "{}", run.stdout);
+}
+
+#[test]
 fn stats_and_the_leaderboard_count_finished_games() {
     let dir = TempDir::new("stats");
     let db = dir.file("games.db");

@@ -161,6 +161,12 @@ impl BoardSpec {
     pub fn to_toml(&self) -> String {
         toml::to_string(self).expect("a board spec is always representable in TOML")
     }
+
+    /// The cells written as wormholes: a jump out of one of them is the wormhole's, neither a
+    /// snake nor a ladder, whichever way its drawn exit goes.
+    pub fn wormholes(&self) -> Vec<u32> {
+        self.cells.iter().filter(|c| c.effect.trim() == "wormhole").map(|c| c.at).collect()
+    }
 }
 
 /// Everything of a board file that could be read: see [`BoardSpec::from_toml_partial`].
