@@ -29,6 +29,13 @@ fn apply(app: &mut App, action: Action) {
         Action::View(view) => look(app, view),
         Action::Replay(control) => viewer::apply(app, control),
         Action::Leave => leave(app),
+        Action::Interrupt => {
+            leave(app);
+            // A game left part way is interrupted; an ended game or a replay just ends.
+            if app.stop == Some(Stop::Asked) {
+                app.stop = Some(Stop::Interrupted);
+            }
+        }
         Action::Unknown(c) => app.note(&format!("'{c}' is not a key here: ? shows the keys.")),
     }
 }
