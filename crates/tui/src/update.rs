@@ -10,6 +10,7 @@ mod viewer;
 use crate::{
     action::{Action, GameAction, ViewAction},
     app::{App, Overlay, Stop, TURN_PAUSE_TICKS},
+    display::agree,
 };
 
 /// Applies `action` to `app`.
@@ -65,7 +66,8 @@ fn play(app: &mut App, action: GameAction) {
             Awaiting::Choice(d) => act(app, d.seat, Intent::Choose { option: 0 }),
             Awaiting::Computer { seat } => {
                 let name = app.session.game().seats()[seat].name.clone();
-                app.note(&format!("{name} is played by the computer: wait, or press a."));
+                let played = agree(&name, "is played", "are played");
+                app.note(&format!("{played} by the computer: wait, or press a."));
             }
             Awaiting::Over => {}
         },
