@@ -239,6 +239,18 @@ fn what_happened(m: &MoveRow, wormholes: &[u32]) -> String {
 
 pub(crate) fn stats(args: &StatsArgs, console: &mut Console) -> CmdResult {
     let db = open(&args.db)?;
+    if let Some(name) = &args.player {
+        let known = match &db {
+            Some(db) => read(db, db.has_player(name))?,
+            None => false,
+        };
+        if !known {
+            return Err(Failure::bad(anyhow::anyhow!(
+                "no recorded game has a player named '{}'",
+                shown(name, VALUE_SHOWN)
+            )));
+        }
+    }
     let mut all = match &db {
         Some(db) => read(db, db.stats(args.player.as_deref()))?,
         None => Vec::new(),
@@ -249,7 +261,7 @@ pub(crate) fn stats(args: &StatsArgs, console: &mut Console) -> CmdResult {
     };
     let out = console.out.as_mut();
     if let Some(name) = &args.player {
-        // Someone who has not finished a recorded game has played none: zeros, not an error.
+        // Someone seated only in games not finished yet has finished none: zeros.
         let one = all.pop().unwrap_or_else(|| nobody(name));
         if args.json {
             let mut value = serde_json::json!(one);
