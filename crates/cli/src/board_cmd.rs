@@ -4,7 +4,10 @@ use std::io::Write;
 
 use clap::{Args, Subcommand};
 
-use crate::common::{CmdResult, GameArgs, OrFail};
+use crate::{
+    common::{CmdResult, GameArgs, OrFail},
+    format::counted,
+};
 use snl_tui::{console::Console, display::draw_board};
 
 /// Options of `snl board`.
@@ -124,15 +127,14 @@ pub(crate) fn run(args: &BoardArgs, console: &mut Console) -> CmdResult {
             };
             let effects = match board.effects().len() {
                 0 => String::new(),
-                1 => ", 1 cell effect".to_owned(),
-                k => format!(", {k} cell effects"),
+                k => format!(", {}", counted(k, "cell effect", "cell effects")),
             };
             let message = format!(
-                "board '{}' is valid: {} cells, {} snakes, {} ladders{effects}{verdict}",
+                "board '{}' is valid: {} cells, {}, {}{effects}{verdict}",
                 game.board,
                 board.size(),
-                snakes,
-                board.jumps().len() - snakes
+                counted(snakes, "snake", "snakes"),
+                counted(board.jumps().len() - snakes, "ladder", "ladders")
             );
             if check.json {
                 let value = serde_json::json!({

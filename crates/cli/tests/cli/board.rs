@@ -46,6 +46,22 @@ fn every_preset_validates() {
 }
 
 #[test]
+fn validate_counts_one_snake_and_one_ladder_in_the_singular() {
+    let dir = TempDir::new("validate-one");
+    let file = dir.file("one.toml");
+    std::fs::write(
+        &file,
+        "size = 10\n[[snake]]\nhead = 9\ntail = 2\n[[ladder]]\nfoot = 3\ntop = 7\n",
+    )
+    .unwrap();
+    let run = snl(&["board", "validate", &file]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.ends_with("is valid: 10 cells, 1 snake, 1 ladder\n"), "{}", run.stdout);
+    let run = snl(&["board", "validate", "empty"]);
+    assert!(run.stdout.contains(": 100 cells, 0 snakes, 0 ladders"), "{}", run.stdout);
+}
+
+#[test]
 fn random_boards_follow_seed_size_and_counts() {
     let args = [
         "board",
