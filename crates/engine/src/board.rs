@@ -449,6 +449,16 @@ mod tests {
     }
 
     #[test]
+    fn toml_errors_name_line_and_column_in_characters_and_no_place_when_there_is_none() {
+        let text = "size = 20\n[[snake]]\nhead = 9\ntail = \"ééé\" x\n";
+        let err = BoardSpec::from_toml(text).unwrap_err();
+        assert_eq!((err.line, err.column), (4, 14), "{err}");
+        assert!(err.to_string().starts_with("line 4, column 14: "), "{err}");
+        let read = BoardSpec::from_toml_partial("width = 3\n");
+        assert_eq!(read.problems[0].to_string(), "missing field `size`");
+    }
+
+    #[test]
     fn a_partial_read_lists_every_toml_problem_and_keeps_the_good_parts() {
         let text = "size = 30\ncolour = 3\n[[snake]]\nhead = 9\ntail = 'x'\n\
                     [[snake]]\nhead = 8\ntail = 20\n[[ladder]]\nfoot = 2\ntop = 9\n";

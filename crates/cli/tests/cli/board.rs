@@ -131,6 +131,22 @@ fn malformed_toml_names_the_line() {
 }
 
 #[test]
+fn a_toml_syntax_error_names_its_line_and_column_counted_in_characters() {
+    let dir = TempDir::new("toml-column");
+    let file = dir.file("accents.toml");
+    std::fs::write(&file, "size = 20\n# café\n[[snake]]\nhead = 9 # tête\ntail = = 2\n").unwrap();
+    let run = snl(&["board", "validate", &file]);
+    assert_fails(&run, 2, &["accents.toml", "line 5, column 8: extra `=`"]);
+    std::fs::write(&file, "size = 20\nname = \"Café\" width\n").unwrap();
+    assert_fails(&snl(&["board", "show", &file]), 2, &["line 2, column 15: "]);
+    // A key that is missing has no place in the file: no "line 0, column 0".
+    std::fs::write(&file, "# no size\n").unwrap();
+    let run = snl(&["board", "validate", &file]);
+    assert_fails(&run, 2, &["is not a valid board: missing field `size`"]);
+    assert!(!run.stderr.contains("line 0"), "{}", run.stderr);
+}
+
+#[test]
 fn a_missing_file_is_named() {
     let run = snl(&["board", "show", "no/such/board.toml"]);
     assert_fails(&run, 2, &["cannot read board file 'no/such/board.toml'"]);

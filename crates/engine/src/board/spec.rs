@@ -169,6 +169,11 @@ impl BoardSpec {
     }
 }
 
+/// "line L, column C: " for a place in the file; nothing for line 0, which is none.
+fn place(line: usize, column: usize) -> String {
+    if line == 0 { String::new() } else { format!("line {line}, column {column}: ") }
+}
+
 /// Everything of a board file that could be read: see [`BoardSpec::from_toml_partial`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PartialBoard {
@@ -207,16 +212,23 @@ fn describe(text: &str, e: &toml::de::Error) -> ParseBoardError {
     ParseBoardError { line, column, message }
 }
 
+/// The 1-based line and column of byte `offset`, the column counted in characters as an editor
+/// counts them (not bytes: "ü" is one column).
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
-    let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    let column = before[before.rfind('\n').map_or(0, |i| i + 1)..].chars().count() + 1;
     (line, column)
 }
 
-/// A board file that is not valid TOML or not shaped like a board.
+/// A board file that is not valid TOML or not shaped like a board: "line L, column C: what",
+/// or only what when it has no place in the file (a key that is missing).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}, column {column}: {message}")]
+#[error("{}{message}", place(*line, *column))]
 pub struct ParseBoardError {
     /// 1-based line (0 when unknown).
     pub line: usize,
