@@ -6,5 +6,5 @@ mod words;
 
 pub use self::{
     board::{draw_board, draw_game, effect_mark, token_marks},
-    words::{JsonLines, Narrator, Sentences, agree, rules_in_words, whom, whose},
+    words::{JsonLines, Narrator, Sentences, agree, ordinal, rules_in_words, whom, whose},
 };

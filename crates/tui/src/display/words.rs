@@ -10,7 +10,9 @@ use snl_engine::{Event, Game, Numbered, Observer, Roll, Rules, Seat};
 
 use super::board::{BOLD, GREEN, RED, paint};
 
-fn ordinal(n: u32) -> String {
+/// A rank in words, as every front end writes one: "1st", "2nd", "3rd", "4th", "11th", "21st".
+/// (The page's `words.js` has the same rule.)
+pub fn ordinal(n: u32) -> String {
     let suffix = match (n % 10, n % 100) {
         (1, 11) | (2, 12) | (3, 13) => "th",
         (1, _) => "st",
@@ -475,10 +477,11 @@ mod tests {
 
     #[test]
     fn ordinals_read_naturally() {
-        let got: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 101].map(ordinal).to_vec();
-        assert_eq!(
-            got,
-            ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"]
-        );
+        let got = [1, 2, 3, 4, 10, 11, 12, 13, 21, 22, 23, 101, 111, 112, 113, 1012].map(ordinal);
+        let want = [
+            "1st", "2nd", "3rd", "4th", "10th", "11th", "12th", "13th", "21st", "22nd", "23rd",
+            "101st", "111th", "112th", "113th", "1012th",
+        ];
+        assert_eq!(got, want);
     }
 }
