@@ -459,6 +459,18 @@ mod tests {
     }
 
     #[test]
+    fn a_partial_read_keeps_cell_effects_and_lists_only_the_real_problems() {
+        let text = "size = 20\n[[cell]]\nat = 3\neffect = \"wormhole\"\nexits = [2, 15]\n\
+                    [[cell]]\nat = 5\neffect = 7\nwidth = = 4\n";
+        let read = BoardSpec::from_toml_partial(text);
+        let said: Vec<String> = read.problems.iter().map(ToString::to_string).collect();
+        assert!(said.iter().all(|p| !p.contains("unknown field `cell`")), "{said:?}");
+        assert_eq!(read.spec.cells.len(), 1, "{said:?}");
+        assert_eq!(read.spec.cells[0].exits, [2, 15]);
+        assert!(said.iter().any(|p| p.starts_with("line 9, column 9: ")), "{said:?}");
+    }
+
+    #[test]
     fn a_partial_read_lists_every_toml_problem_and_keeps_the_good_parts() {
         let text = "size = 30\ncolour = 3\n[[snake]]\nhead = 9\ntail = 'x'\n\
                     [[snake]]\nhead = 8\ntail = 20\n[[ladder]]\nfoot = 2\ntop = 9\n";

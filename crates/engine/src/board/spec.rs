@@ -113,6 +113,7 @@ impl BoardSpec {
                     spec.width = part.width.or(spec.width);
                     spec.snakes.extend(part.snakes);
                     spec.ladders.extend(part.ladders);
+                    spec.cells.extend(part.cells);
                     if let Some(rules) = part.rules {
                         spec.rules = rules;
                     }
@@ -128,7 +129,9 @@ impl BoardSpec {
         };
         for (key, value) in root.get_ref() {
             match value.get_ref() {
-                DeValue::Array(items) if matches!(key.get_ref().as_ref(), "snake" | "ladder") => {
+                DeValue::Array(items)
+                    if matches!(key.get_ref().as_ref(), "snake" | "ladder" | "cell") =>
+                {
                     for item in items {
                         let mut one = toml::de::DeArray::new();
                         one.push(item.clone());
@@ -195,6 +198,8 @@ struct Loose {
     snakes: Vec<SnakeSpec>,
     #[serde(default, rename = "ladder")]
     ladders: Vec<LadderSpec>,
+    #[serde(default, rename = "cell")]
+    cells: Vec<CellSpec>,
     rules: Option<RuleSpec>,
 }
 
