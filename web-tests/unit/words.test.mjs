@@ -22,6 +22,16 @@ test('events are told in the console\'s plain words', () => {
   assert.equal(ordinal(12), '12th');
 });
 
+test('a player named You is spoken to, as the console does', () => {
+  const n = narrator(100, rules);
+  assert.equal(n.sentence({ type: 'snake', player: 'You', from: 99, to: 54 }), 'Oh no! A snake at 99 took you down to 54');
+  assert.equal(n.sentence({ type: 'ladder', player: 'You', from: 6, to: 25 }), 'Yes! A ladder at 6 took you up to 25');
+  assert.equal(n.sentence({ type: 'shield_used', player: 'You', at: 40 }), 'Your shield stops the snake at 40');
+  assert.equal(n.sentence({ type: 'presence', player: 'You', online: false }), 'You are away');
+  assert.equal(n.sentence({ type: 'presence', player: 'Ann', online: true }), 'Ann is here');
+  assert.equal(n.sentence({ type: 'player_finished', player: 'You', rank: 1 }), 'You reached 100 and win!');
+});
+
 test('a board file is read from TOML or JSON', () => {
   const toml = `# a small board\nsize = 30\nwidth = 6\n\n[[snake]]\nhead = 27\ntail = 3\n\n[[ladder]]\nfoot = 4 # up\ntop = 20\n\n[[cell]]\nat = 10\neffect = "wormhole"\nexits = [3, 25]\n\n[rules]\ndice = "1d4"\n`;
   assert.deepEqual(readBoardFile(toml), {

@@ -4,7 +4,10 @@ use std::io::Write;
 
 use clap::{Args, Subcommand};
 
-use crate::common::{CmdResult, GameArgs, OrFail};
+use crate::{
+    common::{CmdResult, GameArgs, OrFail},
+    format::{counted, shown_path},
+};
 use snl_tui::{console::Console, display::draw_board};
 
 /// Options of `snl board`.
@@ -124,15 +127,14 @@ pub(crate) fn run(args: &BoardArgs, console: &mut Console) -> CmdResult {
             };
             let effects = match board.effects().len() {
                 0 => String::new(),
-                1 => ", 1 cell effect".to_owned(),
-                k => format!(", {k} cell effects"),
+                k => format!(", {}", counted(k, "cell effect", "cell effects")),
             };
             let message = format!(
-                "board '{}' is valid: {} cells, {} snakes, {} ladders{effects}{verdict}",
+                "board '{}' is valid: {} cells, {}, {}{effects}{verdict}",
                 game.board,
                 board.size(),
-                snakes,
-                board.jumps().len() - snakes
+                counted(snakes, "snake", "snakes"),
+                counted(board.jumps().len() - snakes, "ladder", "ladders")
             );
             if check.json {
                 let value = serde_json::json!({
@@ -271,10 +273,11 @@ fn generate_board(args: &GenerateArgs, console: &mut Console) -> CmdResult {
             &mut file
         }
     };
-    match args.format {
+    let spec = match args.format {
         BoardFormat::Toml => {
             let spec = params.spec_with_effects(&Rules::default(), args.effects);
             out.write_all(spec.to_toml().as_bytes()).or_other()?;
+            spec
         }
         BoardFormat::Leetcode => {
             let spec = params.spec(&puzzle_rules());
@@ -285,10 +288,32 @@ fn generate_board(args: &GenerateArgs, console: &mut Console) -> CmdResult {
                 .chain(spec.ladders.iter().map(|l| Jump { from: l.foot, to: l.top }));
             let board = LeetCode::from_jumps(side, jumps).or_other()?;
             board.write_json(out).or_other()?;
+            spec
         }
-    }
+    };
     out.flush().or_other()?;
+    if let Some(path) = &args.output {
+        writeln!(console.out, "{}", wrote(&spec, path)).or_other()?;
+    }
     Ok(())
+}
+
+/// "Wrote a 100-cell board with 8 snakes and 8 ladders to FILE.": what `generate -o` put where.
+fn wrote(spec: &snl_engine::BoardSpec, path: &std::path::Path) -> String {
+    let mut things = vec![
+        counted(spec.snakes.len(), "snake", "snakes"),
+        counted(spec.ladders.len(), "ladder", "ladders"),
+    ];
+    if !spec.cells.is_empty() {
+        things.push(counted(spec.cells.len(), "cell effect", "cell effects"));
+    }
+    let last = things.pop().unwrap_or_default();
+    format!(
+        "Wrote a {}-cell board with {} and {last} to {}.",
+        spec.size,
+        things.join(", "),
+        shown_path(path)
+    )
 }
 
 /// `snl board convert`: a board file or preset to TOML or LeetCode, or a LeetCode matrix to TOML

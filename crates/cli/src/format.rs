@@ -70,6 +70,11 @@ fn escaped(c: char) -> String {
     if c.is_control() { c.escape_debug().collect() } else { String::from(c) }
 }
 
+/// A count and its noun, singular for one: "1 snake", "0 snakes", "8 snakes".
+pub(crate) fn counted(n: usize, one: &str, many: &str) -> String {
+    if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
+}
+
 /// The smallest percentage written as a number; anything smaller (but not zero) is `< 0.0001%`.
 const SMALLEST_PERCENT: f64 = 0.0001;
 

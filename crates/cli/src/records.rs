@@ -185,6 +185,7 @@ pub(crate) fn history(args: &HistoryArgs, console: &mut Console) -> CmdResult {
     if moves.is_empty() {
         return writeln!(out, "No moves yet.").or_other();
     }
+    let wormholes = save.game.board.wormholes();
     let rows = moves.iter().map(|m| {
         vec![
             m.turn.to_string(),
@@ -192,7 +193,7 @@ pub(crate) fn history(args: &HistoryArgs, console: &mut Console) -> CmdResult {
             roll_text(m),
             m.from.to_string(),
             m.to.to_string(),
-            what_happened(m),
+            what_happened(m, &wormholes),
             m.time_ms.map_or_else(|| "-".into(), utc_seconds),
         ]
     });
@@ -211,14 +212,26 @@ fn roll_text(m: &MoveRow) -> String {
     }
 }
 
-fn what_happened(m: &MoveRow) -> String {
+/// What became of a roll; a jump out of one of the `wormholes` cells is named a wormhole, not
+/// a snake or a ladder by the way it went.
+fn what_happened(m: &MoveRow, wormholes: &[u32]) -> String {
     match m.kind {
         MoveKind::Blocked => "overshoot, stays".into(),
         MoveKind::Stayed => "chose to stay".into(),
         MoveKind::Voided => "turn void".into(),
         MoveKind::Moved if m.jumps.is_empty() => String::new(),
         MoveKind::Moved => {
-            let jumps: Vec<String> = m.jumps.iter().map(ToString::to_string).collect();
+            let jumps: Vec<String> = m
+                .jumps
+                .iter()
+                .map(|j| {
+                    if wormholes.contains(&j.from) {
+                        format!("wormhole {}→{}", j.from, j.to)
+                    } else {
+                        j.to_string()
+                    }
+                })
+                .collect();
             jumps.join(", ")
         }
     }
@@ -226,6 +239,18 @@ fn what_happened(m: &MoveRow) -> String {
 
 pub(crate) fn stats(args: &StatsArgs, console: &mut Console) -> CmdResult {
     let db = open(&args.db)?;
+    if let Some(name) = &args.player {
+        let known = match &db {
+            Some(db) => read(db, db.has_player(name))?,
+            None => false,
+        };
+        if !known {
+            return Err(Failure::bad(anyhow::anyhow!(
+                "no recorded game has a player named '{}'",
+                shown(name, VALUE_SHOWN)
+            )));
+        }
+    }
     let mut all = match &db {
         Some(db) => read(db, db.stats(args.player.as_deref()))?,
         None => Vec::new(),
@@ -236,7 +261,7 @@ pub(crate) fn stats(args: &StatsArgs, console: &mut Console) -> CmdResult {
     };
     let out = console.out.as_mut();
     if let Some(name) = &args.player {
-        // Someone who has not finished a recorded game has played none: zeros, not an error.
+        // Someone seated only in games not finished yet has finished none: zeros.
         let one = all.pop().unwrap_or_else(|| nobody(name));
         if args.json {
             let mut value = serde_json::json!(one);

@@ -342,7 +342,10 @@ fn finish(series: &Series, tell_seed: bool, opts: &TableArgs, console: &mut Cons
     } else if text && series.over {
         let score = score(wins);
         match leader {
-            Some(s) => writeln!(out, "{} wins the series {score}.", seats[s].name),
+            Some(s) => {
+                let wins = snl_tui::display::agree(&seats[s].name, "wins", "win");
+                writeln!(out, "{wins} the series {score}.")
+            }
             None => writeln!(out, "The series is drawn {score}."),
         }
         .or_other()?;

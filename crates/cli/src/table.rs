@@ -288,7 +288,8 @@ fn ask_roll(
             "" => return intent(Intent::Roll),
             "q" => return intent(Intent::Quit),
             "a" => {
-                snl_tui::stderr_line!("({name} is on autopilot: {})", keyboard.take_back_hint());
+                let who = snl_tui::display::agree(&name, "is", "are");
+                snl_tui::stderr_line!("({who} on autopilot: {})", keyboard.take_back_hint());
                 return intent(Intent::Autopilot { on: true });
             }
             "u" if undo => return intent(Intent::Undo),
@@ -340,7 +341,8 @@ fn ask_choice(
             "q" => return intent(Intent::Quit),
             "u" if undo => return intent(Intent::Undo),
             "a" => {
-                snl_tui::stderr_line!("({name} is on autopilot: {})", keyboard.take_back_hint());
+                let who = snl_tui::display::agree(&name, "is", "are");
+                snl_tui::stderr_line!("({who} on autopilot: {})", keyboard.take_back_hint());
                 return intent(Intent::Autopilot { on: true });
             }
             other => match other.parse::<usize>() {

@@ -449,6 +449,28 @@ mod tests {
     }
 
     #[test]
+    fn toml_errors_name_line_and_column_in_characters_and_no_place_when_there_is_none() {
+        let text = "size = 20\n[[snake]]\nhead = 9\ntail = \"ééé\" x\n";
+        let err = BoardSpec::from_toml(text).unwrap_err();
+        assert_eq!((err.line, err.column), (4, 14), "{err}");
+        assert!(err.to_string().starts_with("line 4, column 14: "), "{err}");
+        let read = BoardSpec::from_toml_partial("width = 3\n");
+        assert_eq!(read.problems[0].to_string(), "missing field `size`");
+    }
+
+    #[test]
+    fn a_partial_read_keeps_cell_effects_and_lists_only_the_real_problems() {
+        let text = "size = 20\n[[cell]]\nat = 3\neffect = \"wormhole\"\nexits = [2, 15]\n\
+                    [[cell]]\nat = 5\neffect = 7\nwidth = = 4\n";
+        let read = BoardSpec::from_toml_partial(text);
+        let said: Vec<String> = read.problems.iter().map(ToString::to_string).collect();
+        assert!(said.iter().all(|p| !p.contains("unknown field `cell`")), "{said:?}");
+        assert_eq!(read.spec.cells.len(), 1, "{said:?}");
+        assert_eq!(read.spec.cells[0].exits, [2, 15]);
+        assert!(said.iter().any(|p| p.starts_with("line 9, column 9: ")), "{said:?}");
+    }
+
+    #[test]
     fn a_partial_read_lists_every_toml_problem_and_keeps_the_good_parts() {
         let text = "size = 30\ncolour = 3\n[[snake]]\nhead = 9\ntail = 'x'\n\
                     [[snake]]\nhead = 8\ntail = 20\n[[ladder]]\nfoot = 2\ntop = 9\n";

@@ -20,8 +20,10 @@ pub(crate) enum Action {
     View(ViewAction),
     /// A key of the replay viewer.
     Replay(Control),
-    /// Leave now, keeping the game (Ctrl-C, or `y` at the question).
+    /// Leave now, keeping the game (Ctrl-D, or `y` at the question).
     Leave,
+    /// Ctrl-C: leave now, keeping the game, and end as an interrupt does (SPEC §7: 130).
+    Interrupt,
     /// A key that means nothing here.
     Unknown(char),
 }
@@ -68,7 +70,10 @@ pub(crate) fn from_event(event: &TermEvent, app: &App) -> Option<Action> {
 /// The action of one key press.
 pub(crate) fn from_key(key: KeyEvent, app: &App) -> Option<Action> {
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-    if ctrl && matches!(key.code, KeyCode::Char('c' | 'd')) {
+    if ctrl && key.code == KeyCode::Char('c') {
+        return Some(Action::Interrupt);
+    }
+    if ctrl && key.code == KeyCode::Char('d') {
         return Some(Action::Leave);
     }
     match app.overlay {

@@ -145,8 +145,10 @@ pub(crate) enum Overlay {
 pub(crate) enum Stop {
     /// The game is over and the player left.
     Over,
-    /// `q` confirmed, Ctrl-C, or `--stop-after`: the game is kept, to go on later.
+    /// `q` confirmed, Ctrl-D, or `--stop-after`: the game is kept, to go on later.
     Asked,
+    /// Ctrl-C: the game is kept, to go on later, and the command ends with 130.
+    Interrupted,
     /// The dice could not go on: the scripted rolls ran out, or the next one does not fit.
     Dice(RollError),
 }

@@ -9,5 +9,5 @@ mod words;
 pub use self::{
     board::{draw_board, draw_game, effect_mark, token_marks},
     pictures::{CellKind, Hue, Picture, carried},
-    words::{JsonLines, Narrator, Sentences, rules_in_words},
+    words::{JsonLines, Narrator, Sentences, agree, ordinal, rules_in_words, whom, whose},
 };

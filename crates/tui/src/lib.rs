@@ -117,6 +117,9 @@ pub fn play(
     let out = console.out.as_mut();
     match &app.stop {
         Some(Stop::Dice(e)) => Err(crate::failure::dice_failure(e, game.turns())),
+        Some(Stop::Interrupted) => {
+            Err(Failure::interrupted(anyhow::anyhow!("{}", interrupted(game.turns(), &app.kept))))
+        }
         _ if game.status() != Status::Finished => {
             writeln!(out, "Game stopped after {} turns.", game.turns()).or_other()?;
             if let Some(how) = app.kept.how_to_go_on() {
@@ -142,6 +145,16 @@ pub fn play(
             }
             Ok(())
         }
+    }
+}
+
+/// Ctrl-C's sentence: how many turns were played, so where `resume` goes on from, and how.
+fn interrupted(turns: u32, kept: &Kept) -> String {
+    let plural = if turns == 1 { "" } else { "s" };
+    let text = format!("interrupted by Ctrl-C after {turns} turn{plural}");
+    match kept.how_to_go_on() {
+        Some(how) => format!("{text}; {}", how.replacen("Go on", "go on", 1)),
+        None => format!("{text}; the game is not kept"),
     }
 }
 

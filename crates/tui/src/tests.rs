@@ -317,7 +317,8 @@ fn quitting_asks_first_and_ctrl_c_does_not() {
     let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
     let action = from_key(ctrl_c, &app).unwrap();
     update(&mut app, action);
-    assert_eq!(app.stop, Some(Stop::Asked));
+    assert_eq!(app.stop, Some(Stop::Interrupted));
+    assert!(app.session.is_stopped());
 }
 
 #[test]

@@ -10,6 +10,7 @@ mod viewer;
 use crate::{
     action::{Action, GameAction, ViewAction},
     app::{App, Overlay, Stop, TURN_PAUSE_TICKS},
+    display::agree,
 };
 
 /// Applies `action` to `app`.
@@ -29,6 +30,13 @@ fn apply(app: &mut App, action: Action) {
         Action::View(view) => look(app, view),
         Action::Replay(control) => viewer::apply(app, control),
         Action::Leave => leave(app),
+        Action::Interrupt => {
+            leave(app);
+            // A game left part way is interrupted; an ended game or a replay just ends.
+            if app.stop == Some(Stop::Asked) {
+                app.stop = Some(Stop::Interrupted);
+            }
+        }
         Action::Unknown(c) => app.note(&format!("'{c}' is not a key here: ? shows the keys.")),
     }
 }
@@ -58,7 +66,8 @@ fn play(app: &mut App, action: GameAction) {
             Awaiting::Choice(d) => act(app, d.seat, Intent::Choose { option: 0 }),
             Awaiting::Computer { seat } => {
                 let name = app.session.game().seats()[seat].name.clone();
-                app.note(&format!("{name} is played by the computer: wait, or press a."));
+                let played = agree(&name, "is played", "are played");
+                app.note(&format!("{played} by the computer: wait, or press a."));
             }
             Awaiting::Over => {}
         },

@@ -60,7 +60,9 @@ fn an_achievement_is_kept_once_with_the_game_it_was_first_earned_in() {
     assert_eq!(ann["wins"], 2);
     assert_eq!(keys(&ann), ["first_win", "bitten_and_won"]);
     assert_eq!(ann["achievements"][0]["game"], 1);
-    // Someone with no recorded game has none.
+    // Someone seated only in a game not finished has none.
+    let args = ["play", "--seed", "1", "--stop-after", "2", "--player", "Zed:easy", "--db", &db];
+    assert_eq!(snl(&[&args[..], &["--player", "Cy:easy"]].concat()).code, 0);
     let zed = snl_json(&["stats", "--player", "Zed", "--json", "--db", &db]);
     assert_eq!(zed["achievements"], serde_json::json!([]));
 }

@@ -127,6 +127,17 @@ fn seats_get_win_probabilities_in_seating_order_and_the_game_length() {
 }
 
 #[test]
+fn finish_all_heads_each_rank_as_every_screen_writes_a_rank() {
+    let args = ["analyze", "--board", "kids", "--finish", "all"];
+    let seats = ["--player", "A:easy", "--player", "B:easy", "--player", "C:easy"];
+    let run = snl(&[&args[..], &seats[..]].concat());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let heading = run.stdout.lines().find(|l| l.trim_start().starts_with("seat")).unwrap();
+    let words: Vec<&str> = heading.split_whitespace().collect();
+    assert_eq!(words, ["seat", "1st", "2nd", "3rd"], "{}", run.stdout);
+}
+
+#[test]
 fn finish_all_adds_the_rank_of_every_seat() {
     let v = snl_json(&[
         "analyze", "--board", "kids", "--finish", "all", "--player", "A:easy", "--player",

@@ -46,6 +46,22 @@ fn every_preset_validates() {
 }
 
 #[test]
+fn validate_counts_one_snake_and_one_ladder_in_the_singular() {
+    let dir = TempDir::new("validate-one");
+    let file = dir.file("one.toml");
+    std::fs::write(
+        &file,
+        "size = 10\n[[snake]]\nhead = 9\ntail = 2\n[[ladder]]\nfoot = 3\ntop = 7\n",
+    )
+    .unwrap();
+    let run = snl(&["board", "validate", &file]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.ends_with("is valid: 10 cells, 1 snake, 1 ladder\n"), "{}", run.stdout);
+    let run = snl(&["board", "validate", "empty"]);
+    assert!(run.stdout.contains(": 100 cells, 0 snakes, 0 ladders"), "{}", run.stdout);
+}
+
+#[test]
 fn random_boards_follow_seed_size_and_counts() {
     let args = [
         "board",
@@ -112,6 +128,22 @@ fn a_jump_on_the_start_cell_is_refused_when_tokens_start_there() {
 fn malformed_toml_names_the_line() {
     let run = snl(&["board", "validate", &fixture("bad/malformed.toml")]);
     assert_fails(&run, 2, &["malformed.toml", "line 5"]);
+}
+
+#[test]
+fn a_toml_syntax_error_names_its_line_and_column_counted_in_characters() {
+    let dir = TempDir::new("toml-column");
+    let file = dir.file("accents.toml");
+    std::fs::write(&file, "size = 20\n# café\n[[snake]]\nhead = 9 # tête\ntail = = 2\n").unwrap();
+    let run = snl(&["board", "validate", &file]);
+    assert_fails(&run, 2, &["accents.toml", "line 5, column 8: extra `=`"]);
+    std::fs::write(&file, "size = 20\nname = \"Café\" width\n").unwrap();
+    assert_fails(&snl(&["board", "show", &file]), 2, &["line 2, column 15: "]);
+    // A key that is missing has no place in the file: no "line 0, column 0".
+    std::fs::write(&file, "# no size\n").unwrap();
+    let run = snl(&["board", "validate", &file]);
+    assert_fails(&run, 2, &["is not a valid board: missing field `size`"]);
+    assert!(!run.stderr.contains("line 0"), "{}", run.stderr);
 }
 
 #[test]

@@ -129,6 +129,42 @@ fn history_shows_each_roll_and_jump_of_a_game_or_a_player() {
 }
 
 #[test]
+fn history_names_a_wormhole_jump_a_wormhole_whichever_way_it_goes() {
+    let dir = TempDir::new("history-wormhole");
+    let db = dir.file("games.db");
+    let board = dir.file("hole.toml");
+    std::fs::write(&board, "size = 20\n[[cell]]\nat = 3\neffect = \"wormhole\"\nexits = [2, 15]\n")
+        .unwrap();
+    // Ann: 3, out at 15 (up); Bob: 3, out at 2 (down); Ann: 5, to 20.
+    let args = ["play", "--board", &board, "--rolls", "3,w2,3,w1,5", "--db", &db];
+    let run = snl(&[&args[..], &["--player", "Ann:easy", "--player", "Bob:easy"]].concat());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = snl(&["history", "1", "--db", &db]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(lines[2].contains("  wormhole 3→15  "), "{}", run.stdout);
+    assert!(lines[3].contains("  wormhole 3→2  "), "{}", run.stdout);
+    assert!(!run.stdout.contains("ladder") && !run.stdout.contains("snake"), "{}", run.stdout);
+}
+
+#[test]
+fn stats_of_a_player_no_game_has_says_so_and_one_only_in_unfinished_games_has_zeros() {
+    let dir = TempDir::new("stats-nobody");
+    let db = dir.file("games.db");
+    let never = snl(&["stats", "--player", "Nobody", "--db", &db]);
+    assert_fails(&never, 2, &["no recorded game has a player named 'Nobody'"]);
+    assert_eq!((never.stdout.as_str(), never.stderr.lines().count()), ("", 1), "{}", never.stderr);
+    scripted_win(&db, "Ann", "Bob");
+    let run = snl(&["stats", "--player", "Nobody", "--db", &db]);
+    assert_fails(&run, 2, &["snl: no recorded game has a player named 'Nobody'"]);
+    assert!(run.stdout.is_empty(), "no table: {}", run.stdout);
+    let args = ["play", "--seed", "1", "--stop-after", "3", "--player", "Dee:easy", "--db", &db];
+    assert_eq!(snl(&[&args[..], &["--player", "Cy:easy"]].concat()).code, 0);
+    let dee = json(&snl(&["stats", "--player", "Dee", "--json", "--db", &db]));
+    assert_eq!((dee["name"].as_str(), dee["games"].as_u64()), (Some("Dee"), Some(0)));
+}
+
+#[test]
 fn stats_and_the_leaderboard_count_finished_games() {
     let dir = TempDir::new("stats");
     let db = dir.file("games.db");
@@ -171,8 +207,8 @@ fn stats_and_the_leaderboard_count_finished_games() {
         lines[3],
         "Cy          1     0        0%                    -       1        2             15"
     );
-    let zed = json(&snl(&["stats", "--player", "Zed", "--json", "--db", &db]));
-    assert_eq!((zed["name"].as_str(), zed["games"].as_u64()), (Some("Zed"), Some(0)));
+    let zed = snl(&["stats", "--player", "Zed", "--json", "--db", &db]);
+    assert_fails(&zed, 2, &["no recorded game has a player named 'Zed'"]);
 
     let board = snl(&["leaderboard", "--db", &db]);
     assert_eq!(

@@ -168,6 +168,13 @@ fn generated_boards_are_the_random_preset_and_solve() {
     let args = ["--size", "400", "--snakes", "10", "--ladders", "10", "--seed", "3"];
     let run = snl(&[&["board", "generate", "-o", &toml][..], &args[..]].concat());
     assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("Wrote a 400-cell board with 10 snakes and 10 ladders to ")
+            && run.stdout.ends_with("/big.toml.\n")
+            && run.stdout.lines().count() == 1,
+        "{}",
+        run.stdout
+    );
     let from_file = snl(&["solve", "--board", &toml, "--json"]).stdout;
     let preset = snl(&[&["solve", "--board", "random"][..], &args[..], &["--json"][..]].concat());
     eqnice!(preset.stdout, from_file);

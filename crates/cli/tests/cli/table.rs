@@ -199,3 +199,29 @@ fn a_recorded_game_loaded_from_its_save_goes_on_in_its_own_record() {
         (whole["ranking"].clone(), whole["turns"].clone())
     );
 }
+
+#[test]
+fn a_player_named_you_is_spoken_to_in_the_second_person() {
+    let rolls = "6,5,6,5,6,6,6,1,3,1,4,1,5,1,6,1,6,1,6,1,3";
+    let args = ["play", "--no-record", "--games", "1", "--rolls", rolls];
+    let run = snl_with_input(
+        &[&args[..], &["--player", "You:human", "--player", "Bo:hard"]].concat(),
+        "a\n",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("(You are on autopilot: "), "{}", run.stderr);
+    for said in [
+        "A ladder at 6 took you up to 25",
+        "A snake at 99 took you down to 54",
+        "You win the series 1-0.",
+    ] {
+        assert!(run.stdout.contains(said), "{said:?} not in:\n{}", run.stdout);
+    }
+    for wrong in ["You is", "You wins", "took You"] {
+        assert!(
+            !run.stdout.contains(wrong) && !run.stderr.contains(wrong),
+            "{wrong:?} in:\n{}",
+            run.stdout
+        );
+    }
+}

@@ -155,10 +155,34 @@ fn q_asks_first_and_ctrl_c_leaves_at_once_giving_the_terminal_back() {
     pane.keys(&["C-c"]);
     let after = pane.wait_for("MODE=");
     assert!(
-        after.contains("Game stopped after 0 turns.") && after.contains("SNL-EXIT=0"),
+        after.contains("interrupted by Ctrl-C after 0 turns; the game is not kept")
+            && after.contains("SNL-EXIT=130"),
         "{after}"
     );
     assert!(after.contains("MODE=icanon"), "{after}");
+}
+
+#[test]
+fn ctrl_c_in_a_game_ends_with_130_and_says_the_turn_resume_goes_on_from() {
+    let pane =
+        Pane::start("ctrl-c", "play --fast --rolls 1,2,3 --player Ann:human --player Bo:easy");
+    pane.wait_for("turn 1 · Ann to roll");
+    pane.keys(&["Space"]);
+    pane.wait_for("turn 3 · Ann to roll");
+    pane.keys(&["C-c"]);
+    let after = pane.wait_for("MODE=");
+    assert!(after.contains("SNL-EXIT=130") && after.contains("MODE=icanon"), "{after}");
+    assert!(
+        after.contains("snl: interrupted by Ctrl-C after 2 turns; go on with: snl resume 1"),
+        "{after}"
+    );
+    let games = std::process::Command::new(env!("CARGO_BIN_EXE_snl"))
+        .args(["games", "--json", "--db"])
+        .arg(&pane.db)
+        .output()
+        .unwrap();
+    let games: serde_json::Value = serde_json::from_slice(&games.stdout).unwrap();
+    assert_eq!((&games[0]["turns"], &games[0]["status"]), (&2.into(), &"stopped".into()));
 }
 
 /// Records one game of two computers into the pane's database (game 1), as `snl play` does

@@ -113,6 +113,7 @@ impl BoardSpec {
                     spec.width = part.width.or(spec.width);
                     spec.snakes.extend(part.snakes);
                     spec.ladders.extend(part.ladders);
+                    spec.cells.extend(part.cells);
                     if let Some(rules) = part.rules {
                         spec.rules = rules;
                     }
@@ -128,7 +129,9 @@ impl BoardSpec {
         };
         for (key, value) in root.get_ref() {
             match value.get_ref() {
-                DeValue::Array(items) if matches!(key.get_ref().as_ref(), "snake" | "ladder") => {
+                DeValue::Array(items)
+                    if matches!(key.get_ref().as_ref(), "snake" | "ladder" | "cell") =>
+                {
                     for item in items {
                         let mut one = toml::de::DeArray::new();
                         one.push(item.clone());
@@ -161,6 +164,17 @@ impl BoardSpec {
     pub fn to_toml(&self) -> String {
         toml::to_string(self).expect("a board spec is always representable in TOML")
     }
+
+    /// The cells written as wormholes: a jump out of one of them is the wormhole's, neither a
+    /// snake nor a ladder, whichever way its drawn exit goes.
+    pub fn wormholes(&self) -> Vec<u32> {
+        self.cells.iter().filter(|c| c.effect.trim() == "wormhole").map(|c| c.at).collect()
+    }
+}
+
+/// "line L, column C: " for a place in the file; nothing for line 0, which is none.
+fn place(line: usize, column: usize) -> String {
+    if line == 0 { String::new() } else { format!("line {line}, column {column}: ") }
 }
 
 /// Everything of a board file that could be read: see [`BoardSpec::from_toml_partial`].
@@ -184,6 +198,8 @@ struct Loose {
     snakes: Vec<SnakeSpec>,
     #[serde(default, rename = "ladder")]
     ladders: Vec<LadderSpec>,
+    #[serde(default, rename = "cell")]
+    cells: Vec<CellSpec>,
     rules: Option<RuleSpec>,
 }
 
@@ -201,16 +217,23 @@ fn describe(text: &str, e: &toml::de::Error) -> ParseBoardError {
     ParseBoardError { line, column, message }
 }
 
+/// The 1-based line and column of byte `offset`, the column counted in characters as an editor
+/// counts them (not bytes: "ü" is one column).
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
-    let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    let column = before[before.rfind('\n').map_or(0, |i| i + 1)..].chars().count() + 1;
     (line, column)
 }
 
-/// A board file that is not valid TOML or not shaped like a board.
+/// A board file that is not valid TOML or not shaped like a board: "line L, column C: what",
+/// or only what when it has no place in the file (a key that is missing).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}, column {column}: {message}")]
+#[error("{}{message}", place(*line, *column))]
 pub struct ParseBoardError {
     /// 1-based line (0 when unknown).
     pub line: usize,

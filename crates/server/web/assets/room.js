@@ -11,7 +11,7 @@ import { planEvent, catchUpSpeed } from './plan.js';
 import { playBeat, celebrate } from './anim.js';
 import { diceTray } from './dice.js';
 import { armSound, play as playSound, setSound, soundOn } from './sound.js';
-import { narrator } from './words.js';
+import { narrator, ordinal } from './words.js';
 import { api, connect, dropToken, heldTokens, keepToken } from './net.js';
 
 /**
@@ -126,7 +126,7 @@ function drawPlayers() {
     const detail = document.createElement('span');
     detail.className = 'detail';
     const pos = s.name ? positions[s.name] ?? 0 : 0;
-    const at = s.rank ? `finished ${s.rank === 1 ? '1st' : `#${s.rank}`}` : pos === 0 ? 'at the start' : `on ${pos}`;
+    const at = s.rank ? `finished ${ordinal(s.rank)}` : pos === 0 ? 'at the start' : `on ${pos}`;
     detail.textContent = s.open ? `${shapeName(s.seat)} · waiting for a player` : `${shapeName(s.seat)} · ${KINDS[s.kind] ?? s.kind} · ${at}`;
     text.appendChild(detail);
     li.appendChild(text);

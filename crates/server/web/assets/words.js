@@ -24,9 +24,19 @@ function place(p) {
   return p === 0 ? 'the start' : String(p);
 }
 
+/** @param {string} name */
+function isYou(name) {
+  return name.toLowerCase() === 'you';
+}
+
 /** @param {string} name @param {string} third @param {string} second */
 function agree(name, third, second) {
-  return `${name} ${name.toLowerCase() === 'you' ? second : third}`;
+  return `${name} ${isYou(name) ? second : third}`;
+}
+
+/** The name as a sentence's object: "took you down", "took Ann down". @param {string} name */
+function whom(name) {
+  return isYou(name) ? 'you' : name;
 }
 
 /** @param {RulesJson} r */
@@ -93,13 +103,13 @@ export function narrator(size, rules) {
           return `${who} rolled ${takeRoll()} but needs exactly ${size - e.position} to reach ${size}: stays on ${place(e.position)}`;
         case 'snake':
           positions[who] = e.to;
-          return `Oh no! A snake at ${e.from} took ${who} down to ${e.to}`;
+          return `Oh no! A snake at ${e.from} took ${whom(who)} down to ${e.to}`;
         case 'ladder':
           positions[who] = e.to;
-          return `Yes! A ladder at ${e.from} took ${who} up to ${e.to}`;
+          return `Yes! A ladder at ${e.from} took ${whom(who)} up to ${e.to}`;
         case 'wormhole':
           positions[who] = e.to;
-          return `Whoosh! A wormhole at ${e.from} took ${who} to ${e.to}`;
+          return `Whoosh! A wormhole at ${e.from} took ${whom(who)} to ${e.to}`;
         case 'bonus_roll':
           return agree(who, 'rolls again', 'roll again');
         case 'extra_roll':
@@ -109,7 +119,7 @@ export function narrator(size, rules) {
         case 'shield_gained':
           return `${agree(who, 'picks up', 'pick up')} a shield`;
         case 'shield_used':
-          return `${who}'s shield stops the snake at ${e.at}`;
+          return `${isYou(who) ? 'Your' : `${who}'s`} shield stops the snake at ${e.at}`;
         case 'turn_voided':
           positions[who] = e.back_to;
           return `${who} rolled ${takeRoll()}: too many top faces in a row, the turn is void and the token goes back to ${place(e.back_to)}`;
@@ -121,14 +131,14 @@ export function narrator(size, rules) {
             : `${agree(who, 'takes', 'take')} the seat back (autopilot off)`;
         case 'player_finished':
           positions[who] = size;
-          if (e.rank === 1) return `${who} reached ${size} and ${who.toLowerCase() === 'you' ? 'win' : 'wins'}!`;
-          return `${who} reached ${size} and ${who.toLowerCase() === 'you' ? 'finish' : 'finishes'} ${ordinal(e.rank)}`;
+          if (e.rank === 1) return `${who} reached ${size} and ${isYou(who) ? 'win' : 'wins'}!`;
+          return `${who} reached ${size} and ${isYou(who) ? 'finish' : 'finishes'} ${ordinal(e.rank)}`;
         case 'timed_out':
           return `${who} ran out of time: the computer plays the rest of the turn`;
         case 'time_up':
           return 'Time is up: the game ends with this round.';
         case 'presence':
-          return e.online ? `${who} is here` : `${who} is away`;
+          return agree(who, 'is', 'are') + (e.online ? ' here' : ' away');
         case 'game_ended':
           return `Final ranking: ${e.ranking.map((/** @type {string} */ p, /** @type {number} */ i) => `${i + 1}. ${p} (on ${place(positions[p] ?? 0)})`).join(', ')}`;
         default:

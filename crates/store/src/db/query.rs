@@ -318,6 +318,20 @@ impl Database {
         Ok(all)
     }
 
+    /// Whether any recorded game, finished or not, has a seat named `player`.
+    ///
+    /// # Errors
+    ///
+    /// Whatever SQLite reports.
+    pub fn has_player(&self, player: &str) -> Result<bool, DbError> {
+        let found = self.conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM seats WHERE name = ?1)",
+            [player],
+            |r| r.get(0),
+        )?;
+        Ok(found)
+    }
+
     /// Every player over finished games, by wins, then win rate, then fewer games, then name.
     ///
     /// # Errors

@@ -191,8 +191,7 @@ fn write_game(tx: &Transaction<'_>, id: GameId, save: &Save, now_ms: u64) -> rus
     }
     let seats: Vec<SeatRow> =
         (0..game.seats.len()).map(|seat| SeatRow::saved(game, seat)).collect();
-    let wormholes: Vec<u32> =
-        game.board.cells.iter().filter(|c| c.effect.trim() == "wormhole").map(|c| c.at).collect();
+    let wormholes = game.board.wormholes();
     write_moves_and_seats(tx, id, &game.history, &wormholes, &seats)
 }
 

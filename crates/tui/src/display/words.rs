@@ -10,7 +10,9 @@ use snl_engine::{Event, Game, Numbered, Observer, Roll, Rules, Seat};
 
 use super::board::{BOLD, GREEN, RED, paint};
 
-fn ordinal(n: u32) -> String {
+/// A rank in words, as every front end writes one: "1st", "2nd", "3rd", "4th", "11th", "21st".
+/// (The page's `words.js` has the same rule.)
+pub fn ordinal(n: u32) -> String {
     let suffix = match (n % 10, n % 100) {
         (1, 11) | (2, 12) | (3, 13) => "th",
         (1, _) => "st",
@@ -58,13 +60,25 @@ pub struct Sentences {
     overshoot: Option<u32>,
 }
 
-/// `verb` agreeing with `name`: "You win", "Ann wins".
-fn agree(name: &str, third_person: &str, second_person: &str) -> String {
-    if name.eq_ignore_ascii_case("you") {
-        format!("{name} {second_person}")
-    } else {
-        format!("{name} {third_person}")
-    }
+/// Whether a seat's name is "You" (the default name of the person at the keyboard): the words
+/// around it then speak to that person ("You win", "took you down", "Your shield").
+fn is_you(name: &str) -> bool {
+    name.eq_ignore_ascii_case("you")
+}
+
+/// `name` and a verb agreeing with it: "You win", "Ann wins".
+pub fn agree(name: &str, third_person: &str, second_person: &str) -> String {
+    if is_you(name) { format!("{name} {second_person}") } else { format!("{name} {third_person}") }
+}
+
+/// `name` as the object of a sentence: "took you down", "took Ann down".
+pub fn whom(name: &str) -> &str {
+    if is_you(name) { "you" } else { name }
+}
+
+/// `name`'s, opening a sentence: "Your shield", "Ann's shield".
+pub fn whose(name: &str) -> String {
+    if is_you(name) { "Your".to_owned() } else { format!("{name}'s") }
 }
 
 impl std::fmt::Debug for Narrator<'_> {
@@ -183,10 +197,10 @@ impl Sentences {
                 )
             }
             Event::Snake { player, from, to } => {
-                format!("Oh no! A snake at {from} took {} down to {to}", name(*player))
+                format!("Oh no! A snake at {from} took {} down to {to}", whom(&name(*player)))
             }
             Event::Ladder { player, from, to } => {
-                format!("Yes! A ladder at {from} took {} up to {to}", name(*player))
+                format!("Yes! A ladder at {from} took {} up to {to}", whom(&name(*player)))
             }
             Event::BonusRoll { player } => agree(&name(*player), "rolls again", "roll again"),
             Event::ExtraRoll { player } => agree(
@@ -206,12 +220,12 @@ impl Sentences {
             ),
             Event::ShieldUsed { player, at } => {
                 format!(
-                    "{}'s shield stops the snake at {at}: the token stays on {at}",
-                    name(*player)
+                    "{} shield stops the snake at {at}: the token stays on {at}",
+                    whose(&name(*player))
                 )
             }
             Event::Wormhole { player, from, to } => {
-                format!("Whoosh! A wormhole at {from} took {} to {to}", name(*player))
+                format!("Whoosh! A wormhole at {from} took {} to {to}", whom(&name(*player)))
             }
             Event::TurnVoided { player, back_to } => format!(
                 "{} rolled {}: too many top faces in a row, the turn is void and the token goes back to {}",
@@ -234,19 +248,12 @@ impl Sentences {
                 agree(&name(*player), "takes", "take") + " the seat back (autopilot off)"
             }
             Event::PlayerFinished { player, rank } => {
+                let who = name(*player);
                 if *rank == 1 {
-                    format!(
-                        "{} reached {n} and {}!",
-                        name(*player),
-                        if name(*player).eq_ignore_ascii_case("you") { "win" } else { "wins" }
-                    )
+                    format!("{who} reached {n} and {}!", if is_you(&who) { "win" } else { "wins" })
                 } else {
-                    let verb = if name(*player).eq_ignore_ascii_case("you") {
-                        "finish"
-                    } else {
-                        "finishes"
-                    };
-                    format!("{} reached {n} and {verb} {}", name(*player), ordinal(*rank))
+                    let verb = if is_you(&who) { "finish" } else { "finishes" };
+                    format!("{who} reached {n} and {verb} {}", ordinal(*rank))
                 }
             }
             Event::Undone { player, turn } => {
@@ -422,11 +429,59 @@ mod tests {
     }
 
     #[test]
-    fn ordinals_read_naturally() {
-        let got: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 101].map(ordinal).to_vec();
+    fn a_seat_named_you_is_spoken_to_and_any_other_is_spoken_of() {
+        let seats = vec![Seat::new("You", SeatKind::Human), Seat::new("Ann", SeatKind::Easy)];
+        let board = Board::new(&Preset::Classic.spec(), &Rules::default()).unwrap();
+        let game = Game::new(board, Rules::default(), seats).unwrap();
+        let mut words = Sentences::new(&game);
+        let mut both = |event: fn(usize) -> Event| {
+            [0, 1].map(|p| words.sentence(&event(p)).unwrap_or_default())
+        };
         assert_eq!(
-            got,
-            ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"]
+            both(|player| Event::Snake { player, from: 99, to: 54 }),
+            [
+                "Oh no! A snake at 99 took you down to 54",
+                "Oh no! A snake at 99 took Ann down to 54"
+            ]
         );
+        assert_eq!(
+            both(|player| Event::Ladder { player, from: 6, to: 25 }),
+            ["Yes! A ladder at 6 took you up to 25", "Yes! A ladder at 6 took Ann up to 25"]
+        );
+        assert_eq!(
+            both(|player| Event::Wormhole { player, from: 3, to: 9 }),
+            ["Whoosh! A wormhole at 3 took you to 9", "Whoosh! A wormhole at 3 took Ann to 9"]
+        );
+        assert_eq!(
+            both(|player| Event::ShieldUsed { player, at: 40 }),
+            [
+                "Your shield stops the snake at 40: the token stays on 40",
+                "Ann's shield stops the snake at 40: the token stays on 40"
+            ]
+        );
+        assert_eq!(
+            both(|player| Event::BonusRoll { player }),
+            ["You roll again", "Ann rolls again"]
+        );
+        assert_eq!(
+            both(|player| Event::PlayerFinished { player, rank: 1 }),
+            ["You reached 100 and win!", "Ann reached 100 and wins!"]
+        );
+        assert_eq!(
+            both(|player| Event::PlayerFinished { player, rank: 2 }),
+            ["You reached 100 and finish 2nd", "Ann reached 100 and finishes 2nd"]
+        );
+        assert_eq!(agree("You", "is moving", "are moving"), "You are moving");
+        assert_eq!(agree("Ann", "is moving", "are moving"), "Ann is moving");
+    }
+
+    #[test]
+    fn ordinals_read_naturally() {
+        let got = [1, 2, 3, 4, 10, 11, 12, 13, 21, 22, 23, 101, 111, 112, 113, 1012].map(ordinal);
+        let want = [
+            "1st", "2nd", "3rd", "4th", "10th", "11th", "12th", "13th", "21st", "22nd", "23rd",
+            "101st", "111th", "112th", "113th", "1012th",
+        ];
+        assert_eq!(got, want);
     }
 }

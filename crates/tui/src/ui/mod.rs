@@ -22,6 +22,7 @@ use unicode_width::UnicodeWidthStr;
 use self::style::{app_style, fit, player_style};
 use super::{
     app::{App, Mode, Overlay},
+    display::agree,
     online::Connection,
     replay::Replay,
 };
@@ -137,13 +138,13 @@ fn live_header(app: &App) -> Line<'static> {
     let doing = match app.session.awaiting() {
         _ if connection == Some(&Connection::Reconnecting) => "reconnecting…".to_owned(),
         _ if matches!(connection, Some(Connection::Closed(_))) => "disconnected".to_owned(),
-        _ if app.animating() => format!("{} is moving", who(game.current())),
+        _ if app.animating() => agree(who(game.current()), "is moving", "are moving"),
         Awaiting::Roll { seat } => format!("{} to roll", who(seat)),
         Awaiting::Choice(d) => format!("{} to choose", who(d.seat)),
         Awaiting::Computer { seat } if app.session.on_autopilot(seat) => {
             format!("{} on autopilot", who(seat))
         }
-        Awaiting::Computer { seat } => format!("{} is playing", who(seat)),
+        Awaiting::Computer { seat } => agree(who(seat), "is playing", "are playing"),
         Awaiting::Over if app.session.is_stopped() => "stopped".to_owned(),
         Awaiting::Over => "game over".to_owned(),
     };

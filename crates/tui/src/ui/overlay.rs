@@ -12,7 +12,7 @@ use unicode_width::UnicodeWidthStr;
 use super::style::{fit, hue_style, player_style, tint, wrap};
 use crate::{
     app::{App, Mode},
-    display::CellKind,
+    display::{CellKind, agree},
 };
 
 /// A box of `lines` centred in `area`, as small as they allow.
@@ -181,7 +181,7 @@ pub(super) fn the_end(frame: &mut Frame<'_>, area: Rect, app: &App) {
     };
     lines.push(Line::raw(keys).alignment(Alignment::Center));
     let title = match game.ranking().first() {
-        Some(&w) => format!(" {} wins! ", fit(&game.seats()[w].name, 24)),
+        Some(&w) => format!(" {}! ", agree(&fit(&game.seats()[w].name, 24), "wins", "win")),
         None => " Game over ".to_owned(),
     };
     boxed(frame, area, &title, lines, tint(app, Color::Yellow).add_modifier(Modifier::BOLD));

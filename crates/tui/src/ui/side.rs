@@ -17,7 +17,7 @@ use super::style::{fit, player_style, tint, wrap};
 use crate::{
     app::App,
     clocks::{Clocks, minutes_seconds},
-    display::{CellKind, carried},
+    display::{CellKind, carried, ordinal},
     log::Tone,
     prompts::{describe_option, roll_words},
 };
@@ -252,15 +252,4 @@ fn percent(p: f64) -> String {
     } else {
         format!("{pct:.0}%")
     }
-}
-
-fn ordinal(n: u32) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (1, 11) | (2, 12) | (3, 13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
 }
