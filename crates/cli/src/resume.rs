@@ -3,7 +3,7 @@
 //! rest of the series (`series::go_on`).
 
 use clap::Args;
-use snl_store::{Action, Database, DbError, GameId, GameStatus};
+use snl_store::{Action, Database, DbError, GameId, GameStatus, Logged};
 
 use snl_session::Session;
 
@@ -95,15 +95,20 @@ pub(crate) fn run(args: &ResumeArgs, console: &mut Console) -> CmdResult {
         ))
     })?;
     game.set_clock(now_ms);
-    let mut recorder = writable.then_some((db, id));
-    if let Some((db, id)) = &mut recorder
-        && let Err(e) = db.record(*id, Action::Resume, &save, &[], now_ms())
-    {
-        warn_unrecorded(&path, &e, "the rest of this game is not recorded");
-        recorder = None;
-    }
     let intro = format!("Going on with game {id}, after turn {}.", game.turns());
     let mut session = Session::resume(game, save.dice, &save.board_name, save.seq);
+    // The resume is logged as a turn is (`record_turn`: the head and the log line), so the row
+    // keeps the save the game began with; writing the whole save here once copied the history
+    // into the row, and every later turn rewrote it (issue 29).
+    let mut recorder = writable.then_some((db, id));
+    if let Some((db, id)) = &mut recorder {
+        let game = session.game();
+        let line = Logged::new::<String>(Action::Resume, game.turns(), &[], now_ms());
+        if let Err(e) = db.record_turn(*id, &line, game, session.dice(), session.seq(), now_ms()) {
+            warn_unrecorded(&path, &e, "the rest of this game is not recorded");
+            recorder = None;
+        }
+    }
     let kept = keep(&mut session, args.table.save.as_deref(), None, recorder)?;
     let seated = Seated { session, kept, tell_seed: false, intro: Some(intro) };
     match series {

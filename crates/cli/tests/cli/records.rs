@@ -303,6 +303,49 @@ fn resume_goes_on_with_the_last_unfinished_game_as_if_never_stopped() {
     assert_fails(&snl(&["resume", "--db", &dir.file("none.db")]), 2, &["does not exist yet"]);
 }
 
+/// The length of game 1's `save` column and whether it has a head (the progress form).
+fn stored_save(db: &str) -> (i64, bool) {
+    rusqlite::Connection::open(db)
+        .unwrap()
+        .query_row("SELECT length(save), head IS NOT NULL FROM games WHERE id = 1", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap()
+}
+
+/// Issue 29, finding 8: a resume once wrote the whole save (the history with it) into the game's
+/// row and dropped its head, so every later turn rewrote the whole game.
+#[test]
+fn resume_keeps_the_game_in_progress_form_without_copying_its_history_into_its_row() {
+    let dir = TempDir::new("resume-progress");
+    let db = dir.file("games.db");
+    let game = ["--board", "random", "--size", "600", "--seed", "4", "--player", "A:easy"];
+    let game = [&game[..], &["--player", "B:easy"]].concat();
+    let whole = snl(&[&["play", "--events", "jsonl", "--no-record"][..], &game].concat());
+    let mut parts =
+        snl(&[&["play", "--events", "jsonl", "--stop-after", "30", "--db", &db][..], &game]
+            .concat())
+        .stdout;
+    let (start, progress) = stored_save(&db);
+    assert!(progress, "recorded with a head");
+    let again = snl(&["resume", "--events", "jsonl", "--stop-after", "30", "--db", &db]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    parts.push_str(&again.stdout);
+    assert_eq!(stored_save(&db), (start, true), "the row still holds the save it began with");
+    let last = snl(&["resume", "--events", "jsonl", "--db", &db]);
+    assert_eq!(last.code, 0, "{}", last.stderr);
+    parts.push_str(&last.stdout);
+    assert_eq!(stored_save(&db), (start, true), "and does after the game ends");
+    eqnice!(whole.stdout, parts);
+    let games = json(&snl(&["games", "--json", "--db", &db]));
+    assert_eq!(games[0]["status"], "finished");
+    let replayed = json(&snl(&["replay", "1", "--json", "--db", &db]));
+    let played = json(&snl(&[&["play", "--json", "--no-record"][..], &game].concat()));
+    for key in ["ranking", "positions", "rolls", "turns"] {
+        assert_eq!(replayed[key], played[key], "{key}: the game loads back exactly");
+    }
+}
+
 /// Reads `from` until `text` has appeared `times` times; panics if the stream ends first.
 fn wait_for(from: &mut impl Read, text: &str, times: usize) -> String {
     let mut seen = Vec::new();
