@@ -69,6 +69,15 @@ pub const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 /// this many pages of 4 KiB.
 const WAL_PAGES: u32 = 8192;
 
+/// A connection that could write copies the WAL into the database when it closes once the WAL
+/// is this large (bytes). Every process that opens the database first reads the whole WAL
+/// through, checking each frame's checksum, to rebuild its index: with the log left to grow to
+/// [`WAL_PAGES`] (32 MiB), a 4-seat classic game cost about three times as much just before the
+/// checkpoint as on a fresh database (issue 29, 74% of its instructions in SQLite's
+/// `walChecksumBytes`). Past 4 MiB, the copy at close (about one in a few hundred classic
+/// games) costs less than what the next processes would spend reading the log.
+const WAL_CHECKPOINT_AT_CLOSE: u64 = 4 << 20;
+
 /// What was done to a game, as the `actions` log records it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
@@ -226,6 +235,9 @@ pub struct Database {
     /// A database before schema 5 that cannot be upgraded (read-only), read as it is: no
     /// series, no achievements.
     pub(crate) before_series: bool,
+    /// Opened for writing: when dropped, copies a large WAL into the database
+    /// ([`WAL_CHECKPOINT_AT_CLOSE`]).
+    writer: bool,
 }
 
 impl Database {
@@ -261,6 +273,7 @@ impl Database {
             busy_timeout: BUSY_TIMEOUT,
             moves_by_row: false,
             before_series: false,
+            writer: true,
         };
         db.conn.busy_timeout(BUSY_TIMEOUT)?;
         if db.conn.is_readonly("main")? {
@@ -283,10 +296,11 @@ impl Database {
             Ok(())
         })?;
         // WAL with synchronous = NORMAL: a commit is in the WAL file once written, which a killed
-        // process cannot undo; only checkpoints wait for the disk. Closing leaves the WAL to the
-        // next checkpoint, which comes once the WAL holds `WAL_PAGES` pages (32 MiB: about ten
-        // 20,000-cell games, or thousands of classic ones), so a game seldom waits for the disk
-        // at all, and a checkpoint's cost is shared by the games since the last one.
+        // process cannot undo; only checkpoints wait for the disk. Closing leaves a small WAL to
+        // a later checkpoint, so a game seldom waits for the disk at all: one comes once the WAL
+        // holds `WAL_PAGES` pages (32 MiB: about ten 20,000-cell games) while writing, or at
+        // close past `WAL_CHECKPOINT_AT_CLOSE` (4 MiB), since every process that opens the file
+        // reads the whole WAL through first (`Drop`).
         db.conn
             .set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
         db.conn.pragma_update(None, "wal_autocheckpoint", WAL_PAGES)?;
@@ -346,6 +360,7 @@ impl Database {
             busy_timeout: BUSY_TIMEOUT,
             moves_by_row: false,
             before_series: false,
+            writer: false,
         })
     }
 
@@ -363,6 +378,27 @@ impl Database {
         self.conn.busy_timeout(timeout)?;
         self.busy_timeout = timeout;
         Ok(())
+    }
+}
+
+impl Drop for Database {
+    /// Copies the WAL into the database and empties it when this connection could write and the
+    /// WAL is past [`WAL_CHECKPOINT_AT_CLOSE`], so the next process does not read it all through
+    /// again. Never waits: when another connection is at work (busy) the WAL is left to it, to
+    /// its own close or to the checkpoint at [`WAL_PAGES`]; a failure here loses nothing.
+    fn drop(&mut self) {
+        if !self.writer {
+            return;
+        }
+        let mut wal = self.path.clone().into_os_string();
+        wal.push("-wal");
+        if fs::metadata(&wal).map_or(0, |m| m.len()) <= WAL_CHECKPOINT_AT_CLOSE {
+            return;
+        }
+        if self.conn.busy_timeout(Duration::ZERO).is_ok() {
+            let _ =
+                self.conn.wal_checkpoint_v2(None::<&str>, rusqlite::wal::CheckpointMode::TRUNCATE);
+        }
     }
 }
 

@@ -602,6 +602,41 @@ fn writers_on_four_connections_at_once_queue_and_lose_nothing() {
     }
 }
 
+/// Issue 29, finding 12: with the WAL left to grow to 32 MiB, every process that opened the
+/// database read it all through first, so recording slowed as the log filled.
+#[test]
+fn a_writer_closing_with_a_wal_past_4_mib_empties_it_into_the_database() {
+    let dir = TestDir::new("db-wal");
+    let path = dir.path().join("games.db");
+    let wal = dir.path().join("games.db-wal");
+    let wal_len = || fs::metadata(&wal).map_or(0, |m| m.len());
+    let mut db = Database::open(&path).unwrap();
+    let mut games = Vec::new();
+    for seed in 0.. {
+        if wal_len() > WAL_CHECKPOINT_AT_CLOSE {
+            break;
+        }
+        let mut table = Table::new(&["Ann", "Bob", "Cy", "Di"], DiceState::seeded(seed));
+        let id = db.new_game(&table.save(), 0).unwrap();
+        table.play_out(&mut db, id);
+        games.push((id, table.save()));
+    }
+    drop(db);
+    assert_eq!(wal_len(), 0, "the WAL is copied into the database and emptied");
+    let db = Database::open_existing(&path).unwrap();
+    for (id, save) in games {
+        assert_eq!(db.load(id).unwrap(), save);
+    }
+    drop(db);
+
+    // A small WAL is left as it is: the next writer appends to it.
+    let mut db = Database::open(&path).unwrap();
+    let table = Table::new(&["Ann", "Bob"], DiceState::seeded(1));
+    db.new_game(&table.save(), 0).unwrap();
+    drop(db);
+    assert!(wal_len() > 0, "a game's few pages stay in the WAL");
+}
+
 #[test]
 fn a_game_whose_recording_stopped_is_marked_incomplete_and_is_not_resumable() {
     let dir = TestDir::new("db-cut");
