@@ -107,13 +107,18 @@ fn as_reader(folder: &Path, args: &[&str]) -> Run {
     } else {
         Command::new(env!("CARGO_BIN_EXE_snl"))
     };
-    let out = command
-        .args(args)
-        .env_remove("NO_COLOR")
-        .env_remove("SNL_DB")
-        .stdin(Stdio::null())
-        .output()
-        .expect("snl starts (setpriv is in util-linux)");
+    command.args(args).env_remove("NO_COLOR").env_remove("SNL_DB").stdin(Stdio::null());
+    // The copy was just written: a process another test forks at that moment holds the written
+    // file open until it execs, and executing the copy meanwhile fails with ETXTBSY ("Text file
+    // busy", said by setpriv). That window closes as soon as the other child execs: try again.
+    let mut out = command.output().expect("snl starts (setpriv is in util-linux)");
+    for _ in 0..1000 {
+        if !String::from_utf8_lossy(&out.stderr).contains("Text file busy") {
+            break;
+        }
+        std::thread::yield_now();
+        out = command.output().expect("snl starts (setpriv is in util-linux)");
+    }
     Run {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8(out.stdout).unwrap(),
