@@ -383,9 +383,9 @@ impl Database {
 
 impl Drop for Database {
     /// Copies the WAL into the database and empties it when this connection could write and the
-    /// WAL is past [`WAL_CHECKPOINT_AT_CLOSE`], so the next process does not read it all through
-    /// again. Never waits: when another connection is at work (busy) the WAL is left to it, to
-    /// its own close or to the checkpoint at [`WAL_PAGES`]; a failure here loses nothing.
+    /// WAL is past `WAL_CHECKPOINT_AT_CLOSE` (4 MiB), so the next process does not read it all
+    /// through again. Never waits: when another connection is at work (busy) the WAL is left to
+    /// it, to its own close or to the checkpoint at `WAL_PAGES`; a failure here loses nothing.
     fn drop(&mut self) {
         if !self.writer {
             return;
