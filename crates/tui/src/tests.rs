@@ -155,6 +155,15 @@ layouts! {
     layout_party_help: { let mut app = party(); press(&mut app, KeyCode::Char('?')); app };
 }
 
+#[test]
+fn a_choice_says_which_option_space_takes() {
+    let app = choosing();
+    for (width, height) in [(80, 24), (120, 40)] {
+        let screen = text(&app, width, height);
+        assert!(screen.contains("Space or Enter takes 1"), "{width}x{height}:\n{screen}");
+    }
+}
+
 /// The party board (every cell effect), Ann holding the shield of cell 24.
 fn party() -> App {
     let seats = [("Ann", SeatKind::Human), ("Robo", SeatKind::Easy)];

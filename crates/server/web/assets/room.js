@@ -196,6 +196,8 @@ function drawControls() {
   const ours = seat !== null && mine.has(seat) && !view.seats[seat]?.autopilot;
   const busy = queue.length > 0 || pumping;
   rollButton.disabled = !(ours && awaiting?.type === 'roll') || sent || busy;
+  // A spectator (no seat held on this device) is offered no Roll button at all.
+  rollButton.hidden = mine.size === 0;
   options.replaceChildren();
   options.hidden = !(ours && awaiting?.type === 'choice');
   if (awaiting?.type === 'choice' && ours && !busy) {

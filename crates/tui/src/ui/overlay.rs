@@ -75,7 +75,7 @@ pub(super) fn help(frame: &mut Frame<'_>, area: Rect, app: &App) {
         keys
     } else {
         vec![
-            key("Space Enter", "roll the dice (at a choice: option 1)"),
+            key("Space Enter", "roll the dice (at a choice: option 1, as it says)"),
             key("1 … 9", "choose an option (each says where it lands)"),
             key("u  r", "undo, redo your last turn"),
             key("a", "autopilot: the computer plays your seat; a again"),

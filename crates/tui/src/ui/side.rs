@@ -238,6 +238,8 @@ fn choice_lines(app: &App, width: u16) -> Vec<Line<'static>> {
             }
         }
     }
+    // Space and Enter take the first option: said here, so no option is taken unseen.
+    lines.push(Line::styled(fit("Space or Enter takes 1", width), tint(app, Color::DarkGray)));
     lines
 }
 
