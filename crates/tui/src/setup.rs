@@ -83,6 +83,9 @@ pub(crate) struct Form {
     /// Index into `game_times`.
     pub(crate) game_time: usize,
     pub(crate) seats: Vec<(String, SeatKind)>,
+    /// How many seats' names a person has typed in, by seat: a name still as the form made it
+    /// ("You", "Computer 2") is replaced by the first key typed, not added to.
+    typed: Vec<bool>,
     /// The field the keys change.
     pub(crate) field: Field,
     /// What is wrong with the form, said when Enter is pressed.
@@ -114,6 +117,7 @@ impl Form {
                 ("You".to_owned(), SeatKind::Human),
                 ("Computer".to_owned(), SeatKind::Hard),
             ],
+            typed: Vec::new(),
             field: Field::Board,
             problem: None,
             done: None,
@@ -223,19 +227,35 @@ impl Form {
             KeyCode::Char(' ') if seat.is_none() => self.change(1),
             KeyCode::Backspace => {
                 if let Some(i) = seat {
+                    self.type_into(i);
                     self.seats[i].0.pop();
                 }
             }
             KeyCode::Char(c) if !ctrl => {
-                if let Some(i) = seat {
+                if let Some(i) = seat
+                    && !c.is_control()
+                {
+                    // The form's own name goes at the first key typed.
+                    if !self.typed.get(i).copied().unwrap_or(false) {
+                        self.seats[i].0.clear();
+                    }
+                    self.type_into(i);
                     let name = &mut self.seats[i].0;
-                    if name.chars().count() < MAX_NAME && !c.is_control() {
+                    if name.chars().count() < MAX_NAME {
                         name.push(c);
                     }
                 }
             }
             _ => {}
         }
+    }
+
+    /// Marks seat `i`'s name as a person's.
+    fn type_into(&mut self, i: usize) {
+        if self.typed.len() <= i {
+            self.typed.resize(i + 1, false);
+        }
+        self.typed[i] = true;
     }
 
     /// Moves the field's choice `by` (−1 or 1): lists wrap around, numbers stop at their ends.
@@ -267,6 +287,7 @@ impl Form {
                     self.seats.push((name, SeatKind::Hard));
                 }
                 self.seats.truncate(count);
+                self.typed.truncate(count);
             }
             Field::Seat(i) => {
                 let kind = &mut self.seats[i].1;
@@ -354,6 +375,22 @@ mod tests {
         assert_eq!(form.problem.as_deref(), Some("'Computer' is taken; pick another name."));
         press(&mut form, KeyCode::Esc);
         assert_eq!(form.done, Some(false));
+    }
+
+    #[test]
+    fn a_name_typed_over_the_forms_own_replaces_it_and_then_is_added_to() {
+        let mut form = Form::new("classic", None);
+        while form.field != Field::Seat(0) {
+            press(&mut form, KeyCode::Down);
+        }
+        for c in "Ann".chars() {
+            press(&mut form, KeyCode::Char(c));
+        }
+        press(&mut form, KeyCode::Down);
+        press(&mut form, KeyCode::Backspace);
+        press(&mut form, KeyCode::Char('X'));
+        assert_eq!(form.players()[0], "Ann:human", "not 'YouAnn'");
+        assert_eq!(form.players()[1], "ComputeX:hard", "a name edited is edited, not replaced");
     }
 
     #[test]
