@@ -92,6 +92,12 @@ test('a recorded game is listed, then replayed: seek, step, back, play and pause
   assert.equal(end[game.ranking[0]], 100);
   await page.keyboard.press('Home');
   await at(page, 0);
+  // Space plays and pauses, as in a video player.
+  await page.locator('body').click({ position: { x: 2, y: 2 } });
+  await page.keyboard.press(' ');
+  await page.getByRole('button', { name: 'Pause' }).waitFor();
+  await page.keyboard.press(' ');
+  await page.getByRole('button', { name: 'Play' }).waitFor();
   assert.deepEqual(errors, []);
 });
 

@@ -130,7 +130,11 @@ async function viewer() {
     else if (e.key === 'ArrowLeft') go(at - 1);
     else if (e.key === 'Home') go(0);
     else if (e.key === 'End') go(events.length);
-    else return;
+    // Space plays and pauses, as in a video player (a focused button takes Space itself).
+    else if (e.key === ' ' && !(/** @type {Element} */ (e.target).closest('button'))) {
+      if (timer) pause();
+      else play();
+    } else return;
     e.preventDefault();
   });
   document.body.dataset.ready = 'true';
