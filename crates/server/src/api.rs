@@ -115,7 +115,7 @@ async fn claim(
         ApiError::new(
             StatusCode::NOT_FOUND,
             "no_such_seat",
-            format!("there is no seat '{}'", crate::http::shown(&seat)),
+            format!("there is no seat '{}'", crate::quote::shown(&seat)),
         )
     })?;
     let Claim { name } = body_json(body)?;

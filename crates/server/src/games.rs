@@ -155,7 +155,7 @@ pub(crate) async fn one(
         return Err(read_error((
             404,
             "no_such_game",
-            format!("there is no game '{}'", crate::http::shown(&id)),
+            format!("there is no game '{}'", crate::quote::shown(&id)),
         )));
     };
     blocking(shared, move |library| library.game(number)).await

@@ -16,7 +16,7 @@ use axum::{
 use serde::Deserialize;
 use snl_wire::api::{ErrorBody, ErrorDetail};
 
-use crate::{Shared, ws};
+use crate::{Shared, quote::shown, ws};
 
 /// An HTTP error: status, code and one sentence.
 #[derive(Debug)]
@@ -216,40 +216,6 @@ pub(crate) async fn json_errors(request: Request, next: Next) -> Response {
     answer
 }
 
-/// The most characters of a value that an error message quotes.
-pub(crate) const VALUE_SHOWN: usize = 40;
-
-/// `value` as an error message quotes it: at most [`VALUE_SHOWN`] characters (the last `…` when it
-/// was cut), control and invisible characters written as escapes (`\u{200b}`), so that what a
-/// client sent can neither fill a message nor hide in it.
-pub(crate) fn shown(value: &str) -> String {
-    let mut out = String::new();
-    let mut count = 0;
-    for c in value.chars() {
-        let piece = if c.is_control() || hidden(c) {
-            c.escape_unicode().to_string()
-        } else {
-            c.to_string()
-        };
-        let len = piece.chars().count();
-        if count + len > VALUE_SHOWN {
-            let mut cut: String = out.chars().take(VALUE_SHOWN - 1).collect();
-            cut.push('…');
-            return cut;
-        }
-        out.push_str(&piece);
-        count += len;
-    }
-    out
-}
-
-/// Whether `c` is drawn as nothing (zero-width spaces and joiners, the word joiner, the byte
-/// order mark) or changes the direction of the text around it (bidi embeddings, overrides and
-/// isolates): a name holding one can look like another.
-pub(crate) fn hidden(c: char) -> bool {
-    matches!(c, '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-}
-
 /// Counts one more WebSocket connection, or refuses it past `--max-connections`.
 pub(crate) fn count_connection(shared: &Arc<Shared>) -> ApiResult<ws::Held> {
     let max = shared.config.max_connections;
@@ -316,14 +282,6 @@ mod tests {
             assert!(refused.contains(bad), "{refused}");
         }
         assert!(origin(&format!("https://{}", " ".repeat(10_000))).unwrap_err().len() < 120);
-    }
-
-    #[test]
-    fn a_value_quoted_is_cut_to_40_characters_with_its_hidden_characters_escaped() {
-        assert_eq!(shown("Ann"), "Ann");
-        let long = "x".repeat(10_000);
-        assert_eq!(shown(&long), format!("{}…", "x".repeat(39)));
-        assert_eq!(shown("A\u{200b}n\u{202e}n\n"), "A\\u{200b}n\\u{202e}n\\u{a}");
     }
 
     #[test]

@@ -36,6 +36,7 @@ pub mod games;
 mod http;
 mod lobby;
 mod odds;
+mod quote;
 mod room;
 pub mod setup;
 mod standing;

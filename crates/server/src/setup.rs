@@ -7,7 +7,7 @@ use snl_engine::{
 };
 use unicode_normalization::UnicodeNormalization;
 
-use crate::http::{hidden, shown};
+use crate::quote::{hidden, shown};
 
 /// Most seats in one room.
 pub const MAX_SEATS: usize = 16;
