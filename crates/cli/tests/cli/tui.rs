@@ -201,7 +201,8 @@ fn a_recorded_game_replays_on_the_full_screen_stepped_sought_and_played_by_keys(
     let pane = Pane::new("replay");
     record_a_game(&pane);
     pane.run("replay 1");
-    let first = pane.wait_for("paused 1×");
+    // The footer is the last line a frame draws: once it shows, the whole first frame is there.
+    let first = pane.wait_for(" Space  play");
     assert!(first.contains("game 1 · turn 0 of") && first.contains("Replay of game 1"), "{first}");
     assert!(first.contains(" Space  play") && first.contains("▶A Ann"), "{first}");
     pane.keys(&["Right"]);
