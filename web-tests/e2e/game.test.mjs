@@ -1,8 +1,9 @@
 // A person against two computers, from the lobby to the end of the game, in real Chromium.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { launch, openPage, playToEnd, settled, shots, startServer, tokens, logLines } from './support.mjs';
+import { launch, openPage, playToEnd, settled, shots, startServer, tokens, logLines, root } from './support.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -42,7 +43,16 @@ test('a person creates a room in the lobby and plays two computers to the end', 
   const lines = await logLines(page);
   assert.match(lines[0], /^New game on a board of 100 cells: Ann, Hard 2, Eve\./);
   assert.ok(lines.some((l) => l === `${who} reached 100 and wins!`), lines.slice(-5).join('\n'));
-  assert.match(lines[lines.length - 1], /^Final ranking: 1\. /);
+  assert.match(lines[lines.length - 1], /^Final ranking:\s+1\. /);
+  // One source of words: the page tells the game exactly as the terminal's replay of the same
+  // recorded game does (both from snl_words::Sentences; the page keeps no sentences of its own).
+  if (server.db) {
+    const bin = process.env.SNL_BIN ?? path.join(root, 'target', 'release', 'snl');
+    const replay = execFileSync(bin, ['replay', '--plain', '--speed', '0', '--db', server.db, '1'], { encoding: 'utf8' });
+    const told = replay.split('\n').filter((l) => l && !/^([|+]|Snakes |Ladders |Off the board)/.test(l));
+    const shown = lines.join('\n').split('\n').filter((l) => !/ (is|are) (back|away)$/.test(l));
+    assert.deepEqual(shown, told);
+  }
   await page.screenshot({ path: path.join(shots, 'game-over.png') });
   assert.deepEqual(errors, []);
 });

@@ -343,7 +343,7 @@ fn finish(series: &Series, tell_seed: bool, opts: &TableArgs, console: &mut Cons
         let score = score(wins);
         match leader {
             Some(s) => {
-                let wins = snl_tui::display::agree(&seats[s].name, "wins", "win");
+                let wins = snl_words::agree(&seats[s].name, "wins", "win");
                 writeln!(out, "{wins} the series {score}.")
             }
             None => writeln!(out, "The series is drawn {score}."),

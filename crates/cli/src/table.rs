@@ -11,6 +11,7 @@ use snl_analysis::solve::rolls_to_finish;
 use snl_engine::{Event, Game, Numbered, Observer, RollError, Status};
 use snl_server::setup::{MAX_GAME_TIME, MAX_TURN_TIME};
 use snl_session::{Awaiting, Intent, Session, SessionError};
+use snl_words::{describe_option, roll_words};
 
 use crate::{
     common::{CmdResult, Failure, OrFail, whole_number, zero_or_more},
@@ -21,7 +22,6 @@ use snl_tui::{
     console::Console,
     display::{JsonLines, Narrator, draw_game},
     keyboard::{Keyboard, Line},
-    prompts::{describe_option, roll_words},
     seated::{Kept, Seated},
 };
 
@@ -288,7 +288,7 @@ fn ask_roll(
             "" => return intent(Intent::Roll),
             "q" => return intent(Intent::Quit),
             "a" => {
-                let who = snl_tui::display::agree(&name, "is", "are");
+                let who = snl_words::agree(&name, "is", "are");
                 snl_tui::stderr_line!("({who} on autopilot: {})", keyboard.take_back_hint());
                 return intent(Intent::Autopilot { on: true });
             }
@@ -341,7 +341,7 @@ fn ask_choice(
             "q" => return intent(Intent::Quit),
             "u" if undo => return intent(Intent::Undo),
             "a" => {
-                let who = snl_tui::display::agree(&name, "is", "are");
+                let who = snl_words::agree(&name, "is", "are");
                 snl_tui::stderr_line!("({who} on autopilot: {})", keyboard.take_back_hint());
                 return intent(Intent::Autopilot { on: true });
             }

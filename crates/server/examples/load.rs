@@ -361,7 +361,7 @@ mod back_to_back {
 
         #[test]
         fn frames_read_by_shape_as_in_full() {
-            let event = |seq, event| ServerFrame::Event { seq, event }.to_text();
+            let event = |seq, event| ServerFrame::Event { seq, event, text: None }.to_text();
             let ended = Event::GameEnded { ranking: vec!["Ann".into(), "Bob".into()] };
             assert_eq!(read(&event(12, Event::TimeUp {})), Frame::Event { seq: 12, ended: false });
             assert_eq!(read(&event(7, ended)), Frame::Event { seq: 7, ended: true });

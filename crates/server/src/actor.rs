@@ -12,7 +12,6 @@
 use std::{sync::Arc, time::Duration};
 
 use axum::extract::ws::Utf8Bytes;
-use snl_engine::Numbered;
 use snl_store::{RoomWrite, Save, StoredRoom};
 use snl_wire::rooms::{LobbyEntry, RoomState, RoomStatus, SeatEntry};
 use tokio::{
@@ -22,7 +21,7 @@ use tokio::{
 
 use crate::{
     frames::{ClientFrame, ErrorCode, MAX_CHAT, ServerFrame},
-    room::{Act, ClaimProblem, Command, Refusal, Room, Waiting},
+    room::{Act, ClaimProblem, Command, Refusal, Room, Told, Waiting},
     setup::{RoomSetup, check_name},
     store::Writer,
     token::{self, TokenHash},
@@ -156,9 +155,10 @@ pub(crate) fn restore(
         let events = room.apply(&command).map_err(|r| {
             format!("room {id}: command {} is refused on replay: {}", i + 1, r.message)
         })?;
-        for Numbered { seq: number, event } in events {
-            let frame = ServerFrame::Event { seq: number, event }.to_text();
-            if number != seq + 1 || stored.events.get(seq as usize) != Some(&frame) {
+        for told in events {
+            let number = told.seq;
+            if number != seq + 1 || !stored.events.get(seq as usize).is_some_and(|s| tells(s, told))
+            {
                 return Err(format!(
                     "room {id}: event {} does not replay to what was stored",
                     seq + 1
@@ -178,6 +178,23 @@ pub(crate) fn restore(
         ));
     }
     Ok(start(room, hashes, (seq, input), stored.log.len() as u64, writer, bot_delay))
+}
+
+/// Whether `stored`, an event frame as stored, is what `told` says: the same frame, or one
+/// stored before frames carried sentences (the same number and event, no sentence).
+fn tells(stored: &str, told: Told) -> bool {
+    let frame = told.frame();
+    if stored == frame.to_text() {
+        return true;
+    }
+    let (
+        ServerFrame::Event { seq, event, .. },
+        Ok(ServerFrame::Event { seq: s, event: e, text: None }),
+    ) = (frame, serde_json::from_str::<ServerFrame>(stored))
+    else {
+        return false;
+    };
+    seq == s && event == e
 }
 
 fn start(
@@ -445,7 +462,7 @@ impl Actor {
     fn log(
         &mut self,
         command: &Command,
-        events: Vec<Numbered<String>>,
+        events: Vec<Told>,
         writes: &mut Vec<RoomWrite>,
         frames: &mut Vec<Utf8Bytes>,
     ) {
@@ -454,9 +471,10 @@ impl Actor {
         let text = serde_json::to_string(command).unwrap_or_default();
         writes.push(RoomWrite::Log { room: room.clone(), number: self.log_len, command: text });
         // Numbered by the room's session: the number stored and sent.
-        for Numbered { seq, event } in events {
+        for told in events {
+            let seq = told.seq;
             debug_assert_eq!(seq, self.seq + frames.len() as u64 + 1, "numbers without gaps");
-            let frame = ServerFrame::Event { seq, event }.to_text();
+            let frame = told.frame().to_text();
             writes.push(RoomWrite::Event { room: room.clone(), seq, event: frame.clone() });
             frames.push(Utf8Bytes::from(frame));
         }
@@ -763,8 +781,8 @@ mod tests {
         ];
         let mut events = Vec::new();
         for command in &log {
-            for Numbered { seq, event } in room.apply(command).unwrap() {
-                events.push(ServerFrame::Event { seq, event }.to_text());
+            for told in room.apply(command).unwrap() {
+                events.push(told.frame().to_text());
             }
         }
         let stored = |events: Vec<String>| StoredRoom {

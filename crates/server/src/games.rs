@@ -14,6 +14,7 @@ use serde::Serialize;
 use snl_engine::{Event, Game};
 use snl_store::{Database, DbError, GameId};
 use snl_wire::api::{GameEntry, GamePage, RecordedGame};
+use snl_words::Sentences;
 
 /// Most games in one page of the list.
 pub const MAX_PAGE: usize = 100;
@@ -83,10 +84,18 @@ impl Library {
         let mut events: Vec<Event> = Vec::new();
         let end = Game::replay(state, &mut events)
             .map_err(|e| (409, "bad_game", format!("game {id} cannot be replayed: {e}")))?;
+        // Told as every front end tells them, from the game's start.
+        let start = Game::new(end.board().clone(), *end.rules(), end.seats().to_vec())
+            .map_err(|e| (409, "bad_game", format!("game {id} cannot be replayed: {e}")))?;
+        let mut sentences = Sentences::new(&start);
         let events = events
             .iter()
             .zip(1..)
-            .map(|(e, seq)| GameEntry { seq, event: e.named(&state.seats) })
+            .map(|(e, seq)| GameEntry {
+                seq,
+                event: e.named(&state.seats),
+                text: sentences.sentence(e),
+            })
             .collect();
         let ranking = end.ranking().iter().map(|&s| state.seats[s].name.clone()).collect();
         Ok(RecordedGame {

@@ -8,9 +8,10 @@ use serde::{Deserialize, Serialize};
 use snl_engine::{Event, Numbered, Pending, Status};
 use snl_session::{Awaiting, Intent, Session, SessionError};
 use snl_store::DiceState;
+use snl_words::{Sentences, describe_option};
 
 use snl_wire::{
-    frames::{Awaited, ErrorCode},
+    frames::{Awaited, ErrorCode, ServerFrame},
     rooms::{RoomState, RoomStatus, SeatState},
 };
 
@@ -95,6 +96,27 @@ pub(crate) struct Room {
     seq: u64,
     /// Whether each seat was last told online.
     present: Vec<bool>,
+    /// The sentence of each event, following the game (once it has begun).
+    sentences: Option<Sentences>,
+}
+
+/// One event of the room, numbered, players by name, with its sentence: what is stored and
+/// sent as an event frame.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Told {
+    /// Its number.
+    pub(crate) seq: u64,
+    /// The event.
+    pub(crate) event: Event<String>,
+    /// Its sentence, when it has one of its own.
+    pub(crate) text: Option<String>,
+}
+
+impl Told {
+    /// The event frame that stores and sends it.
+    pub(crate) fn frame(self) -> ServerFrame {
+        ServerFrame::Event { seq: self.seq, event: self.event, text: self.text }
+    }
 }
 
 impl Room {
@@ -102,8 +124,15 @@ impl Room {
     pub(crate) fn new(id: String, setup: RoomSetup) -> Room {
         let names = setup.seats.iter().map(|s| s.name.clone()).collect();
         let seats = setup.seats.len();
-        let mut room =
-            Room { id, setup, names, session: None, seq: 0, present: vec![false; seats] };
+        let mut room = Room {
+            id,
+            setup,
+            names,
+            session: None,
+            seq: 0,
+            present: vec![false; seats],
+            sentences: None,
+        };
         room.start_when_full();
         room
     }
@@ -118,6 +147,7 @@ impl Room {
             let dice = DiceState::seeded(self.setup.seed);
             // Online rooms offer no undo (SPEC §9): no mark is kept at each turn.
             let session = Session::at(game, dice, &self.setup.board_name, self.seq).without_undo();
+            self.sentences = Some(Sentences::new(session.game()));
             self.session = Some(session);
         }
     }
@@ -133,17 +163,35 @@ impl Room {
     }
 
     /// Numbers an event of the room that is no part of the game (presence, chat).
-    fn tell(&mut self, event: Event<String>) -> Numbered<String> {
-        if let Some(session) = &mut self.session {
-            return session.tell_aside(event);
-        }
-        self.seq += 1;
-        Numbered { seq: self.seq, event }
+    fn tell(&mut self, event: Event<String>) -> Told {
+        let Some(session) = &mut self.session else {
+            self.seq += 1;
+            return Told { seq: self.seq, event, text: None };
+        };
+        let text = event
+            .indexed(session.game().seats())
+            .and_then(|e| self.sentences.as_mut().and_then(|s| s.sentence(&e)));
+        let Numbered { seq, event } = session.tell_aside(event);
+        Told { seq, event, text }
     }
 
     /// Each seat's name, if it has one yet.
     pub(crate) fn names(&self) -> &[Option<String>] {
         &self.names
+    }
+
+    /// The session's `events` as the room tells them: players by name, each with its sentence.
+    fn told(&mut self, events: Vec<Numbered<usize>>) -> Vec<Told> {
+        let Some(session) = &self.session else { return Vec::new() };
+        let seats = session.game().seats();
+        events
+            .into_iter()
+            .map(|Numbered { seq, event }| Told {
+                seq,
+                text: self.sentences.as_mut().and_then(|s| s.sentence(&event)),
+                event: event.named(seats),
+            })
+            .collect()
     }
 
     /// Whether seat `seat` is a person's seat still open.
@@ -169,7 +217,7 @@ impl Room {
     /// # Errors
     ///
     /// [`Refusal`] when the command is not possible now; the room is unchanged.
-    pub(crate) fn apply(&mut self, command: &Command) -> Result<Vec<Numbered<String>>, Refusal> {
+    pub(crate) fn apply(&mut self, command: &Command) -> Result<Vec<Told>, Refusal> {
         match command {
             Command::Claim { seat, name } => {
                 self.check_claim(*seat, name)
@@ -197,18 +245,18 @@ impl Room {
                 };
                 let session = self.started()?;
                 let events = session.act(*seat, intent).map_err(|e| refusal(&e, session))?;
-                Ok(named(session, events))
+                Ok(self.told(events))
             }
             Command::Computer => {
                 let session = self.started()?;
                 let events = session.play_computer().map_err(|e| refusal(&e, session))?;
-                Ok(named(session, events))
+                Ok(self.told(events))
             }
             Command::TimeOut { seat } => self.time_out(*seat),
             Command::TimeUp => {
                 let session = self.started()?;
                 let events = session.time_up().map_err(|e| refusal(&e, session))?;
-                Ok(named(session, events))
+                Ok(self.told(events))
             }
         }
     }
@@ -243,7 +291,7 @@ impl Room {
 
     /// Plays the rest of `seat`'s turn with the hard strategy, after telling it timed out
     /// ([`Session::time_out`]).
-    fn time_out(&mut self, seat: usize) -> Result<Vec<Numbered<String>>, Refusal> {
+    fn time_out(&mut self, seat: usize) -> Result<Vec<Told>, Refusal> {
         if !matches!(self.waiting(), Waiting::Person { seat: s, .. } if s == seat) {
             return Err(Refusal::new(
                 ErrorCode::NotYourTurn,
@@ -253,7 +301,7 @@ impl Room {
         self.name(seat)?;
         let session = self.session.as_mut().expect("a person is awaited, so the game has begun");
         let events = session.time_out(seat).map_err(|e| refusal(&e, session))?;
-        Ok(named(session, events))
+        Ok(self.told(events))
     }
 
     /// Where the room stands.
@@ -316,7 +364,12 @@ impl Room {
             Pending::Roll { seat, .. } | Pending::Draw { seat, .. } => {
                 Some(Awaited::Roll { seat, input })
             }
-            Pending::Choice(d) => Some(Awaited::Choice { seat: d.seat, options: d.options, input }),
+            Pending::Choice(d) => Some(Awaited::Choice {
+                seat: d.seat,
+                labels: d.options.iter().map(|o| describe_option(s.game(), &d, o)).collect(),
+                options: d.options.clone(),
+                input,
+            }),
             Pending::Over => None,
         })
     }
@@ -330,11 +383,6 @@ impl Room {
     pub(crate) fn present(&self) -> &[bool] {
         &self.present
     }
-}
-
-fn named(session: &Session, events: Vec<Numbered<usize>>) -> Vec<Numbered<String>> {
-    let seats = session.game().seats();
-    events.into_iter().map(|n| Numbered { seq: n.seq, event: n.event.named(seats) }).collect()
 }
 
 fn refusal(error: &SessionError, session: &Session) -> Refusal {
@@ -372,9 +420,7 @@ mod tests {
     }
 
     /// The events a command caused, without their numbers.
-    fn plain(
-        result: Result<Vec<Numbered<String>>, Refusal>,
-    ) -> Result<Vec<Event<String>>, Refusal> {
+    fn plain(result: Result<Vec<Told>, Refusal>) -> Result<Vec<Event<String>>, Refusal> {
         result.map(|told| told.into_iter().map(|n| n.event).collect())
     }
 
@@ -393,6 +439,47 @@ mod tests {
         let numbers: Vec<u64> = told.iter().map(|n| n.seq).collect();
         assert_eq!(numbers, (1..=told.len() as u64).collect::<Vec<_>>(), "{told:?}");
         assert_eq!(r.seq(), told.len() as u64);
+    }
+
+    #[test]
+    fn events_carry_the_sentences_and_options_the_labels_every_front_end_shows() {
+        let mut r = room(
+            r#"{"seats":[{"kind":"human"},{"kind":"human"}],"rules":{"choice":"may-pass"},"seed":3}"#,
+        );
+        claim(&mut r, 0, "Ann");
+        claim(&mut r, 1, "You");
+        let told = r.apply(&Command::Act { seat: 0, act: Act::Roll }).unwrap();
+        let started = told.iter().find(|t| matches!(t.event, Event::GameStarted { .. })).unwrap();
+        assert!(
+            started
+                .text
+                .as_deref()
+                .unwrap()
+                .starts_with("New game on a board of 100 cells: Ann, You.")
+        );
+        let rolled = told.iter().find(|t| matches!(t.event, Event::DiceRolled { .. })).unwrap();
+        assert_eq!(rolled.text, None, "a roll is told with its move");
+        let Some(Awaited::Choice { options, labels, .. }) = r.awaiting(r.seq()) else {
+            panic!("may-pass asks Ann to choose")
+        };
+        assert_eq!(labels.len(), options.len());
+        assert!(labels[0].starts_with("move ") && labels.last().unwrap() == "stay on the start");
+        let moved = r.apply(&Command::Act { seat: 0, act: Act::Choose { option: 0 } }).unwrap();
+        let text = moved[0].text.as_deref().unwrap();
+        assert!(
+            text.starts_with("Ann rolled a") && text.contains("moved from the start to"),
+            "{text}"
+        );
+        let away = r.apply(&Command::Presence { seat: 1, online: false }).unwrap();
+        assert!(away.is_empty(), "never told online, so not told away");
+        let back = r.apply(&Command::Presence { seat: 1, online: true }).unwrap();
+        assert_eq!(back[0].text.as_deref(), Some("You are back"));
+        let chat = r.apply(&Command::Chat { seat: 0, text: "hi".into() }).unwrap();
+        assert_eq!(chat[0].text, None, "chat is shown as chat");
+        assert!(matches!(
+            serde_json::to_value(moved[0].clone().frame()).unwrap()["text"].as_str(),
+            Some(t) if t == text
+        ));
     }
 
     fn claim(room: &mut Room, seat: usize, name: &str) {

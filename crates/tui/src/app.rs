@@ -9,9 +9,10 @@ use snl_analysis::{exact::TurnChain, solve::rolls_to_finish};
 use snl_engine::{Event, Numbered, RollError, SeatKind};
 use snl_session::{Awaiting, Session};
 
+use snl_words::Sentences;
+
 use crate::{
     clocks::Clocks,
-    display::Sentences,
     log::{LOG_LINES, Said, Tone, said_of},
     seated::Kept,
 };

@@ -390,7 +390,7 @@ impl Link {
     /// Passes a frame to the front end; false when it has gone.
     fn hand_on(&mut self, frame: ServerFrame) -> bool {
         let update = match frame {
-            ServerFrame::Event { seq, event } => {
+            ServerFrame::Event { seq, event, .. } => {
                 if seq <= self.seq {
                     return true;
                 }

@@ -15,14 +15,15 @@ use snl_wire::{
     rooms::RoomState,
 };
 
+use snl_words::{Sentences, describe_option};
+
 use crate::{
     app::Options,
     client::{self, ClientError, RoomClient, RoomUrl, Update},
     console::Console,
-    display::{Sentences, draw_game},
+    display::draw_game,
     failure::{CmdResult, Failure, OrFail},
     keyboard::{Keyboard, Line},
-    prompts::describe_option,
     screen,
 };
 

@@ -1,5 +1,5 @@
-//! Snakes and Ladders in a terminal, for the `snl` binary: the console's words and board drawing
-//! ([`display`], [`prompts`]), its keyboard and clocks, and the full-screen game (SPEC §10) with
+//! Snakes and Ladders in a terminal, for the `snl` binary: the console's board drawing and
+//! narration ([`display`], in the words of `snl_words`), its keyboard and clocks, and the full-screen game (SPEC §10) with
 //! the replay viewer and the online terminal client ([`join`]).
 //!
 //! ```
@@ -53,7 +53,6 @@ pub mod keyboard;
 mod log;
 mod odds;
 mod online;
-pub mod prompts;
 mod replay;
 mod screen;
 pub mod seated;

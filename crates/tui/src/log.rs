@@ -3,7 +3,7 @@
 
 use snl_engine::Event;
 
-use crate::display::Sentences;
+use snl_words::Sentences;
 
 /// How many sentences the log keeps.
 pub(crate) const LOG_LINES: usize = 200;

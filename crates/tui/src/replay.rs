@@ -9,10 +9,9 @@ use snl_engine::{Checkpoint, Event, Game, Numbered};
 use snl_session::Session;
 use snl_store::DiceState;
 
-use crate::{
-    display::Sentences,
-    log::{Said, said_of},
-};
+use snl_words::Sentences;
+
+use crate::log::{Said, said_of};
 
 /// The longest game the viewer takes: each point is rebuilt from the start of the game, about
 /// 0.1 s at 100,000 turns (6 ms at 10,000); a longer game is shown line by line.

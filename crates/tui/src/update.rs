@@ -3,6 +3,7 @@
 
 use snl_engine::Numbered;
 use snl_session::{Awaiting, Intent, SaveFile, SessionError};
+use snl_words::agree;
 
 pub(crate) mod room;
 mod viewer;
@@ -10,7 +11,6 @@ mod viewer;
 use crate::{
     action::{Action, GameAction, ViewAction},
     app::{App, Overlay, Stop, TURN_PAUSE_TICKS},
-    display::agree,
 };
 
 /// Applies `action` to `app`.

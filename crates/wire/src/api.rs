@@ -156,6 +156,9 @@ pub struct GameEntry {
     pub seq: u64,
     /// The event, players by name.
     pub event: Event<String>,
+    /// Its sentence, as every front end tells it (`snl_words::Sentences`), when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
 }
 
 /// `GET /api/games/{id}`: one recorded game, for a replay.

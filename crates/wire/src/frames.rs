@@ -132,6 +132,10 @@ pub enum Awaited {
         seat: usize,
         /// The ways to play the roll.
         options: Vec<MoveOption>,
+        /// Each option in words, as every front end labels it ("move 4 to 23 (ladder to 45)",
+        /// "stay on 19"): `snl_words::describe_option`.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        labels: Vec<String>,
         /// The input's id (see [`Awaited::input`]).
         input: u64,
     },
@@ -174,6 +178,10 @@ pub enum ServerFrame {
         seq: u64,
         /// The event (SPEC §6).
         event: Event<String>,
+        /// The event's sentence, as every front end tells it (`snl_words::Sentences`); absent for
+        /// an event told with the next one (a roll is told with its move) or told otherwise (chat).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
     },
     /// What the game awaits now, after the events up to `seq`: sent once each time a new input
     /// is awaited (not numbered, not stored; a welcome's state holds what is awaited then).
@@ -260,7 +268,7 @@ mod tests {
             frame.to_text(),
             r#"{"type":"error","code":"not_your_turn","message":"it is Bob's turn"}"#
         );
-        let event = ServerFrame::Event { seq: 3, event: Event::TimeUp {} };
+        let event = ServerFrame::Event { seq: 3, event: Event::TimeUp {}, text: None };
         assert_eq!(event.to_text(), r#"{"type":"event","seq":3,"event":{"type":"time_up"}}"#);
         let awaiting =
             ServerFrame::Awaiting { seq: 4, awaiting: Some(Awaited::Roll { seat: 1, input: 4 }) };

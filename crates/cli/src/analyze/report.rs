@@ -337,7 +337,7 @@ impl Report<'_> {
         }
         if let Some(ranks) = &o.rank_probability {
             let headings: Vec<String> =
-                (1..=self.seats.len() as u32).map(snl_tui::display::ordinal).collect();
+                (1..=self.seats.len() as u32).map(snl_words::ordinal).collect();
             let mut columns = vec![("seat", Align::Left)];
             columns.extend(headings.iter().map(|h| (h.as_str(), Align::Right)));
             let mut table = Table::new(&columns);

@@ -5,7 +5,6 @@
 
 import { render, tokenIcon } from './board.js';
 import { positionsAfter } from './plan.js';
-import { narrator } from './words.js';
 import { api } from './net.js';
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -110,8 +109,8 @@ async function viewer() {
   const first = Object.fromEntries(game.seats.map((/** @type {{name: string}} */ s) => [s.name, start]));
   marks = [first];
   for (let k = 100; k <= events.length; k += 100) marks.push(positionsAfter(game.board, marks[marks.length - 1], events.slice(k - 100, k)));
-  const words = narrator(game.board.size, game.rules);
-  sentences = events.map((e) => words.sentence(e));
+  // Each event's sentence is the server's, as every front end tells it.
+  sentences = game.events.map((/** @type {{text?: string}} */ e) => e.text ?? null);
   document.title = `Snakes and Ladders — replay of game ${game.id}`;
   $('replay-title').textContent = `Game ${game.id}`;
   const names = game.seats.map((/** @type {{name: string, kind: string}} */ s) => `${s.name} (${s.kind})`).join(', ');

@@ -11,7 +11,6 @@ import { planEvent, catchUpSpeed } from './plan.js';
 import { playBeat, celebrate } from './anim.js';
 import { diceTray } from './dice.js';
 import { armSound, play as playSound, setSound, soundOn } from './sound.js';
-import { narrator, ordinal } from './words.js';
 import { api, connect, dropToken, heldTokens, keepToken } from './net.js';
 
 /**
@@ -21,11 +20,12 @@ import { api, connect, dropToken, heldTokens, keepToken } from './net.js';
  *   autopilot: boolean, position: number, rank: number | null}} SeatView
  * @typedef {{type: 'roll', seat: number, input: number} | {type: 'choice', seat: number,
  *   options: {steps: number, lands: number, top_face: boolean, landed: number,
- *   meets: 'nothing' | 'blocked' | 'snake' | 'ladder' | 'wormhole' | 'shield'}[], input: number} | null} Awaiting
+ *   meets: 'nothing' | 'blocked' | 'snake' | 'ladder' | 'wormhole' | 'shield'}[], labels?: string[],
+ *   input: number} | null} Awaiting
  * @typedef {{room: string, status: string, board_name: string, board: import('./geometry.js').BoardJson,
  *   rules: Record<string, any>, turn_time: number | null, seats: SeatView[], awaiting: Awaiting,
  *   turns: number, ranking: string[], seq: number, turn_left_ms?: number | null}} RoomView
- * @typedef {{kind: 'event', seq: number, event: import('./plan.js').WireEvent}
+ * @typedef {{kind: 'event', seq: number, event: import('./plan.js').WireEvent, text?: string}
  *   | {kind: 'awaiting', awaiting: Awaiting, until?: number | null}
  *   | {kind: 'welcome', frame: Frame, until?: number | null}} Item
  */
@@ -61,12 +61,16 @@ const queue = [];
 let pumping = false;
 /** Whether an intent was sent and its answer is not in yet. */
 let sent = false;
-/** @type {ReturnType<typeof narrator> | null} */
-let words = null;
 /** @type {number | null} */
 let deadline = null;
 
 const faces = () => Number(/d(\d+)/.exec(view?.rules?.dice ?? '1d6')?.[1] ?? 6);
+/**
+ * A rank as every front end writes it ("1st", "2nd", "11th"): the one rule the page keeps of the
+ * words module (snl_words::ordinal), because a seat's rank comes as a number in a live event.
+ * @param {number} n
+ */
+const ordinal = (n) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' })[n % 10] ?? 'th'}`;
 const seatName = (/** @type {number} */ seat) => view?.seats[seat]?.name ?? `seat ${seat + 1}`;
 
 /** Draws the tokens where they stand now. */
@@ -201,20 +205,16 @@ function drawControls() {
   options.replaceChildren();
   options.hidden = !(ours && awaiting?.type === 'choice');
   if (awaiting?.type === 'choice' && ours && !busy) {
-    const from = positions[seatName(awaiting.seat)] ?? 0;
+    const labels = awaiting.labels ?? [];
     awaiting.options.forEach((o, i) => {
       const b = document.createElement('button');
       b.type = 'button';
       b.className = 'option';
       b.dataset.option = String(i);
-      // Where the option lands and what it meets are the engine's answer (the frame's option).
-      const place = from === 0 ? 'the start' : String(from);
-      /** @type {Record<string, string>} */
-      const meetings = { ladder: ` (ladder to ${o.lands})`, snake: ` (snake to ${o.lands})`,
-        shield: ' (the shield stops the snake)', wormhole: ' (wormhole)' };
-      const met = meetings[o.meets] ?? '';
-      const move = o.meets === 'blocked' ? `Move ${o.steps}: too far, stay on ${place}` : `Move ${o.steps} to ${o.landed}${met}`;
-      b.textContent = o.steps === 0 ? `${i + 1}: Stay on ${place}` : `${i + 1}: ${move}`;
+      // Each option's words are the server's (snl_words::describe_option): where it lands and
+      // what it meets, as the terminal says them.
+      const label = labels[i] ?? `move ${o.steps}`;
+      b.textContent = `${i + 1}: ${label.charAt(0).toUpperCase()}${label.slice(1)}`;
       b.disabled = sent;
       b.addEventListener('click', () => choose(i));
       options.appendChild(b);
@@ -266,8 +266,6 @@ function adopt(state, until) {
   for (const s of state.seats) if (s.name) positions[s.name] = s.position;
   awaiting = state.awaiting;
   current = awaiting ? seatName(awaiting.seat) : null;
-  words = narrator(state.board.size, state.rules);
-  words.follow(positions);
   const big = state.board.size > 400;
   $('zoom').hidden = !big;
   svg.classList.toggle('zoomable', big);
@@ -319,12 +317,13 @@ function seatOf(name) {
 }
 
 /**
- * Shows one event: its words, its animation, then the state after it.
+ * Shows one event: its words (the server's sentence, as every front end tells it), its
+ * animation, then the state after it.
  * @param {import('./plan.js').WireEvent} event
+ * @param {string} [text]
  */
-async function show(event) {
+async function show(event, text) {
   if (!view) return;
-  const text = words?.sentence(event);
   if (event.type === 'chat') {
     const li = document.createElement('li');
     const who = document.createElement('strong');
@@ -418,7 +417,7 @@ async function pump() {
     while (queue.length > 0) {
       const item = /** @type {Item} */ (queue.shift());
       if (item.kind === 'event') {
-        await show(item.event);
+        await show(item.event, item.text);
       } else if (item.kind === 'awaiting') {
         // Counted, so that a test (or anything watching) knows a new input is awaited.
         document.body.dataset.awaited = String(Number(document.body.dataset.awaited ?? 0) + 1);
@@ -463,13 +462,10 @@ async function refresh() {
  */
 function onFrame(f) {
   if (f.type === 'event' && f.past) {
-    tellPast(f.event);
+    tellPast(f.event, f.text);
     return;
   }
-  if (f.type === 'welcome' && !f.resumed) {
-    earlier = narrator(f.state.board.size, f.state.rules);
-    $('earlier-log').replaceChildren();
-  }
+  if (f.type === 'welcome' && !f.resumed) $('earlier-log').replaceChildren();
   if (f.type === 'welcome') {
     // A resumed connection's missed events follow its welcome: only a fresh one replaces the
     // state; a resumed one says what is awaited now (awaiting frames are not sent again).
@@ -477,7 +473,7 @@ function onFrame(f) {
     if (!f.resumed) enqueue({ kind: 'welcome', frame: f, until });
     else enqueue({ kind: 'awaiting', awaiting: f.state.awaiting, until });
   } else if (f.type === 'event') {
-    enqueue({ kind: 'event', seq: f.seq, event: f.event });
+    enqueue({ kind: 'event', seq: f.seq, event: f.event, text: f.text });
   } else if (f.type === 'awaiting') {
     enqueue({ kind: 'awaiting', awaiting: f.awaiting });
   } else if (f.type === 'error') {
@@ -488,16 +484,13 @@ function onFrame(f) {
   }
 }
 
-/** The words of the room's past, from its first event (set at each fresh welcome).
- * @type {ReturnType<typeof narrator> | null} */
-let earlier = null;
-
 /**
  * Tells an event from before the page came (or a chat line) in the log's "Earlier in this game",
  * which is not a live region: the page does not read the past aloud.
  * @param {import('./plan.js').WireEvent} event
+ * @param {string} [text] its sentence, as the server sent it
  */
-function tellPast(event) {
+function tellPast(event, text) {
   const list = $('earlier-log');
   const line = document.createElement('p');
   if (event.type === 'chat') {
@@ -508,7 +501,6 @@ function tellPast(event) {
   } else {
     // Who came and went then is not the game's story.
     if (event.type === 'presence') return;
-    const text = earlier?.sentence(event);
     if (!text) return;
     line.textContent = text;
     line.className = event.type;

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use snl_engine::{Board, Game, Seat};
 
-use super::pictures::{CellKind, Hue};
+use snl_words::{CellKind, Hue};
 
 pub(super) const RED: &str = "\x1b[31m";
 pub(super) const GREEN: &str = "\x1b[32m";

@@ -1,6 +1,6 @@
 //! The board: boustrophedon rows, cell 1 at the bottom-left, each cell its number, the glyph of
 //! what it is (a snake's head ▼ and tail ▽, a ladder's foot ▲ and top △, a cell effect: the
-//! pictures of `display::CellKind`), where a jump goes (→), and the tokens on it. A board larger than the screen shows the rows and columns around the
+//! pictures of `snl_words::CellKind`), where a jump goes (→), and the tokens on it. A board larger than the screen shows the rows and columns around the
 //! current player, and scrolls with the arrows and PageUp/PageDown.
 
 use ratatui::{
@@ -14,7 +14,9 @@ use snl_engine::Board;
 use unicode_width::UnicodeWidthStr;
 
 use super::style::{fit, hue_style, player_style, tint};
-use crate::{app::App, display::CellKind};
+use snl_words::CellKind;
+
+use crate::app::App;
 
 /// Which part of a large board is on screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -17,12 +17,12 @@ use ratatui::{
     widgets::{Paragraph, Wrap},
 };
 use snl_session::Awaiting;
+use snl_words::agree;
 use unicode_width::UnicodeWidthStr;
 
 use self::style::{app_style, fit, player_style};
 use super::{
     app::{App, Mode, Overlay},
-    display::agree,
     online::Connection,
     replay::Replay,
 };

@@ -10,10 +10,9 @@ use ratatui::{
 use unicode_width::UnicodeWidthStr;
 
 use super::style::{fit, hue_style, player_style, tint, wrap};
-use crate::{
-    app::{App, Mode},
-    display::{CellKind, agree},
-};
+use snl_words::{CellKind, agree};
+
+use crate::app::{App, Mode};
 
 /// A box of `lines` centred in `area`, as small as they allow.
 fn boxed(frame: &mut Frame<'_>, area: Rect, title: &str, lines: Vec<Line<'_>>, style: Style) {

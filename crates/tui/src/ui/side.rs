@@ -14,12 +14,12 @@ use snl_session::Awaiting;
 use unicode_width::UnicodeWidthStr;
 
 use super::style::{fit, player_style, tint, wrap};
+use snl_words::{CellKind, carried, describe_option, ordinal, roll_words};
+
 use crate::{
     app::App,
     clocks::{Clocks, minutes_seconds},
-    display::{CellKind, carried, ordinal},
     log::Tone,
-    prompts::{describe_option, roll_words},
 };
 
 pub(super) fn render(frame: &mut Frame<'_>, area: Rect, app: &App) {

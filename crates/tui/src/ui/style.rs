@@ -4,7 +4,9 @@
 use ratatui::style::{Color, Style};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use crate::{app::App, display::Hue};
+use snl_words::Hue;
+
+use crate::app::App;
 
 /// The players' colours, in seating order (then again).
 const PALETTE: [Color; 8] = [
@@ -32,7 +34,7 @@ pub(super) fn tint(app: &App, fg: Color) -> Style {
     if app.opts.color { Style::new().fg(fg) } else { Style::new() }
 }
 
-/// The style of a picture's hue (`display::Hue`): its colour, or plain without colours.
+/// The style of a picture's hue (`snl_words::Hue`): its colour, or plain without colours.
 pub(super) fn hue_style(app: &App, hue: Hue) -> Style {
     let colour = match hue {
         Hue::Red => Color::Red,

@@ -1,4 +1,6 @@
-//! What a person is told at a prompt: the roll in words, and each option with where it lands.
+//! What a person is told at a choice: the roll in words, and each option's label, with where it
+//! lands and what it meets there (from the engine's one-move answer, `Board::enter` and the
+//! option itself).
 
 use std::fmt::Write as _;
 

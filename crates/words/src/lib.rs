@@ -1,0 +1,30 @@
+//! Snakes and Ladders in words and pictures, in one place for every front end: the console, the
+//! full-screen game, `join`/`watch`, `replay`, `history`, the server (which sends each event's
+//! sentence and each option's label with its frames, so the browser says the same) and the
+//! engine built for the browser.
+//!
+//! - [`Sentences`]: the sentence of every event, following a game's tokens from its events.
+//! - [`describe_option`]: the label of an option at a choice (where it lands, what it meets).
+//! - [`CellKind`] and [`Picture`]: the name, mark, glyph, colour and legend line of every kind of
+//!   cell and effect.
+//! - Rank and name words: [`ordinal`], [`agree`], [`whom`], [`whose`], [`place`], [`standing`].
+//!
+//! Nothing here reads a terminal, a clock or a socket; it depends on the engine alone, and keeps
+//! to what rustc 1.85 compiles (the browser's build).
+
+mod options;
+mod pictures;
+mod sentences;
+
+pub use options::{describe_option, roll_words};
+pub use pictures::{CellKind, Hue, Picture, carried};
+pub use sentences::{Sentences, agree, ordinal, place, rules_in_words, whom, whose};
+
+/// Where a seat stands, in words for a list of players: "finished 2nd", "at the start", "on 41".
+pub fn standing(rank: Option<u32>, position: u32) -> String {
+    match (rank, position) {
+        (Some(rank), _) => format!("finished {}", ordinal(rank)),
+        (None, 0) => "at the start".to_owned(),
+        (None, at) => format!("on {at}"),
+    }
+}
