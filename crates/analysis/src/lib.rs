@@ -32,6 +32,7 @@
 //! - [`strategy`]: easy, greedy and hard (optimal) decisions under the choice rules.
 //! - [`simulate`] and [`tournament`]: parallel Monte Carlo, deterministic for a seed.
 //! - [`design`]: boards searched for a game length and fairness asked for.
+//! - [`fairness`]: dice counts against even chances (chi-square and its p-value).
 //! - [`Budget`]: the caller's cancel flag and deadline, which long work checks to stop early.
 
 pub use snl_engine;
@@ -44,6 +45,7 @@ pub use budget::Budget;
 
 pub mod design;
 pub mod exact;
+pub mod fairness;
 
 pub mod generate;
 pub mod puzzles;

@@ -52,8 +52,11 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Every move of a recorded game: roll, from, to, jump, time.
     History(records::HistoryArgs),
-    /// Each player's record: games, wins, win rate, rolls to finish, snakes, ladders, slides.
+    /// Each player's record: games, wins, win rate, rolls to finish, snakes, ladders, slides;
+    /// with --dice, each player's dice against even chances.
     Stats(records::StatsArgs),
+    /// Checks a recorded game's dice: every roll and wormhole draw re-derived from its seed.
+    Verify(crate::fairness::VerifyArgs),
     /// Players ranked by wins, then win rate.
     Leaderboard(records::LeaderboardArgs),
     /// The online game server: rooms, seats, spectators, computer seats (SPEC §9).
@@ -106,6 +109,7 @@ fn dispatch(cli: Cli, console: &mut Console) -> CmdResult {
         Some(Command::Replay(args)) => replay::run(&args, console),
         Some(Command::History(args)) => records::history(&args, console),
         Some(Command::Stats(args)) => records::stats(&args, console),
+        Some(Command::Verify(args)) => crate::fairness::verify(&args, console),
         Some(Command::Leaderboard(args)) => records::leaderboard(&args, console),
         Some(Command::Serve(args)) => serve::run(&args, console),
         Some(Command::Join(args)) => join::join(&args, console),

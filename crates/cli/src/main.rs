@@ -7,6 +7,7 @@ mod app;
 mod board_cmd;
 mod board_design;
 mod common;
+mod fairness;
 mod format;
 mod interrupt;
 mod long_run;

@@ -60,6 +60,10 @@ pub(crate) struct StatsArgs {
     /// Only this player.
     #[arg(long, value_name = "NAME")]
     pub(crate) player: Option<String>,
+    /// Each player's dice instead: every face's count against even chances, with Pearson's
+    /// chi-square test, its p-value and what it means (games with seeded dice only).
+    #[arg(long)]
+    pub(crate) dice: bool,
     /// Print JSON (an array, or one object with --player) instead of the table.
     #[arg(long)]
     pub(crate) json: bool,
@@ -83,6 +87,10 @@ pub(crate) struct LeaderboardArgs {
 
 /// The database to read, or `None` when nothing has been recorded there yet (no file, or an
 /// empty one). It is opened read-only and never written: not even a schema into an empty file.
+pub(crate) fn open_read(db: &DbArgs) -> CmdResult<Option<Database>> {
+    open(db)
+}
+
 fn open(db: &DbArgs) -> CmdResult<Option<Database>> {
     let path = db.required_path()?;
     match Database::open_existing(&path) {
@@ -111,6 +119,11 @@ pub(crate) fn db_failure(path: &Path, error: &DbError) -> Failure {
 
 fn read<T>(db: &Database, result: Result<T, DbError>) -> CmdResult<T> {
     result.map_err(|e| db_failure(db.path(), &e))
+}
+
+/// `result` of reading `db`, or its failure as one sentence naming the file.
+pub(crate) fn read_rows<T>(db: &Database, result: Result<T, DbError>) -> CmdResult<T> {
+    read(db, result)
 }
 
 pub(crate) fn games(args: &GamesArgs, console: &mut Console) -> CmdResult {
@@ -250,6 +263,9 @@ pub(crate) fn stats(args: &StatsArgs, console: &mut Console) -> CmdResult {
                 shown(name, VALUE_SHOWN)
             )));
         }
+    }
+    if args.dice {
+        return crate::fairness::dice_stats(args.player.as_deref(), args.json, &args.db, console);
     }
     let mut all = match &db {
         Some(db) => read(db, db.stats(args.player.as_deref()))?,
@@ -397,7 +413,11 @@ fn percent(rate: f64) -> String {
 
 /// Columns aligned with two spaces between them; `right[i]` right-aligns column `i`. Each cell
 /// is shown as every table shows it ([`shown_cell`]).
-fn table(header: &[&str], right: &[bool], rows: impl Iterator<Item = Vec<String>>) -> String {
+pub(crate) fn table(
+    header: &[&str],
+    right: &[bool],
+    rows: impl Iterator<Item = Vec<String>>,
+) -> String {
     let rows = rows.map(|row| row.iter().map(|cell| shown_cell(cell)).collect());
     let rows: Vec<Vec<String>> =
         std::iter::once(header.iter().map(|h| (*h).to_owned()).collect()).chain(rows).collect();

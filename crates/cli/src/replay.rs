@@ -120,7 +120,7 @@ pub(crate) fn run(args: &ReplayArgs, console: &mut Console) -> CmdResult {
 }
 
 /// Where the replayed game comes from.
-enum From {
+pub(crate) enum From {
     Database(GameId),
     File(String),
 }
@@ -145,7 +145,11 @@ impl std::fmt::Display for From {
 
 /// Reads the game: a save file when one exists by that name, else a game number.
 fn read(args: &ReplayArgs) -> CmdResult<(Save, From)> {
-    let name = args.game.as_str();
+    read_game(&args.game, &args.db)
+}
+
+/// The game `name` names: a save file, else a game's number in the database `db`.
+pub(crate) fn read_game(name: &str, db: &DbArgs) -> CmdResult<(Save, From)> {
     if Path::new(name).is_file() {
         let save = Save::read(Path::new(name))
             .map_err(|e| Failure::bad(anyhow::anyhow!("cannot load the save file {name}: {e}")))?;
@@ -156,7 +160,7 @@ fn read(args: &ReplayArgs) -> CmdResult<(Save, From)> {
             "'{name}' is neither a game number (see snl games) nor a save file"
         )));
     };
-    let db = open_existing(&args.db)?;
+    let db = open_existing(db)?;
     let save = db.load(GameId(id)).map_err(|e| db_failure(db.path(), &e))?;
     Ok((save, From::Database(GameId(id))))
 }

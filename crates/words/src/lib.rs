@@ -8,6 +8,7 @@
 //! - [`CellKind`] and [`Picture`]: the name, mark, glyph, colour and legend line of every kind of
 //!   cell and effect.
 //! - Rank and name words: [`ordinal`], [`agree`], [`whom`], [`whose`], [`place`], [`standing`].
+//! - [`dice_verdict`]: what a dice test's p-value means, in words.
 //!
 //! Nothing here reads a terminal, a clock or a socket; it depends on the engine alone, and keeps
 //! to what rustc 1.85 compiles (the browser's build).
@@ -26,5 +27,37 @@ pub fn standing(rank: Option<u32>, position: u32) -> String {
         (Some(rank), _) => format!("finished {}", ordinal(rank)),
         (None, 0) => "at the start".to_owned(),
         (None, at) => format!("on {at}"),
+    }
+}
+
+/// What a test of dice against even chances found, in words a person can read, from its
+/// p-value (the chance that fair dice look at least this uneven): "nothing unusual" down to
+/// p = 0.01, then how rare it is.
+pub fn dice_verdict(p_value: f64) -> &'static str {
+    if p_value >= 0.01 {
+        "nothing unusual"
+    } else if p_value >= 0.001 {
+        "rarer than 1 in 100"
+    } else if p_value >= 0.000_1 {
+        "rarer than 1 in 1,000"
+    } else {
+        "rarer than 1 in 10,000"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn standing_and_dice_verdicts_read_naturally() {
+        assert_eq!(standing(Some(2), 100), "finished 2nd");
+        assert_eq!(standing(None, 0), "at the start");
+        assert_eq!(standing(None, 41), "on 41");
+        assert_eq!(dice_verdict(0.5), "nothing unusual");
+        assert_eq!(dice_verdict(0.01), "nothing unusual");
+        assert_eq!(dice_verdict(0.009), "rarer than 1 in 100");
+        assert_eq!(dice_verdict(0.0005), "rarer than 1 in 1,000");
+        assert_eq!(dice_verdict(1e-9), "rarer than 1 in 10,000");
     }
 }

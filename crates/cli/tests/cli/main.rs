@@ -10,6 +10,7 @@ mod clocks;
 mod database;
 mod design;
 mod effects;
+mod fairness;
 mod limits;
 mod long_run;
 mod online;

@@ -1,0 +1,196 @@
+//! Fair play anyone can check: `snl verify` re-derives a recorded game's rolls from its seed, and
+//! `snl stats --dice` counts each player's faces against even chances (docs/fairness.md).
+
+use std::{collections::BTreeMap, path::Path};
+
+use clap::Args;
+use snl_analysis::fairness::{FaceCounts, FaceTest};
+use snl_engine::Board;
+use snl_store::{DiceState, Save, SaveError};
+use snl_tui::console::Console;
+use snl_words::dice_verdict;
+
+use crate::{
+    common::{CmdResult, Failure, OrFail},
+    format::{VALUE_SHOWN, shown, shown_name},
+    records::{open_read, read_rows, table},
+    replay::read_game,
+    session::DbArgs,
+};
+
+/// Options of `snl verify`.
+#[derive(Args, Clone, Debug)]
+#[command(after_help = "Exit 0 when every roll and wormhole draw is what the game's seed gives \
+(ChaCha8, docs/fairness.md); 1 when one is not, or the rolls were given by hand (--rolls); 2 \
+when the game cannot be read.\n\nLimits: a save file of at most 268435456 bytes (256 MiB); ID at \
+most 9223372036854775807.")]
+pub(crate) struct VerifyArgs {
+    /// A game's number in the game database (see `snl games`), or a save file.
+    #[arg(value_name = "ID|FILE")]
+    pub(crate) game: String,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+}
+
+/// `snl verify`: every roll and wormhole draw of the game re-derived from its seed.
+pub(crate) fn verify(args: &VerifyArgs, console: &mut Console) -> CmdResult {
+    // A save whose dice do not agree with its history is refused by the reader: that is the
+    // answer here, not a file that cannot be read.
+    let path = Path::new(&args.game);
+    if let Some(Err(SaveError::DiceHistory(why))) = path.is_file().then(|| Save::read(path)) {
+        let name = shown(&args.game, VALUE_SHOWN);
+        return Err(Failure::other(anyhow::anyhow!("the save file {name} is not verified: {why}")));
+    }
+    let (save, from) = read_game(&args.game, &args.db)?;
+    let not_verified =
+        |why: String| Failure::other(anyhow::anyhow!("{from} is not verified: {why}"));
+    let seed = match &save.dice {
+        DiceState::Seeded { seed, .. } => *seed,
+        DiceState::Scripted(_) => {
+            return Err(not_verified(
+                "its rolls were given by hand (--rolls), so no seed stands behind them".into(),
+            ));
+        }
+    };
+    match save.restore() {
+        Ok(_) => {}
+        Err(SaveError::DiceHistory(why)) => return Err(not_verified(why)),
+        Err(e) => return Err(Failure::bad(anyhow::anyhow!("{from} cannot be read: {e}"))),
+    }
+    let state = &save.game;
+    let draws = if state.board.cells.is_empty() {
+        0
+    } else {
+        let board = Board::new(&state.board, &state.rules).or_other()?;
+        state.history.iter().map(|m| board.draws_of(&m.jumps).len()).sum()
+    };
+    let rolls = state.history.len();
+    let (rolls_word, draws_word) =
+        (if rolls == 1 { "roll" } else { "rolls" }, if draws == 1 { "draw" } else { "draws" });
+    let wormholes =
+        if draws > 0 { format!(" and {draws} wormhole {draws_word}") } else { String::new() };
+    writeln!(
+        console.out,
+        "{from}: all {rolls} {rolls_word}{wormholes} verified: each is what seed {seed} gives \
+         (ChaCha8, docs/fairness.md)"
+    )
+    .or_other()
+}
+
+/// One player's faces of one kind of die, over the games counted.
+struct Tally {
+    player: String,
+    counts: FaceCounts,
+}
+
+/// `snl stats --dice`: each player's faces of each kind of die, over every recorded game with
+/// seeded dice, against even chances.
+pub(crate) fn dice_stats(
+    player: Option<&str>,
+    json: bool,
+    db: &DbArgs,
+    console: &mut Console,
+) -> CmdResult {
+    let mut tallies: BTreeMap<(String, u8), FaceCounts> = BTreeMap::new();
+    let mut skipped = 0;
+    if let Some(db) = open_read(db)? {
+        for game in read_rows(&db, db.games())? {
+            let save = read_rows(&db, db.load(game.id))?;
+            if !matches!(save.dice, DiceState::Seeded { .. }) {
+                skipped += 1;
+                continue;
+            }
+            let state = &save.game;
+            let faces = state.rules.thrown_dice().faces() as u8;
+            for m in &state.history {
+                let name = &state.seats[m.seat].name;
+                if player.is_some_and(|p| p != name) {
+                    continue;
+                }
+                let counts =
+                    tallies.entry((name.clone(), faces)).or_insert_with(|| FaceCounts::new(faces));
+                for &face in m.roll.dice() {
+                    counts.add(face);
+                }
+            }
+        }
+    }
+    let mut rows: Vec<Tally> =
+        tallies.into_iter().map(|((player, _), counts)| Tally { player, counts }).collect();
+    // Everyone's together, per kind of die, after the players (with more than one player).
+    if player.is_none() && rows.len() > 1 {
+        let mut all: BTreeMap<u8, FaceCounts> = BTreeMap::new();
+        for row in &rows {
+            all.entry(row.counts.faces())
+                .or_insert_with(|| FaceCounts::new(row.counts.faces()))
+                .merge(&row.counts);
+        }
+        rows.extend(all.into_values().map(|counts| Tally { player: "everyone".into(), counts }));
+    }
+    let out = console.out.as_mut();
+    if json {
+        let items: Vec<serde_json::Value> =
+            rows.iter().map(|r| row_json(r, &r.counts.test())).collect();
+        return writeln!(out, "{}", serde_json::json!(items)).or_other();
+    }
+    if rows.is_empty() {
+        let whose = player.map_or_else(String::new, |p| format!(" of {}", shown(p, VALUE_SHOWN)));
+        return writeln!(out, "No roll{whose} with seeded dice has been recorded yet.").or_other();
+    }
+    let lines = rows.iter().map(|r| {
+        let test = r.counts.test();
+        vec![
+            shown_name(&r.player),
+            format!("d{}", r.counts.faces()),
+            test.throws.to_string(),
+            faces_text(&r.counts),
+            format!("{:.1}", test.expected),
+            format!("{:.2}", test.chi_square),
+            p_text(test.p_value),
+            dice_verdict(test.p_value).to_owned(),
+        ]
+    });
+    let header =
+        ["PLAYER", "DIE", "THROWS", "FACES 1, 2, …", "EACH EXPECTED", "CHI²", "P", "VERDICT"];
+    let right = [false, false, true, false, true, true, true, false];
+    write!(out, "{}", table(&header, &right, lines)).or_other()?;
+    writeln!(
+        out,
+        "P: the chance that fair dice look at least this uneven (Pearson's chi-square test).{}",
+        if skipped > 0 {
+            format!(" {skipped} game(s) with rolls given by hand (--rolls) are not counted.")
+        } else {
+            String::new()
+        }
+    )
+    .or_other()
+}
+
+/// Each face's count, or for a die of many faces the fewest and the most.
+fn faces_text(counts: &FaceCounts) -> String {
+    let c = counts.counts();
+    if c.len() <= 12 {
+        c.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
+    } else {
+        let (low, high) = (c.iter().min().unwrap_or(&0), c.iter().max().unwrap_or(&0));
+        format!("{low} to {high} a face")
+    }
+}
+
+fn p_text(p: f64) -> String {
+    if p < 0.0001 { "<0.0001".to_owned() } else { format!("{p:.4}") }
+}
+
+fn row_json(row: &Tally, test: &FaceTest) -> serde_json::Value {
+    serde_json::json!({
+        "player": row.player,
+        "faces": row.counts.faces(),
+        "throws": test.throws,
+        "counts": row.counts.counts(),
+        "expected": test.expected,
+        "chi_square": test.chi_square,
+        "freedom": test.freedom,
+        "p_value": test.p_value,
+        "verdict": dice_verdict(test.p_value),
+    })
+}
