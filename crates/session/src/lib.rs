@@ -32,6 +32,7 @@
 //! ```
 
 pub mod achievements;
+pub mod fairness;
 mod intent;
 mod keep;
 mod undo;
