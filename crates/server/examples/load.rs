@@ -365,7 +365,9 @@ mod back_to_back {
             let ended = Event::GameEnded { ranking: vec!["Ann".into(), "Bob".into()] };
             assert_eq!(read(&event(12, Event::TimeUp {})), Frame::Event { seq: 12, ended: false });
             assert_eq!(read(&event(7, ended)), Frame::Event { seq: 7, ended: true });
-            let awaiting = |awaiting| ServerFrame::Awaiting { seq: 3, awaiting }.to_text();
+            let awaiting = |awaiting| {
+                ServerFrame::Awaiting { seq: 3, awaiting, seats: vec![], race: None }.to_text()
+            };
             let roll = Awaited::Roll { seat: 1, input: 3 };
             assert_eq!(read(&awaiting(Some(roll))), Frame::Roll { seat: 1 });
             assert_eq!(read(&awaiting(None)), Frame::Other);

@@ -14,6 +14,7 @@ use std::{sync::Arc, time::Duration};
 use axum::extract::ws::Utf8Bytes;
 use snl_store::{RoomWrite, Save, StoredRoom};
 use snl_wire::rooms::{LobbyEntry, RoomState, RoomStatus, SeatEntry};
+use snl_words::room_traits;
 use tokio::{
     sync::{broadcast, mpsc, oneshot, watch},
     time::Instant,
@@ -260,6 +261,11 @@ fn summary_of(room: &Room) -> LobbyEntry {
         board_name: room.setup.board_name.clone(),
         seats,
         turns: room.session().map_or(0, |s| s.game().turns()),
+        about: room_traits(
+            room.setup.rules.mode.rounds(),
+            room.setup.turn_time,
+            room.setup.game_time,
+        ),
     }
 }
 
@@ -430,8 +436,12 @@ impl Actor {
             let waiting = self.room.waiting();
             if self.announced.replace(waiting) != Some(waiting) {
                 let seq = self.seq;
-                let awaiting =
-                    ServerFrame::Awaiting { seq, awaiting: self.room.awaiting(self.input.0) };
+                let awaiting = ServerFrame::Awaiting {
+                    seq,
+                    awaiting: self.room.awaiting(self.input.0),
+                    seats: self.room.seat_lines(),
+                    race: self.room.race_line(),
+                };
                 frames.push(awaiting.to_text().into());
             }
             let _ = self.out.send(Arc::new(frames));
@@ -506,10 +516,12 @@ impl Actor {
     /// null when no person's turn is timed), so a page that joins mid-turn shows the time left.
     fn view(&self, seq: u64) -> RoomState {
         let mut state = self.room.view(seq, &self.online, self.input.0);
-        state.turn_left_ms = self.deadline.map(|(at, _, _)| {
+        let left = |at: Instant| {
             u64::try_from(at.saturating_duration_since(Instant::now()).as_millis())
                 .unwrap_or(u64::MAX)
-        });
+        };
+        state.turn_left_ms = self.deadline.map(|(at, _, _)| left(at));
+        state.game_left_ms = self.game_end.map(left);
         state
     }
 

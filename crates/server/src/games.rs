@@ -109,6 +109,7 @@ impl Library {
             positions: end.positions(),
             ranking,
             events,
+            legend: crate::room::legend_entries(end.board()),
         })
     }
 }

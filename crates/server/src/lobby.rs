@@ -180,6 +180,7 @@ mod tests {
             board_name: "classic".into(),
             seats: Vec::new(),
             turns: 0,
+            about: String::new(),
         }
     }
 

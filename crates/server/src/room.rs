@@ -5,14 +5,14 @@
 //! after the server restarts.
 
 use serde::{Deserialize, Serialize};
-use snl_engine::{Event, Numbered, Pending, Status};
+use snl_engine::{Board, Event, Numbered, Pending, Status};
 use snl_session::{Awaiting, Intent, Session, SessionError};
 use snl_store::DiceState;
-use snl_words::{Sentences, describe_option};
+use snl_words::{Sentences, carried_marks, describe_option, legend, race_status, standing_at};
 
 use snl_wire::{
     frames::{Awaited, ErrorCode, ServerFrame},
-    rooms::{RoomState, RoomStatus, SeatState},
+    rooms::{LegendEntry, RoomState, RoomStatus, SeatLine, SeatState},
 };
 
 use crate::setup::RoomSetup;
@@ -318,6 +318,7 @@ impl Room {
     pub(crate) fn view(&self, seq: u64, online: &[u32], input: u64) -> RoomState {
         let session = self.session.as_ref();
         let game = session.map(Session::game);
+        let lines = self.seat_lines();
         let seats = self
             .setup
             .seats
@@ -332,6 +333,8 @@ impl Room {
                 autopilot: session.is_some_and(|s| s.on_autopilot(i)),
                 position: game.map_or(0, |g| g.positions()[i]),
                 rank: game.and_then(|g| g.ranks()[i]),
+                standing: lines[i].standing.clone(),
+                carried: lines[i].carried.clone(),
             })
             .collect();
         let ranking = game.map_or_else(Vec::new, |g| {
@@ -352,7 +355,63 @@ impl Room {
             ranking,
             seq,
             turn_left_ms: None,
+            game_left_ms: None,
+            race: self.race_line(),
+            legend: self.legend(),
         }
+    }
+
+    /// Each seat's words now: where it stands, what the cell effects left it.
+    pub(crate) fn seat_lines(&self) -> Vec<SeatLine> {
+        let Some(game) = self.session.as_ref().map(Session::game) else {
+            let start = self.setup.rules.start_position();
+            let line = SeatLine { standing: standing_at(None, start, false), carried: vec![] };
+            return vec![line; self.setup.seats.len()];
+        };
+        let last = game.board().size();
+        game.seat_states()
+            .iter()
+            .enumerate()
+            .map(|(i, s)| SeatLine {
+                standing: standing_at(s.rank, s.cell, s.cell == last),
+                carried: carried_marks(game.has_shield(i), game.skips_next_turn(i))
+                    .into_iter()
+                    .map(str::to_owned)
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// A race's status line now (none in a classic game).
+    pub(crate) fn race_line(&self) -> Option<String> {
+        let rounds = self.setup.rules.mode.rounds()?;
+        let game = self.session.as_ref().map(Session::game);
+        let done = game.map_or(0, |g| {
+            if self.is_over() {
+                // The race's last round ends the game before it is counted: the rounds played are
+                // those the seats began.
+                g.seat_states().iter().map(|s| s.turns).max().unwrap_or(0).min(rounds)
+            } else {
+                g.rounds()
+            }
+        });
+        Some(race_status(rounds, done, self.is_over()))
+    }
+
+    /// The board's legend: each kind of cell on it.
+    fn legend(&self) -> Vec<LegendEntry> {
+        let built;
+        let board = match self.session.as_ref() {
+            Some(s) => s.game().board(),
+            None => match Board::new(&self.setup.board, &self.setup.rules) {
+                Ok(board) => {
+                    built = board;
+                    &built
+                }
+                Err(_) => return Vec::new(),
+            },
+        };
+        legend_entries(board)
     }
 
     /// What the game awaits, the input having id `input`: a roll or a choice from a seat, or
@@ -407,6 +466,18 @@ fn refusal(error: &SessionError, session: &Session) -> Refusal {
         _ => error.to_string(),
     };
     Refusal::new(code, message)
+}
+
+/// The legend of `board` as the wire carries it (`snl_words::legend`).
+pub(crate) fn legend_entries(board: &Board) -> Vec<LegendEntry> {
+    legend(board)
+        .into_iter()
+        .map(|l| LegendEntry {
+            kind: l.name.to_owned(),
+            name: l.name.to_owned(),
+            meaning: l.meaning.to_owned(),
+        })
+        .collect()
 }
 
 #[cfg(test)]

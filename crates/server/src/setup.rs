@@ -20,7 +20,7 @@ pub const MAX_TURN_TIME: u64 = 86_400;
 /// Longest game clock, in seconds (a week).
 pub const MAX_GAME_TIME: u64 = 7 * 86_400;
 
-pub use snl_wire::rooms::{BoardChoice, CreateRoom, RulesChoice, SeatRequest};
+pub use snl_wire::rooms::{BoardChoice, CreateRoom, RandomRequest, RulesChoice, SeatRequest};
 
 /// A room's setup, checked: what is stored with the room.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
@@ -69,13 +69,17 @@ impl CheckRoom for CreateRoom {
             }
             Some(RulesChoice::Spec(spec)) => rules.apply(spec).map_err(|e| e.to_string())?,
         }
+        let random = matches!(&self.board, Some(BoardChoice::Name(n)) if n == "random");
+        if self.random.is_some() && !random {
+            return Err("random board settings (random) need board \"random\"".to_owned());
+        }
         let (board_name, board) = match self.board {
             None => ("classic".to_owned(), Preset::Classic.spec()),
             Some(BoardChoice::Name(name)) => {
                 let preset: Preset =
                     name.parse().map_err(|e: snl_engine::UnknownPreset| e.to_string())?;
                 let spec = if preset == Preset::Random {
-                    RandomBoard { seed, ..RandomBoard::default() }.spec(&rules)
+                    random_board(self.random.as_ref(), seed, &rules)?
                 } else {
                     preset.spec()
                 };
@@ -132,6 +136,33 @@ impl CheckRoom for CreateRoom {
         check_unique(setup.seats.iter().filter_map(|s| s.name.as_deref()))?;
         Ok(setup)
     }
+}
+
+/// The random board asked for: each setting checked (its size no larger than a room takes)
+/// before it is drawn.
+fn random_board(
+    asked: Option<&RandomRequest>,
+    seed: u64,
+    rules: &Rules,
+) -> Result<BoardSpec, String> {
+    let asked = asked.cloned().unwrap_or_default();
+    let defaults = RandomBoard::default();
+    let params = RandomBoard {
+        size: asked.size.unwrap_or(defaults.size),
+        snakes: asked.snakes.unwrap_or(defaults.snakes),
+        ladders: asked.ladders.unwrap_or(defaults.ladders),
+        seed: asked.seed.unwrap_or(seed),
+        ..defaults
+    };
+    if params.size > MAX_CELLS {
+        return Err(format!(
+            "a board of {} cells is larger than {MAX_CELLS}, the most a room takes",
+            params.size
+        ));
+    }
+    let effects = asked.effects.unwrap_or(0);
+    params.check_effects(effects).map_err(|e| e.to_string())?;
+    Ok(params.spec_with_effects(rules, effects))
 }
 
 impl RoomSetup {

@@ -185,4 +185,7 @@ pub struct RecordedGame {
     pub ranking: Vec<String>,
     /// Every event, numbered from 1.
     pub events: Vec<GameEntry>,
+    /// The legend of the board: each kind of cell on it, with what it does (as a room's).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub legend: Vec<crate::rooms::LegendEntry>,
 }

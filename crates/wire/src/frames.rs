@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use snl_engine::{Event, MoveOption};
 
-use crate::rooms::{LobbyEntry, RoomState};
+use crate::rooms::{LobbyEntry, RoomState, SeatLine};
 
 /// Longest chat line, in characters.
 pub const MAX_CHAT: usize = 500;
@@ -190,6 +190,12 @@ pub enum ServerFrame {
         seq: u64,
         /// What is awaited, or null (the game is over).
         awaiting: Option<Awaited>,
+        /// Each seat's words now ([`SeatLine`]: standing, what it carries), in seat order.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        seats: Vec<SeatLine>,
+        /// A race's status line now (as [`RoomState::race`](crate::RoomState::race)).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        race: Option<String>,
     },
     /// A refused frame; nothing changed.
     Error {
@@ -270,8 +276,12 @@ mod tests {
         );
         let event = ServerFrame::Event { seq: 3, event: Event::TimeUp {}, text: None };
         assert_eq!(event.to_text(), r#"{"type":"event","seq":3,"event":{"type":"time_up"}}"#);
-        let awaiting =
-            ServerFrame::Awaiting { seq: 4, awaiting: Some(Awaited::Roll { seat: 1, input: 4 }) };
+        let awaiting = ServerFrame::Awaiting {
+            seq: 4,
+            awaiting: Some(Awaited::Roll { seat: 1, input: 4 }),
+            seats: vec![],
+            race: None,
+        };
         assert_eq!(
             awaiting.to_text(),
             r#"{"type":"awaiting","seq":4,"awaiting":{"type":"roll","seat":1,"input":4}}"#

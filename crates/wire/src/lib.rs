@@ -16,6 +16,6 @@ pub use api::{
 pub use frames::{Awaited, ClientFrame, ErrorCode, LobbyFrame, MAX_CHAT, ServerFrame};
 pub use records::{GameId, GameStatus, GameSummary, SeriesId};
 pub use rooms::{
-    BoardChoice, Claim, ClaimAnswer, CreateRoom, Created, LobbyEntry, RoomState, RoomStatus, Rooms,
-    RulesChoice, SeatEntry, SeatRequest, SeatState,
+    BoardChoice, Claim, ClaimAnswer, CreateRoom, Created, LegendEntry, LobbyEntry, RandomRequest,
+    RoomState, RoomStatus, Rooms, RulesChoice, SeatEntry, SeatLine, SeatRequest, SeatState,
 };

@@ -35,6 +35,32 @@ pub struct CreateRoom {
     /// The dice's seed (a fresh one from the operating system when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// How a `random` board is drawn (its size, jumps, cell effects, seed); only with `board:
+    /// "random"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub random: Option<RandomRequest>,
+}
+
+/// How a random board is drawn (`snl play --board random --size … --effects …`): each part
+/// absent takes the default (100 cells, 8 snakes, 8 ladders, no effects, the dice's seed).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RandomRequest {
+    /// Its cells.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u32>,
+    /// How many snakes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snakes: Option<u32>,
+    /// How many ladders.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ladders: Option<u32>,
+    /// How many cell effects (skip, extra, shield, wormhole; 4 or more give each kind).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effects: Option<u32>,
+    /// The board's seed (the dice's when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
 }
 
 /// A board by name or as data.
@@ -136,6 +162,10 @@ pub struct LobbyEntry {
     pub seats: Vec<SeatEntry>,
     /// Turns played.
     pub turns: u32,
+    /// What sets its game apart, in words: `race of 3 rounds · game clock 10:00 · turn clock
+    /// 0:30` (`snl_words::room_traits`); absent for a classic game without clocks.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub about: String,
 }
 
 /// The answer to `GET /api/rooms`: the rooms with open seats or running.
@@ -164,8 +194,40 @@ pub struct SeatState {
     pub autopilot: bool,
     /// Its token's cell.
     pub position: u32,
-    /// Its rank once finished.
+    /// Its rank once finished (or, at a race's or the game clock's end, ranked by position).
     pub rank: Option<u32>,
+    /// Where it stands in words, as every front end says it (`snl_words::standing_at`):
+    /// "finished 2nd", "1st, on 87" (ranked by position, not finished), "on 41".
+    #[serde(default)]
+    pub standing: String,
+    /// What the cell effects left it, one mark each (`snl_words::carried_marks`): "shield",
+    /// "skips next turn"; absent when nothing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub carried: Vec<String>,
+}
+
+/// A seat's words after an input (an awaiting frame's `seats`): as in [`SeatState`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatLine {
+    /// Where it stands in words ([`SeatState::standing`]).
+    pub standing: String,
+    /// What the cell effects left it ([`SeatState::carried`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub carried: Vec<String>,
+}
+
+/// One line of a board's legend: a kind of cell on it (`snl_words::legend`).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LegendEntry {
+    /// `snake`, `ladder`, `skip`, `extra`, `shield` or `wormhole`: the board's drawing's name
+    /// of it (its icon).
+    pub kind: String,
+    /// Its name in the legend.
+    pub name: String,
+    /// What it does.
+    pub meaning: String,
 }
 
 /// A room's public state (`GET /api/rooms/{room}`, a welcome's `state`): never a token.
@@ -200,4 +262,15 @@ pub struct RoomState {
     pub seq: u64,
     /// What is left of the awaited person's turn clock, in milliseconds.
     pub turn_left_ms: Option<u64>,
+    /// What is left of the game clock, in milliseconds (null: no game clock, or it has not
+    /// started, or it ran out).
+    #[serde(default)]
+    pub game_left_ms: Option<u64>,
+    /// A race's status line (`snl_words::race_status`): "race · round 2 of 5", "race over after
+    /// 5 rounds"; null in a classic game.
+    #[serde(default)]
+    pub race: Option<String>,
+    /// The legend of the board: each kind of cell on it, with what it does.
+    #[serde(default)]
+    pub legend: Vec<LegendEntry>,
 }

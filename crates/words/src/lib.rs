@@ -7,7 +7,9 @@
 //! - [`describe_option`]: the label of an option at a choice (where it lands, what it meets).
 //! - [`CellKind`] and [`Picture`]: the name, mark, glyph, colour and legend line of every kind of
 //!   cell and effect.
-//! - Rank and name words: [`ordinal`], [`agree`], [`whom`], [`whose`], [`place`], [`standing`].
+//! - Rank and name words: [`ordinal`], [`agree`], [`whom`], [`whose`], [`place`], [`standing`],
+//!   [`standing_at`].
+//! - Status lines: [`race_status`] (round k of K, over), [`legend`] (the kinds on a board).
 //! - [`dice_verdict`]: what a dice test's p-value means, in words.
 //!
 //! Nothing here reads a terminal, a clock or a socket; it depends on the engine alone, and keeps
@@ -16,10 +18,12 @@
 mod options;
 mod pictures;
 mod sentences;
+mod status;
 
 pub use options::{describe_option, roll_words};
-pub use pictures::{CellKind, Hue, Picture, carried};
+pub use pictures::{CellKind, Hue, Picture, carried, carried_marks};
 pub use sentences::{Sentences, agree, ordinal, place, rules_in_words, whom, whose};
+pub use status::{LegendLine, clock, legend, race_status, room_traits, standing_at};
 
 /// Where a seat stands, in words for a list of players: "finished 2nd", "at the start", "on 41".
 pub fn standing(rank: Option<u32>, position: u32) -> String {

@@ -144,12 +144,21 @@ impl CellKind {
 /// What a seat carries from the cell effects, in words for a list of players: `shield`,
 /// `skips next turn`, both, or nothing.
 pub fn carried(shield: bool, skip: bool) -> Option<String> {
-    match (shield, skip) {
-        (false, false) => None,
-        (true, false) => Some("shield".into()),
-        (false, true) => Some("skips next turn".into()),
-        (true, true) => Some("shield, skips next turn".into()),
+    let marks = carried_marks(shield, skip);
+    (!marks.is_empty()).then(|| marks.join(", "))
+}
+
+/// What a seat carries from the cell effects, one mark each (a badge in a list of players):
+/// `shield`, `skips next turn`.
+pub fn carried_marks(shield: bool, skip: bool) -> Vec<&'static str> {
+    let mut marks = Vec::new();
+    if shield {
+        marks.push("shield");
     }
+    if skip {
+        marks.push("skips next turn");
+    }
+    marks
 }
 
 #[cfg(test)]

@@ -140,6 +140,37 @@ const EFFECTS = {
   },
 };
 
+/**
+ * A small standalone SVG of a legend line's kind (`snake`, `ladder`, or an effect), drawn as the
+ * board draws it.
+ * @param {string} kind
+ */
+export function legendIcon(kind) {
+  const svg = /** @type {SVGSVGElement} */ (el('svg', { viewBox: '-32 -32 64 64', class: 'legend-icon', 'aria-hidden': 'true' }));
+  const draw = EFFECTS[/** @type {keyof typeof EFFECTS} */ (kind)];
+  if (draw) draw(svg);
+  else if (kind === 'snake') el('path', { d: 'M-20 -22C10 -20 -18 0 8 4S0 22 20 24', class: 'legend-snake' }, svg);
+  else if (kind === 'ladder') el('path', { d: 'M-12 26L-4 -26M12 26L20 -26M-9 10H15M-6 -8H18', class: 'legend-ladder' }, svg);
+  return svg;
+}
+
+/**
+ * The lines of a board's legend, as the server words them: each kind's icon, name and meaning.
+ * @param {{kind: string, name: string, meaning: string}[]} entries
+ */
+export function legendItems(entries) {
+  return entries.map((l) => {
+    const li = document.createElement('li');
+    li.dataset.kind = l.kind;
+    const name = document.createElement('strong');
+    name.textContent = l.name;
+    const meaning = document.createElement('span');
+    meaning.textContent = ` — ${l.meaning}`;
+    li.append(legendIcon(l.kind), name, meaning);
+    return li;
+  });
+}
+
 /** @param {string} effect */
 export function effectLabel(effect) {
   return ({ skip: 'skip a turn', extra: 'extra roll', shield: 'shield', wormhole: 'wormhole' })[effect] ?? effect;

@@ -79,6 +79,7 @@ function drawPreview() {
 
 boardSelect.addEventListener('change', () => {
   $('file-field').hidden = boardSelect.value !== 'file';
+  $('random-field').hidden = boardSelect.value !== 'random';
   drawPreview();
 });
 $('file').addEventListener('change', async () => {
@@ -119,12 +120,26 @@ form.addEventListener('submit', async (e) => {
   } else {
     body.board = boardSelect.value;
   }
+  if (boardSelect.value === 'random') {
+    /** @type {Record<string, number>} */
+    const random = {};
+    for (const part of ['size', 'snakes', 'ladders', 'effects', 'seed']) {
+      const text = /** @type {HTMLInputElement} */ ($(`random-${part}`)).value.trim();
+      if (!text) continue;
+      if (!/^[0-9]{1,15}$/.test(text)) {
+        error.textContent = `The random board's ${part} must be a whole number, not '${text.slice(0, 40)}'.`;
+        return;
+      }
+      random[part] = Number(text);
+    }
+    if (Object.keys(random).length > 0) body.random = random;
+  }
   const ruleSet = /** @type {HTMLSelectElement} */ ($('rules')).value;
-  /** @type {Record<string, string>} */
+  /** @type {Record<string, string | number>} */
   const options = {};
-  for (const id of ['dice', 'overshoot', 'choice', 'jumps', 'finish']) {
+  for (const id of ['start', 'bonus', 'max-bonus', 'on-max', 'dice', 'overshoot', 'choice', 'jumps', 'finish']) {
     const v = /** @type {HTMLSelectElement} */ ($(id)).value;
-    if (v) options[id] = v;
+    if (v) options[id] = /^[0-9]+$/.test(v) ? Number(v) : v;
   }
   body.rules = Object.keys(options).length > 0 ? { set: ruleSet, ...options } : ruleSet;
   const time = /** @type {HTMLSelectElement} */ ($('turn-time')).value;
@@ -186,7 +201,7 @@ function drawRooms() {
     if (!li) {
       li = document.createElement('li');
       li.dataset.room = r.room;
-      li.innerHTML = '<div><strong></strong><span class="detail"></span></div><a></a>';
+      li.innerHTML = '<div><strong></strong><span class="detail"></span><span class="about"></span></div><a></a>';
       /** @type {HTMLAnchorElement} */ (li.querySelector('a')).href = `/room/${r.room}`;
     }
     const open = r.seats.filter((/** @type {any} */ s) => s.open).length;
@@ -198,6 +213,10 @@ function drawRooms() {
     a.setAttribute('aria-label', `${open > 0 ? 'Join' : 'Watch'} room ${r.room}`);
     set(/** @type {HTMLElement} */ (li.querySelector('strong')), `${r.board_name} · ${names}`);
     set(/** @type {HTMLElement} */ (li.querySelector('.detail')), open > 0 ? `${open} open seat${open === 1 ? '' : 's'}` : `playing · turn ${r.turns}`);
+    // What sets the game apart (race, clocks), in the server's words (snl_words::room_traits).
+    const about = /** @type {HTMLElement} */ (li.querySelector('.about'));
+    set(about, r.about ?? '');
+    about.hidden = !r.about;
     if (li !== before) list.insertBefore(li, before);
     before = li.nextElementSibling;
   }

@@ -3,7 +3,7 @@
 // (the same planner the room page animates with), so seeking anywhere is exact. /replay lists the
 // recorded games.
 
-import { render, tokenIcon } from './board.js';
+import { render, tokenIcon, legendItems } from './board.js';
 import { positionsAfter } from './plan.js';
 import { api } from './net.js';
 
@@ -117,6 +117,9 @@ async function viewer() {
   const won = game.ranking.length ? ` Won by ${game.ranking[0]}.` : '';
   $('about').textContent = `${game.board_name} board, ${game.turns} turns: ${names}.${won}`;
   seek.max = String(events.length);
+  // The board's legend, in the server's words (as the live room shows it).
+  $('legend').replaceChildren(...legendItems(game.legend ?? []));
+  $('legend-card').hidden = !(game.legend ?? []).length;
   $('viewer').hidden = false;
   go(0);
   seek.addEventListener('input', () => { pause(); go(Number(seek.value)); });

@@ -5,7 +5,7 @@
 // lobby); it may hold several seats (people sharing one device): each has its own connection and
 // the Roll button acts for whichever of them the game awaits.
 
-import { render, tokenIcon, shapeName, tokenSpace } from './board.js';
+import { render, tokenIcon, shapeName, tokenSpace, legendItems } from './board.js';
 import { frame } from './geometry.js';
 import { planEvent, catchUpSpeed } from './plan.js';
 import { playBeat, celebrate } from './anim.js';
@@ -17,16 +17,21 @@ import { api, connect, dropToken, heldTokens, keepToken } from './net.js';
  * @typedef {import('./net.js').Frame} Frame
  * @typedef {import('./net.js').Link} Link
  * @typedef {{seat: number, kind: string, name: string | null, open: boolean, online: boolean,
- *   autopilot: boolean, position: number, rank: number | null}} SeatView
+ *   autopilot: boolean, position: number, rank: number | null, standing?: string,
+ *   carried?: string[]}} SeatView
+ * @typedef {{standing: string, carried?: string[]}} SeatLine
  * @typedef {{type: 'roll', seat: number, input: number} | {type: 'choice', seat: number,
  *   options: {steps: number, lands: number, top_face: boolean, landed: number,
  *   meets: 'nothing' | 'blocked' | 'snake' | 'ladder' | 'wormhole' | 'shield'}[], labels?: string[],
  *   input: number} | null} Awaiting
  * @typedef {{room: string, status: string, board_name: string, board: import('./geometry.js').BoardJson,
  *   rules: Record<string, any>, turn_time: number | null, seats: SeatView[], awaiting: Awaiting,
- *   turns: number, ranking: string[], seq: number, turn_left_ms?: number | null}} RoomView
+ *   turns: number, ranking: string[], seq: number, turn_left_ms?: number | null,
+ *   game_time?: number | null, game_left_ms?: number | null, race?: string | null,
+ *   legend?: {kind: string, name: string, meaning: string}[]}} RoomView
  * @typedef {{kind: 'event', seq: number, event: import('./plan.js').WireEvent, text?: string}
- *   | {kind: 'awaiting', awaiting: Awaiting, until?: number | null}
+ *   | {kind: 'awaiting', awaiting: Awaiting, until?: number | null, seats?: SeatLine[],
+ *     race?: string | null}
  *   | {kind: 'welcome', frame: Frame, until?: number | null}} Item
  */
 
@@ -65,12 +70,6 @@ let sent = false;
 let deadline = null;
 
 const faces = () => Number(/d(\d+)/.exec(view?.rules?.dice ?? '1d6')?.[1] ?? 6);
-/**
- * A rank as every front end writes it ("1st", "2nd", "11th"): the one rule the page keeps of the
- * words module (snl_words::ordinal), because a seat's rank comes as a number in a live event.
- * @param {number} n
- */
-const ordinal = (n) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' })[n % 10] ?? 'th'}`;
 const seatName = (/** @type {number} */ seat) => view?.seats[seat]?.name ?? `seat ${seat + 1}`;
 
 /** Draws the tokens where they stand now. */
@@ -113,6 +112,15 @@ function drawPlayers() {
   if (!view) return;
   const list = $('players');
   list.replaceChildren();
+  // Someone who opened an invite on this device and holds no seat yet is offered the first open
+  // seat before anything else (above the board, first thing on a phone).
+  const first = mine.size === 0 && view.status === 'open' ? view.seats.find((s) => s.open)?.seat ?? null : null;
+  const join = $('join-first');
+  join.hidden = first === null;
+  const holder = $('join-first-form');
+  if (first === null) holder.replaceChildren();
+  else if (holder.dataset.seat !== String(first)) holder.replaceChildren(claimForm(first));
+  holder.dataset.seat = first === null ? '' : String(first);
   for (const s of view.seats) {
     const li = document.createElement('li');
     li.className = 'player';
@@ -129,9 +137,10 @@ function drawPlayers() {
     text.appendChild(name);
     const detail = document.createElement('span');
     detail.className = 'detail';
-    const pos = s.name ? positions[s.name] ?? 0 : 0;
-    const at = s.rank ? `finished ${ordinal(s.rank)}` : pos === 0 ? 'at the start' : `on ${pos}`;
-    detail.textContent = s.open ? `${shapeName(s.seat)} · waiting for a player` : `${shapeName(s.seat)} · ${KINDS[s.kind] ?? s.kind} · ${at}`;
+    // Where it stands, in the server's words (snl_words::standing_at): a seat ranked by
+    // position when a race or the game clock ended is not said to have finished.
+    const at = s.standing ?? '';
+    detail.textContent = s.open ? `${shapeName(s.seat)} · waiting for a player` : `${shapeName(s.seat)} · ${KINDS[s.kind] ?? s.kind}${at ? ` · ${at}` : ''}`;
     text.appendChild(detail);
     li.appendChild(text);
     const badges = document.createElement('div');
@@ -139,9 +148,10 @@ function drawPlayers() {
     if (mine.has(s.seat)) badges.appendChild(badge('you', 'badge-you'));
     if (s.kind === 'human' && !s.open) badges.appendChild(badge(s.online ? 'online' : 'away', s.online ? 'badge-on' : 'badge-away'));
     if (s.autopilot) badges.appendChild(badge('autopilot', 'badge-auto'));
-    if (s.name && shields.has(s.name)) badges.appendChild(badge('shield', 'badge-shield'));
+    // What the cell effects left the seat, as the server words it (snl_words::carried_marks).
+    for (const mark of s.carried ?? []) badges.appendChild(badge(mark, mark === 'shield' ? 'badge-shield' : 'badge-skip'));
     li.appendChild(badges);
-    if (s.open && view.status === 'open') li.appendChild(claimForm(s.seat));
+    if (s.open && view.status === 'open' && s.seat !== first) li.appendChild(claimForm(s.seat));
     if (mine.has(s.seat) && view.status === 'running' && !s.rank) li.appendChild(autopilotSwitch(s));
     list.appendChild(li);
   }
@@ -232,6 +242,11 @@ function drawControls() {
   }
   status.classList.toggle('yours', ours);
   $('timer').hidden = deadline === null;
+  // Keyboard hints only for a seat this device holds: a spectator's keys do nothing.
+  $('hint').hidden = mine.size === 0;
+  const race = $('race');
+  race.textContent = view.race ?? '';
+  race.hidden = !view.race;
   $('chat-form').toggleAttribute('hidden', mine.size === 0);
 }
 
@@ -271,6 +286,9 @@ function adopt(state, until) {
   svg.classList.toggle('zoomable', big);
   if (big) setZoom(Math.max(1, 36 / fitCell()));
   startClock(until);
+  gameEnd = typeof state.game_left_ms === 'number' ? Date.now() + state.game_left_ms : null;
+  tickGameClock();
+  drawLegend();
   draw();
   if (big) follow(current);
   drawPlayers();
@@ -310,6 +328,34 @@ function tickClock() {
   timer.classList.toggle('low', left <= 5);
 }
 setInterval(tickClock, 1000);
+
+/**
+ * When the game clock runs out, in `Date.now()` time (null: none, not started, or run out).
+ * @type {number | null}
+ */
+let gameEnd = null;
+
+/** Shows the game clock counting down while the room has one running. */
+function tickGameClock() {
+  const row = $('game-clock-row');
+  if (gameEnd === null || view?.status !== 'running') {
+    row.hidden = true;
+    return;
+  }
+  const left = Math.max(0, Math.ceil((gameEnd - Date.now()) / 1000));
+  row.hidden = false;
+  const clock = $('game-clock');
+  clock.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+  clock.setAttribute('aria-label', `${left} seconds left in the game`);
+}
+setInterval(tickGameClock, 1000);
+
+/** The board's legend: each kind of cell on it, its icon, name and meaning (the server's). */
+function drawLegend() {
+  const entries = view?.legend ?? [];
+  $('legend').replaceChildren(...legendItems(entries));
+  $('legend-card').hidden = entries.length === 0;
+}
 
 /** @param {string} name */
 function seatOf(name) {
@@ -359,6 +405,10 @@ async function show(event, text) {
       break;
     case 'player_finished':
       if (seat) seat.rank = event.rank;
+      break;
+    case 'time_up':
+      gameEnd = null;
+      tickGameClock();
       break;
     case 'game_ended':
       view.status = 'over';
@@ -423,6 +473,9 @@ async function pump() {
         document.body.dataset.awaited = String(Number(document.body.dataset.awaited ?? 0) + 1);
         awaiting = item.awaiting;
         sent = false;
+        // The seats' words and the race's line after this input, as the server says them.
+        if (view && item.seats) item.seats.forEach((line, i) => { if (view?.seats[i]) Object.assign(view.seats[i], { carried: [], ...line }); });
+        if (view && item.race !== undefined) view.race = item.race;
         if (awaiting) current = seatName(awaiting.seat);
         if (view && awaiting && view.status === 'open') void refresh();
         startClock(item.until);
@@ -471,11 +524,11 @@ function onFrame(f) {
     // state; a resumed one says what is awaited now (awaiting frames are not sent again).
     const until = clockOf(f.state);
     if (!f.resumed) enqueue({ kind: 'welcome', frame: f, until });
-    else enqueue({ kind: 'awaiting', awaiting: f.state.awaiting, until });
+    else enqueue({ kind: 'awaiting', awaiting: f.state.awaiting, until, seats: f.state.seats, race: f.state.race ?? null });
   } else if (f.type === 'event') {
     enqueue({ kind: 'event', seq: f.seq, event: f.event, text: f.text });
   } else if (f.type === 'awaiting') {
-    enqueue({ kind: 'awaiting', awaiting: f.awaiting });
+    enqueue({ kind: 'awaiting', awaiting: f.awaiting, seats: f.seats, race: f.race ?? null });
   } else if (f.type === 'error') {
     sent = false;
     document.body.dataset.refused = String(Number(document.body.dataset.refused ?? 0) + 1);
