@@ -84,7 +84,7 @@ test('the legend lists the kinds of cell on the board with their icons', async (
   const kinds = await page.locator('#legend li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-kind')));
   assert.deepEqual(kinds, ['snake', 'ladder', 'skip', 'extra', 'shield', 'wormhole']);
   assert.equal(await page.locator('#legend li svg.legend-icon').count(), 6);
-  assert.match(String(await page.locator('#legend li[data-kind="shield"]').textContent()), /shield — shield: stops the next snake/);
+  assert.match(String(await page.locator('#legend li[data-kind="shield"]').textContent()), /^shield: stops the next snake$/);
   // An effect's icon in the legend is the board's own.
   assert.equal(await page.locator('#legend li[data-kind="wormhole"] .fx-wormhole').count(), 1);
   await context.close();

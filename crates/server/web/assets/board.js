@@ -155,18 +155,18 @@ export function legendIcon(kind) {
 }
 
 /**
- * The lines of a board's legend, as the server words them: each kind's icon, name and meaning.
+ * The lines of a board's legend, as the server words them: each kind's icon and meaning.
  * @param {{kind: string, name: string, meaning: string}[]} entries
  */
 export function legendItems(entries) {
   return entries.map((l) => {
     const li = document.createElement('li');
     li.dataset.kind = l.kind;
-    const name = document.createElement('strong');
-    name.textContent = l.name;
+    // The meaning names the kind already ("shield: stops the next snake"): shown alone.
     const meaning = document.createElement('span');
-    meaning.textContent = ` — ${l.meaning}`;
-    li.append(legendIcon(l.kind), name, meaning);
+    meaning.textContent = l.meaning;
+    li.title = l.name;
+    li.append(legendIcon(l.kind), meaning);
     return li;
   });
 }
