@@ -7,7 +7,9 @@
 //! - [`describe_option`]: the label of an option at a choice (where it lands, what it meets).
 //! - [`CellKind`] and [`Picture`]: the name, mark, glyph, colour and legend line of every kind of
 //!   cell and effect.
-//! - Rank and name words: [`ordinal`], [`agree`], [`whom`], [`whose`], [`place`], [`standing`].
+//! - A game's status: [`race_status`] ("race · round 2 of 5", "race over"), [`clock_status`]
+//!   ("turn 0:25 · game 9:41"), [`standing`] ("finished 2nd", "2nd on 41").
+//! - Rank and name words: [`ordinal`], [`agree`], [`whom`], [`whose`], [`place`].
 //! - [`dice_verdict`]: what a dice test's p-value means, in words.
 //!
 //! Nothing here reads a terminal, a clock or a socket; it depends on the engine alone, and keeps
@@ -16,19 +18,15 @@
 mod options;
 mod pictures;
 mod sentences;
+mod status;
 
 pub use options::{describe_option, roll_words};
 pub use pictures::{CellKind, Hue, Picture, carried};
 pub use sentences::{Sentences, agree, ordinal, place, rules_in_words, whom, whose};
-
-/// Where a seat stands, in words for a list of players: "finished 2nd", "at the start", "on 41".
-pub fn standing(rank: Option<u32>, position: u32) -> String {
-    match (rank, position) {
-        (Some(rank), _) => format!("finished {}", ordinal(rank)),
-        (None, 0) => "at the start".to_owned(),
-        (None, at) => format!("on {at}"),
-    }
-}
+pub use status::{
+    chance, clock_status, clock_time, finished, race_status, race_status_of, seat_default_name,
+    standing,
+};
 
 /// What a test of dice against even chances found, in words a person can read, from its
 /// p-value (the chance that fair dice look at least this uneven): "nothing unusual" down to
@@ -51,9 +49,9 @@ mod tests {
 
     #[test]
     fn standing_and_dice_verdicts_read_naturally() {
-        assert_eq!(standing(Some(2), 100), "finished 2nd");
-        assert_eq!(standing(None, 0), "at the start");
-        assert_eq!(standing(None, 41), "on 41");
+        assert_eq!(standing(Some(2), 100, 100), "finished 2nd");
+        assert_eq!(standing(None, 0, 100), "at the start");
+        assert_eq!(standing(None, 41, 100), "on 41");
         assert_eq!(dice_verdict(0.5), "nothing unusual");
         assert_eq!(dice_verdict(0.01), "nothing unusual");
         assert_eq!(dice_verdict(0.009), "rarer than 1 in 100");

@@ -1,0 +1,138 @@
+//! The status words of a game as a whole: where a race stands ([`race_status`]), the clocks
+//! ([`clock_status`]) and where a seat stands ([`standing`]).
+
+use snl_engine::{Game, SeatKind, Status};
+
+use crate::sentences::ordinal;
+
+/// Where a race stands, for a header or a status line: "race · round 2 of 5", and "race over"
+/// once it has ended; `None` for a classic game. `rounds_done` is [`Game::rounds`] (rounds
+/// completed); the round shown is the one in play, never past the last.
+pub fn race_status(rounds: Option<u32>, rounds_done: u32, over: bool) -> Option<String> {
+    let rounds = rounds?;
+    Some(if over {
+        "race over".to_owned()
+    } else {
+        format!("race · round {} of {rounds}", (rounds_done + 1).min(rounds))
+    })
+}
+
+/// [`race_status`] of a game.
+pub fn race_status_of(game: &Game) -> Option<String> {
+    let over = game.status() == Status::Finished;
+    race_status(game.rules().mode.rounds(), game.rounds(), over)
+}
+
+/// Milliseconds left on a clock as the clocks show them: "1:05" (minutes and seconds, a part of
+/// a second counted as a whole one, so 0:00 is only shown when the time is out).
+pub fn clock_time(left_ms: u64) -> String {
+    let seconds = left_ms.div_ceil(1000);
+    format!("{}:{:02}", seconds / 60, seconds % 60)
+}
+
+/// The clocks in one line: "turn 0:25 · game 9:41"; `None` when neither runs.
+pub fn clock_status(turn_left_ms: Option<u64>, game_left_ms: Option<u64>) -> Option<String> {
+    let parts: Vec<String> = [("turn", turn_left_ms), ("game", game_left_ms)]
+        .into_iter()
+        .filter_map(|(name, left)| left.map(|ms| format!("{name} {}", clock_time(ms))))
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(" · "))
+}
+
+/// The name a seat is given when nobody names it, by what plays it: the seat at `index`
+/// (0-based) is "You" (a person at seat 1) or "Player 3", or "Computer (hard)" (at seat 2),
+/// "Computer 3 (easy)" — every seat's default name differs from the others'.
+pub fn seat_default_name(index: usize, kind: SeatKind) -> String {
+    match (kind, index) {
+        (SeatKind::Human, 0) => "You".to_owned(),
+        (SeatKind::Human, i) => format!("Player {}", i + 1),
+        (kind, 1) => format!("Computer ({})", kind.as_str()),
+        (kind, i) => format!("Computer {} ({})", i.max(1), kind.as_str()),
+    }
+}
+
+/// A chance to win as every front end shows it: whole percents, "<1%" for a chance that is not
+/// nothing, ">99%" for one that is not certain, "0%" and "100%" only when they are exact.
+pub fn chance(p: f64) -> String {
+    let pct = p * 100.0;
+    if p <= 0.0 {
+        "0%".to_owned()
+    } else if pct < 1.0 {
+        "<1%".to_owned()
+    } else if pct > 99.0 && p < 1.0 {
+        ">99%".to_owned()
+    } else {
+        format!("{pct:.0}%")
+    }
+}
+
+/// Where a seat stands, in words for a list of players: "finished 2nd" (it reached the last
+/// cell), "2nd on 41" (ranked by position when a race or the game clock ended the game before it
+/// finished), "at the start", "on 41".
+pub fn standing(rank: Option<u32>, position: u32, board_size: u32) -> String {
+    match (rank, position) {
+        (Some(rank), at) if at >= board_size => format!("finished {}", ordinal(rank)),
+        (Some(rank), 0) => format!("{} at the start", ordinal(rank)),
+        (Some(rank), at) => format!("{} on {at}", ordinal(rank)),
+        (None, 0) => "at the start".to_owned(),
+        (None, at) => format!("on {at}"),
+    }
+}
+
+/// Whether a ranked seat finished (reached the last cell) rather than being ranked by position
+/// at the end of a race or of the game clock.
+pub fn finished(game: &Game, seat: usize) -> bool {
+    game.ranks()[seat].is_some() && game.position(seat) >= game.board().size()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_race_tells_its_round_of_how_many_and_when_it_is_over() {
+        assert_eq!(race_status(None, 3, false), None);
+        assert_eq!(race_status(Some(5), 0, false).as_deref(), Some("race · round 1 of 5"));
+        assert_eq!(race_status(Some(5), 4, false).as_deref(), Some("race · round 5 of 5"));
+        assert_eq!(race_status(Some(5), 5, false).as_deref(), Some("race · round 5 of 5"));
+        assert_eq!(race_status(Some(5), 5, true).as_deref(), Some("race over"));
+    }
+
+    #[test]
+    fn the_clocks_count_whole_seconds_up() {
+        assert_eq!(clock_status(None, None), None);
+        assert_eq!(clock_status(Some(25_000), None).as_deref(), Some("turn 0:25"));
+        assert_eq!(clock_status(Some(1), Some(581_000)).as_deref(), Some("turn 0:01 · game 9:41"));
+        assert_eq!(clock_time(0), "0:00");
+    }
+
+    #[test]
+    fn a_default_name_says_what_plays_the_seat_and_no_two_are_alike() {
+        assert_eq!(seat_default_name(0, SeatKind::Human), "You");
+        assert_eq!(seat_default_name(1, SeatKind::Hard), "Computer (hard)");
+        assert_eq!(seat_default_name(2, SeatKind::Easy), "Computer 2 (easy)");
+        assert_eq!(seat_default_name(2, SeatKind::Human), "Player 3");
+        let kinds = [SeatKind::Hard, SeatKind::Human];
+        let mut names: Vec<String> =
+            (0..8).flat_map(|i| kinds.map(|k| seat_default_name(i, k))).collect();
+        names.sort();
+        let count = names.len();
+        names.dedup();
+        assert_eq!(names.len(), count, "{names:?}");
+    }
+
+    #[test]
+    fn chances_are_whole_percents_and_never_round_to_certain() {
+        let shown: Vec<String> = [0.0, 0.004, 0.5449, 0.995, 1.0].map(chance).to_vec();
+        assert_eq!(shown, ["0%", "<1%", "54%", ">99%", "100%"]);
+    }
+
+    #[test]
+    fn only_a_seat_on_the_last_cell_is_said_to_have_finished() {
+        assert_eq!(standing(Some(1), 100, 100), "finished 1st");
+        assert_eq!(standing(Some(2), 41, 100), "2nd on 41");
+        assert_eq!(standing(Some(3), 0, 100), "3rd at the start");
+        assert_eq!(standing(None, 0, 100), "at the start");
+        assert_eq!(standing(None, 7, 100), "on 7");
+    }
+}
