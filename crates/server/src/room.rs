@@ -352,6 +352,7 @@ impl Room {
             ranking,
             seq,
             turn_left_ms: None,
+            game_left_ms: None,
         }
     }
 
