@@ -97,7 +97,7 @@ test('finish all: everyone is ranked, those who finished said so', async () => {
   const details = await page.locator('#players .player .detail').allTextContents();
   // Two finish; the last is ranked where it stands, and not said to have finished.
   assert.equal(details.filter((d) => /· finished (1st|2nd)$/.test(d)).length, 2, details.join(' | '));
-  assert.equal(details.filter((d) => /· 3rd, (on \d+|at the start)$/.test(d)).length, 1, details.join(' | '));
+  assert.equal(details.filter((d) => /· 3rd (on \d+|at the start)$/.test(d)).length, 1, details.join(' | '));
   assert.ok((await told(page)).some((l) => /finishes 2nd/.test(l)));
   assert.deepEqual(errors, []);
   await context.close();

@@ -55,8 +55,8 @@ test('a race says its round and its end, ranks the unfinished by position, and t
   const details = await page.locator('#players .player .detail').allTextContents();
   assert.equal(details.length, 2);
   for (const d of details) assert.doesNotMatch(d, /finished/, d);
-  assert.ok(details.some((d) => /· 1st, (on \d+|at the start)$/.test(d)), details.join(' | '));
-  assert.ok(details.some((d) => /· 2nd, (on \d+|at the start)$/.test(d)), details.join(' | '));
+  assert.ok(details.some((d) => /· 1st (on \d+|at the start)$/.test(d)), details.join(' | '));
+  assert.ok(details.some((d) => /· 2nd (on \d+|at the start)$/.test(d)), details.join(' | '));
   // The lobby page says what the room is (while it ran; it is over now and leaves the lobby).
   assert.deepEqual(errors, []);
   await context.close();

@@ -2,6 +2,7 @@
 
 #![warn(clippy::print_stderr, clippy::print_stdout)]
 
+mod after_turn;
 mod analyze;
 mod app;
 mod board_cmd;

@@ -37,11 +37,13 @@ pub(crate) struct PlayArgs {
     /// Ask for the board and the seats first, even when not in a terminal.
     #[arg(long, help_heading = "Players and dice")]
     pub(crate) setup: bool,
-    /// Go on with the game saved in FILE: its board, rules, players and dice. Turns are saved
-    /// back to FILE unless --save names another. At most 256 MiB.
+    /// Go on with the game saved in FILE: its board, rules, players and dice (every board, rules,
+    /// players and dice option is refused with it). Turns are saved back to FILE unless --save
+    /// names another; a game the game database recorded goes on in its record. At most 256 MiB.
     #[arg(long, value_name = "FILE", help_heading = "Saving", conflicts_with_all = [
-        "board", "size", "snakes", "ladders", "min_jump", "rules", "start", "dice", "overshoot", "jumps",
-        "bonus", "max_bonus", "on_max", "finish", "choice", "seed", "players", "rolls", "setup",
+        "board", "size", "snakes", "ladders", "effects", "min_jump", "rules", "start", "dice",
+        "overshoot", "jumps", "bonus", "max_bonus", "on_max", "finish", "choice", "mode", "rounds",
+        "seed", "players", "rolls", "setup",
     ])]
     pub(crate) load: Option<PathBuf>,
     /// Do not record this game in the game database.
@@ -59,7 +61,10 @@ impl PlayArgs {
     fn choices(&self) -> Choices {
         Choices {
             board: self.game.board.clone(),
+            size: self.game.size,
             effects: self.game.effects,
+            seed: self.game.seed,
+            choice: self.game.choice.clone(),
             rules: self.game.rules.clone(),
             mode: self.game.mode.clone(),
             rounds: self.game.rounds,
@@ -71,9 +76,21 @@ impl PlayArgs {
 
     /// Takes what the setup form or questions chose, as the command line would give it.
     fn take(&mut self, choices: Choices) {
-        let Choices { board, effects, rules, mode, rounds, turn_time, game_time, players } =
-            choices;
+        let Choices {
+            board,
+            size,
+            effects,
+            seed,
+            choice,
+            rules,
+            mode,
+            rounds,
+            turn_time,
+            game_time,
+            players,
+        } = choices;
         (self.game.board, self.game.effects, self.game.rules) = (board, effects, rules);
+        (self.game.size, self.game.seed, self.game.choice) = (size, seed, choice);
         (self.game.mode, self.game.rounds) = (mode, rounds);
         (self.table.turn_time, self.table.game_time) = (turn_time, game_time);
         self.players = players;
@@ -178,7 +195,10 @@ impl Start {
         let seats = if !args.players.is_empty() {
             parse_seats(&args.players)?
         } else if interactive && !args.table.json && args.table.events.is_none() {
-            vec![Seat::new("You", SeatKind::Human), Seat::new("Computer", SeatKind::Hard)]
+            vec![
+                Seat::new("You", SeatKind::Human),
+                Seat::new(snl_words::seat_default_name(1, SeatKind::Hard), SeatKind::Hard),
+            ]
         } else {
             default_computer_seats()
         };

@@ -194,7 +194,11 @@ pub(crate) fn history(args: &HistoryArgs, console: &mut Console) -> CmdResult {
     let seats: Vec<String> =
         save.game.seats.iter().map(|s| format!("{} ({})", shown_name(&s.name), s.kind)).collect();
     let board = shown(&save.board_name, VALUE_SHOWN);
-    writeln!(out, "Game {id} on {board}: {}", seats.join(", ")).or_other()?;
+    let rounds = save.game.rules.mode.rounds();
+    let race = rounds.map_or_else(String::new, |k| {
+        format!(", a race of {k} round{}", if k == 1 { "" } else { "s" })
+    });
+    writeln!(out, "Game {id} on {board}{race}: {}", seats.join(", ")).or_other()?;
     if moves.is_empty() {
         return writeln!(out, "No moves yet.").or_other();
     }
@@ -212,7 +216,31 @@ pub(crate) fn history(args: &HistoryArgs, console: &mut Console) -> CmdResult {
     });
     let header = ["TURN", "PLAYER", "ROLL", "FROM", "TO", "JUMP", "TIME (UTC)"];
     write!(out, "{}", table(&header, &[true, false, true, true, true, false, false], rows))
-        .or_other()
+        .or_other()?;
+    match race_end(&save.game) {
+        Some(end) if args.player.is_none() => writeln!(out, "{end}").or_other(),
+        _ => Ok(()),
+    }
+}
+
+/// How a race that is over ended, in the words of every screen: "Race over: Bob finished 1st,
+/// Ann 2nd on 41." (the unfinished ranked by position); `None` for a classic game or a race
+/// still running.
+fn race_end(game: &snl_engine::GameState) -> Option<String> {
+    game.rules.mode.rounds()?;
+    if game.status != snl_engine::Status::Finished {
+        return None;
+    }
+    let size = game.board.size;
+    let seats: Vec<String> = (1..)
+        .zip(&game.ranking)
+        .map(|(rank, &seat)| {
+            let cell = game.seat_states.get(seat).map_or(0, snl_engine::SavedSeat::cell);
+            let name = game.seats.get(seat).map_or("?", |s| s.name.as_str());
+            format!("{} {}", shown_name(name), snl_words::standing(Some(rank), cell, size))
+        })
+        .collect();
+    Some(format!("Race over: {}.", seats.join(", ")))
 }
 
 fn roll_text(m: &MoveRow) -> String {

@@ -227,9 +227,9 @@ fn play_games(
     let best_of = series.best_of;
     let seats = series.seats.clone();
     let n = seats.len().max(1);
-    let mut opts = table.clone();
-    // Between games the standings are printed: the line-by-line console shows them in place.
-    opts.plain = true;
+    // Each game is played as `play` plays one: on the full screen in a terminal (the standings
+    // so far open each next game's log, and are printed between the games), else the console.
+    let opts = table.clone();
     let text = !opts.json && opts.events.is_none();
     let mut rest: Option<Vec<Scripted>> = None;
     for g in from..=best_of {
@@ -253,7 +253,15 @@ fn play_games(
             {
                 warn_unrecorded(db.path(), &e, "this game is not linked to its series");
             }
-            let intro = format!("Game {g} of a best of {best_of}: {} starts.", seats[first].name);
+            let mut intro =
+                format!("Game {g} of a best of {best_of}: {} starts.", seats[first].name);
+            if series.played > 0 {
+                let so_far: Vec<String> = order(&series.wins)
+                    .into_iter()
+                    .map(|s| format!("{} {}", seats[s].name, series.wins[s]))
+                    .collect();
+                intro = format!("{intro} Wins so far: {}.", so_far.join(", "));
+            }
             Seated { session, kept, tell_seed: false, intro: Some(intro) }
         };
         let script = match seated.session.dice() {
@@ -391,7 +399,10 @@ fn seats_of(args: &PlayArgs, console: &Console) -> CmdResult<Vec<Seat>> {
     }
     let interactive = console.stdin_tty && console.stdout_tty;
     Ok(if interactive && !args.table.json && args.table.events.is_none() {
-        vec![Seat::new("You", SeatKind::Human), Seat::new("Computer", SeatKind::Hard)]
+        vec![
+            Seat::new("You", SeatKind::Human),
+            Seat::new(snl_words::seat_default_name(1, SeatKind::Hard), SeatKind::Hard),
+        ]
     } else {
         default_computer_seats()
     })

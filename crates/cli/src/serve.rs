@@ -23,33 +23,39 @@ line of at most 500 characters, at most 16 seats a room; rooms and connections a
 )]
 pub(crate) struct ServeArgs {
     /// Where to listen (port 0: any free port).
-    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
+    #[arg(
+        long,
+        value_name = "HOST:PORT",
+        default_value = "127.0.0.1:8080",
+        help_heading = "Listening"
+    )]
     pub(crate) addr: SocketAddr,
     #[command(flatten)]
     pub(crate) db: DbArgs,
     /// The pause before a computer seat plays, in milliseconds, so people can follow.
-    #[arg(long, value_name = "N", default_value_t = 600)]
+    #[arg(long, value_name = "N", default_value_t = 600, help_heading = "Rooms")]
     pub(crate) bot_delay_ms: u64,
     /// Most rooms not over at once; more are refused.
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    #[arg(long, value_name = "N", default_value_t = 10_000, help_heading = "Rooms")]
     pub(crate) max_rooms: usize,
     /// Most WebSocket connections at once; more are refused.
-    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    #[arg(long, value_name = "N", default_value_t = 20_000, help_heading = "Connections")]
     pub(crate) max_connections: usize,
     /// Frames a connection may send per second (sustained; twice as many at once).
-    #[arg(long, value_name = "N", default_value_t = 20)]
+    #[arg(long, value_name = "N", default_value_t = 20, help_heading = "Connections")]
     pub(crate) rate: u32,
     /// An origin besides the server's own whose pages may use the API (repeatable): the scheme,
     /// host and port a reverse proxy serves the game at under another name or over https, as
     /// `https://snl.example.com`.
-    #[arg(long = "allow-origin", value_name = "ORIGIN", value_parser = snl_server::origin)]
+    #[arg(long = "allow-origin", value_name = "ORIGIN", value_parser = snl_server::origin,
+        help_heading = "Connections")]
     pub(crate) allow_origin: Vec<String>,
     /// Wait for the disk at every commit (safe against a power cut; slower). Without it every
     /// event is still in the database before it is sent, safe against the process being killed.
-    #[arg(long)]
+    #[arg(long, help_heading = "Game database")]
     pub(crate) fsync: bool,
     /// Open the lobby in the browser ($BROWSER, else xdg-open) once the server listens.
-    #[arg(long)]
+    #[arg(long, help_heading = "Listening")]
     pub(crate) open: bool,
 }
 

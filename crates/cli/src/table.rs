@@ -7,13 +7,13 @@ use std::{io::Write, path::PathBuf, sync::atomic::Ordering, time::Duration};
 
 use clap::Args;
 
-use snl_analysis::solve::rolls_to_finish;
 use snl_engine::{Event, Game, Numbered, Observer, RollError, Status};
 use snl_server::setup::{MAX_GAME_TIME, MAX_TURN_TIME};
 use snl_session::{Awaiting, Intent, Session, SessionError};
 use snl_words::{describe_option, roll_words};
 
 use crate::{
+    after_turn::AfterTurn,
     common::{CmdResult, Failure, OrFail, whole_number, zero_or_more},
     session::DbArgs,
 };
@@ -64,9 +64,14 @@ pub(crate) struct TableArgs {
     /// MS milliseconds, so a test says after how many waits a clock runs out, with no sleep.
     #[arg(long, value_name = "MS", hide = true, value_parser = zero_or_more::<u64>)]
     pub(crate) test_clock: Option<u64>,
-    /// After each turn, show each player's fewest rolls to finish from where they stand.
+    /// After each turn, show each player's fewest rolls to finish from where they stand (and
+    /// what each carries from the cell effects).
     #[arg(long)]
     pub(crate) hint: bool,
+    /// After each turn, show each player's chance to win from where the tokens stand (worked
+    /// out exactly, on boards with cell effects and in races too).
+    #[arg(long)]
+    pub(crate) odds: bool,
     /// Stop cleanly after N turns (the game is kept first), to go on later.
     #[arg(long, value_name = "N", help_heading = "Saving")]
     pub(crate) stop_after: Option<u32>,
@@ -113,8 +118,7 @@ pub(crate) fn play_on(seated: Seated, opts: &TableArgs, console: &mut Console) -
         }
     }
     // Fewest rolls to finish from every position: one search, then a lookup per turn.
-    let hints = (opts.hint && text)
-        .then(|| rolls_to_finish(session.game().board(), session.game().rules()));
+    let after_turn = text.then(|| AfterTurn::new(session.game(), opts.hint, opts.odds));
     let mut view = View::new(out, opts.events.is_some(), opts.json, color, session.game());
     let mut played = 0;
     // The game's turn count when the last turn ended (or this run began): a turn is counted once
@@ -195,10 +199,12 @@ pub(crate) fn play_on(seated: Seated, opts: &TableArgs, console: &mut Console) -
         if !game.in_turn() {
             if game.turns() > turns_at_end {
                 played += 1;
-                if let Some(hints) = &hints
+                if let Some(after_turn) = &after_turn
                     && game.status() != Status::Finished
                 {
-                    view.raw(&hint_line(game, hints));
+                    for line in after_turn.lines(game) {
+                        view.raw(&line);
+                    }
                 }
             }
             // After an undo the count goes down: the next turn ending is counted from there.
@@ -409,22 +415,6 @@ fn time_left(clocks: Option<&Clocks>) -> String {
     let turn = turn.map(|left| format!(", {} to act", minutes_seconds(left)));
     let game = game.map(|left| format!(", {} of the game left", minutes_seconds(left)));
     [turn, game].into_iter().flatten().collect()
-}
-
-/// "At best: Ann 4 rolls, Bob 7 rolls" for the players still in the game.
-fn hint_line(game: &Game, hints: &[Option<u32>]) -> String {
-    let parts: Vec<String> = game
-        .seats()
-        .iter()
-        .enumerate()
-        .filter(|&(seat, _)| game.is_playing(seat))
-        .map(|(seat, s)| match hints[game.positions()[seat] as usize] {
-            Some(1) => format!("{} 1 roll", s.name),
-            Some(k) => format!("{} {k} rolls", s.name),
-            None => format!("{} cannot finish", s.name),
-        })
-        .collect();
-    format!("  (at best: {})", parts.join(", "))
 }
 
 /// The object `play --json` prints (SPEC §7), plus where the game is kept.

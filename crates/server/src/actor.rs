@@ -513,7 +513,8 @@ impl Actor {
     }
 
     /// The room's public state, with the milliseconds left of the turn clock (`turn_left_ms`:
-    /// null when no person's turn is timed), so a page that joins mid-turn shows the time left.
+    /// null when no person's turn is timed) and of the game clock (`game_left_ms`), so a page or
+    /// `snl join` that joins mid-game shows the time left.
     fn view(&self, seq: u64) -> RoomState {
         let mut state = self.room.view(seq, &self.online, self.input.0);
         let left = |at: Instant| {
@@ -656,8 +657,9 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
-    async fn a_welcome_mid_turn_tells_the_time_left_of_the_turn_clock() {
-        let request = r#"{"seats":[{"kind":"human"},{"kind":"human"}],"turn_time":30,"seed":1}"#;
+    async fn a_welcome_mid_turn_tells_the_time_left_of_the_turn_clock_and_the_game_clock() {
+        let request = r#"{"seats":[{"kind":"human"},{"kind":"human"}],"turn_time":30,
+            "game_time":600,"seed":1}"#;
         let (handle, dir) = room("clock-left", request, Duration::ZERO).await;
         let welcome = |handle: Handle| async move {
             let joined = ask(&handle, |reply| Msg::Join { token: None, since: None, reply }).await;
@@ -666,6 +668,7 @@ mod tests {
         };
         // Seats open: no turn is timed.
         assert_eq!(welcome(handle.clone()).await["turn_left_ms"], Value::Null);
+        assert_eq!(welcome(handle.clone()).await["game_left_ms"], Value::Null);
         for (seat, name) in [(0, "Ann"), (1, "Bob")] {
             let name = name.to_owned();
             ask(&handle, |reply| Msg::Claim { seat, name, reply }).await.unwrap();
@@ -673,6 +676,7 @@ mod tests {
         assert_eq!(welcome(handle.clone()).await["turn_left_ms"], 30_000);
         tokio::time::advance(Duration::from_millis(12_500)).await;
         assert_eq!(welcome(handle.clone()).await["turn_left_ms"], 17_500);
+        assert_eq!(welcome(handle.clone()).await["game_left_ms"], 587_500);
         let view = json!(ask(&handle, |reply| Msg::View { reply }).await);
         assert_eq!(view["turn_left_ms"], 17_500, "GET /api/rooms/{{room}} tells it too");
         // Ann rolls: Bob's turn has its whole 30 seconds.

@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 use snl_engine::{Board, Event, Numbered, Pending, Status};
 use snl_session::{Awaiting, Intent, Session, SessionError};
 use snl_store::DiceState;
-use snl_words::{Sentences, carried_marks, describe_option, legend, race_status, standing_at};
+use snl_words::{
+    Sentences, carried_marks, describe_option, legend, race_status, race_status_of, standing,
+};
 
 use snl_wire::{
     frames::{Awaited, ErrorCode, ServerFrame},
@@ -365,7 +367,7 @@ impl Room {
     pub(crate) fn seat_lines(&self) -> Vec<SeatLine> {
         let Some(game) = self.session.as_ref().map(Session::game) else {
             let start = self.setup.rules.start_position();
-            let line = SeatLine { standing: standing_at(None, start, false), carried: vec![] };
+            let line = SeatLine { standing: standing(None, start, u32::MAX), carried: vec![] };
             return vec![line; self.setup.seats.len()];
         };
         let last = game.board().size();
@@ -373,7 +375,7 @@ impl Room {
             .iter()
             .enumerate()
             .map(|(i, s)| SeatLine {
-                standing: standing_at(s.rank, s.cell, s.cell == last),
+                standing: standing(s.rank, s.cell, last),
                 carried: carried_marks(game.has_shield(i), game.skips_next_turn(i))
                     .into_iter()
                     .map(str::to_owned)
@@ -384,18 +386,10 @@ impl Room {
 
     /// A race's status line now (none in a classic game).
     pub(crate) fn race_line(&self) -> Option<String> {
-        let rounds = self.setup.rules.mode.rounds()?;
-        let game = self.session.as_ref().map(Session::game);
-        let done = game.map_or(0, |g| {
-            if self.is_over() {
-                // The race's last round ends the game before it is counted: the rounds played are
-                // those the seats began.
-                g.seat_states().iter().map(|s| s.turns).max().unwrap_or(0).min(rounds)
-            } else {
-                g.rounds()
-            }
-        });
-        Some(race_status(rounds, done, self.is_over()))
+        match &self.session {
+            Some(session) => race_status_of(session.game()),
+            None => race_status(self.setup.rules.mode.rounds(), 0, false),
+        }
     }
 
     /// The board's legend: each kind of cell on it.

@@ -20,6 +20,8 @@ pub(crate) enum Action {
     View(ViewAction),
     /// A key of the replay viewer.
     Replay(Control),
+    /// A key of the chat line of a seat held online (`c` opens it).
+    Chat(ChatKey),
     /// Leave now, keeping the game (Ctrl-D, or `y` at the question).
     Leave,
     /// Ctrl-C: leave now, keeping the game, and end as an interrupt does (SPEC §7: 130).
@@ -39,6 +41,16 @@ pub(crate) enum GameAction {
     /// Hand the seat to the computer, or take it back.
     Autopilot,
     Save,
+}
+
+/// A key of the chat line: it opens, takes a character, rubs one out, is sent or dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ChatKey {
+    Open,
+    Type(char),
+    RubOut,
+    Send,
+    Cancel,
 }
 
 /// A change of what the screen shows, which leaves the game as it is.
@@ -85,6 +97,15 @@ pub(crate) fn from_key(key: KeyEvent, app: &App) -> Option<Action> {
         }
         Overlay::Help => return Some(Action::View(ViewAction::Help)),
         Overlay::None => {}
+    }
+    if let Some(room) = app.mode.room() {
+        // While a chat line is open every key is its own; `c` opens it at a seat held.
+        if room.chat.is_some() {
+            return chat_key(key.code);
+        }
+        if key.code == KeyCode::Char('c') && app.mode.seat().is_some() {
+            return Some(Action::Chat(ChatKey::Open));
+        }
     }
     if let Some(replay) = app.mode.replay() {
         return replay_key(key.code, !replay.typed.is_empty());
@@ -140,6 +161,18 @@ fn replay_key(code: KeyCode, typing: bool) -> Option<Action> {
         code => return scroll(code),
     };
     Some(Action::Replay(control))
+}
+
+/// A key while the chat line is open.
+fn chat_key(code: KeyCode) -> Option<Action> {
+    let key = match code {
+        KeyCode::Enter => ChatKey::Send,
+        KeyCode::Esc => ChatKey::Cancel,
+        KeyCode::Backspace => ChatKey::RubOut,
+        KeyCode::Char(c) if !c.is_control() => ChatKey::Type(c),
+        _ => return None,
+    };
+    Some(Action::Chat(key))
 }
 
 fn scroll(code: KeyCode) -> Option<Action> {

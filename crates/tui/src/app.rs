@@ -117,14 +117,17 @@ impl Mode {
         }
     }
 
-    /// The clocks of a game played here, when asked for.
+    /// The clocks shown: a game's played here, when asked for, or a room's (which its server
+    /// plays).
     pub(crate) fn clocks(&self) -> Option<&Clocks> {
         match self {
             Mode::Local { clocks } => clocks.as_ref(),
-            _ => None,
+            Mode::Seat { room, .. } | Mode::Spectator { room } => room.clocks.as_ref(),
+            Mode::Replay(_) => None,
         }
     }
 
+    /// The clocks of a game played here, whose expiries the screen plays.
     pub(crate) fn clocks_mut(&mut self) -> Option<&mut Clocks> {
         match self {
             Mode::Local { clocks } => clocks.as_mut(),
@@ -323,6 +326,11 @@ impl App {
             }
             if matches!(event, Event::Undone { .. } | Event::Redone { .. }) {
                 self.sentences.follow(self.session.game());
+                // The die shows the last roll of the game as it now stands, not the one undone.
+                match self.session.game().history().last() {
+                    Some(record) => self.beats.push_back(Beat::Die(record.roll.dice().to_vec())),
+                    None => self.die = None,
+                }
             }
             for said in said_of(&mut self.sentences, event) {
                 self.beats.push_back(Beat::Say(said));

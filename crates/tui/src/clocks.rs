@@ -168,6 +168,32 @@ impl Clocks {
         ends.into_iter().flatten().min().map(|end| end.saturating_sub(now))
     }
 
+    /// Looks at what `session` awaits now, starting, keeping or stopping each clock as
+    /// [`Clocks::due`] does, without asking whether one ran out: for a screen that shows a
+    /// room's clocks (`snl join`, `snl watch`), whose server plays their expiries.
+    pub(crate) fn look(&mut self, session: &Session) {
+        self.arm(session);
+    }
+
+    /// Takes the time left as a room's server tells it (a welcome's `turn_left_ms` and
+    /// `game_left_ms`, in milliseconds) for what `session` awaits now: a screen that joins
+    /// mid-turn counts from there rather than from the whole time.
+    pub(crate) fn told_left(
+        &mut self,
+        session: &Session,
+        turn_left_ms: Option<u64>,
+        game_left_ms: Option<u64>,
+    ) {
+        self.arm(session);
+        let now = self.clock.now();
+        if let (Some((awaited, _)), Some(ms)) = (self.turn_end, turn_left_ms) {
+            self.turn_end = Some((awaited, now + Duration::from_millis(ms)));
+        }
+        if let (Some(_), Some(ms)) = (self.game_end, game_left_ms) {
+            self.game_end = Some(now + Duration::from_millis(ms));
+        }
+    }
+
     /// The time left to the person timed, and to the game, as of the last look ([`Clocks::due`]),
     /// for the screen.
     pub fn left(&self) -> (Option<Duration>, Option<Duration>) {
@@ -179,8 +205,7 @@ impl Clocks {
 
 /// `m:ss` for a time left, rounded up to the second (so 0:00 means it ran out).
 pub fn minutes_seconds(left: Duration) -> String {
-    let seconds = left.as_millis().div_ceil(1000);
-    format!("{}:{:02}", seconds / 60, seconds % 60)
+    snl_words::clock_time(u64::try_from(left.as_millis()).unwrap_or(u64::MAX))
 }
 
 #[cfg(test)]

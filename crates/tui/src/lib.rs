@@ -212,8 +212,8 @@ pub fn replay(
     .or_other()
 }
 
-/// The setup form of a bare `snl` in a terminal; it fills `args`' board, effects, rules, mode,
-/// clocks and players.
+/// The setup form of a bare `snl` in a terminal; it fills `args`' board (a random one's size and
+/// effects), seed, rules, choice rule, mode, clocks and players.
 /// False when the player left without starting.
 ///
 /// # Errors
@@ -221,12 +221,9 @@ pub fn replay(
 /// The terminal was lost.
 pub fn setup_form(args: &mut Choices) -> CmdResult<bool> {
     let race = (args.mode.as_deref() == Some("race")).then_some(args.rounds).flatten();
-    let mut form = setup::Form::new(&args.board, args.rules.as_deref()).with(
-        args.effects,
-        race,
-        args.turn_time,
-        args.game_time,
-    );
+    let mut form = setup::Form::new(&args.board, args.rules.as_deref())
+        .with(args.effects, race, args.turn_time, args.game_time)
+        .with_more(args.size, args.seed, args.choice.as_deref());
     let mut run = || -> io::Result<()> {
         let mut screen = Screen::enter()?;
         while form.done.is_none() {

@@ -15,6 +15,8 @@ use snl_session::{Intent, Session};
 use snl_store::DiceState;
 use snl_wire::{frames::ClientFrame, rooms::RoomState};
 
+use crate::clocks::Clocks;
+
 /// The local copy of a room's game, played from the server's events.
 #[derive(Clone, Debug)]
 pub(crate) struct Mirror {
@@ -175,6 +177,12 @@ pub(crate) struct Online {
     pub(crate) lost: Option<String>,
     /// Whether the game has been heard to start.
     pub(crate) started: bool,
+    /// The room's turn and game clocks as shown here (the server plays their expiries): set
+    /// from a welcome's time left, then counting, a person's turn clock starting again at each
+    /// input awaited as the server's does.
+    pub(crate) clocks: Option<Clocks>,
+    /// The chat line being typed (`c` opens it, Enter sends it, Esc drops it).
+    pub(crate) chat: Option<String>,
 }
 
 impl Online {
@@ -216,6 +224,8 @@ impl Online {
             caught_up_to: 0,
             lost: None,
             started: false,
+            clocks: Clocks::new(state.turn_time, state.game_time, None),
+            chat: None,
         })
     }
 

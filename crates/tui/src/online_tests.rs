@@ -360,3 +360,113 @@ fn layout_online_watcher() {
     insta::assert_snapshot!("layout_online_watcher_80x24", screen(&app, 80, 24));
     insta::assert_snapshot!("layout_online_watcher_120x40", screen(&app, 120, 40));
 }
+
+#[test]
+fn join_and_watch_say_a_race_is_one_and_when_it_is_over() {
+    let rules = crate::tests::race_rules(2);
+    let (events, end) = room_game(rules, 5, usize::MAX);
+    assert_eq!(end.turns(), 4, "two rounds of two seats");
+    for me in [Some(0), None] {
+        let mut app = screen_of(me, rules, true);
+        let first = text(&app, 80, 24);
+        assert!(first.lines().next().unwrap().contains("race · round 1 of 2"), "{first}");
+        hear(&mut app, &events);
+        settle(&mut app);
+        let last = text(&app, 120, 40);
+        assert!(last.lines().next().unwrap().contains("race over"), "{last}");
+        for seat in 0..2 {
+            let words = snl_words::standing(end.ranks()[seat], end.position(seat), 100);
+            assert!(last.contains(&words), "{words}:\n{last}");
+        }
+    }
+}
+
+/// A room of [`state`] with a 30-second turn clock and a 10-minute game clock, welcomed with
+/// `turn_left_ms` and `game_left_ms` left; the screen's clocks read a pretend time that moves
+/// 5 seconds at each [`crate::clocks::Clock::waited`].
+fn timed_screen(me: Option<usize>, turn_left_ms: u64, game_left_ms: u64) -> App {
+    let mut state = state(Rules::default());
+    (state.turn_time, state.game_time) = (Some(30), Some(600));
+    (state.turn_left_ms, state.game_left_ms) = (Some(turn_left_ms), Some(game_left_ms));
+    let opts = Options { color: true, fast: true, quiet: true, ..Options::default() };
+    let mut online = Online::new(URL, &state).unwrap();
+    online.clocks = crate::clocks::Clocks::new(Some(30), Some(600), Some(5_000));
+    let mut app = room::app(online, me, opts);
+    room::receive(&mut app, Update::Welcome { seat: me, seq: 0, state: Box::new(state) });
+    app
+}
+
+fn wait_5s(app: &mut App) {
+    app.mode.room_mut().unwrap().clocks.as_mut().unwrap().clock().waited();
+    update(app, Action::Tick);
+}
+
+#[test]
+fn join_and_watch_show_the_turn_and_game_clocks_counting_from_what_the_server_says() {
+    for me in [Some(0), None] {
+        let mut app = timed_screen(me, 17_500, 587_500);
+        let screen = text(&app, 120, 40);
+        assert!(screen.contains("⏱ turn 0:18 · game 9:48"), "{screen}");
+        wait_5s(&mut app);
+        wait_5s(&mut app);
+        let screen = text(&app, 80, 24);
+        assert!(screen.contains("⏱ turn 0:08 · game 9:38"), "{screen}");
+        // Ann rolls and Robo plays: Ann's next roll has the whole 30 seconds again.
+        let (events, _) = room_game(Rules::default(), 21, usize::MAX);
+        let mut anns = events.iter().enumerate().filter(
+            |(_, n)| matches!(&n.event, Event::TurnStarted { player, .. } if player == "Ann"),
+        );
+        let back = anns.nth(1).unwrap().0;
+        hear(&mut app, &events[..=back]);
+        settle(&mut app);
+        update(&mut app, Action::Tick);
+        let screen = text(&app, 120, 40);
+        assert!(screen.contains("⏱ turn 0:30 · game 9:38"), "{screen}");
+    }
+}
+
+#[test]
+fn c_opens_a_chat_line_that_enter_sends_and_esc_drops() {
+    let mut app = mid_way(Some(0));
+    assert!(text(&app, 80, 24).contains(" c  chat"), "{}", text(&app, 80, 24));
+    press(&mut app, KeyCode::Char('c'));
+    for c in "gg wp q".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    press(&mut app, KeyCode::Backspace);
+    press(&mut app, KeyCode::Backspace);
+    let screen = text(&app, 80, 24);
+    assert!(screen.contains("Say: gg wp▏") && screen.contains(" Enter  send"), "{screen}");
+    assert!(app.stop.is_none(), "q went into the line, not to the quit question");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(outbox(&mut app), vec![ClientFrame::Chat { text: "gg wp".into() }]);
+    press(&mut app, KeyCode::Char('c'));
+    press(&mut app, KeyCode::Char('x'));
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char('c'));
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(outbox(&mut app), vec![], "a dropped line and an empty one send nothing");
+    assert!(!text(&app, 80, 24).contains("Say:"));
+    // A watcher has no seat to speak from: c is not a key there.
+    let mut watcher = mid_way(None);
+    press(&mut watcher, KeyCode::Char('c'));
+    assert!(watcher.mode.room().unwrap().chat.is_none());
+}
+
+#[test]
+fn join_and_watch_draw_every_preset_a_random_board_and_a_board_file() {
+    for (spec, name) in crate::tests::every_board() {
+        for me in [Some(0), None] {
+            let mut state = state(Rules::default());
+            (state.board, state.board_name) = (spec.clone(), name.to_owned());
+            let opts = Options { color: true, fast: true, quiet: true, ..Options::default() };
+            let mut app = room::app(Online::new(URL, &state).unwrap(), me, opts);
+            room::receive(&mut app, Update::Welcome { seat: me, seq: 0, state: Box::new(state) });
+            let screen = text(&app, 130, 40);
+            let header = screen.lines().next().unwrap_or_default();
+            let place = if me.is_some() { "online" } else { "watching" };
+            assert!(header.contains(&format!(" {name} · {place} · turn 1")), "{header}");
+            assert!(screen.contains(&format!("{} cells", spec.size)), "{name}:\n{screen}");
+        }
+    }
+}

@@ -330,3 +330,20 @@ fn each_point_opens_its_session_at_the_number_a_replay_of_its_history_counts() {
     }
     assert!(recording.session_at(last).seq() > 0);
 }
+
+#[test]
+fn a_replayed_race_says_its_round_and_that_it_is_over_at_the_end() {
+    let (game, dice, after) = played(crate::tests::race_rules(3), 7);
+    assert_eq!(after.len() - 1, 9, "three rounds of three seats");
+    let mut app = viewer(&game, dice, false);
+    let header = |app: &App| text(app, 80, 24).lines().next().unwrap_or_default().to_owned();
+    assert!(header(&app).contains("race · round 1 of 3"), "{}", header(&app));
+    typed(&mut app, "4");
+    assert!(header(&app).contains("race · round 2 of 3 · turn 4 of 9"), "{}", header(&app));
+    press(&mut app, KeyCode::End);
+    settle(&mut app);
+    let screen = text(&app, 120, 40);
+    assert!(screen.lines().next().unwrap().contains("race over"), "{screen}");
+    let ranked = app.session.game().ranks().iter().filter(|r| r.is_some()).count();
+    assert_eq!(ranked, 3, "everyone ranked at the race's end");
+}

@@ -205,14 +205,28 @@ fn the_party_board_draws_and_explains_every_cell_effect_and_who_holds_a_shield()
 #[test]
 fn layout_setup_form() {
     // A random board with 4 effects, a race of 3 rounds, both clocks, three players.
+    // A seed typed and the pick-die choice rule.
     let mut form = Form::new("classic", None);
-    let (down, left, right) = (KeyCode::Down, KeyCode::Left, KeyCode::Right);
-    let mut keys = vec![left, down, right, right, right, right, down, down, right, down];
-    keys.extend([left; 7]);
-    keys.extend([down, right, right, right, right, down, right, right, right, right, right]);
-    keys.extend([down, right, down]);
-    for code in keys {
-        form.key(key(code));
+    let (left, right) = (KeyCode::Left, KeyCode::Right);
+    let steps: [(Option<Field>, &[KeyCode]); 10] = [
+        (None, &[left]),
+        (Some(Field::Effects), &[right; 4]),
+        (Some(Field::Seed), &[KeyCode::Char('4'), KeyCode::Char('2')]),
+        (Some(Field::Choice), &[right, right]),
+        (Some(Field::Mode), &[right]),
+        (Some(Field::Rounds), &[left; 7]),
+        (Some(Field::TurnTime), &[right; 4]),
+        (Some(Field::GameTime), &[right; 5]),
+        (Some(Field::Players), &[right]),
+        (Some(Field::Seat(0)), &[]),
+    ];
+    for (field, keys) in steps {
+        if let Some(field) = field {
+            form.go_to(field);
+        }
+        for &code in keys {
+            form.key(key(code));
+        }
     }
     for size in [(80, 24), (120, 40)] {
         let mut terminal = Terminal::new(TestBackend::new(size.0, size.1)).unwrap();
@@ -235,8 +249,8 @@ fn layout_setup_form_with_every_field_and_eight_players_fits_80x24() {
     let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
     terminal.draw(|frame| ui::setup::render(frame, &form)).unwrap();
     let shown = format!("{:?}", terminal.backend().buffer());
-    for needle in ["Effects", "◀ 6 ▶", "◀ race ▶", "Rounds", "◀ 30 s ▶", "◀ 10 min ▶", "Player 8"]
-    {
+    let needles = ["Effects", "◀ 6 ▶", "Size", "Seed", "Choices", "◀ race ▶", "Rounds"];
+    for needle in needles.into_iter().chain(["◀ 30 s ▶", "◀ 10 min ▶", "Player 8"]) {
         assert!(shown.contains(needle), "{needle} is not shown:\n{shown}");
     }
     insta::assert_snapshot!("layout_setup_full_80x24", shown);
@@ -496,4 +510,158 @@ fn when_the_game_clock_runs_out_the_screen_ends_the_game_after_the_round() {
     assert_eq!(app.session.awaiting(), Awaiting::Over);
     assert_eq!((game.turns(), game.ranking()), (2, &[1, 0][..]), "Robo on 4 ahead of Ann on 3");
     assert!(app.log.iter().any(|s| s.text.starts_with("Time is up")), "{:?}", app.log);
+}
+
+/// A race of `rounds` rounds on the small board.
+pub(super) fn race_rules(rounds: u32) -> Rules {
+    let mut rules = Rules::default();
+    let spec = snl_engine::RuleSpec {
+        mode: Some("race".into()),
+        rounds: Some(rounds),
+        ..Default::default()
+    };
+    rules.apply(&spec).unwrap();
+    rules
+}
+
+#[test]
+fn a_race_says_its_round_then_that_it_is_over_and_ranks_the_unfinished_by_position() {
+    let seats = [("Ann", SeatKind::Human), ("Robo", SeatKind::Easy)];
+    let mut app = table(&small_board(), race_rules(2), &seats, "1,2,1,4", true);
+    let header = |app: &App| text(app, 80, 24).lines().next().unwrap_or_default().to_owned();
+    assert!(header(&app).contains("classic · race · round 1 of 2 · turn 1"), "{}", header(&app));
+    press(&mut app, KeyCode::Char(' '));
+    settle(&mut app);
+    assert!(header(&app).contains("race · round 2 of 2 · turn 3"), "{}", header(&app));
+    press(&mut app, KeyCode::Char(' '));
+    settle(&mut app);
+    assert!(matches!(app.session.awaiting(), Awaiting::Over));
+    for (width, height) in [(80, 24), (120, 40)] {
+        let screen = text(&app, width, height);
+        assert!(screen.lines().next().unwrap().contains("race over"), "{screen}");
+        // Robo on 6 leads Ann on 2; neither reached 20, so neither "finished".
+        assert!(!screen.contains("finished"), "{width}x{height}:\n{screen}");
+        if width == 120 {
+            assert!(screen.contains("1st on 6") && screen.contains("2nd on 2"), "{screen}");
+        }
+    }
+}
+
+#[test]
+fn the_80_column_log_wraps_without_losing_a_character() {
+    let words = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike \
+        november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu";
+    for (width, height) in [(80, 24), (100, 30), (120, 40)] {
+        let mut app = classic(&TWO, "1");
+        app.note(words);
+        let screen = text(&app, width, height);
+        let shown: Vec<&str> = screen.split(|c: char| c.is_whitespace() || c == '│').collect();
+        for word in words.split_whitespace() {
+            assert!(shown.contains(&word), "{word} is cut at {width}x{height}:\n{screen}");
+        }
+    }
+}
+
+#[test]
+fn after_undo_and_redo_the_die_shows_the_roll_of_the_game_as_it_now_stands() {
+    let mut app = classic(&TWO, "4,2,3,5,6,1,5,5,5");
+    press(&mut app, KeyCode::Char(' '));
+    settle(&mut app);
+    press(&mut app, KeyCode::Char(' '));
+    settle(&mut app);
+    assert_eq!(app.die, Some(vec![1]), "Bob's roll ends the second round");
+    press(&mut app, KeyCode::Char('u'));
+    settle(&mut app);
+    assert_eq!(app.session.game().turns(), 3);
+    assert_eq!(app.die, Some(vec![3]), "Bob's roll of the first round, not the 1 undone");
+    assert!(text(&app, 80, 24).lines().next().unwrap().contains("die [ 3 ]"));
+    press(&mut app, KeyCode::Char('r'));
+    settle(&mut app);
+    assert_eq!(app.die, Some(vec![1]));
+    press(&mut app, KeyCode::Char('u'));
+    press(&mut app, KeyCode::Char('u'));
+    settle(&mut app);
+    assert_eq!((app.session.game().turns(), app.die.clone()), (0, None));
+}
+
+/// A table of Ann (a person) and Robo on `spec` named `name`.
+fn on_board(spec: &BoardSpec, name: &str, rules: Rules) -> App {
+    let board = Board::new(spec, &rules).unwrap();
+    let seats = vec![Seat::new("Ann", SeatKind::Human), Seat::new("Robo", SeatKind::Easy)];
+    let game = Game::new(board, rules, seats).unwrap();
+    let dice = DiceState::seeded(1);
+    let session = Session::new(game, dice, name);
+    App::new(session, Kept::default(), Options { fast: true, ..Options::default() }, false, None)
+}
+
+/// Every preset, a random board with effects and a board file, with the names they are given.
+pub(super) fn every_board() -> [(BoardSpec, &'static str); 7] {
+    let file = "size = 30\nwidth = 6\nsnake = [{head = 27, tail = 4}]\nladder = [{foot = 2, top = 22}]\n\
+        [[cell]]\nat = 9\neffect = \"shield\"\n";
+    let random = snl_engine::RandomBoard { seed: 3, ..Default::default() };
+    [
+        (Preset::Classic.spec(), "classic"),
+        (Preset::MiltonBradley.spec(), "milton-bradley"),
+        (Preset::Kids.spec(), "kids"),
+        (Preset::Party.spec(), "party"),
+        (Preset::Empty.spec(), "empty"),
+        (random.spec_with_effects(&Rules::default(), 4), "random"),
+        (BoardSpec::from_toml(file).unwrap(), "my-board.toml"),
+    ]
+}
+
+#[test]
+fn every_preset_a_random_board_and_a_board_file_are_drawn_with_their_name_cells_and_key() {
+    for (spec, name) in every_board() {
+        let app = on_board(&spec, name, Rules::default());
+        let board = app.session.game().board();
+        for (width, height) in [(80, 24), (130, 40)] {
+            let screen = text(&app, width, height);
+            let header = screen.lines().next().unwrap_or_default();
+            assert!(header.contains(&format!(" {name} · turn 1 · Ann to roll")), "{header}");
+            assert!(screen.contains(&format!("{} cells", spec.size)), "{name}:\n{screen}");
+            // The last cell is drawn, and each kind of cell the board has is in the key.
+            assert!(screen.contains(&spec.size.to_string()), "{name}:\n{screen}");
+            for kind in snl_words::CellKind::ALL.into_iter().filter(|k| k.on(board)) {
+                let picture = kind.picture();
+                let entry = format!("{} {}", picture.glyph, picture.name);
+                let mut help = on_board(&spec, name, Rules::default());
+                press(&mut help, KeyCode::Char('?'));
+                let shown = text(&help, width, height);
+                assert!(
+                    screen.contains(&entry) || shown.contains(picture.meaning),
+                    "{name} {width}x{height}: {entry} is neither in the key nor the help:\n{screen}\n{shown}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_named_rule_set_choice_rule_and_mode_is_played_and_told_in_the_help() {
+    let mut sets: Vec<(String, Rules)> = snl_engine::RuleSet::ALL
+        .iter()
+        .map(|set| (set.as_str().to_owned(), Rules::named(set.as_str()).unwrap()))
+        .collect();
+    for choice in Choice::ALL {
+        sets.push((choice.as_str().to_owned(), Rules { choice: *choice, ..Rules::default() }));
+    }
+    sets.push(("race".to_owned(), race_rules(4)));
+    for (name, rules) in sets {
+        let mut app = on_board(&Preset::Classic.spec(), "classic", rules);
+        // Ann rolls (taking option 1 at a choice) until Robo has played.
+        for _ in 0..4 {
+            press(&mut app, KeyCode::Char(' '));
+            settle(&mut app);
+        }
+        assert!(app.session.game().turns() >= 2, "{name}: the game goes on");
+        press(&mut app, KeyCode::Char('?'));
+        let help = text(&app, 130, 40);
+        assert!(help.contains(" Rules: "), "{name}:\n{help}");
+        // Every word of the rules in words, wherever the box wraps them.
+        let shown: Vec<&str> = help.split(|c: char| c.is_whitespace() || c == '│').collect();
+        for word in snl_words::rules_in_words(&rules).split_whitespace() {
+            assert!(shown.contains(&word), "{name}: {word} missing:\n{help}");
+        }
+    }
 }

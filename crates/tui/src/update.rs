@@ -23,12 +23,13 @@ fn apply(app: &mut App, action: Action) {
     match action {
         Action::Tick if app.mode.replay().is_some() => viewer::tick(app),
         // Online, the server plays the computers: time only plays the animation.
-        Action::Tick if app.mode.room().is_some() => app.next_beat(),
+        Action::Tick if app.mode.room().is_some() => room::tick(app),
         Action::Tick => tick(app),
         Action::Game(game) if app.mode.room().is_some() => room::key(app, game),
         Action::Game(game) => play(app, game),
         Action::View(view) => look(app, view),
         Action::Replay(control) => viewer::apply(app, control),
+        Action::Chat(key) => room::chat(app, key),
         Action::Leave => leave(app),
         Action::Interrupt => {
             leave(app);

@@ -262,9 +262,9 @@ pub struct RoomState {
     pub seq: u64,
     /// What is left of the awaited person's turn clock, in milliseconds.
     pub turn_left_ms: Option<u64>,
-    /// What is left of the game clock, in milliseconds (null: no game clock, or it has not
-    /// started, or it ran out).
-    #[serde(default)]
+    /// What is left of the game clock, in milliseconds, while it runs (not written when no
+    /// game clock runs, and read as none from a server that did not write it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub game_left_ms: Option<u64>,
     /// A race's status line (`snl_words::race_status`): "race · round 2 of 5", "race over after
     /// 5 rounds"; null in a classic game.

@@ -7,9 +7,10 @@
 //! - [`describe_option`]: the label of an option at a choice (where it lands, what it meets).
 //! - [`CellKind`] and [`Picture`]: the name, mark, glyph, colour and legend line of every kind of
 //!   cell and effect.
-//! - Rank and name words: [`ordinal`], [`agree`], [`whom`], [`whose`], [`place`], [`standing`],
-//!   [`standing_at`].
-//! - Status lines: [`race_status`] (round k of K, over), [`legend`] (the kinds on a board).
+//! - A game's status: [`race_status`] ("race · round 2 of 5", "race over after 5 rounds"),
+//!   [`clock_status`] ("turn 0:25 · game 9:41"), [`standing`] ("finished 2nd", "2nd on 41"),
+//!   [`room_traits`] ("race of 3 rounds · game clock 10:00"), [`legend`] (the kinds on a board).
+//! - Rank and name words: [`ordinal`], [`agree`], [`whom`], [`whose`], [`place`].
 //! - [`dice_verdict`]: what a dice test's p-value means, in words.
 //!
 //! Nothing here reads a terminal, a clock or a socket; it depends on the engine alone, and keeps
@@ -23,16 +24,10 @@ mod status;
 pub use options::{describe_option, roll_words};
 pub use pictures::{CellKind, Hue, Picture, carried, carried_marks};
 pub use sentences::{Sentences, agree, ordinal, place, rules_in_words, whom, whose};
-pub use status::{LegendLine, clock, legend, race_status, room_traits, standing_at};
-
-/// Where a seat stands, in words for a list of players: "finished 2nd", "at the start", "on 41".
-pub fn standing(rank: Option<u32>, position: u32) -> String {
-    match (rank, position) {
-        (Some(rank), _) => format!("finished {}", ordinal(rank)),
-        (None, 0) => "at the start".to_owned(),
-        (None, at) => format!("on {at}"),
-    }
-}
+pub use status::{
+    LegendLine, chance, clock, clock_status, clock_time, finished, legend, race_status,
+    race_status_of, room_traits, seat_default_name, standing,
+};
 
 /// What a test of dice against even chances found, in words a person can read, from its
 /// p-value (the chance that fair dice look at least this uneven): "nothing unusual" down to
@@ -55,9 +50,9 @@ mod tests {
 
     #[test]
     fn standing_and_dice_verdicts_read_naturally() {
-        assert_eq!(standing(Some(2), 100), "finished 2nd");
-        assert_eq!(standing(None, 0), "at the start");
-        assert_eq!(standing(None, 41), "on 41");
+        assert_eq!(standing(Some(2), 100, 100), "finished 2nd");
+        assert_eq!(standing(None, 0, 100), "at the start");
+        assert_eq!(standing(None, 41, 100), "on 41");
         assert_eq!(dice_verdict(0.5), "nothing unusual");
         assert_eq!(dice_verdict(0.01), "nothing unusual");
         assert_eq!(dice_verdict(0.009), "rarer than 1 in 100");

@@ -1,37 +1,104 @@
-//! The status lines around a game: where a race stands, where each seat stands (ranked by
-//! position at a race's or the game clock's end, or finished), what the cell effects left on it.
+//! The status words of a game as a whole: where a race stands ([`race_status`]), the clocks
+//! ([`clock_status`]), where a seat stands ([`standing`]), what sets a room apart
+//! ([`room_traits`]) and a board's [`legend`].
 
-use snl_engine::Board;
+use snl_engine::{Board, Game, SeatKind, Status};
 
-use crate::{CellKind, ordinal};
+use crate::{CellKind, sentences::ordinal};
 
-/// Where a race stands: `race · round 2 of 5` while it runs, `race over after 5 rounds` once it
-/// has ended; `rounds` is K, `done` the rounds completed.
-pub fn race_status(rounds: u32, done: u32, over: bool) -> String {
-    if over {
-        let s = if done == 1 { "" } else { "s" };
-        format!("race over after {done} round{s}")
+/// Where a race stands, for a header or a status line: "race · round 2 of 5", and "race over
+/// after 5 rounds" once it has ended; `None` for a classic game. While it runs, `rounds_done` is
+/// [`Game::rounds`] (rounds completed) and the round shown is the one in play, never past the
+/// last; once over, it is the rounds played.
+pub fn race_status(rounds: Option<u32>, rounds_done: u32, over: bool) -> Option<String> {
+    let rounds = rounds?;
+    Some(if over {
+        let s = if rounds_done == 1 { "" } else { "s" };
+        format!("race over after {rounds_done} round{s}")
     } else {
-        format!("race · round {} of {rounds}", (done + 1).min(rounds))
-    }
+        format!("race · round {} of {rounds}", (rounds_done + 1).min(rounds))
+    })
 }
 
-/// Where a seat stands, telling a seat that finished from one ranked by position when a race
-/// or the game clock ended the game: "finished 2nd", "2nd, on 41", "on 41", "at the start".
-pub fn standing_at(rank: Option<u32>, position: u32, finished: bool) -> String {
-    match (rank, position) {
-        (Some(rank), _) if finished => format!("finished {}", ordinal(rank)),
-        (Some(rank), 0) => format!("{}, at the start", ordinal(rank)),
-        (Some(rank), at) => format!("{}, on {at}", ordinal(rank)),
-        (None, 0) => "at the start".to_owned(),
-        (None, at) => format!("on {at}"),
-    }
+/// [`race_status`] of a game.
+pub fn race_status_of(game: &Game) -> Option<String> {
+    let over = game.status() == Status::Finished;
+    let rounds = game.rules().mode.rounds()?;
+    let done = if over {
+        // The race's last round ends the game before it is counted: the rounds played are
+        // those the seats began.
+        game.seat_states().iter().map(|s| s.turns).max().unwrap_or(0).min(rounds)
+    } else {
+        game.rounds()
+    };
+    race_status(Some(rounds), done, over)
+}
+
+/// Milliseconds left on a clock as the clocks show them: "1:05" (a part of a second counted as a
+/// whole one, so 0:00 is only shown when the time is out): see [`clock`].
+pub fn clock_time(left_ms: u64) -> String {
+    clock(left_ms.div_ceil(1000))
 }
 
 /// A clock's time as it counts: `4:05`, `0:09`, `1:02:03` from an hour.
 pub fn clock(seconds: u64) -> String {
     let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
     if h > 0 { format!("{h}:{m:02}:{s:02}") } else { format!("{m}:{s:02}") }
+}
+
+/// The clocks in one line: "turn 0:25 · game 9:41"; `None` when neither runs.
+pub fn clock_status(turn_left_ms: Option<u64>, game_left_ms: Option<u64>) -> Option<String> {
+    let parts: Vec<String> = [("turn", turn_left_ms), ("game", game_left_ms)]
+        .into_iter()
+        .filter_map(|(name, left)| left.map(|ms| format!("{name} {}", clock_time(ms))))
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(" · "))
+}
+
+/// The name a seat is given when nobody names it, by what plays it: the seat at `index`
+/// (0-based) is "You" (a person at seat 1) or "Player 3", or "Computer (hard)" (at seat 2),
+/// "Computer 3 (easy)" — every seat's default name differs from the others'.
+pub fn seat_default_name(index: usize, kind: SeatKind) -> String {
+    match (kind, index) {
+        (SeatKind::Human, 0) => "You".to_owned(),
+        (SeatKind::Human, i) => format!("Player {}", i + 1),
+        (kind, 1) => format!("Computer ({})", kind.as_str()),
+        (kind, i) => format!("Computer {} ({})", i.max(1), kind.as_str()),
+    }
+}
+
+/// A chance to win as every front end shows it: whole percents, "<1%" for a chance that is not
+/// nothing, ">99%" for one that is not certain, "0%" and "100%" only when they are exact.
+pub fn chance(p: f64) -> String {
+    let pct = p * 100.0;
+    if p <= 0.0 {
+        "0%".to_owned()
+    } else if pct < 1.0 {
+        "<1%".to_owned()
+    } else if pct > 99.0 && p < 1.0 {
+        ">99%".to_owned()
+    } else {
+        format!("{pct:.0}%")
+    }
+}
+
+/// Where a seat stands, in words for a list of players: "finished 2nd" (it reached the last
+/// cell), "2nd on 41" (ranked by position when a race or the game clock ended the game before it
+/// finished), "at the start", "on 41".
+pub fn standing(rank: Option<u32>, position: u32, board_size: u32) -> String {
+    match (rank, position) {
+        (Some(rank), at) if at >= board_size => format!("finished {}", ordinal(rank)),
+        (Some(rank), 0) => format!("{} at the start", ordinal(rank)),
+        (Some(rank), at) => format!("{} on {at}", ordinal(rank)),
+        (None, 0) => "at the start".to_owned(),
+        (None, at) => format!("on {at}"),
+    }
+}
+
+/// Whether a ranked seat finished (reached the last cell) rather than being ranked by position
+/// at the end of a race or of the game clock.
+pub fn finished(game: &Game, seat: usize) -> bool {
+    game.ranks()[seat].is_some() && game.position(seat) >= game.board().size()
 }
 
 /// What sets a room's game apart, for the lobby: `race of 3 rounds · game clock 10:00 · turn
@@ -83,12 +150,52 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_race_says_its_round_while_it_runs_and_how_many_rounds_it_lasted_once_over() {
-        assert_eq!(race_status(3, 0, false), "race · round 1 of 3");
-        assert_eq!(race_status(3, 2, false), "race · round 3 of 3");
-        assert_eq!(race_status(3, 3, false), "race · round 3 of 3");
-        assert_eq!(race_status(3, 3, true), "race over after 3 rounds");
-        assert_eq!(race_status(1, 1, true), "race over after 1 round");
+    fn a_race_tells_its_round_of_how_many_and_when_it_is_over() {
+        assert_eq!(race_status(None, 3, false), None);
+        assert_eq!(race_status(Some(5), 0, false).as_deref(), Some("race · round 1 of 5"));
+        assert_eq!(race_status(Some(5), 4, false).as_deref(), Some("race · round 5 of 5"));
+        assert_eq!(race_status(Some(5), 5, false).as_deref(), Some("race · round 5 of 5"));
+        assert_eq!(race_status(Some(5), 5, true).as_deref(), Some("race over after 5 rounds"));
+        assert_eq!(race_status(Some(1), 1, true).as_deref(), Some("race over after 1 round"));
+    }
+
+    #[test]
+    fn the_clocks_count_whole_seconds_up() {
+        assert_eq!(clock_status(None, None), None);
+        assert_eq!(clock_status(Some(25_000), None).as_deref(), Some("turn 0:25"));
+        assert_eq!(clock_status(Some(1), Some(581_000)).as_deref(), Some("turn 0:01 · game 9:41"));
+        assert_eq!(clock_time(0), "0:00");
+        assert_eq!(clock_time(3_722_001), "1:02:03");
+    }
+
+    #[test]
+    fn a_default_name_says_what_plays_the_seat_and_no_two_are_alike() {
+        assert_eq!(seat_default_name(0, SeatKind::Human), "You");
+        assert_eq!(seat_default_name(1, SeatKind::Hard), "Computer (hard)");
+        assert_eq!(seat_default_name(2, SeatKind::Easy), "Computer 2 (easy)");
+        assert_eq!(seat_default_name(2, SeatKind::Human), "Player 3");
+        let kinds = [SeatKind::Hard, SeatKind::Human];
+        let mut names: Vec<String> =
+            (0..8).flat_map(|i| kinds.map(|k| seat_default_name(i, k))).collect();
+        names.sort();
+        let count = names.len();
+        names.dedup();
+        assert_eq!(names.len(), count, "{names:?}");
+    }
+
+    #[test]
+    fn chances_are_whole_percents_and_never_round_to_certain() {
+        let shown: Vec<String> = [0.0, 0.004, 0.5449, 0.995, 1.0].map(chance).to_vec();
+        assert_eq!(shown, ["0%", "<1%", "54%", ">99%", "100%"]);
+    }
+
+    #[test]
+    fn only_a_seat_on_the_last_cell_is_said_to_have_finished() {
+        assert_eq!(standing(Some(1), 100, 100), "finished 1st");
+        assert_eq!(standing(Some(2), 41, 100), "2nd on 41");
+        assert_eq!(standing(Some(3), 0, 100), "3rd at the start");
+        assert_eq!(standing(None, 0, 100), "at the start");
+        assert_eq!(standing(None, 7, 100), "on 7");
     }
 
     #[test]
@@ -99,15 +206,6 @@ mod tests {
             "race of 3 rounds · game clock 10:00 · turn clock 0:30"
         );
         assert_eq!(room_traits(Some(1), None, Some(3723)), "race of 1 round · game clock 1:02:03");
-    }
-
-    #[test]
-    fn a_seat_ranked_by_position_is_not_said_to_have_finished() {
-        assert_eq!(standing_at(Some(2), 100, true), "finished 2nd");
-        assert_eq!(standing_at(Some(1), 41, false), "1st, on 41");
-        assert_eq!(standing_at(Some(3), 0, false), "3rd, at the start");
-        assert_eq!(standing_at(None, 41, false), "on 41");
-        assert_eq!(standing_at(None, 0, false), "at the start");
     }
 
     #[test]

@@ -409,3 +409,84 @@ fn a_scripted_item_that_does_not_fit_stops_the_game_with_one_sentence() {
         assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
     }
 }
+
+#[test]
+fn the_console_tells_who_carries_a_shield_and_each_players_chances_on_the_party_board() {
+    let base = ["play", "--board", "party", "--rolls", "4,1,6,1,4,1,2,2"];
+    let seats = ["--player", "Ann:easy", "--player", "Bob:easy"];
+    // Ann climbs to 24 on her third roll and picks up its shield.
+    let run = snl(&[&base[..], &seats[..], &["--stop-after", "5"]].concat());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let carrying: Vec<&str> = run.stdout.lines().filter(|l| l.starts_with("  (carrying")).collect();
+    assert_eq!(carrying.first(), Some(&"  (carrying: Ann shield)"), "{}", run.stdout);
+    let run = snl(&[&base[..], &seats[..], &["--stop-after", "6", "--hint", "--odds"]].concat());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let hints: Vec<&str> = run.stdout.lines().filter(|l| l.starts_with("  (at best")).collect();
+    assert!(hints[4].starts_with("  (at best: Ann ") && hints[4].contains(" (shield), Bob "));
+    let odds: Vec<&str> = run.stdout.lines().filter(|l| l.starts_with("  (chances")).collect();
+    assert_eq!(odds.len(), 6, "a line after every turn: {}", run.stdout);
+    let percents: u32 = odds[5]
+        .split(' ')
+        .filter_map(|w| w.trim_end_matches([',', ')']).strip_suffix('%'))
+        .map(|p| p.parse::<u32>().unwrap())
+        .sum();
+    assert!((99..=101).contains(&percents), "{}", odds[5]);
+    // In a race too: the chances are those of the race's rounds.
+    let race = ["--mode", "race", "--rounds", "3", "--odds", "--stop-after", "2"];
+    let run = snl(&[&base[..], &seats[..], &race[..]].concat());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("  (chances to win: Ann "), "{}", run.stdout);
+}
+
+#[test]
+fn every_preset_a_random_board_and_a_board_file_play_to_the_end_at_the_console() {
+    let dir = TempDir::new("every-board");
+    let file = dir.file("mine.toml");
+    std::fs::write(&file, "size = 30\nsnake = [{head = 27, tail = 4}]\nladder = [{foot = 2, top = 22}]\n[[cell]]\nat = 9\neffect = \"shield\"\n").unwrap();
+    let boards = [
+        ("classic", 100),
+        ("milton-bradley", 100),
+        ("kids", 50),
+        ("party", 100),
+        ("random", 64),
+        ("empty", 100),
+        (file.as_str(), 30),
+    ];
+    for (board, size) in boards {
+        let args = ["play", "--board", board, "--size", "64", "--effects", "4", "--seed", "2"];
+        let args = if board == "random" {
+            &args[..]
+        } else {
+            &["play", "--board", board, "--seed", "2"][..]
+        };
+        let seats = ["--player", "Ann:easy", "--player", "Bob:easy", "--no-record"];
+        let run = snl(&[args, &seats[..]].concat());
+        assert_eq!(run.code, 0, "{board}: {}", run.stderr);
+        // The board drawn with its last cell, the game told to its end and its final ranking.
+        assert!(run.stdout.contains(&format!("{size}")), "{board}:\n{}", run.stdout);
+        assert!(run.stdout.contains("Final ranking:"), "{board}:\n{}", run.stdout);
+        assert!(run.stdout.contains(&format!("reached {size}")), "{board}:\n{}", run.stdout);
+    }
+}
+
+#[test]
+fn every_named_rule_set_and_choice_rule_is_told_and_played_at_the_console() {
+    let mut rules: Vec<Vec<&str>> = ["standard", "bonus-six", "three-sixes", "strict-sixes"]
+        .map(|r| vec!["--rules", r])
+        .to_vec();
+    rules.extend(["none", "may-pass", "pick-die"].map(|c| vec!["--choice", c]));
+    rules.push(vec!["--mode", "race", "--rounds", "5"]);
+    for options in rules {
+        let base =
+            ["play", "--seed", "4", "--player", "Ann:easy", "--player", "Bob:hard", "--no-record"];
+        let run = snl(&[&base[..], &options[..]].concat());
+        assert_eq!(run.code, 0, "{options:?}: {}", run.stderr);
+        let told = match options[0] {
+            "--choice" => format!("choice {}", options[1]),
+            "--mode" => "race of 5 rounds".to_owned(),
+            _ => String::new(),
+        };
+        assert!(run.stdout.contains(&told), "{options:?}: {told} is not told:\n{}", run.stdout);
+        assert!(run.stdout.contains("Final ranking:"), "{options:?}:\n{}", run.stdout);
+    }
+}

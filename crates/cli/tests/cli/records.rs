@@ -605,3 +605,19 @@ fn names_of_any_length_and_with_control_characters_are_cut_and_escaped_in_every_
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("xxx…") && !run.stdout.contains('\u{1b}'), "{}", run.stdout);
 }
+
+#[test]
+fn history_of_a_race_says_it_is_one_and_ranks_the_unfinished_by_position() {
+    let dir = TempDir::new("history-race");
+    let db = dir.file("games.db");
+    let args = ["play", "--mode", "race", "--rounds", "2", "--rolls", "2,4,1,1", "--db", &db];
+    let run = snl(&[&args[..], &["--player", "Ann:easy", "--player", "Bob:easy"]].concat());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = snl(&["history", "1", "--db", &db]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines[0], "Game 1 on classic, a race of 2 rounds: Ann (easy), Bob (easy)");
+    // Ann 2 then 1: on 3; Bob 4 then 1: on 5.
+    assert_eq!(lines.last(), Some(&"Race over: Bob 1st on 5, Ann 2nd on 3."), "{}", run.stdout);
+    assert!(!run.stdout.contains("finished"), "{}", run.stdout);
+}

@@ -269,9 +269,21 @@ fn a_missing_save_or_a_finished_game_cannot_be_loaded() {
 fn load_takes_everything_from_the_file_so_game_options_are_refused() {
     let dir = TempDir::new("conflict");
     let (file, _) = saved_game(&dir);
-    for option in
-        [&["--seed", "3"][..], &["--board", "kids"], &["--player", "A:easy"], &["--rolls", "1"]]
-    {
+    // Every option the README names as refused with --load.
+    let options: [&[&str]; 11] = [
+        &["--seed", "3"],
+        &["--board", "kids"],
+        &["--player", "A:easy"],
+        &["--rolls", "1"],
+        &["--snakes", "3"],
+        &["--ladders", "3"],
+        &["--effects", "2"],
+        &["--mode", "race"],
+        &["--rounds", "3"],
+        &["--choice", "pick-die"],
+        &["--setup"],
+    ];
+    for option in options {
         let mut args = vec!["play", "--load", &file];
         args.extend(option);
         let run = snl(&args);

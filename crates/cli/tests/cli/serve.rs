@@ -213,3 +213,27 @@ fn serve_refuses_an_address_it_cannot_read_or_listen_on() {
     let run = crate::util::snl(&["serve", "--addr", &addr, "--db", &db]);
     crate::util::assert_fails(&run, 1, &[&addr]);
 }
+
+#[test]
+fn serve_help_groups_each_option_under_its_own_heading() {
+    let run = crate::util::snl(&["serve", "--help"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // Each heading, then the options under it, up to the next heading.
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for line in run.stdout.lines() {
+        if line.ends_with(':') && !line.starts_with(' ') {
+            groups.push((line.trim_end_matches(':').to_owned(), Vec::new()));
+        } else if let (Some(last), Some(option)) =
+            (groups.last_mut(), line.trim_start().strip_prefix("--"))
+        {
+            last.1.push(option.split([' ', '=']).next().unwrap_or_default().to_owned());
+        }
+    }
+    let under = |heading: &str| {
+        groups.iter().find(|(h, _)| h == heading).map(|(_, o)| o.clone()).unwrap_or_default()
+    };
+    assert_eq!(under("Listening"), ["addr", "open"], "{}", run.stdout);
+    assert_eq!(under("Game database"), ["db", "fsync"], "{}", run.stdout);
+    assert_eq!(under("Rooms"), ["bot-delay-ms", "max-rooms"], "{}", run.stdout);
+    assert_eq!(under("Connections"), ["max-connections", "rate", "allow-origin"], "{}", run.stdout);
+}

@@ -364,3 +364,23 @@ fn the_full_screen_says_reconnecting_while_the_server_is_down_and_plays_on_once_
     }
     assert!(ranking.contains("(on 100)"), "{}", watched.stdout);
 }
+
+#[test]
+fn a_series_stays_on_the_full_screen_from_one_game_to_the_next() {
+    let pane = Pane::start(
+        "series",
+        "play --games 3 --fast --quiet --seed 8 --player Ann:human --player Robo:easy",
+    );
+    let first = pane.wait_for("Game 1 of a best of 3");
+    assert!(first.contains("Players"), "game 1 on the full screen:\n{first}");
+    let end = roll_to_the_end(&pane, "Ann");
+    assert!(end.contains("q or Enter leaves"), "{end}");
+    pane.keys(&["Enter"]);
+    // Robo starts game 2 and plays at once; then Ann is awaited, on the full screen again.
+    let second = pane.wait_for("Game 2 of a");
+    assert!(second.contains("Players") && second.contains("│"), "{second}");
+    pane.keys(&["C-c"]);
+    let after = pane.wait_for("MODE=");
+    assert!(after.contains("Standings after game 1 of a best of 3"), "{after}");
+    assert!(after.contains("MODE=icanon"), "{after}");
+}

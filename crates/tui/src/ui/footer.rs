@@ -25,6 +25,14 @@ pub(super) fn render(frame: &mut Frame<'_>, area: Rect, app: &App) {
         Mode::Local { .. } => live_keys(app),
     };
     let mut spans = vec![Span::raw(" ")];
+    if let Some(line) = app.mode.room().and_then(|room| room.chat.as_deref()) {
+        // The end of the line typed, as much as leaves room for its two keys.
+        let room = usize::from(area.width).saturating_sub(36);
+        let skip = line.chars().count().saturating_sub(room);
+        let shown: String = line.chars().skip(skip).collect();
+        spans.push(Span::styled("Say: ", Style::new().add_modifier(Modifier::BOLD)));
+        spans.push(Span::raw(format!("{shown}▏ ")));
+    }
     for (key, what) in keys {
         spans.push(Span::styled(format!(" {key} "), Style::new().add_modifier(Modifier::REVERSED)));
         spans.push(Span::raw(format!(" {what}  ")));
@@ -106,6 +114,11 @@ fn live_keys(app: &App) -> Vec<(&'static str, String)> {
 /// Online: the seat's keys when it is awaited (a watcher has none), autopilot, help and quit.
 fn online_keys(app: &App, online: &Online, me: Option<usize>) -> Vec<(&'static str, String)> {
     let mut keys: Vec<(&str, String)> = Vec::new();
+    if online.chat.is_some() {
+        keys.push(("Enter", "send".to_owned()));
+        keys.push(("Esc", "never mind".to_owned()));
+        return keys;
+    }
     let awaiting = app.session.awaiting();
     match (app.overlay, &awaiting) {
         (Overlay::Help, _) => keys.push(("any key", "back to the game".to_owned())),
@@ -126,6 +139,7 @@ fn online_keys(app: &App, online: &Online, me: Option<usize>) -> Vec<(&'static s
             if let Some(me) = me {
                 let what = if online.autopilot[me] { "take back" } else { "autopilot" };
                 keys.push(("a", what.to_owned()));
+                keys.push(("c", "chat".to_owned()));
             }
         }
     }

@@ -17,7 +17,7 @@ use ratatui::{
     widgets::{Paragraph, Wrap},
 };
 use snl_session::Awaiting;
-use snl_words::agree;
+use snl_words::{agree, race_status_of};
 use unicode_width::UnicodeWidthStr;
 
 use self::style::{app_style, fit, player_style};
@@ -121,15 +121,22 @@ fn replay_header(app: &App, replay: &Replay) -> Line<'static> {
     Line::from(vec![
         Span::styled(" snl ", app_style(app).add_modifier(Modifier::REVERSED | Modifier::BOLD)),
         Span::raw(format!(
-            " {} · {} · {turn} · ",
+            " {} · {}{} · {turn} · ",
             fit(app.session.board_name(), 16),
-            fit(&replay.title, 18)
+            fit(&replay.title, 18),
+            race_words(app)
         )),
         Span::styled(state, Style::new().add_modifier(Modifier::BOLD)),
     ])
 }
 
-/// "classic · turn 12 · Ann to roll".
+/// " · race · round 2 of 5" (" · race over" at its end) in a race's header; nothing in a
+/// classic game's.
+fn race_words(app: &App) -> String {
+    race_status_of(app.session.game()).map_or_else(String::new, |race| format!(" · {race}"))
+}
+
+/// "classic · turn 12 · Ann to roll" ("classic · race · round 2 of 5 · turn 12 · …" in a race).
 fn live_header(app: &App) -> Line<'static> {
     let game = app.session.game();
     let seats = game.seats();
@@ -159,7 +166,12 @@ fn live_header(app: &App) -> Line<'static> {
     };
     Line::from(vec![
         Span::styled(" snl ", app_style(app).add_modifier(Modifier::REVERSED | Modifier::BOLD)),
-        Span::raw(format!(" {}{where_} · turn {} · ", app.session.board_name(), turn)),
+        Span::raw(format!(
+            " {}{where_}{} · turn {} · ",
+            app.session.board_name(),
+            race_words(app),
+            turn
+        )),
         Span::styled(doing, player_style(app, focus).add_modifier(Modifier::BOLD)),
     ])
 }

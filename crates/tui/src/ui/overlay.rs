@@ -10,7 +10,7 @@ use ratatui::{
 use unicode_width::UnicodeWidthStr;
 
 use super::style::{fit, hue_style, player_style, tint, wrap};
-use snl_words::{CellKind, agree};
+use snl_words::{CellKind, agree, rules_in_words};
 
 use crate::app::{App, Mode};
 
@@ -58,6 +58,7 @@ pub(super) fn help(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 key("Space Enter", "roll the dice when it is your turn"),
                 key("1 … 9", "choose an option (each says where it lands)"),
                 key("a", "autopilot: the server's computer plays your seat"),
+                key("c", "chat: type a line, Enter sends it, Esc drops it"),
             ]);
         } else {
             keys.push(key("", "you watch: the players' moves come as they play"));
@@ -114,6 +115,14 @@ pub(super) fn help(frame: &mut Frame<'_>, area: Rect, app: &App) {
         tokens.push(Span::raw(format!(" {}  ", fit(&s.name, 12))));
     }
     lines.push(Line::from(tokens));
+    // The rules in force, where the box leaves the header and the footer uncovered.
+    let rules = format!("Rules: {}", rules_in_words(game.rules()));
+    let width = usize::from(area.width.saturating_sub(6)).min(64);
+    let rules: Vec<String> = wrap(&rules, width);
+    if lines.len() + rules.len() + 5 <= usize::from(area.height) {
+        lines.push(Line::raw(""));
+        lines.extend(rules.into_iter().map(|line| Line::raw(format!(" {line}"))));
+    }
     boxed(
         frame,
         area,

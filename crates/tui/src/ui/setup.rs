@@ -50,8 +50,23 @@ pub(crate) fn render(frame: &mut Frame<'_>, form: &Form) {
     for &field in &fields {
         let line = match field {
             Field::Board => choice(field, "Board", form.board_name().to_owned()),
+            Field::Size => choice(field, "Size", format!("{} cells", form.size())),
             Field::Effects => choice(field, "Effects", form.effects.to_string()),
+            Field::Seed => {
+                let typing = form.field == field;
+                let seed = match (form.seed.is_empty(), typing) {
+                    (true, false) => "new each game".to_owned(),
+                    (true, true) => "▏ type digits, or a new one each game".to_owned(),
+                    (false, _) => format!("{}{}", form.seed, if typing { "▏" } else { "" }),
+                };
+                Line::from(vec![
+                    Span::raw(pointer(field)),
+                    Span::raw(format!("{:<10}", "Seed")),
+                    Span::styled(seed, chosen(field)),
+                ])
+            }
             Field::Rules => choice(field, "Rules", form.rules_name().to_owned()),
+            Field::Choice => choice(field, "Choices", form.choice_name().to_owned()),
             Field::Mode => {
                 choice(field, "Mode", if form.race.is_some() { "race" } else { "classic" }.into())
             }

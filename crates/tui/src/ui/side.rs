@@ -13,7 +13,7 @@ use ratatui::{
 use snl_session::Awaiting;
 use unicode_width::UnicodeWidthStr;
 
-use super::style::{fit, player_style, tint, wrap};
+use super::style::{fit, player_style, tint, wrap_hanging};
 use snl_words::{CellKind, carried, describe_option, ordinal, roll_words};
 
 use crate::{
@@ -157,10 +157,15 @@ fn carried_marks(game: &snl_engine::Game, seat: usize) -> String {
 fn standing(app: &App, seat: usize, short: bool) -> String {
     let game = app.session.game();
     if let Some(rank) = game.ranks()[seat] {
-        return if short { ordinal(rank) } else { format!("finished {}", ordinal(rank)) };
+        // At a race's end the unfinished are ranked by position: "2nd on 41", never "finished".
+        return if short {
+            ordinal(rank)
+        } else {
+            snl_words::standing(Some(rank), game.position(seat), game.board().size())
+        };
     }
     let fewest = app.fewest.get(game.positions()[seat] as usize).copied().flatten();
-    let chance = app.chances.as_ref().map(|c| percent(c[seat]));
+    let chance = app.chances.as_ref().map(|c| snl_words::chance(c[seat]));
     if short {
         let rolls = fewest.map_or_else(|| "-".to_owned(), |k| k.to_string());
         return format!("{rolls:>2} {:>4}", chance.unwrap_or_default());
@@ -188,7 +193,8 @@ fn render_log(frame: &mut Frame<'_>, area: Rect, app: &App) {
             Tone::Win => Style::new().add_modifier(Modifier::BOLD),
             Tone::Note => tint(app, Color::DarkGray).add_modifier(Modifier::ITALIC),
         };
-        let wrapped = wrap(&said.text, width);
+        // The lines after the first are indented by one: wrapped one column narrower.
+        let wrapped = wrap_hanging(&said.text, width, 1);
         // Whole sentences only, unless the newest alone is taller than the log.
         if !lines.is_empty() && lines.len() + wrapped.len() > height {
             break;
@@ -223,7 +229,8 @@ fn choice_lines(app: &App, width: u16) -> Vec<Line<'static>> {
     ))];
     for (i, option) in decision.options.iter().enumerate() {
         let text = format!("{} {}", i + 1, describe_option(game, &decision, option));
-        for (k, line) in wrap(&text, width).into_iter().enumerate() {
+        // The lines after the first are indented by two: wrapped two columns narrower.
+        for (k, line) in wrap_hanging(&text, width, 2).into_iter().enumerate() {
             if k == 0 {
                 let (key, rest) = line.split_at(1);
                 lines.push(Line::from(vec![
@@ -241,17 +248,4 @@ fn choice_lines(app: &App, width: u16) -> Vec<Line<'static>> {
     // Space and Enter take the first option: said here, so no option is taken unseen.
     lines.push(Line::styled(fit("Space or Enter takes 1", width), tint(app, Color::DarkGray)));
     lines
-}
-
-fn percent(p: f64) -> String {
-    let pct = p * 100.0;
-    if p <= 0.0 {
-        "0%".to_owned()
-    } else if pct < 1.0 {
-        "<1%".to_owned()
-    } else if pct > 99.0 && p < 1.0 {
-        ">99%".to_owned()
-    } else {
-        format!("{pct:.0}%")
-    }
 }

@@ -69,12 +69,20 @@ pub(super) fn fit(text: &str, width: usize) -> String {
 
 /// `text` broken into lines of at most `width` columns, at spaces where it can.
 pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(1);
-    let mut lines = Vec::new();
+    wrap_hanging(text, width, 0)
+}
+
+/// [`wrap`] with the lines after the first `indent` columns narrower, so that they fit in
+/// `width` once indented: no character is lost at the edge.
+pub(super) fn wrap_hanging(text: &str, width: usize, indent: usize) -> Vec<String> {
+    let first = width.max(1);
+    let rest = width.saturating_sub(indent).max(1);
+    let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
+    let room = |lines: &Vec<String>| if lines.is_empty() { first } else { rest };
     for word in text.split(' ') {
         let sep = usize::from(!line.is_empty());
-        if line.width() + sep + word.width() <= width {
+        if line.width() + sep + word.width() <= room(&lines) {
             if sep == 1 {
                 line.push(' ');
             }
@@ -86,7 +94,7 @@ pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
         }
         // A word longer than a line is cut.
         for c in word.chars() {
-            if line.width() + c.width().unwrap_or(0) > width {
+            if line.width() + c.width().unwrap_or(0) > room(&lines) {
                 lines.push(std::mem::take(&mut line));
             }
             line.push(c);

@@ -3,10 +3,10 @@
 
 use snl_engine::{Event, Numbered};
 use snl_session::Awaiting;
-use snl_wire::frames::ClientFrame;
+use snl_wire::{MAX_CHAT, frames::ClientFrame};
 
 use crate::{
-    action::GameAction,
+    action::{ChatKey, GameAction},
     app::{App, Mode, Options, Stop},
     client::{self, Update},
     log::{Said, Tone, said_of},
@@ -40,6 +40,10 @@ pub(crate) fn receive(app: &mut App, update: Update) {
     let Some(online) = mode.room_mut() else {
         app.mode = mode;
         return;
+    };
+    let told_left = match &update {
+        Update::Welcome { state, .. } => Some((state.turn_left_ms, state.game_left_ms)),
+        _ => None,
     };
     match update {
         Update::Welcome { seq, state, .. } => {
@@ -75,6 +79,12 @@ pub(crate) fn receive(app: &mut App, update: Update) {
     }
     app.mode = mode;
     app.refresh_chances();
+    if let Some(clocks) = app.mode.room_mut().and_then(|room| room.clocks.as_mut()) {
+        match told_left {
+            Some((turn, game)) => clocks.told_left(&app.session, turn, game),
+            None => clocks.look(&app.session),
+        }
+    }
 }
 
 /// One event of the room; `me` is the seat held.
@@ -156,6 +166,42 @@ fn follow(app: &mut App, online: &mut Online, event: Event) -> Vec<Event> {
             online.lost = Some(lost.0);
             Vec::new()
         }
+    }
+}
+
+/// A key of the chat line: `c` opens it, characters are typed (up to the room's limit), Enter
+/// sends a line that has something in it, Esc drops it.
+pub(crate) fn chat(app: &mut App, key: ChatKey) {
+    let Some(online) = app.mode.room_mut() else { return };
+    let line = online.chat.get_or_insert_with(String::new);
+    let mut full = false;
+    match key {
+        ChatKey::Open => {}
+        ChatKey::Type(c) if line.chars().count() < MAX_CHAT => line.push(c),
+        ChatKey::Type(_) => full = true,
+        ChatKey::RubOut => {
+            line.pop();
+        }
+        ChatKey::Cancel => online.chat = None,
+        ChatKey::Send => {
+            let text = online.chat.take().unwrap_or_default();
+            let text = text.trim();
+            if !text.is_empty() {
+                online.outbox.push(ClientFrame::Chat { text: text.to_owned() });
+            }
+        }
+    }
+    if full {
+        app.note(&format!("A chat line holds {MAX_CHAT} characters at most: Enter sends it."));
+    }
+}
+
+/// Time passes online: one beat of the animation, and the room's clocks follow what is awaited
+/// as the animation reaches it.
+pub(crate) fn tick(app: &mut App) {
+    app.next_beat();
+    if let Some(clocks) = app.mode.room_mut().and_then(|room| room.clocks.as_mut()) {
+        clocks.look(&app.session);
     }
 }
 
