@@ -88,7 +88,7 @@ async fn create(
         ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "server_error", message)
     })?;
     let room = Room::new(id.clone(), setup);
-    let handle = actor::spawn(room, shared.writer.clone(), shared.config.bot_delay);
+    let handle = actor::spawn(room, shared.context.clone());
     let seats = handle.summary.borrow().seats.clone();
     crate::cluster::hold(&shared, &id, &handle);
     Ok((StatusCode::CREATED, Json(Created { room: id, seats })).into_response())

@@ -131,7 +131,7 @@ async fn take_over(shared: &Arc<Shared>, room: &str) -> Result<Option<Handle>, S
         let Some(stored) = storage.room(room).await.map_err(|e| e.to_string())? else {
             return Ok(None);
         };
-        actor::restore(stored, shared.writer.clone(), shared.config.bot_delay).map(Some)
+        actor::restore(stored, shared.context.clone()).map(Some)
     };
     let handle = match loaded.await {
         Ok(Some(handle)) => handle,

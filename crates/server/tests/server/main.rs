@@ -14,3 +14,4 @@ mod online;
 mod protocol_doc;
 mod storage;
 mod web;
+mod work;

@@ -57,7 +57,15 @@ impl Server {
         name: &str,
         adjust: impl FnOnce(&mut snl_server::Config),
     ) -> Server {
-        let dir = TestDir::new(name);
+        Server::serve(TestDir::new(name), adjust).await
+    }
+
+    /// A server on the database a stopped server left in `dir` (as after a restart).
+    pub(crate) async fn reopen(dir: TestDir) -> Server {
+        Server::serve(dir, |_| {}).await
+    }
+
+    async fn serve(dir: TestDir, adjust: impl FnOnce(&mut snl_server::Config)) -> Server {
         let mut config = snl_server::Config::new(dir.path().join("games.db"));
         config.bot_delay = Duration::ZERO;
         config.limits.rate = 10_000;
