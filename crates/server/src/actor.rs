@@ -87,16 +87,24 @@ pub(crate) struct Context {
     pub(crate) policies: Arc<Policies>,
     /// Rooms replayed at once after a restart or a take-over (on the blocking pool).
     pub(crate) restores: Arc<tokio::sync::Semaphore>,
+    /// How long a finished room stays in memory before its task ends.
+    pub(crate) linger: Duration,
 }
 
 impl Context {
-    /// A context whose policies have `policy_time` each.
-    pub(crate) fn new(writer: Writer, bot_delay: Duration, policy_time: Duration) -> Context {
+    /// A context whose policies have `policy_time` each, finished rooms lingering `linger`.
+    pub(crate) fn new(
+        writer: Writer,
+        bot_delay: Duration,
+        policy_time: Duration,
+        linger: Duration,
+    ) -> Context {
         Context {
             writer,
             bot_delay,
             policies: Arc::new(Policies::new(policy_time)),
             restores: Arc::new(tokio::sync::Semaphore::new(RESTORES)),
+            linger,
         }
     }
 }
@@ -135,6 +143,9 @@ struct Actor {
     policies: Arc<Policies>,
     /// A computer input or a turn clock's expiry that waits for the hard strategy's policy.
     due: Option<Command>,
+    /// How long the room stays in memory once over, and when it leaves.
+    linger: Duration,
+    leave_at: Option<Instant>,
     bot_at: Option<Instant>,
     deadline: Option<(Instant, usize, (u32, bool))>,
     /// When the game clock runs out.
@@ -156,6 +167,26 @@ pub(crate) fn spawn(room: Room, context: Context) -> Handle {
     let replayed = Replayed { room, hashes: vec![None; seats], seq: 0, input, log_len: 0 };
     let task = tokio::spawn(start(replayed, context, summary).run(rx)).abort_handle();
     Handle { tx, summary: summary_rx, task }
+}
+
+/// Rebuilds a stored room (a finished one too) on the blocking pool and starts its task, for a
+/// request that asks for a room not in memory: it left after its game ended, or the server
+/// restarted since.
+///
+/// # Errors
+///
+/// One sentence naming the room and what does not replay.
+pub(crate) async fn load(stored: StoredRoom, context: Context) -> Result<Handle, String> {
+    let id = stored.id.clone();
+    let turn = context.restores.clone().acquire_owned().await.map_err(|e| e.to_string())?;
+    let replayed = tokio::task::spawn_blocking(move || replay(stored))
+        .await
+        .map_err(|e| format!("room {id}: {e}"))??;
+    drop(turn);
+    let (tx, rx) = mpsc::channel(256);
+    let (summary, summary_rx) = watch::channel(summary_of(&replayed.room));
+    let task = tokio::spawn(start(replayed, context, summary).run(rx)).abort_handle();
+    Ok(Handle { tx, summary: summary_rx, task })
 }
 
 /// A stored room rebuilt from its log.
@@ -290,6 +321,8 @@ fn start(replayed: Replayed, context: Context, summary: watch::Sender<LobbyEntry
         bot_delay: context.bot_delay,
         policies: context.policies,
         due: None,
+        linger: context.linger,
+        leave_at: None,
         bot_at: None,
         deadline: None,
         game_end: None,
@@ -388,6 +421,9 @@ impl Actor {
                     self.game_end = None;
                     let _ = self.execute(Some(Command::TimeUp), vec![]).await;
                 }
+                // The game is over and stored: the room leaves memory (its connections are
+                // closed; a request for it reads it back from the storage).
+                () = sleep_until(self.leave_at), if rx.is_empty() => break,
             }
         }
     }
@@ -647,6 +683,9 @@ impl Actor {
 
     fn arm_clocks(&mut self) {
         let now = Instant::now();
+        if self.recorded {
+            self.leave_at.get_or_insert(now + self.linger);
+        }
         let running = self
             .room
             .session()
@@ -741,7 +780,7 @@ mod tests {
         (
             spawn(
                 Room::new(id.into(), setup),
-                Context::new(writer, bot_delay, Duration::from_secs(5)),
+                Context::new(writer, bot_delay, Duration::from_secs(5), Duration::from_hours(1)),
             ),
             dir,
         )

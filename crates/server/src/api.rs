@@ -17,7 +17,7 @@ use axum::{
     routing::{get, post},
 };
 use snl_store::RoomWrite;
-use snl_wire::rooms::{Claim, ClaimAnswer, Created, RoomStatus, Rooms};
+use snl_wire::rooms::{Claim, ClaimAnswer, Created, Rooms};
 use tokio::sync::oneshot;
 
 use crate::{
@@ -64,20 +64,8 @@ async fn create(
         )
     };
     let setup = request.check(token::random_u64().map_err(randomness)?).map_err(ApiError::bad)?;
-    let live = {
-        let rooms = shared.rooms.read().unwrap_or_else(std::sync::PoisonError::into_inner);
-        rooms.values().filter(|h| h.summary.borrow().status != RoomStatus::Over).count()
-    };
-    if live >= shared.config.max_rooms {
-        return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "room_limit",
-            format!(
-                "the server holds its limit of {} rooms; try again later",
-                shared.config.max_rooms
-            ),
-        ));
-    }
+    // Counted and reserved under one lock, so rooms created at once never pass the cap.
+    let reserved = Reservation::take(&shared)?;
     let id = format!("{:016x}", token::random_u64().map_err(randomness)?);
     let write = RoomWrite::Create {
         room: id.clone(),
@@ -91,7 +79,40 @@ async fn create(
     let handle = actor::spawn(room, shared.context.clone());
     let seats = handle.summary.borrow().seats.clone();
     crate::cluster::hold(&shared, &id, &handle);
+    drop(reserved);
     Ok((StatusCode::CREATED, Json(Created { room: id, seats })).into_response())
+}
+
+/// A room being created, counted against `--max-rooms` until it is held.
+struct Reservation(Arc<Shared>);
+
+impl Reservation {
+    /// Reserves a place for a room: the rooms in memory (tasks that live: open, running, or
+    /// over and lingering) and those being created stay within `--max-rooms`.
+    fn take(shared: &Arc<Shared>) -> Result<Reservation, ApiError> {
+        let mut rooms = shared.rooms.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+        // Rooms whose task ended (left memory, or closed by a storage failure) count no more.
+        rooms.retain(|_, h| !h.tx.is_closed());
+        let creating = shared.creating.load(std::sync::atomic::Ordering::SeqCst);
+        if rooms.len() + creating >= shared.config.max_rooms {
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "room_limit",
+                format!(
+                    "the server holds its limit of {} rooms; try again later",
+                    shared.config.max_rooms
+                ),
+            ));
+        }
+        shared.creating.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Ok(Reservation(shared.clone()))
+    }
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        self.0.creating.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
 }
 
 async fn lobby(State(shared): State<Arc<Shared>>) -> Json<Rooms> {

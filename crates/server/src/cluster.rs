@@ -84,10 +84,6 @@ fn live(shared: &Shared, room: &str) -> Option<Handle> {
 /// storage fails, or the stored room does not replay).
 pub(crate) async fn handle(shared: &Arc<Shared>, room: &str) -> Result<Option<Handle>, String> {
     let storage = shared.writer.storage().clone();
-    if !storage.shared() {
-        let rooms = shared.rooms.read().unwrap_or_else(PoisonError::into_inner);
-        return Ok(rooms.get(room).cloned());
-    }
     if let Some(handle) = live(shared, room) {
         return Ok(Some(handle));
     }
@@ -96,7 +92,8 @@ pub(crate) async fn handle(shared: &Arc<Shared>, room: &str) -> Result<Option<Ha
         let _one_at_a_time = gate.lock().await;
         match live(shared, room) {
             Some(handle) => Ok(Some(handle)),
-            None => take_over(shared, room).await,
+            None if storage.shared() => take_over(shared, room).await,
+            None => read_back(shared, room).await,
         }
     };
     drop(gate);
@@ -140,6 +137,19 @@ async fn take_over(shared: &Arc<Shared>, room: &str) -> Result<Option<Handle>, S
             return other;
         }
     };
+    hold(shared, room, &handle);
+    Ok(Some(handle))
+}
+
+/// A room of this node's own storage that is not in memory (its game ended and it left, or the
+/// server restarted since, or it was closed by a storage failure): read back and rebuilt, as
+/// long as the storage has it.
+async fn read_back(shared: &Arc<Shared>, room: &str) -> Result<Option<Handle>, String> {
+    let storage = shared.writer.storage().clone();
+    let Some(stored) = storage.room(room).await.map_err(|e| e.to_string())? else {
+        return Ok(None);
+    };
+    let handle = actor::load(stored, shared.context.clone()).await?;
     hold(shared, room, &handle);
     Ok(Some(handle))
 }

@@ -95,7 +95,7 @@ pub struct Config {
     pub db: PathBuf,
     /// The pause before a computer seat plays (0 in tests).
     pub bot_delay: Duration,
-    /// Most rooms not over at once.
+    /// Most rooms in memory at once: open, running, or over and lingering ([`Config::linger`]).
     pub max_rooms: usize,
     /// Most WebSocket connections at once.
     pub max_connections: usize,
@@ -108,6 +108,9 @@ pub struct Config {
     /// How long the hard strategy's policy may take to compute for a room (waiting for one of
     /// [`POLICY_SLOTS`] included); past it the room's computers play greedy and say so.
     pub policy_time: Duration,
+    /// How long a finished room stays in memory (its connections open); then it leaves and
+    /// is read back from the storage when asked for.
+    pub linger: Duration,
     /// Whether every commit waits for the disk (safe against a power cut) rather than for the
     /// operating system only (safe against the process being killed, the default).
     pub fsync: bool,
@@ -124,6 +127,7 @@ impl Config {
             limits: Limits::default(),
             allow_origins: Vec::new(),
             policy_time: Duration::from_secs(5),
+            linger: Duration::from_mins(1),
             fsync: false,
         }
     }
@@ -166,6 +170,8 @@ struct Shared {
     context: actor::Context,
     config: Config,
     connections: AtomicUsize,
+    /// Rooms being created (reserved against `max_rooms`, not yet held).
+    creating: AtomicUsize,
     /// The live odds' kept tables and the permits for analysis work.
     work: odds::Work,
     /// Recorded games, read for replays.
@@ -206,7 +212,8 @@ pub async fn open(config: Config) -> Result<App, ServeError> {
     let stored =
         if storage.shared() { Vec::new() } else { storage.unfinished().await.map_err(db_error)? };
     let writer = store::Writer::new(storage);
-    let context = actor::Context::new(writer.clone(), config.bot_delay, config.policy_time);
+    let context =
+        actor::Context::new(writer.clone(), config.bot_delay, config.policy_time, config.linger);
     let mut rooms = HashMap::new();
     let restored = stored.len();
     for room in stored {
@@ -221,6 +228,7 @@ pub async fn open(config: Config) -> Result<App, ServeError> {
         library: games::Library::new(config.db.clone()),
         config,
         connections: AtomicUsize::new(0),
+        creating: AtomicUsize::new(0),
         work: odds::Work::default(),
         cluster: cluster::Cluster::default(),
         lobby: lobby::Lobby::default(),

@@ -8,6 +8,7 @@ mod cluster;
 mod edge;
 mod hostile;
 mod insight;
+mod lifecycle;
 mod load;
 mod lobby;
 mod online;

@@ -147,7 +147,7 @@ fn a_restarted_server_serves_at_once_while_its_rooms_are_rebuilt() {
     let (dir, stored, small) = store_huge_rooms("work-restart", 4);
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
-        let server = Server::reopen(dir).await;
+        let server = Server::reopen(dir, |_| {}).await;
         // The small room answers at once, whatever the huge ones cost to rebuild.
         let state = server.state(&small).await;
         assert_eq!(state["status"], "open");

@@ -61,8 +61,11 @@ impl Server {
     }
 
     /// A server on the database a stopped server left in `dir` (as after a restart).
-    pub(crate) async fn reopen(dir: TestDir) -> Server {
-        Server::serve(dir, |_| {}).await
+    pub(crate) async fn reopen(
+        dir: TestDir,
+        adjust: impl FnOnce(&mut snl_server::Config),
+    ) -> Server {
+        Server::serve(dir, adjust).await
     }
 
     async fn serve(dir: TestDir, adjust: impl FnOnce(&mut snl_server::Config)) -> Server {
