@@ -89,6 +89,8 @@ pub(crate) struct Context {
     pub(crate) restores: Arc<tokio::sync::Semaphore>,
     /// How long a finished room stays in memory before its task ends.
     pub(crate) linger: Duration,
+    /// How long a room may wait for its seats to be taken before it expires.
+    pub(crate) open_for: Duration,
 }
 
 impl Context {
@@ -97,7 +99,7 @@ impl Context {
         writer: Writer,
         bot_delay: Duration,
         policy_time: Duration,
-        linger: Duration,
+        (linger, open_for): (Duration, Duration),
     ) -> Context {
         Context {
             writer,
@@ -105,6 +107,7 @@ impl Context {
             policies: Arc::new(Policies::new(policy_time)),
             restores: Arc::new(tokio::sync::Semaphore::new(RESTORES)),
             linger,
+            open_for,
         }
     }
 }
@@ -146,6 +149,10 @@ struct Actor {
     /// How long the room stays in memory once over, and when it leaves.
     linger: Duration,
     leave_at: Option<Instant>,
+    /// How long the room waits for its seats, and when it expires (restarted by each seat
+    /// taken).
+    open_for: Duration,
+    expire_at: Option<(Instant, usize)>,
     bot_at: Option<Instant>,
     deadline: Option<(Instant, usize, (u32, bool))>,
     /// When the game clock runs out.
@@ -176,17 +183,20 @@ pub(crate) fn spawn(room: Room, context: Context) -> Handle {
 /// # Errors
 ///
 /// One sentence naming the room and what does not replay.
-pub(crate) async fn load(stored: StoredRoom, context: Context) -> Result<Handle, String> {
+pub(crate) async fn load(stored: StoredRoom, context: Context) -> Result<Option<Handle>, String> {
     let id = stored.id.clone();
     let turn = context.restores.clone().acquire_owned().await.map_err(|e| e.to_string())?;
     let replayed = tokio::task::spawn_blocking(move || replay(stored))
         .await
         .map_err(|e| format!("room {id}: {e}"))??;
     drop(turn);
+    if replayed.room.is_expired() {
+        return Ok(None);
+    }
     let (tx, rx) = mpsc::channel(256);
     let (summary, summary_rx) = watch::channel(summary_of(&replayed.room));
     let task = tokio::spawn(start(replayed, context, summary).run(rx)).abort_handle();
-    Ok(Handle { tx, summary: summary_rx, task })
+    Ok(Some(Handle { tx, summary: summary_rx, task }))
 }
 
 /// A stored room rebuilt from its log.
@@ -323,6 +333,8 @@ fn start(replayed: Replayed, context: Context, summary: watch::Sender<LobbyEntry
         due: None,
         linger: context.linger,
         leave_at: None,
+        open_for: context.open_for,
+        expire_at: None,
         bot_at: None,
         deadline: None,
         game_end: None,
@@ -424,6 +436,14 @@ impl Actor {
                 // The game is over and stored: the room leaves memory (its connections are
                 // closed; a request for it reads it back from the storage).
                 () = sleep_until(self.leave_at), if rx.is_empty() => break,
+                // Nobody took the open seats in time: closed for good.
+                () = sleep_until(self.expire_at.map(|e| e.0)), if rx.is_empty() => {
+                    let write = RoomWrite::Over { room: self.room.id.clone() };
+                    if self.execute(Some(Command::Expire), vec![write]).await.is_ok() {
+                        break;
+                    }
+                    self.expire_at = None;
+                }
             }
         }
     }
@@ -562,7 +582,10 @@ impl Actor {
             }
             let events = self.room.apply(&command)?;
             if !events.is_empty()
-                || matches!(command, Command::Claim { .. } | Command::Greedy { .. })
+                || matches!(
+                    command,
+                    Command::Claim { .. } | Command::Greedy { .. } | Command::Expire
+                )
             {
                 self.log(&command, events, &mut writes, &mut frames);
             }
@@ -686,6 +709,12 @@ impl Actor {
         if self.recorded {
             self.leave_at.get_or_insert(now + self.linger);
         }
+        let taken = self.room.names().iter().flatten().count();
+        self.expire_at = match (self.room.waiting(), self.expire_at) {
+            (Waiting::Seats, Some((at, n))) if n == taken => Some((at, n)),
+            (Waiting::Seats, _) => Some((now + self.open_for, taken)),
+            _ => None,
+        };
         let running = self
             .room
             .session()
@@ -780,7 +809,12 @@ mod tests {
         (
             spawn(
                 Room::new(id.into(), setup),
-                Context::new(writer, bot_delay, Duration::from_secs(5), Duration::from_hours(1)),
+                Context::new(
+                    writer,
+                    bot_delay,
+                    Duration::from_secs(5),
+                    (Duration::from_hours(1), Duration::from_hours(1000)),
+                ),
             ),
             dir,
         )

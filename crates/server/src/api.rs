@@ -53,8 +53,12 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
 
 async fn create(
     State(shared): State<Arc<Shared>>,
+    client: Option<axum::Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
+    if let Some(axum::Extension(axum::extract::ConnectInfo(address))) = client {
+        may_create(&shared, address.ip())?;
+    }
     let request: CreateRoom = body_json(body)?;
     let randomness = |e: getrandom::Error| {
         ApiError::new(
@@ -81,6 +85,39 @@ async fn create(
     crate::cluster::hold(&shared, &id, &handle);
     drop(reserved);
     Ok((StatusCode::CREATED, Json(Created { room: id, seats })).into_response())
+}
+
+/// Most client addresses whose buckets are kept; past it the full ones are forgotten.
+const KEPT_CREATORS: usize = 10_000;
+
+/// Takes a room from `address`'s token bucket (`Config::create_limit`), or says when to come
+/// back.
+fn may_create(shared: &Shared, address: std::net::IpAddr) -> Result<(), ApiError> {
+    let limit = shared.config.create_limit;
+    let (rate, burst) = (f64::from(limit.rate) / 60.0, f64::from(limit.burst));
+    let now = std::time::Instant::now();
+    let mut creators = shared.creators.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if creators.len() >= KEPT_CREATORS {
+        creators.retain(|_, (tokens, at)| {
+            *tokens + now.duration_since(*at).as_secs_f64() * rate < burst
+        });
+    }
+    let (tokens, at) = creators.entry(address).or_insert((burst, now));
+    *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * rate).min(burst);
+    *at = now;
+    if *tokens >= 1.0 {
+        *tokens -= 1.0;
+        return Ok(());
+    }
+    let wait = if rate > 0.0 { ((1.0 - *tokens) / rate).ceil() } else { f64::INFINITY };
+    Err(ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        "rate_limited",
+        format!(
+            "{address} created {} rooms lately, the most at once; the next in {wait} s",
+            limit.burst
+        ),
+    ))
 }
 
 /// A room being created, counted against `--max-rooms` until it is held.

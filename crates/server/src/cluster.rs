@@ -149,7 +149,10 @@ async fn read_back(shared: &Arc<Shared>, room: &str) -> Result<Option<Handle>, S
     let Some(stored) = storage.room(room).await.map_err(|e| e.to_string())? else {
         return Ok(None);
     };
-    let handle = actor::load(stored, shared.context.clone()).await?;
+    // An open room that expired is no room any more.
+    let Some(handle) = actor::load(stored, shared.context.clone()).await? else {
+        return Ok(None);
+    };
     hold(shared, room, &handle);
     Ok(Some(handle))
 }
@@ -204,6 +207,12 @@ pub(crate) fn watch(shared: &Shared, room: &str, handle: &Handle) {
                 }
             }
             if summary.changed().await.is_err() {
+                // The task ended: an open or running room left (it expired, or a storage
+                // failure closed it); one over is gone from the lobby already.
+                let over = told.as_ref().is_some_and(|(t, _)| t.contains(r#""status":"over""#));
+                if !over && !storage.shared() {
+                    lobby.gone(&room);
+                }
                 return;
             }
         }

@@ -88,6 +88,21 @@ impl Default for Limits {
     }
 }
 
+/// How many rooms one client address may create (a token bucket per address).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CreateLimit {
+    /// Rooms a minute, sustained.
+    pub rate: u32,
+    /// Rooms at once.
+    pub burst: u32,
+}
+
+impl Default for CreateLimit {
+    fn default() -> CreateLimit {
+        CreateLimit { rate: 10, burst: 20 }
+    }
+}
+
 /// How the server runs.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -111,6 +126,11 @@ pub struct Config {
     /// How long a finished room stays in memory (its connections open); then it leaves and
     /// is read back from the storage when asked for.
     pub linger: Duration,
+    /// How long a room waits for its open seats to be taken (since it was created or a seat
+    /// was last taken) before it expires for good.
+    pub open_for: Duration,
+    /// Rooms one client address may create: `burst` at once, then `rate` a minute.
+    pub create_limit: CreateLimit,
     /// Whether every commit waits for the disk (safe against a power cut) rather than for the
     /// operating system only (safe against the process being killed, the default).
     pub fsync: bool,
@@ -128,6 +148,8 @@ impl Config {
             allow_origins: Vec::new(),
             policy_time: Duration::from_secs(5),
             linger: Duration::from_mins(1),
+            open_for: Duration::from_mins(30),
+            create_limit: CreateLimit::default(),
             fsync: false,
         }
     }
@@ -172,6 +194,8 @@ struct Shared {
     connections: AtomicUsize,
     /// Rooms being created (reserved against `max_rooms`, not yet held).
     creating: AtomicUsize,
+    /// Each client address's rooms created, as a token bucket.
+    creators: std::sync::Mutex<HashMap<std::net::IpAddr, (f64, std::time::Instant)>>,
     /// The live odds' kept tables and the permits for analysis work.
     work: odds::Work,
     /// Recorded games, read for replays.
@@ -212,8 +236,12 @@ pub async fn open(config: Config) -> Result<App, ServeError> {
     let stored =
         if storage.shared() { Vec::new() } else { storage.unfinished().await.map_err(db_error)? };
     let writer = store::Writer::new(storage);
-    let context =
-        actor::Context::new(writer.clone(), config.bot_delay, config.policy_time, config.linger);
+    let context = actor::Context::new(
+        writer.clone(),
+        config.bot_delay,
+        config.policy_time,
+        (config.linger, config.open_for),
+    );
     let mut rooms = HashMap::new();
     let restored = stored.len();
     for room in stored {
@@ -229,6 +257,7 @@ pub async fn open(config: Config) -> Result<App, ServeError> {
         config,
         connections: AtomicUsize::new(0),
         creating: AtomicUsize::new(0),
+        creators: std::sync::Mutex::default(),
         work: odds::Work::default(),
         cluster: cluster::Cluster::default(),
         lobby: lobby::Lobby::default(),
@@ -269,7 +298,9 @@ impl App {
         let listener = listener.tap_io(|tcp| {
             let _ = tcp.set_nodelay(true);
         });
-        axum::serve(listener, self.router()).await?;
+        // Each request knows its client's address (rooms created per address are limited).
+        let service = self.router().into_make_service_with_connect_info::<SocketAddr>();
+        axum::serve(listener, service).await?;
         Ok(())
     }
 }

@@ -38,6 +38,8 @@ pub(crate) enum Command {
     /// The hard strategy's policy was not ready in time (`why`): greedy plays in its place,
     /// and each hard computer says so in the chat.
     Greedy { why: String },
+    /// Nobody took the room's open seats in time: the room is closed for good.
+    Expire,
 }
 
 /// A person's intent for the game.
@@ -101,6 +103,8 @@ pub(crate) struct Room {
     present: Vec<bool>,
     /// The sentence of each event, following the game (once it has begun).
     sentences: Option<Sentences>,
+    /// Whether the room expired with seats open ([`Command::Expire`]).
+    expired: bool,
 }
 
 /// One event of the room, numbered, players by name, with its sentence: what is stored and
@@ -135,6 +139,7 @@ impl Room {
             seq: 0,
             present: vec![false; seats],
             sentences: None,
+            expired: false,
         };
         room.start_when_full();
         room
@@ -260,6 +265,13 @@ impl Room {
                 let session = self.started()?;
                 let events = session.time_up().map_err(|e| refusal(&e, session))?;
                 Ok(self.told(events))
+            }
+            Command::Expire => {
+                if self.session.is_some() {
+                    return Err(Refusal::new(ErrorCode::Refused, "the game has begun"));
+                }
+                self.expired = true;
+                Ok(Vec::new())
             }
             Command::Greedy { why } => {
                 self.started()?.policy_unavailable();
@@ -404,6 +416,11 @@ impl Room {
             }),
             Pending::Over => None,
         })
+    }
+
+    /// Whether the room expired with seats open.
+    pub(crate) fn is_expired(&self) -> bool {
+        self.expired
     }
 
     /// Whether the game has ended.

@@ -99,3 +99,37 @@ async fn rooms_created_at_once_never_pass_the_cap() {
     let (_, lobby) = server.http("GET", "/api/rooms", None).await;
     assert_eq!(lobby["rooms"].as_array().map(Vec::len), Some(5));
 }
+
+#[tokio::test]
+async fn an_open_room_nobody_joins_expires_for_good() {
+    let server =
+        Server::start_with("life-expire", |c| c.open_for = Duration::from_millis(300)).await;
+    let mut lobby = Client::lobby(server.addr, None).await.unwrap();
+    assert_eq!(lobby.frame().await["type"], "lobby");
+    let room = server.room(json!({"seats": [{"kind": "human"}, {"kind": "hard"}]})).await;
+    assert_eq!(lobby.change_of(&room).await["type"], "room");
+    // Nobody takes the seat: the room expires, leaves the lobby and is no room any more.
+    assert_eq!(lobby.change_of(&room).await["type"], "gone");
+    let (status, answer) = server.http("GET", &format!("/api/rooms/{room}"), None).await;
+    assert_eq!((status, &answer["error"]["code"]), (404, &json!("no_such_room")), "{answer}");
+    let claim = json!({"name": "Ann"}).to_string();
+    let (status, _) =
+        server.http("POST", &format!("/api/rooms/{room}/seats/0"), Some(&claim)).await;
+    assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn one_address_creates_rooms_at_its_own_pace() {
+    let server = Server::start_with("life-pace", |c| {
+        c.create_limit = snl_server::CreateLimit { rate: 0, burst: 3 };
+    })
+    .await;
+    let request = json!({"seats": [{"kind": "human"}, {"kind": "human"}]});
+    for _ in 0..3 {
+        server.room(request.clone()).await;
+    }
+    let (status, answer) = server.http("POST", "/api/rooms", Some(&request.to_string())).await;
+    assert_eq!((status, &answer["error"]["code"]), (429, &json!("rate_limited")), "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("127.0.0.1 created 3 rooms"), "{message}");
+}

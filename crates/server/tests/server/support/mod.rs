@@ -73,6 +73,7 @@ impl Server {
         config.bot_delay = Duration::ZERO;
         config.limits.rate = 10_000;
         config.limits.burst = 10_000;
+        config.create_limit = snl_server::CreateLimit { rate: 1_000_000, burst: 100_000 };
         adjust(&mut config);
         let app = snl_server::open(config).await.unwrap();
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
