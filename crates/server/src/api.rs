@@ -219,5 +219,12 @@ async fn websocket(
         .read_buffer_size(1024)
         .write_buffer_size(1024)
         .max_write_buffer_size(crate::MAX_WRITE_BUFFER)
-        .on_upgrade(move |socket| ws::connection(socket, (room, handle), limits, guard)))
+        .on_upgrade(move |socket| {
+            let id = room.clone();
+            let read_back = move || -> ws::ReadBack {
+                let (shared, room) = (shared.clone(), id.clone());
+                Box::pin(async move { room_handle(&shared, &room).await.ok() })
+            };
+            ws::connection(socket, (room, handle), limits, guard, read_back)
+        }))
 }

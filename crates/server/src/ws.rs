@@ -20,6 +20,11 @@ use crate::{
     room::Refusal,
 };
 
+/// The room's task read back from the storage, if it can be (for a hello that meets a room
+/// just gone from memory).
+pub(crate) type ReadBack =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Option<Handle>> + Send>>;
+
 /// The reason of the close frame a connection gets when its room leaves memory after its game
 /// ended ([`crate::Config::linger`]).
 pub(crate) const GAME_OVER: &str = "the game is over";
@@ -150,12 +155,14 @@ async fn missed(
     }
 }
 
-/// Serves one connection to `room` (its task's `handle`) until either side closes it.
+/// Serves one connection to `room` (its task's `handle`, asked again of `read_back` when it
+/// has just gone) until either side closes it.
 pub(crate) async fn connection(
     socket: WebSocket,
     (room, mut handle): (String, Handle),
     limits: Limits,
     held: Held,
+    read_back: impl Fn() -> ReadBack,
 ) {
     let (mut sink, mut stream) = socket.split();
     let mut bucket = Bucket::new(limits);
@@ -169,7 +176,7 @@ pub(crate) async fn connection(
                     ask(&handle, |reply| Msg::Join { token: token.clone(), since, reply }).await;
                 if joined.is_none() {
                     // The room left memory as the connection came (its game over): read back.
-                    if let Ok(again) = crate::cluster::room_handle(&held.0, &room).await {
+                    if let Some(again) = read_back().await {
                         handle = again;
                         joined = ask(&handle, |reply| Msg::Join { token, since, reply }).await;
                     }
