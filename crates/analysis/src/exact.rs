@@ -166,6 +166,10 @@ pub enum AnalysisError {
         /// The relative residual reached.
         residual: f64,
     },
+    /// The caller's [`crate::Budget`] ran out (its deadline passed or it was cancelled) before
+    /// the work was done: nothing partial is returned.
+    #[error("the work was stopped: its deadline passed or it was cancelled")]
+    Stopped,
 }
 
 /// What one token can expect on a board under some rules and a policy.
@@ -261,10 +265,12 @@ pub fn analyze_with(
     // On a board with effects a position is a state (cell, shield, skip): see `effects`.
     let effects = board.has_effects().then(|| effects::EffectModel::new(model));
     let model = TurnModel::new(board, rules, policy);
+    // The budget covers building the chain too: on a huge board that is most of the work.
     let chain = match &effects {
-        Some(e) => e.chain(),
-        None => TurnChain::from_model(&model, rules),
-    };
+        Some(e) => e.chain(&options.budget),
+        None => TurnChain::from_model(&model, rules, &options.budget),
+    }
+    .ok_or(AnalysisError::Stopped)?;
     let solver = Solver::new(&chain, options.method, options.max_dense_back_cells);
     let n = chain.size() as usize;
     let class = solver.classes();
@@ -357,8 +363,9 @@ pub(crate) fn turns_everywhere(
     board: &Board,
     rules: &Rules,
     policy: &dyn Policy,
+    budget: &crate::Budget,
 ) -> Result<Vec<f64>, AnalysisError> {
-    let chain = TurnChain::with_policy(board, rules, policy);
+    let chain = TurnChain::with_policy_within(board, rules, policy, budget)?;
     // Policy iteration solves this several times: past a few hundred back cells, GMRES (to
     // 1e-14) is much faster than factoring their system each time.
     let solver = Solver::from_every_position(&chain, EVERYWHERE_DENSE_BACK_CELLS);

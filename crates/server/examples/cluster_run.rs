@@ -146,6 +146,7 @@ async fn references(seeds: &[u64]) -> Vec<Vec<Value>> {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let mut config = snl_server::Config::new(dir.join("games.db"));
+    config.create_limit = snl_server::CreateLimit { rate: 1_000_000, burst: 1_000_000 };
     config.bot_delay = Duration::ZERO;
     config.limits.rate = 100_000;
     config.limits.burst = 100_000;

@@ -464,6 +464,8 @@ pub async fn local_server(dir: &std::path::Path) -> SocketAddr {
     config.limits.burst = 1_000_000;
     config.max_connections = 1_000_000;
     config.max_rooms = 1_000_000;
+    // One address creates every room here.
+    config.create_limit = snl_server::CreateLimit { rate: 1_000_000, burst: 1_000_000 };
     let app = snl_server::open(config).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();

@@ -22,6 +22,7 @@ use tokio::{
 
 use crate::{
     frames::{ClientFrame, ErrorCode, MAX_CHAT, ServerFrame},
+    policy::{Job, Policies},
     room::{Act, ClaimProblem, Command, Refusal, Room, Told, Waiting},
     setup::{RoomSetup, check_name},
     store::Writer,
@@ -78,6 +79,43 @@ pub(crate) struct Joined {
     pub(crate) events: broadcast::Receiver<Batch>,
 }
 
+/// What every room's task shares: the storage, the computers' pause and the pool that computes
+/// the hard strategy's policies.
+#[derive(Clone, Debug)]
+pub(crate) struct Context {
+    pub(crate) writer: Writer,
+    pub(crate) bot_delay: Duration,
+    pub(crate) policies: Arc<Policies>,
+    /// Rooms replayed at once after a restart or a take-over (on the blocking pool).
+    pub(crate) restores: Arc<tokio::sync::Semaphore>,
+    /// How long a finished room stays in memory before its task ends.
+    pub(crate) linger: Duration,
+    /// How long a room may wait for its seats to be taken before it expires.
+    pub(crate) open_for: Duration,
+}
+
+impl Context {
+    /// A context whose policies have `policy_time` each, finished rooms lingering `linger`.
+    pub(crate) fn new(
+        writer: Writer,
+        bot_delay: Duration,
+        policy_time: Duration,
+        (linger, open_for): (Duration, Duration),
+    ) -> Context {
+        Context {
+            writer,
+            bot_delay,
+            policies: Arc::new(Policies::new(policy_time)),
+            restores: Arc::new(tokio::sync::Semaphore::new(RESTORES)),
+            linger,
+            open_for,
+        }
+    }
+}
+
+/// Rooms replayed at once after a restart: the others wait their turn, their messages queued.
+const RESTORES: usize = 2;
+
 /// A room's task, as the rest of the server holds it.
 #[derive(Clone, Debug)]
 pub(crate) struct Handle {
@@ -106,6 +144,16 @@ struct Actor {
     summary: watch::Sender<LobbyEntry>,
     writer: Writer,
     bot_delay: Duration,
+    policies: Arc<Policies>,
+    /// A computer input or a turn clock's expiry that waits for the hard strategy's policy.
+    due: Option<Command>,
+    /// How long the room stays in memory once over, and when it leaves.
+    linger: Duration,
+    leave_at: Option<Instant>,
+    /// How long the room waits for its seats, and when it expires (restarted by each seat
+    /// taken).
+    open_for: Duration,
+    expire_at: Option<(Instant, usize)>,
     bot_at: Option<Instant>,
     deadline: Option<(Instant, usize, (u32, bool))>,
     /// When the game clock runs out.
@@ -119,23 +167,89 @@ struct Actor {
 }
 
 /// Starts the task of a new room (already stored).
-pub(crate) fn spawn(room: Room, writer: Writer, bot_delay: Duration) -> Handle {
+pub(crate) fn spawn(room: Room, context: Context) -> Handle {
     let seats = room.setup.seats.len();
     let input = (0, room.waiting());
-    start(room, vec![None; seats], (0, input), 0, writer, bot_delay)
+    let (tx, rx) = mpsc::channel(256);
+    let (summary, summary_rx) = watch::channel(summary_of(&room));
+    let replayed = Replayed { room, hashes: vec![None; seats], seq: 0, input, log_len: 0 };
+    let task = tokio::spawn(start(replayed, context, summary).run(rx)).abort_handle();
+    Handle { tx, summary: summary_rx, task }
 }
 
-/// Rebuilds a stored room by replaying its log, checks that it tells exactly the events stored,
-/// and starts its task.
+/// Rebuilds a stored room (a finished one too) on the blocking pool and starts its task, for a
+/// request that asks for a room not in memory: it left after its game ended, or the server
+/// restarted since.
 ///
 /// # Errors
 ///
 /// One sentence naming the room and what does not replay.
-pub(crate) fn restore(
-    stored: StoredRoom,
-    writer: Writer,
-    bot_delay: Duration,
-) -> Result<Handle, String> {
+pub(crate) async fn load(stored: StoredRoom, context: Context) -> Result<Option<Handle>, String> {
+    let id = stored.id.clone();
+    let turn = context.restores.clone().acquire_owned().await.map_err(|e| e.to_string())?;
+    let replayed = tokio::task::spawn_blocking(move || replay(stored))
+        .await
+        .map_err(|e| format!("room {id}: {e}"))??;
+    drop(turn);
+    if replayed.room.is_expired() {
+        return Ok(None);
+    }
+    let (tx, rx) = mpsc::channel(256);
+    let (summary, summary_rx) = watch::channel(summary_of(&replayed.room));
+    let task = tokio::spawn(start(replayed, context, summary).run(rx)).abort_handle();
+    Ok(Some(Handle { tx, summary: summary_rx, task }))
+}
+
+/// A stored room rebuilt from its log.
+#[derive(Debug)]
+pub(crate) struct Replayed {
+    room: Room,
+    hashes: Vec<Option<TokenHash>>,
+    /// The last event's number.
+    seq: u64,
+    input: (u64, Waiting),
+    log_len: u64,
+}
+
+/// Starts the task of a stored room at once, and rebuilds the room in it by replaying its log
+/// on the blocking pool ([`RESTORES`] rooms at a time): the server serves meanwhile, and what
+/// is asked of the room waits in its queue until it is rebuilt. A room whose log does not
+/// replay is told on standard error and closed (it answers 410).
+///
+/// # Errors
+///
+/// One sentence naming the room when its stored setup cannot be read.
+pub(crate) fn restore(stored: StoredRoom, context: Context) -> Result<Handle, String> {
+    let setup: RoomSetup = serde_json::from_str(&stored.setup)
+        .map_err(|e| format!("room {}: its stored setup cannot be read: {e}", stored.id))?;
+    // The lobby lists the room as created until it is rebuilt.
+    let (summary, summary_rx) = watch::channel(summary_of(&Room::new(stored.id.clone(), setup)));
+    let (tx, rx) = mpsc::channel(256);
+    let task = tokio::spawn(async move {
+        let Ok(turn) = context.restores.clone().acquire_owned().await else { return };
+        let id = stored.id.clone();
+        match tokio::task::spawn_blocking(move || replay(stored)).await {
+            Ok(Ok(replayed)) => {
+                let actor = start(replayed, context, summary);
+                actor.tell_summary_now();
+                drop(turn);
+                actor.run(rx).await;
+            }
+            Ok(Err(message)) => eprintln!("snl serve: cannot restore {message}"),
+            Err(e) => eprintln!("snl serve: cannot restore room {id}: {e}"),
+        }
+    })
+    .abort_handle();
+    Ok(Handle { tx, summary: summary_rx, task })
+}
+
+/// Rebuilds a stored room by replaying its log and checks that it tells exactly the events
+/// stored (blocking work: a computer's choice may compute the hard strategy's policy).
+///
+/// # Errors
+///
+/// One sentence naming the room and what does not replay.
+pub(crate) fn replay(stored: StoredRoom) -> Result<Replayed, String> {
     let id = stored.id;
     let setup: RoomSetup = serde_json::from_str(&stored.setup)
         .map_err(|e| format!("room {id}: its stored setup cannot be read: {e}"))?;
@@ -178,7 +292,7 @@ pub(crate) fn restore(
             stored.events.len(),
         ));
     }
-    Ok(start(room, hashes, (seq, input), stored.log.len() as u64, writer, bot_delay))
+    Ok(Replayed { room, hashes, seq, input, log_len: stored.log.len() as u64 })
 }
 
 /// Whether `stored`, an event frame as stored, is what `told` says: the same frame, or one
@@ -198,22 +312,14 @@ fn tells(stored: &str, told: Told) -> bool {
     seq == s && event == e
 }
 
-fn start(
-    room: Room,
-    hashes: Vec<Option<TokenHash>>,
-    (seq, input): (u64, (u64, Waiting)),
-    log_len: u64,
-    writer: Writer,
-    bot_delay: Duration,
-) -> Handle {
-    let (tx, rx) = mpsc::channel(256);
+fn start(replayed: Replayed, context: Context, summary: watch::Sender<LobbyEntry>) -> Actor {
+    let Replayed { room, hashes, seq, input, log_len } = replayed;
     let (out, _) = broadcast::channel(BACKLOG);
     let online = vec![0; room.setup.seats.len()];
-    let (summary, summary_rx) = watch::channel(summary_of(&room));
     let recorded = room.is_over();
     let announced = Some(room.waiting());
     let summarized = summary_key(&room);
-    let actor = Actor {
+    Actor {
         room,
         hashes,
         seq,
@@ -222,8 +328,14 @@ fn start(
         online,
         out,
         summary,
-        writer,
-        bot_delay,
+        writer: context.writer,
+        bot_delay: context.bot_delay,
+        policies: context.policies,
+        due: None,
+        linger: context.linger,
+        leave_at: None,
+        open_for: context.open_for,
+        expire_at: None,
         bot_at: None,
         deadline: None,
         game_end: None,
@@ -231,9 +343,7 @@ fn start(
         broken: false,
         announced,
         summarized,
-    };
-    let task = tokio::spawn(actor.run(rx)).abort_handle();
-    Handle { tx, summary: summary_rx, task }
+    }
 }
 
 /// What changes a lobby entry besides its turn count: its status and the seats taken.
@@ -285,9 +395,33 @@ impl Actor {
             }
         }
         let _ = self.execute(None, vec![]).await;
+        let mut job: Option<Job> = None;
         while !self.broken {
+            if job.is_none() && self.room.wants_policy() {
+                job = Some(self.start_policy());
+            }
             let deadline = self.deadline.map(|d| d.0);
+            let time = self.policies.time();
+            let computed = async {
+                match job.as_mut() {
+                    None => std::future::pending().await,
+                    Some(job) => {
+                        match tokio::time::timeout_at(job.deadline, &mut job.outcome).await {
+                            Ok(Ok(outcome)) => outcome,
+                            Ok(Err(_)) => Err("its computation stopped".to_owned()),
+                            Err(_) => Err(format!(
+                                "it takes longer than {} s on this board",
+                                time.as_secs_f64()
+                            )),
+                        }
+                    }
+                }
+            };
             tokio::select! {
+                outcome = computed => {
+                    job = None;
+                    self.settle(outcome).await;
+                }
                 msg = rx.recv() => match msg {
                     Some(msg) => self.handle(msg).await,
                     None => break,
@@ -305,8 +439,44 @@ impl Actor {
                     self.game_end = None;
                     let _ = self.execute(Some(Command::TimeUp), vec![]).await;
                 }
+                // The game is over and stored: the room leaves memory (its connections are
+                // closed; a request for it reads it back from the storage).
+                () = sleep_until(self.leave_at), if rx.is_empty() => break,
+                // Nobody took the open seats in time: closed for good.
+                () = sleep_until(self.expire_at.map(|e| e.0)), if rx.is_empty() => {
+                    let write = RoomWrite::Over { room: self.room.id.clone() };
+                    if self.execute(Some(Command::Expire), vec![write]).await.is_ok() {
+                        break;
+                    }
+                    self.expire_at = None;
+                }
             }
         }
+    }
+
+    /// Starts computing the hard strategy's policy for the room's board and rules.
+    fn start_policy(&self) -> Job {
+        let key = serde_json::to_string(&(&self.room.setup.board, &self.room.setup.rules))
+            .unwrap_or_default();
+        let game = self.room.session().map(snl_session::Session::game);
+        match game {
+            Some(game) => self.policies.start(game.board(), game.rules(), key),
+            // `wants_policy` holds only once the game has begun.
+            None => unreachable!("a policy is wanted only once the game has begun"),
+        }
+    }
+
+    /// The policy is ready (the hard strategy plays with it) or not in time (greedy plays
+    /// instead, told in the chat); then the input that waited for it is played.
+    async fn settle(&mut self, outcome: crate::policy::Outcome) {
+        match outcome {
+            Ok(policy) => self.room.give_policy(policy),
+            Err(why) => {
+                let _ = self.execute(Some(Command::Greedy { why }), vec![]).await;
+            }
+        }
+        let due = self.due.take();
+        let _ = self.execute(due, vec![]).await;
     }
 
     async fn handle(&mut self, msg: Msg) {
@@ -408,12 +578,28 @@ impl Actor {
     ) -> Result<(), Refusal> {
         let mut frames = Vec::new();
         if let Some(command) = first {
+            if matches!(command, Command::Computer | Command::TimeOut { .. })
+                && self.room.wants_policy()
+            {
+                // Played once the policy is ready, or given up.
+                self.due = Some(command);
+                self.arm_clocks();
+                return Ok(());
+            }
             let events = self.room.apply(&command)?;
-            if !events.is_empty() || matches!(command, Command::Claim { .. }) {
+            if !events.is_empty()
+                || matches!(
+                    command,
+                    Command::Claim { .. } | Command::Greedy { .. } | Command::Expire
+                )
+            {
                 self.log(&command, events, &mut writes, &mut frames);
             }
         }
-        while self.bot_delay.is_zero() && self.room.waiting() == Waiting::Computer {
+        while self.bot_delay.is_zero()
+            && self.room.waiting() == Waiting::Computer
+            && !self.room.wants_policy()
+        {
             let Ok(events) = self.room.apply(&Command::Computer) else { break };
             self.log(&Command::Computer, events, &mut writes, &mut frames);
         }
@@ -449,6 +635,11 @@ impl Actor {
         }
         self.arm_clocks();
         Ok(())
+    }
+
+    /// Tells the lobby entry in full (a restored room, once rebuilt).
+    fn tell_summary_now(&self) {
+        self.summary.send_replace(summary_of(&self.room));
     }
 
     /// Updates the lobby entry: in full when its status or seats changed, else only its turn
@@ -528,6 +719,15 @@ impl Actor {
 
     fn arm_clocks(&mut self) {
         let now = Instant::now();
+        if self.recorded {
+            self.leave_at.get_or_insert(now + self.linger);
+        }
+        let taken = self.room.names().iter().flatten().count();
+        self.expire_at = match (self.room.waiting(), self.expire_at) {
+            (Waiting::Seats, Some((at, n))) if n == taken => Some((at, n)),
+            (Waiting::Seats, _) => Some((now + self.open_for, taken)),
+            _ => None,
+        };
         let running = self
             .room
             .session()
@@ -555,6 +755,20 @@ impl Actor {
                 self.bot_at = None;
                 self.deadline = None;
             }
+        }
+        if self.due.is_some() || self.room.wants_policy() {
+            // The computer waits for its policy; then `settle` plays on.
+            self.bot_at = None;
+            if matches!(self.due, Some(Command::TimeOut { .. })) {
+                self.deadline = None;
+            }
+        }
+        if self.bot_delay.is_zero()
+            && self.room.waiting() == Waiting::Computer
+            && self.due.is_none()
+            && self.room.wants_policy()
+        {
+            self.due = Some(Command::Computer);
         }
     }
 }
@@ -605,7 +819,18 @@ mod tests {
         let setup_text = serde_json::to_string(&setup).unwrap();
         let create = RoomWrite::Create { room: id.into(), setup: setup_text, now_ms: 0 };
         writer.write(vec![create], None).await.unwrap();
-        (spawn(Room::new(id.into(), setup), writer, bot_delay), dir)
+        (
+            spawn(
+                Room::new(id.into(), setup),
+                Context::new(
+                    writer,
+                    bot_delay,
+                    Duration::from_secs(5),
+                    (Duration::from_hours(1), Duration::from_hours(1000)),
+                ),
+            ),
+            dir,
+        )
     }
 
     fn events(batch: &Batch) -> Vec<Value> {
@@ -786,8 +1011,8 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    #[tokio::test]
-    async fn a_stored_room_whose_events_do_not_replay_is_refused_naming_the_event() {
+    #[test]
+    fn a_stored_room_whose_events_do_not_replay_is_refused_naming_the_event() {
         let request = r#"{"seats":[{"kind":"human"},{"kind":"easy","name":"Robo"}],"seed":4}"#;
         let setup = serde_json::from_str::<CreateRoom>(request).unwrap().check(1).unwrap();
         let mut room = Room::new("r".into(), setup.clone());
@@ -808,17 +1033,14 @@ mod tests {
             log: log.iter().map(|c| serde_json::to_string(c).unwrap()).collect(),
             events,
         };
-        let (_, dir) = super::tests::room("replay", request, Duration::ZERO).await;
-        let writer = Writer::start(RoomStore::open(&dir.join("other.db")).unwrap(), || 0);
-        assert!(restore(stored(events.clone()), writer.clone(), Duration::ZERO).is_ok());
+        assert!(replay(stored(events.clone())).is_ok());
         let mut tampered = events.clone();
         tampered[1] = tampered[1].replace("Ann", "Eve");
-        let error = restore(stored(tampered), writer.clone(), Duration::ZERO).unwrap_err();
+        let error = replay(stored(tampered)).unwrap_err();
         assert_eq!(error, "room r: event 2 does not replay to what was stored");
         let mut more = events;
         more.push("{}".into());
-        let error = restore(stored(more), writer, Duration::ZERO).unwrap_err();
+        let error = replay(stored(more)).unwrap_err();
         assert!(error.contains("events are stored but its log replays to"), "{error}");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

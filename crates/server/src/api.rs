@@ -17,7 +17,7 @@ use axum::{
     routing::{get, post},
 };
 use snl_store::RoomWrite;
-use snl_wire::rooms::{Claim, ClaimAnswer, Created, RoomStatus, Rooms};
+use snl_wire::rooms::{Claim, ClaimAnswer, Created, Rooms};
 use tokio::sync::oneshot;
 
 use crate::{
@@ -53,8 +53,12 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
 
 async fn create(
     State(shared): State<Arc<Shared>>,
+    client: Option<axum::Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
+    if let Some(axum::Extension(axum::extract::ConnectInfo(address))) = client {
+        may_create(&shared, address.ip())?;
+    }
     let request: CreateRoom = body_json(body)?;
     let randomness = |e: getrandom::Error| {
         ApiError::new(
@@ -64,20 +68,8 @@ async fn create(
         )
     };
     let setup = request.check(token::random_u64().map_err(randomness)?).map_err(ApiError::bad)?;
-    let live = {
-        let rooms = shared.rooms.read().unwrap_or_else(std::sync::PoisonError::into_inner);
-        rooms.values().filter(|h| h.summary.borrow().status != RoomStatus::Over).count()
-    };
-    if live >= shared.config.max_rooms {
-        return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "room_limit",
-            format!(
-                "the server holds its limit of {} rooms; try again later",
-                shared.config.max_rooms
-            ),
-        ));
-    }
+    // Counted and reserved under one lock, so rooms created at once never pass the cap.
+    let reserved = Reservation::take(&shared)?;
     let id = format!("{:016x}", token::random_u64().map_err(randomness)?);
     let write = RoomWrite::Create {
         room: id.clone(),
@@ -88,10 +80,76 @@ async fn create(
         ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "server_error", message)
     })?;
     let room = Room::new(id.clone(), setup);
-    let handle = actor::spawn(room, shared.writer.clone(), shared.config.bot_delay);
+    let handle = actor::spawn(room, shared.context.clone());
     let seats = handle.summary.borrow().seats.clone();
     crate::cluster::hold(&shared, &id, &handle);
+    drop(reserved);
     Ok((StatusCode::CREATED, Json(Created { room: id, seats })).into_response())
+}
+
+/// Most client addresses whose buckets are kept; past it the full ones are forgotten.
+const KEPT_CREATORS: usize = 10_000;
+
+/// Takes a room from `address`'s token bucket (`Config::create_limit`), or says when to come
+/// back.
+fn may_create(shared: &Shared, address: std::net::IpAddr) -> Result<(), ApiError> {
+    let limit = shared.config.create_limit;
+    let (rate, burst) = (f64::from(limit.rate) / 60.0, f64::from(limit.burst));
+    let now = std::time::Instant::now();
+    let mut creators = shared.creators.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if creators.len() >= KEPT_CREATORS {
+        creators.retain(|_, (tokens, at)| {
+            *tokens + now.duration_since(*at).as_secs_f64() * rate < burst
+        });
+    }
+    let (tokens, at) = creators.entry(address).or_insert((burst, now));
+    *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * rate).min(burst);
+    *at = now;
+    if *tokens >= 1.0 {
+        *tokens -= 1.0;
+        return Ok(());
+    }
+    let wait = if rate > 0.0 { ((1.0 - *tokens) / rate).ceil() } else { f64::INFINITY };
+    Err(ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        "rate_limited",
+        format!(
+            "{address} created {} rooms lately, the most at once; the next in {wait} s",
+            limit.burst
+        ),
+    ))
+}
+
+/// A room being created, counted against `--max-rooms` until it is held.
+struct Reservation(Arc<Shared>);
+
+impl Reservation {
+    /// Reserves a place for a room: the rooms in memory (tasks that live: open, running, or
+    /// over and lingering) and those being created stay within `--max-rooms`.
+    fn take(shared: &Arc<Shared>) -> Result<Reservation, ApiError> {
+        let mut rooms = shared.rooms.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+        // Rooms whose task ended (left memory, or closed by a storage failure) count no more.
+        rooms.retain(|_, h| !h.tx.is_closed());
+        let creating = shared.creating.load(std::sync::atomic::Ordering::SeqCst);
+        if rooms.len() + creating >= shared.config.max_rooms {
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "room_limit",
+                format!(
+                    "the server holds its limit of {} rooms; try again later",
+                    shared.config.max_rooms
+                ),
+            ));
+        }
+        shared.creating.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Ok(Reservation(shared.clone()))
+    }
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        self.0.creating.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
 }
 
 async fn lobby(State(shared): State<Arc<Shared>>) -> Json<Rooms> {
@@ -161,5 +219,12 @@ async fn websocket(
         .read_buffer_size(1024)
         .write_buffer_size(1024)
         .max_write_buffer_size(crate::MAX_WRITE_BUFFER)
-        .on_upgrade(move |socket| ws::connection(socket, (room, handle), limits, guard)))
+        .on_upgrade(move |socket| {
+            let id = room.clone();
+            let read_back = move || -> ws::ReadBack {
+                let (shared, room) = (shared.clone(), id.clone());
+                Box::pin(async move { room_handle(&shared, &room).await.ok() })
+            };
+            ws::connection(socket, (room, handle), limits, guard, read_back)
+        }))
 }

@@ -1,8 +1,9 @@
 //! `POST /api/boards/check`: a board as the editor holds it, checked as `snl board validate`
 //! checks it (every problem listed), and when it is valid its exact analysis: the expected
 //! length of a game, each seat's chance to win, the fewest rolls and one shortest path. Boards
-//! up to [`MAX_CHECK_CELLS`] cells; the work is bounded by [`MAX_SECONDS`] (past it the answer
-//! says it is not exact).
+//! up to [`MAX_CHECK_CELLS`] cells; the analysis is bounded by [`MAX_SECONDS`] from when the
+//! check begins, building the chain included (past it the answer says it is not exact, and
+//! what was not worked out in time is left out).
 
 use std::time::{Duration, Instant};
 
@@ -15,7 +16,8 @@ use crate::setup::{MAX_SEATS, RulesChoice};
 
 /// Most cells on a board checked (as many as a room takes).
 pub const MAX_CHECK_CELLS: u32 = crate::setup::MAX_CELLS;
-/// Most time the exact game length distribution may take, in seconds.
+/// Most time a check's analysis may take (the chain, the game length distribution), in
+/// seconds.
 pub const MAX_SECONDS: u64 = 2;
 
 /// What was asked, checked: the board may still be invalid.
@@ -94,12 +96,14 @@ impl Checked {
             Ok(board) => board,
             Err(e) => return Ok(invalid(e.problems.iter().map(ToString::to_string).collect())),
         };
-        Ok(analyse(&board, &rules, self.seats))
+        let budget =
+            Budget::unlimited().with_deadline(Instant::now() + Duration::from_secs(MAX_SECONDS));
+        Ok(analyse(&board, &rules, self.seats, budget))
     }
 }
 
 /// A valid board's analysis.
-fn analyse(board: &Board, rules: &Rules, seats: usize) -> BoardCheckAnswer {
+fn analyse(board: &Board, rules: &Rules, seats: usize, budget: Budget) -> BoardCheckAnswer {
     let snakes = board.jumps().iter().filter(|j| j.is_snake()).count();
     let reach = board.reach(rules);
     let verdict = if !reach.finish_reachable {
@@ -146,8 +150,7 @@ fn analyse(board: &Board, rules: &Rules, seats: usize) -> BoardCheckAnswer {
     let best = solve::solve(board, rules);
     let mut options = exact::Options::default();
     options.landings = false;
-    options.budget =
-        Budget::unlimited().with_deadline(Instant::now() + Duration::from_secs(MAX_SECONDS));
+    options.budget = budget;
     let analysis = exact::analyze_with(board, rules, &snl_engine::FirstOption, &options);
     let solved = BoardCheckAnswer {
         min_rolls: Some(best.min_rolls()),
@@ -170,6 +173,13 @@ fn analyse(board: &Board, rules: &Rules, seats: usize) -> BoardCheckAnswer {
                 ..solved
             }
         }
+        Err(exact::AnalysisError::Stopped) => BoardCheckAnswer {
+            exact: Some(false),
+            analysis_error: Some(format!(
+                "the exact analysis takes longer than {MAX_SECONDS} s on this board: it was stopped"
+            )),
+            ..solved
+        },
         Err(e) => {
             BoardCheckAnswer { exact: Some(false), analysis_error: Some(e.to_string()), ..solved }
         }

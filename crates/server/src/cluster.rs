@@ -84,10 +84,6 @@ fn live(shared: &Shared, room: &str) -> Option<Handle> {
 /// storage fails, or the stored room does not replay).
 pub(crate) async fn handle(shared: &Arc<Shared>, room: &str) -> Result<Option<Handle>, String> {
     let storage = shared.writer.storage().clone();
-    if !storage.shared() {
-        let rooms = shared.rooms.read().unwrap_or_else(PoisonError::into_inner);
-        return Ok(rooms.get(room).cloned());
-    }
     if let Some(handle) = live(shared, room) {
         return Ok(Some(handle));
     }
@@ -96,7 +92,8 @@ pub(crate) async fn handle(shared: &Arc<Shared>, room: &str) -> Result<Option<Ha
         let _one_at_a_time = gate.lock().await;
         match live(shared, room) {
             Some(handle) => Ok(Some(handle)),
-            None => take_over(shared, room).await,
+            None if storage.shared() => take_over(shared, room).await,
+            None => read_back(shared, room).await,
         }
     };
     drop(gate);
@@ -131,7 +128,7 @@ async fn take_over(shared: &Arc<Shared>, room: &str) -> Result<Option<Handle>, S
         let Some(stored) = storage.room(room).await.map_err(|e| e.to_string())? else {
             return Ok(None);
         };
-        actor::restore(stored, shared.writer.clone(), shared.config.bot_delay).map(Some)
+        actor::restore(stored, shared.context.clone()).map(Some)
     };
     let handle = match loaded.await {
         Ok(Some(handle)) => handle,
@@ -139,6 +136,22 @@ async fn take_over(shared: &Arc<Shared>, room: &str) -> Result<Option<Handle>, S
             let _ = storage.release(room).await;
             return other;
         }
+    };
+    hold(shared, room, &handle);
+    Ok(Some(handle))
+}
+
+/// A room of this node's own storage that is not in memory (its game ended and it left, or the
+/// server restarted since, or it was closed by a storage failure): read back and rebuilt, as
+/// long as the storage has it.
+async fn read_back(shared: &Arc<Shared>, room: &str) -> Result<Option<Handle>, String> {
+    let storage = shared.writer.storage().clone();
+    let Some(stored) = storage.room(room).await.map_err(|e| e.to_string())? else {
+        return Ok(None);
+    };
+    // An open room that expired is no room any more.
+    let Some(handle) = actor::load(stored, shared.context.clone()).await? else {
+        return Ok(None);
     };
     hold(shared, room, &handle);
     Ok(Some(handle))
@@ -194,6 +207,12 @@ pub(crate) fn watch(shared: &Shared, room: &str, handle: &Handle) {
                 }
             }
             if summary.changed().await.is_err() {
+                // The task ended: an open or running room left (it expired, or a storage
+                // failure closed it); one over is gone from the lobby already.
+                let over = told.as_ref().is_some_and(|(t, _)| t.contains(r#""status":"over""#));
+                if !over && !storage.shared() {
+                    lobby.gone(&room);
+                }
                 return;
             }
         }

@@ -23,7 +23,8 @@
 //! rooms listed and the lobby stream that tells their changes), `frames` (the
 //! WebSocket frames), `token` (seat tokens), `web` (the browser game's pages and assets, embedded
 //! from `web/`); `odds` (a room's live odds), `boards` (a board checked and analysed for the
-//! editor), `games` (recorded games for replays).
+//! editor), `games` (recorded games for replays), `policy` (the hard strategy's policies,
+//! computed off the runtime under a deadline).
 //!
 //! With `db` a `postgres://…` URL, several servers share the rooms (see `docs/scaling.md`).
 
@@ -36,6 +37,7 @@ pub mod games;
 mod http;
 mod lobby;
 mod odds;
+mod policy;
 mod quote;
 mod room;
 pub mod setup;
@@ -55,6 +57,7 @@ use std::{
 };
 
 pub use http::origin;
+pub use policy::POLICY_SLOTS;
 use storage::{Location, StorageError};
 
 /// Largest HTTP request body, in bytes.
@@ -85,6 +88,21 @@ impl Default for Limits {
     }
 }
 
+/// How many rooms one client address may create (a token bucket per address).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CreateLimit {
+    /// Rooms a minute, sustained.
+    pub rate: u32,
+    /// Rooms at once.
+    pub burst: u32,
+}
+
+impl Default for CreateLimit {
+    fn default() -> CreateLimit {
+        CreateLimit { rate: 10, burst: 20 }
+    }
+}
+
 /// How the server runs.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -92,7 +110,7 @@ pub struct Config {
     pub db: PathBuf,
     /// The pause before a computer seat plays (0 in tests).
     pub bot_delay: Duration,
-    /// Most rooms not over at once.
+    /// Most rooms in memory at once: open, running, or over and lingering ([`Config::linger`]).
     pub max_rooms: usize,
     /// Most WebSocket connections at once.
     pub max_connections: usize,
@@ -102,6 +120,17 @@ pub struct Config {
     /// the API, as [`origin`] writes them: a reverse proxy that serves the game under another
     /// name or over `https` (`--allow-origin`).
     pub allow_origins: Vec<String>,
+    /// How long the hard strategy's policy may take to compute for a room (waiting for one of
+    /// [`POLICY_SLOTS`] included); past it the room's computers play greedy and say so.
+    pub policy_time: Duration,
+    /// How long a finished room stays in memory (its connections open); then it leaves and
+    /// is read back from the storage when asked for.
+    pub linger: Duration,
+    /// How long a room waits for its open seats to be taken (since it was created or a seat
+    /// was last taken) before it expires for good.
+    pub open_for: Duration,
+    /// Rooms one client address may create: `burst` at once, then `rate` a minute.
+    pub create_limit: CreateLimit,
     /// Whether every commit waits for the disk (safe against a power cut) rather than for the
     /// operating system only (safe against the process being killed, the default).
     pub fsync: bool,
@@ -117,6 +146,10 @@ impl Config {
             max_connections: 20_000,
             limits: Limits::default(),
             allow_origins: Vec::new(),
+            policy_time: Duration::from_secs(5),
+            linger: Duration::from_mins(1),
+            open_for: Duration::from_mins(30),
+            create_limit: CreateLimit::default(),
             fsync: false,
         }
     }
@@ -155,8 +188,14 @@ pub enum ServeError {
 struct Shared {
     rooms: RwLock<HashMap<String, actor::Handle>>,
     writer: store::Writer,
+    /// What every room's task shares.
+    context: actor::Context,
     config: Config,
     connections: AtomicUsize,
+    /// Rooms being created (reserved against `max_rooms`, not yet held).
+    creating: AtomicUsize,
+    /// Each client address's rooms created, as a token bucket.
+    creators: std::sync::Mutex<HashMap<std::net::IpAddr, (f64, std::time::Instant)>>,
     /// The live odds' kept tables and the permits for analysis work.
     work: odds::Work,
     /// Recorded games, read for replays.
@@ -180,7 +219,9 @@ fn now_ms() -> u64 {
         .map_or(0, |d| d.as_millis() as u64)
 }
 
-/// Opens the database and restores every unfinished room (on the current tokio runtime). On a
+/// Opens the database and restores every unfinished room (on the current tokio runtime): each
+/// room's task starts at once and replays the room's log on the blocking pool, so the server
+/// serves while its rooms are rebuilt (what is asked of a room waits until it is). On a
 /// database shared by several servers (PostgreSQL), rooms are not restored at start but each
 /// when it is first asked for, by the server it is routed to.
 ///
@@ -195,20 +236,28 @@ pub async fn open(config: Config) -> Result<App, ServeError> {
     let stored =
         if storage.shared() { Vec::new() } else { storage.unfinished().await.map_err(db_error)? };
     let writer = store::Writer::new(storage);
+    let context = actor::Context::new(
+        writer.clone(),
+        config.bot_delay,
+        config.policy_time,
+        (config.linger, config.open_for),
+    );
     let mut rooms = HashMap::new();
     let restored = stored.len();
     for room in stored {
         let id = room.id.clone();
-        let handle =
-            actor::restore(room, writer.clone(), config.bot_delay).map_err(ServeError::Restore)?;
+        let handle = actor::restore(room, context.clone()).map_err(ServeError::Restore)?;
         rooms.insert(id, handle);
     }
     let shared = Arc::new(Shared {
         rooms: RwLock::new(rooms),
         writer,
+        context,
         library: games::Library::new(config.db.clone()),
         config,
         connections: AtomicUsize::new(0),
+        creating: AtomicUsize::new(0),
+        creators: std::sync::Mutex::default(),
         work: odds::Work::default(),
         cluster: cluster::Cluster::default(),
         lobby: lobby::Lobby::default(),
@@ -249,7 +298,9 @@ impl App {
         let listener = listener.tap_io(|tcp| {
             let _ = tcp.set_nodelay(true);
         });
-        axum::serve(listener, self.router()).await?;
+        // Each request knows its client's address (rooms created per address are limited).
+        let service = self.router().into_make_service_with_connect_info::<SocketAddr>();
+        axum::serve(listener, service).await?;
         Ok(())
     }
 }

@@ -77,6 +77,8 @@ pub(crate) fn listing(shared: &Shared) -> Vec<LobbyEntry> {
     let rooms = shared.rooms.read().unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut listed: Vec<LobbyEntry> = rooms
         .values()
+        // A room closed by a storage failure is not listed (it is read back when asked for).
+        .filter(|h| !h.tx.is_closed())
         .map(|h| h.summary.borrow().clone())
         .filter(|s| s.status != RoomStatus::Over)
         .collect();

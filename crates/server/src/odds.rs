@@ -7,6 +7,7 @@
 use std::{
     collections::HashMap,
     sync::{Arc, Mutex, PoisonError},
+    time::Duration,
 };
 
 use snl_analysis::{
@@ -18,6 +19,10 @@ use snl_wire::api::{OddsAnswer, OddsSeat};
 use tokio::sync::Semaphore;
 
 pub(crate) use crate::standing::Standing;
+
+/// Most time the chain of a board may take to build for its odds, in seconds: past it the
+/// odds are not worked out (`win` null, `exact` false), and the slot is free again.
+pub(crate) const ODDS_SECONDS: u64 = 1;
 
 /// Boards (with their rules) whose tables are kept; past it the oldest half is dropped.
 const KEPT_BOARDS: usize = 64;
@@ -72,15 +77,16 @@ impl Work {
         answers.insert(room.to_owned(), (seq, answer.clone()));
     }
 
-    /// The tables of `board` under `rules`, worked out when not kept.
-    fn tables(&self, board: &BoardSpec, rules: &Rules) -> Result<Arc<Tables>, String> {
+    /// The tables of `board` under `rules`, worked out when not kept; none when building the
+    /// chain takes longer than [`ODDS_SECONDS`].
+    fn tables(&self, board: &BoardSpec, rules: &Rules) -> Result<Option<Arc<Tables>>, String> {
         let key = serde_json::to_string(&(board, rules)).unwrap_or_default();
         let now = self.uses.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         if let Some((used, tables)) =
             self.tables.lock().unwrap_or_else(PoisonError::into_inner).get_mut(&key)
         {
             *used = now;
-            return Ok(tables.clone());
+            return Ok(Some(tables.clone()));
         }
         let board = Board::new(board, rules).map_err(|e| e.to_string())?;
         // Live odds need both the exact chain and the fewest rolls left.
@@ -89,10 +95,10 @@ impl Work {
                 snl_analysis::check_supported_for(snl_analysis::Work::Solve, &board, rules)
             })
             .map_err(|e| e.to_string())?;
-        let tables = Arc::new(Tables {
-            chain: TurnChain::new(&board, rules),
-            rolls_left: rolls_to_finish(&board, rules),
-        });
+        let budget = snl_analysis::Budget::unlimited()
+            .with_deadline(std::time::Instant::now() + Duration::from_secs(ODDS_SECONDS));
+        let Ok(chain) = TurnChain::new_within(&board, rules, &budget) else { return Ok(None) };
+        let tables = Arc::new(Tables { chain, rolls_left: rolls_to_finish(&board, rules) });
         let mut kept = self.tables.lock().unwrap_or_else(PoisonError::into_inner);
         if kept.len() >= KEPT_BOARDS {
             let mut ages: Vec<u64> = kept.values().map(|(used, _)| *used).collect();
@@ -101,21 +107,24 @@ impl Work {
             kept.retain(|_, (used, _)| *used > cut);
         }
         kept.insert(key, (now, tables.clone()));
-        Ok(tables)
+        Ok(Some(tables))
     }
 
     /// The odds of `standing` in room `room`, as the endpoint answers (blocking work).
     pub(crate) fn answer(&self, room: &str, standing: &Standing) -> Result<OddsAnswer, String> {
         let tables = self.tables(&standing.board, &standing.rules)?;
-        let race = match standing.winner {
-            Some(winner) => {
+        let race = match (standing.winner, &tables) {
+            (Some(winner), _) => {
                 let mut chances = vec![0.0; standing.names.len()];
                 chances[winner] = 1.0;
                 Some(snl_analysis::exact::Race { chances, unresolved: 0.0 })
             }
             // On a board with effects the chain's positions are states (cell, shield, skip),
             // and a race is followed to its last round.
-            None => exact::standing_odds(&tables.chain, &standing.from, RaceLimits::EXACT),
+            (None, Some(tables)) => {
+                exact::standing_odds(&tables.chain, &standing.from, RaceLimits::EXACT)
+            }
+            (None, None) => None,
         };
         let seats = standing
             .names
@@ -131,7 +140,9 @@ impl Work {
                     fewest_rolls: if position == standing.board.size {
                         Some(0)
                     } else {
-                        tables.rolls_left.get(position as usize).copied().flatten()
+                        tables
+                            .as_ref()
+                            .and_then(|t| t.rolls_left.get(position as usize).copied().flatten())
                     },
                 }
             })

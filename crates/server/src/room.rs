@@ -5,7 +5,7 @@
 //! after the server restarts.
 
 use serde::{Deserialize, Serialize};
-use snl_engine::{Board, Event, Numbered, Pending, Status};
+use snl_engine::{Board, Event, Numbered, Pending, SeatKind, Status};
 use snl_session::{Awaiting, Intent, Session, SessionError};
 use snl_store::DiceState;
 use snl_words::{
@@ -37,6 +37,11 @@ pub(crate) enum Command {
     Presence { seat: usize, online: bool },
     /// The game clock ran out: the round in play is completed, then the game ends.
     TimeUp,
+    /// The hard strategy's policy was not ready in time (`why`): greedy plays in its place,
+    /// and each hard computer says so in the chat.
+    Greedy { why: String },
+    /// Nobody took the room's open seats in time: the room is closed for good.
+    Expire,
 }
 
 /// A person's intent for the game.
@@ -100,6 +105,8 @@ pub(crate) struct Room {
     present: Vec<bool>,
     /// The sentence of each event, following the game (once it has begun).
     sentences: Option<Sentences>,
+    /// Whether the room expired with seats open ([`Command::Expire`]).
+    expired: bool,
 }
 
 /// One event of the room, numbered, players by name, with its sentence: what is stored and
@@ -134,6 +141,7 @@ impl Room {
             seq: 0,
             present: vec![false; seats],
             sentences: None,
+            expired: false,
         };
         room.start_when_full();
         room
@@ -260,6 +268,42 @@ impl Room {
                 let events = session.time_up().map_err(|e| refusal(&e, session))?;
                 Ok(self.told(events))
             }
+            Command::Expire => {
+                if self.session.is_some() {
+                    return Err(Refusal::new(ErrorCode::Refused, "the game has begun"));
+                }
+                self.expired = true;
+                Ok(Vec::new())
+            }
+            Command::Greedy { why } => {
+                self.started()?.policy_unavailable();
+                let hard =
+                    self.setup.seats.iter().enumerate().filter(|(_, s)| s.kind == SeatKind::Hard);
+                let speakers: Vec<usize> = hard.map(|(i, _)| i).collect();
+                let text = format!("My hard strategy is not ready ({why}): I play greedy instead.");
+                let mut told = Vec::new();
+                for seat in speakers {
+                    let player = self.name(seat)?;
+                    told.push(self.tell(Event::Chat { player, text: text.clone() }));
+                }
+                Ok(told)
+            }
+        }
+    }
+
+    /// Whether the next computer input must wait for the hard strategy's policy
+    /// ([`Session::wants_policy`]).
+    pub(crate) fn wants_policy(&self) -> bool {
+        self.session.as_ref().is_some_and(Session::wants_policy)
+    }
+
+    /// The hard strategy plays with `policy` (not a command: a replay computes it again).
+    pub(crate) fn give_policy(
+        &mut self,
+        policy: std::sync::Arc<snl_analysis::strategy::HardPolicy>,
+    ) {
+        if let Some(session) = &mut self.session {
+            session.give_policy(policy);
         }
     }
 
@@ -425,6 +469,11 @@ impl Room {
             }),
             Pending::Over => None,
         })
+    }
+
+    /// Whether the room expired with seats open.
+    pub(crate) fn is_expired(&self) -> bool {
+        self.expired
     }
 
     /// Whether the game has ended.

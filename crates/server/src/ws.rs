@@ -5,8 +5,9 @@
 
 use std::sync::{Arc, atomic::Ordering};
 
-use axum::extract::ws::{Message, WebSocket};
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt, stream::SplitSink};
+use snl_wire::rooms::RoomStatus;
 use tokio::{
     sync::{broadcast::error::RecvError, oneshot},
     time::Instant,
@@ -18,6 +19,15 @@ use crate::{
     frames::{ClientFrame, ErrorCode, ServerFrame},
     room::Refusal,
 };
+
+/// The room's task read back from the storage, if it can be (for a hello that meets a room
+/// just gone from memory).
+pub(crate) type ReadBack =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Option<Handle>> + Send>>;
+
+/// The reason of the close frame a connection gets when its room leaves memory after its game
+/// ended ([`crate::Config::linger`]).
+pub(crate) const GAME_OVER: &str = "the game is over";
 
 /// One connection counted against `--max-connections` while it lives.
 #[derive(Debug)]
@@ -145,12 +155,14 @@ async fn missed(
     }
 }
 
-/// Serves one connection to `room` (its task's `handle`) until either side closes it.
+/// Serves one connection to `room` (its task's `handle`, asked again of `read_back` when it
+/// has just gone) until either side closes it.
 pub(crate) async fn connection(
     socket: WebSocket,
-    (room, handle): (String, Handle),
+    (room, mut handle): (String, Handle),
     limits: Limits,
     held: Held,
+    read_back: impl Fn() -> ReadBack,
 ) {
     let (mut sink, mut stream) = socket.split();
     let mut bucket = Bucket::new(limits);
@@ -160,7 +172,16 @@ pub(crate) async fn connection(
             Frame::Skip => continue,
             Frame::Refused(code, message) => Refusal::new(code, message),
             Frame::Good(ClientFrame::Hello { token, since }) => {
-                match ask(&handle, |reply| Msg::Join { token, since, reply }).await {
+                let mut joined =
+                    ask(&handle, |reply| Msg::Join { token: token.clone(), since, reply }).await;
+                if joined.is_none() {
+                    // The room left memory as the connection came (its game over): read back.
+                    if let Some(again) = read_back().await {
+                        handle = again;
+                        joined = ask(&handle, |reply| Msg::Join { token, since, reply }).await;
+                    }
+                }
+                match joined {
                     None => return,
                     Some(Ok(joined)) => break joined,
                     Some(Err(refusal)) => refusal,
@@ -211,7 +232,17 @@ pub(crate) async fn connection(
                     let _ = send_error(&mut sink, ErrorCode::TooLarge, text).await;
                     ok = false;
                 }
-                Err(RecvError::Closed) => ok = false,
+                Err(RecvError::Closed) => {
+                    if handle.summary.borrow().status == RoomStatus::Over {
+                        // The room left memory after its game ended: nothing more will come,
+                        // and the page need not reconnect (code 1000, this reason).
+                        let close = CloseFrame { code: 1000, reason: GAME_OVER.into() };
+                        let _ = sink.send(Message::Close(Some(close))).await;
+                        drop(held);
+                        return;
+                    }
+                    ok = false;
+                }
             },
             message = stream.next() => {
                 let refusal = match read(message, &mut bucket) {

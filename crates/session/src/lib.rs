@@ -180,6 +180,28 @@ impl Session {
         notes
     }
 
+    /// Whether a computer's next choice would first compute the hard strategy's policy: the
+    /// game offers choices, is not over, has a seat the hard strategy may play (a hard
+    /// computer, or a person whose turn clock runs out or who hands over), and the policy is
+    /// neither given nor given up. A server computes it off its event loop, under a deadline,
+    /// then calls [`Session::give_policy`] or [`Session::policy_unavailable`].
+    pub fn wants_policy(&self) -> bool {
+        self.computers.hard_pending()
+            && self.game.rules().choice != snl_engine::Choice::None
+            && self.game.status() != Status::Finished
+            && self.game.seats().iter().any(|s| matches!(s.kind, SeatKind::Hard | SeatKind::Human))
+    }
+
+    /// The hard strategy plays with `policy`, computed for this game's board and rules.
+    pub fn give_policy(&mut self, policy: std::sync::Arc<snl_analysis::strategy::HardPolicy>) {
+        self.computers.give_hard(policy);
+    }
+
+    /// The hard strategy's policy is given up: greedy plays in its place.
+    pub fn policy_unavailable(&mut self) {
+        self.computers.hard_unavailable();
+    }
+
     /// Whether the session was stopped with [`Intent::Quit`] (or [`Session::stop`]).
     pub fn is_stopped(&self) -> bool {
         self.stopped

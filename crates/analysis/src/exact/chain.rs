@@ -8,6 +8,8 @@
 //! `s` = `s` top-face rolls so far), exactly as [`Game::play_turn`](snl_engine::Game::play_turn)
 //! plays it.
 
+use super::AnalysisError;
+use crate::Budget;
 use snl_engine::{AfterRoll, Board, Choice, MoveOption, Rules};
 
 /// Mass below which an unlimited run of bonus rolls is cut off. Each further bonus level holds
@@ -427,11 +429,42 @@ impl TurnChain {
 
     /// The chain of a token that chooses with `policy`.
     pub fn with_policy(board: &Board, rules: &Rules, policy: &dyn Policy) -> TurnChain {
+        TurnChain::with_policy_within(board, rules, policy, &Budget::unlimited())
+            .unwrap_or_else(|_| unreachable!("an unlimited budget is never spent"))
+    }
+
+    /// As [`TurnChain::new`], stopped once `budget` is spent (looked at before each row).
+    ///
+    /// # Errors
+    ///
+    /// [`AnalysisError::Stopped`] when the budget ran out first.
+    pub fn new_within(
+        board: &Board,
+        rules: &Rules,
+        budget: &Budget,
+    ) -> Result<TurnChain, AnalysisError> {
+        TurnChain::with_policy_within(board, rules, &snl_engine::FirstOption, budget)
+    }
+
+    /// As [`TurnChain::with_policy`], stopped once `budget` is spent (looked at before each
+    /// row).
+    ///
+    /// # Errors
+    ///
+    /// [`AnalysisError::Stopped`] when the budget ran out first.
+    pub fn with_policy_within(
+        board: &Board,
+        rules: &Rules,
+        policy: &dyn Policy,
+        budget: &Budget,
+    ) -> Result<TurnChain, AnalysisError> {
         let model = TurnModel::new(board, rules, policy);
-        if board.has_effects() {
-            return super::effects::EffectModel::new(model).chain();
-        }
-        TurnChain::from_model(&model, rules)
+        let chain = if board.has_effects() {
+            super::effects::EffectModel::new(model).chain(budget)
+        } else {
+            TurnChain::from_model(&model, rules, budget)
+        };
+        chain.ok_or(AnalysisError::Stopped)
     }
 
     /// A chain from its rows: `rows[b]` is where a turn begun on b ends (ends sorted, no
@@ -469,7 +502,12 @@ impl TurnChain {
         state / self.layout.per_cell
     }
 
-    pub(crate) fn from_model(model: &TurnModel<'_>, rules: &Rules) -> TurnChain {
+    /// The chain of `model`; none once `budget` is spent (looked at before each row).
+    pub(crate) fn from_model(
+        model: &TurnModel<'_>,
+        rules: &Rules,
+        budget: &Budget,
+    ) -> Option<TurnChain> {
         let n = model.size;
         let mut offsets = Vec::with_capacity(n as usize + 1);
         let per_row = model.classes.len().min(16);
@@ -479,6 +517,9 @@ impl TurnChain {
         let mut scratch = Scratch::default();
         offsets.push(0);
         for b in 0..n {
+            if budget.is_limited() && budget.is_spent() {
+                return None;
+            }
             rolls.push(model.turn(b, &mut scratch, None));
             merge(&mut scratch.ends);
             for &(e, p) in &scratch.ends {
@@ -490,7 +531,8 @@ impl TurnChain {
             offsets.push(targets.len());
         }
         let layout = StateLayout::CELLS;
-        TurnChain { size: n, start: rules.start_position(), offsets, targets, probs, rolls, layout }
+        let start = rules.start_position();
+        Some(TurnChain { size: n, start, offsets, targets, probs, rolls, layout })
     }
 
     /// N: the cell to reach, an absorbing state (on a board with effects, the number of

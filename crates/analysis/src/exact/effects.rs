@@ -69,18 +69,22 @@ impl<'a> EffectModel<'a> {
         EffectModel { model, layout, rests }
     }
 
-    /// The turn-level chain over states.
-    pub(crate) fn chain(&self) -> TurnChain {
+    /// The turn-level chain over states; none once `budget` is spent (looked at before each
+    /// row).
+    pub(crate) fn chain(&self, budget: &crate::Budget) -> Option<TurnChain> {
         let states = self.model.size * self.layout.per_cell;
         let mut scratch = EffectScratch::default();
-        let rows = (0..states).map(|s| {
+        let mut rows = Vec::with_capacity(states as usize);
+        for s in 0..states {
+            if budget.is_limited() && budget.is_spent() {
+                return None;
+            }
             let rolls = self.turn(s, &mut scratch, None);
             merge(&mut scratch.ends);
-            (scratch.ends.clone(), rolls)
-        });
-        let rows: Vec<_> = rows.collect();
+            rows.push((scratch.ends.clone(), rolls));
+        }
         let start = self.layout.state(self.model.rules.start_position(), false, false);
-        TurnChain::from_rows(start, self.layout, rows.into_iter())
+        Some(TurnChain::from_rows(start, self.layout, rows.into_iter()))
     }
 
     fn finish(&self) -> u32 {

@@ -1,6 +1,8 @@
 //! The computer players a session seats: each [`Strategy`] by name, with the optimal policy
 //! computed once, when the first decision needs it.
 
+use std::sync::Arc;
+
 use snl_engine::{Decider, Decision, Game};
 
 use super::{Easy, HardPolicy, Strategy, greedy_choice, greedy_choice_in};
@@ -33,7 +35,7 @@ pub struct Computers {
 enum Hard {
     #[default]
     NotYet,
-    Ready(Box<HardPolicy>),
+    Ready(Arc<HardPolicy>),
     Failed,
 }
 
@@ -55,7 +57,7 @@ impl Computers {
     fn hard(&mut self, game: &Game, decision: &Decision) -> usize {
         if matches!(self.hard, Hard::NotYet) {
             self.hard = match HardPolicy::new(game.board(), game.rules()) {
-                Ok(policy) => Hard::Ready(Box::new(policy)),
+                Ok(policy) => Hard::Ready(Arc::new(policy)),
                 Err(e) => {
                     self.notes.push(format!(
                         "the hard strategy cannot be computed ({e}); greedy plays instead"
@@ -68,6 +70,24 @@ impl Computers {
             Hard::Ready(policy) => policy.choose_in(game, decision),
             Hard::NotYet | Hard::Failed => greedy_choice(&decision.options),
         }
+    }
+
+    /// Whether the hard strategy's policy is still to be computed: its first decision would
+    /// compute it (a server computes it elsewhere first, under a deadline, and gives it with
+    /// [`Computers::give_hard`] or [`Computers::hard_unavailable`]).
+    pub fn hard_pending(&self) -> bool {
+        matches!(self.hard, Hard::NotYet)
+    }
+
+    /// The hard strategy plays with `policy` (computed for this game's board and rules).
+    pub fn give_hard(&mut self, policy: Arc<HardPolicy>) {
+        self.hard = Hard::Ready(policy);
+    }
+
+    /// The hard strategy is not computed: greedy plays in its place from now on (no note is
+    /// taken: the caller tells why).
+    pub fn hard_unavailable(&mut self) {
+        self.hard = Hard::Failed;
     }
 
     /// Notes for people (a strategy that could not be computed), each given once.

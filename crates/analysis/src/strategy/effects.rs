@@ -33,13 +33,16 @@ use std::collections::HashMap;
 
 use snl_engine::{AfterRoll, Board, Bonus, Game, Met, MoveKind, MoveOption, OnMax, Rules};
 
-use crate::exact::{RollClass, roll_classes};
+use crate::exact::{AnalysisError, RollClass, roll_classes};
 
 /// Sweeps stop once no value moves by more than this (relative): a few units of rounding.
 const SETTLED: f64 = 1e-14;
 
 /// Sweeps at most.
 const MAX_SWEEPS: usize = 200_000;
+
+/// Nodes found between two looks at the caller's budget.
+const LOOK_EVERY: usize = 256;
 
 /// Where a roll is awaited within a turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -100,8 +103,14 @@ fn state(cell: u32, shield: bool) -> usize {
 }
 
 impl EffectPolicy {
-    /// The optimal policy for `board` (with effects) under `rules`, by value iteration.
-    pub(crate) fn new(board: &Board, rules: &Rules) -> EffectPolicy {
+    /// The optimal policy for `board` (with effects) under `rules`, by value iteration;
+    /// stopped once `budget` is spent: it is looked at every [`LOOK_EVERY`] nodes found, and
+    /// between passes and sweeps.
+    pub(crate) fn new_within(
+        board: &Board,
+        rules: &Rules,
+        budget: &crate::Budget,
+    ) -> Result<EffectPolicy, AnalysisError> {
         let bonus = rules.bonus == Bonus::TopFace;
         let cap = if bonus { rules.max_bonus.limit() } else { None };
         let void = cap.is_some() && rules.on_max == OnMax::Void;
@@ -124,9 +133,9 @@ impl EffectPolicy {
             offered: Vec::new(),
             sweeps: 0,
         };
-        policy.build();
-        policy.iterate();
-        policy
+        policy.build(budget).ok_or(AnalysisError::Stopped)?;
+        policy.iterate(budget).ok_or(AnalysisError::Stopped)?;
+        Ok(policy)
     }
 
     fn start_node(&self, b: u32, shield: bool) -> Node {
@@ -146,7 +155,7 @@ impl EffectPolicy {
     }
 
     /// Every node some turn reaches, with its outcomes, breadth-first from every turn start.
-    fn build(&mut self) {
+    fn build(&mut self, budget: &crate::Budget) -> Option<()> {
         let n = self.board.size();
         let mut queue = Vec::new();
         for b in 0..n {
@@ -158,6 +167,9 @@ impl EffectPolicy {
         // Nodes are numbered as found; their outcomes are laid out in that order.
         let mut next = 0;
         while next < self.nodes.len() {
+            if next % LOOK_EVERY == 0 && budget.is_limited() && budget.is_spent() {
+                return None;
+            }
             let node = self.nodes[next];
             next += 1;
             let classes = self.classes.clone();
@@ -180,6 +192,7 @@ impl EffectPolicy {
             }
         }
         self.within = vec![0.0; self.nodes.len()];
+        Some(())
     }
 
     /// Where the engine says an option of `steps` at `node` lands (`MoveOption::lands`): the
@@ -251,10 +264,13 @@ impl EffectPolicy {
     }
 
     /// Which turn-start states can reach N at all; the others are infinite.
-    fn can_finish(&self) -> Vec<bool> {
+    fn can_finish(&self, budget: &crate::Budget) -> Option<Vec<bool>> {
         let mut nodes_ok = vec![false; self.nodes.len()];
         let mut states_ok = vec![false; self.values.len()];
         loop {
+            if budget.is_limited() && budget.is_spent() {
+                return None;
+            }
             let mut changed = false;
             for i in 0..self.nodes.len() {
                 if nodes_ok[i] {
@@ -282,21 +298,24 @@ impl EffectPolicy {
                 }
             }
             if !changed {
-                return states_ok;
+                return Some(states_ok);
             }
         }
     }
 
     /// Gauss–Seidel sweeps, the farthest cells first, until the values settle.
-    fn iterate(&mut self) {
+    fn iterate(&mut self, budget: &crate::Budget) -> Option<()> {
         let n = self.board.size();
-        let ok = self.can_finish();
+        let ok = self.can_finish(budget)?;
         for (s, v) in self.values.iter_mut().enumerate() {
             *v = if s / 2 == n as usize || ok[s] { 0.0 } else { f64::INFINITY };
         }
         let mut order: Vec<usize> = (0..self.nodes.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(self.nodes[i].x));
         for sweep in 1..=MAX_SWEEPS {
+            if budget.is_limited() && budget.is_spent() {
+                return None;
+            }
             let mut change = 0.0_f64;
             for &i in &order {
                 let q = self.backup(i);
@@ -316,6 +335,7 @@ impl EffectPolicy {
                 break;
             }
         }
+        Some(())
     }
 
     /// `V(b, no shield)` for b in 0..=N.

@@ -121,21 +121,41 @@ impl HardPolicy {
     /// On a board with cell effects, the policy is over the extended state (cell, shield, skip
     /// pending): value iteration, see the module `strategy::effects`.
     pub fn new(board: &Board, rules: &Rules) -> Result<HardPolicy, AnalysisError> {
+        HardPolicy::new_within(board, rules, &crate::Budget::unlimited())
+    }
+
+    /// As [`HardPolicy::new`], stopped once `budget` is spent: it is looked at while each
+    /// chain is built (before each row), between rounds of policy iteration and, on a board
+    /// with cell effects, while the states are found and between sweeps. A server gives its
+    /// computer players a deadline this way, and plays on with another strategy past it.
+    ///
+    /// # Errors
+    ///
+    /// As [`HardPolicy::new`], and [`AnalysisError::Stopped`] when the budget ran out first.
+    pub fn new_within(
+        board: &Board,
+        rules: &Rules,
+        budget: &crate::Budget,
+    ) -> Result<HardPolicy, AnalysisError> {
+        let spent = || budget.is_limited() && budget.is_spent();
         if board.has_effects() {
-            let tables = EffectPolicy::new(board, rules);
+            let tables = EffectPolicy::new_within(board, rules, budget)?;
             let mut policy =
                 HardPolicy::from_values(board, rules, tables.values_without_shield(), 0);
             policy.within = Within::Unused;
             policy.effects = Some(Box::new(tables));
             return Ok(policy);
         }
-        let first = exact::turns_everywhere(board, rules, &snl_engine::FirstOption)?;
+        let first = exact::turns_everywhere(board, rules, &snl_engine::FirstOption, budget)?;
         if rules.choice == Choice::None {
             return Ok(HardPolicy::from_values(board, rules, first, 0));
         }
         let mut policy = HardPolicy::from_values(board, rules, first, 0);
         for round in 1..=MAX_ROUNDS {
-            let values = exact::turns_everywhere(board, rules, &policy)?;
+            if spent() {
+                return Err(AnalysisError::Stopped);
+            }
+            let values = exact::turns_everywhere(board, rules, &policy, budget)?;
             let settled = values.iter().zip(&policy.values).all(|(&a, &b)| close(a, b, SETTLED));
             policy = HardPolicy::from_values(board, rules, values, round);
             if settled {

@@ -151,3 +151,36 @@ fn the_shield_a_turn_began_with_is_read_back_from_the_history() {
     assert!(effects::shield_at_turn_start(&game, 0));
     assert!(!effects::shield_at_turn_start(&game, 1));
 }
+
+#[test]
+fn a_chain_and_the_hard_policy_stop_once_their_budget_is_spent_and_not_before() {
+    use std::sync::{Arc, atomic::AtomicBool};
+
+    use crate::{Budget, exact::AnalysisError};
+    let rules = Rules { choice: Choice::MayPass, ..Rules::default() };
+    let plain = Board::new(&BoardSpec::with_jumps(60, [(3, 40), (55, 2)]), &rules).unwrap();
+    let mut spec = BoardSpec::with_jumps(60, [(3, 40)]);
+    spec.cells = vec![
+        snl_engine::CellSpec { at: 20, effect: "wormhole".into(), exits: vec![5, 45] },
+        snl_engine::CellSpec { at: 30, effect: "shield".into(), exits: Vec::new() },
+    ];
+    let effects = Board::new(&spec, &rules).unwrap();
+    let past = Budget::unlimited().with_deadline(std::time::Instant::now());
+    let cancelled = Budget::unlimited().with_cancel(Arc::new(AtomicBool::new(true)));
+    for board in [&plain, &effects] {
+        for spent in [&past, &cancelled] {
+            // Stopped while building the chain: the first row already looks at the budget.
+            let chain = exact::TurnChain::new_within(board, &rules, spent);
+            assert_eq!(chain.unwrap_err(), AnalysisError::Stopped);
+            let policy = HardPolicy::new_within(board, &rules, spent);
+            assert_eq!(policy.unwrap_err(), AnalysisError::Stopped);
+        }
+        // A budget not spent changes nothing.
+        let later = Budget::unlimited()
+            .with_deadline(std::time::Instant::now() + std::time::Duration::from_hours(1));
+        let within = HardPolicy::new_within(board, &rules, &later).unwrap();
+        assert_eq!(within.values(), HardPolicy::new(board, &rules).unwrap().values());
+        let chain = exact::TurnChain::new_within(board, &rules, &later).unwrap();
+        assert_eq!(chain.transitions(), exact::TurnChain::new(board, &rules).transitions());
+    }
+}

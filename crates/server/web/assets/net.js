@@ -104,7 +104,13 @@ export function connect(room, token, onFrame, onLink, past = true) {
       }
       onFrame(frame);
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
+      // A finished room leaves the server's memory a while after its game ended: it closes
+      // its connections so, and there is nothing more to wait for (nor to show as offline).
+      if (event.code === 1000 && event.reason === 'the game is over') {
+        closed = true;
+        return;
+      }
       if (open) onLink?.(false);
       open = false;
       if (closed) return;

@@ -57,11 +57,23 @@ impl Server {
         name: &str,
         adjust: impl FnOnce(&mut snl_server::Config),
     ) -> Server {
-        let dir = TestDir::new(name);
+        Server::serve(TestDir::new(name), adjust).await
+    }
+
+    /// A server on the database a stopped server left in `dir` (as after a restart).
+    pub(crate) async fn reopen(
+        dir: TestDir,
+        adjust: impl FnOnce(&mut snl_server::Config),
+    ) -> Server {
+        Server::serve(dir, adjust).await
+    }
+
+    async fn serve(dir: TestDir, adjust: impl FnOnce(&mut snl_server::Config)) -> Server {
         let mut config = snl_server::Config::new(dir.path().join("games.db"));
         config.bot_delay = Duration::ZERO;
         config.limits.rate = 10_000;
         config.limits.burst = 10_000;
+        config.create_limit = snl_server::CreateLimit { rate: 1_000_000, burst: 100_000 };
         adjust(&mut config);
         let app = snl_server::open(config).await.unwrap();
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
