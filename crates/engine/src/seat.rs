@@ -208,13 +208,18 @@ impl<'de> Deserialize<'de> for SavedSeat {
 
 /// At most 40 characters of `text`, control characters escaped, "…" when cut: how an error
 /// message quotes a value, never echoing a huge one.
-fn cut(text: &str) -> String {
+pub(crate) fn cut(text: &str) -> String {
+    cut_to(text, 40)
+}
+
+/// As [`cut`], to `max` characters.
+pub(crate) fn cut_to(text: &str, max: usize) -> String {
     let mut shown: String = text
         .chars()
-        .take(40)
+        .take(max)
         .map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() })
         .collect();
-    if text.chars().nth(40).is_some() {
+    if text.chars().nth(max).is_some() {
         shown.push('…');
     }
     shown

@@ -216,9 +216,31 @@ fn describe(lines: &Lines<'_>, e: &toml::de::Error) -> ParseBoardError {
         && let Some(key) = e.span().and_then(|span| lines.text.get(span)).map(str::trim)
         && !key.is_empty()
     {
-        message = format!("duplicate key '{key}': each key may be given once");
+        message = format!("duplicate key '{}': each key may be given once", crate::seat::cut(key));
     }
-    ParseBoardError { line, column, message }
+    ParseBoardError { line, column, message: cut_quoted(&message) }
+}
+
+/// `message` with each value it quotes (between backticks or double quotes) cut to 40
+/// characters: the parser and serde quote a key or value whole, however long.
+fn cut_quoted(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(400));
+    let mut rest = message;
+    while let Some(open) = rest.find(['`', '"']) {
+        let quote = rest[open..].chars().next().unwrap_or('"');
+        out.push_str(&rest[..=open]);
+        rest = &rest[open + 1..];
+        // The closing quote: not one escaped inside (serde writes `\"` in a quoted string).
+        let bytes = rest.as_bytes();
+        let close =
+            rest.match_indices(quote).map(|(i, _)| i).find(|&i| i == 0 || bytes[i - 1] != b'\\');
+        let Some(close) = close else { break };
+        out.push_str(&crate::seat::cut(&rest[..close]));
+        out.push(quote);
+        rest = &rest[close + 1..];
+    }
+    out.push_str(&crate::seat::cut_to(rest, 200));
+    out
 }
 
 /// A text indexed for places: where each line starts, and how many characters come before
