@@ -144,7 +144,7 @@ pub(crate) fn go_on(
     let seats: Vec<Seat> = given[back..].iter().chain(&given[..back]).cloned().collect();
     let (board, rules, board_name) =
         (game.board().clone(), *game.rules(), seated.session.board_name().to_owned());
-    let mut series = series_again(summary, seats, seated.kept.db.as_deref())?;
+    let mut series = series_again(summary, seats, seated.kept.db.as_deref());
     if let Some(db) = &series.record {
         let (done, current) = (&mut series.results, seated.kept.game_id);
         earlier_games(done, &mut series.wins, &series.seats, db, summary, current)?;
@@ -184,7 +184,7 @@ pub(crate) fn go_on_between(
     let back = (n - (number as usize).saturating_sub(1) % n) % n;
     let given = game.seats();
     let seats: Vec<Seat> = given[back..].iter().chain(&given[..back]).cloned().collect();
-    let mut series = series_again(summary, seats, Some(&path))?;
+    let mut series = series_again(summary, seats, Some(&path));
     if let Some(db) = &series.record {
         earlier_games(&mut series.results, &mut series.wins, &series.seats, db, summary, None)?;
     }
@@ -212,12 +212,12 @@ fn series_again(
     summary: &SeriesSummary,
     seats: Vec<Seat>,
     db_path: Option<&std::path::Path>,
-) -> CmdResult<Series> {
+) -> Series {
     let record = db_path.and_then(|path| {
         let opened = Database::open(path);
         opened.map_err(|e| warn_unrecorded(path, &e, "the series' standing is not recorded")).ok()
     });
-    Ok(Series {
+    Series {
         wins: vec![0; seats.len()],
         seats,
         best_of: summary.best_of,
@@ -232,7 +232,7 @@ fn series_again(
         results: Vec::new(),
         played: 0,
         over: false,
-    })
+    }
 }
 
 /// New games of a resumed series: on `board` with `rules`, or on a random board of `random`'s

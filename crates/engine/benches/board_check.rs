@@ -46,10 +46,13 @@ fn check(text: &str) -> usize {
     read.problems.iter().map(|p| p.to_string().len()).sum::<usize>() + board
 }
 
+/// A board file of a shape, for a count.
+type Shape = fn(usize) -> String;
+
 fn board_check(c: &mut Criterion) {
     let mut group = c.benchmark_group("board_check");
     group.sample_size(10);
-    let shapes: [(&str, fn(usize) -> String, usize); 3] = [
+    let shapes: [(&str, Shape, usize); 3] = [
         ("unknown_keys", unknown_keys, 20_000),
         ("empty_tables", empty_tables, 40_000),
         ("wormhole_exits", wormhole, 400_000),

@@ -348,8 +348,7 @@ fn a_series_on_random_boards_survives_kill_9_mid_game_and_between_games() {
         ]
         .map(str::to_owned)
     };
-    let strs = |v: &[String]| v.iter().map(String::clone).collect::<Vec<_>>();
-    let args = |db: &str| strs(&series(db));
+    let args = |db: &str| series(db).to_vec();
     let enters = "\n".repeat(5000);
     let run = |a: &[String], input: &str| {
         crate::util::snl_with_input(&a.iter().map(String::as_str).collect::<Vec<_>>(), input)
@@ -373,8 +372,7 @@ fn a_series_on_random_boards_survives_kill_9_mid_game_and_between_games() {
     let resume = ["resume", "--db", cut.as_str()];
     killed_at_prompt(&resume, ann_turns_1 - 2 + 1);
     let listed = games(&cut);
-    let list = listed.as_array().unwrap();
-    assert_eq!(list.len(), 2, "{listed}");
+    assert_eq!(listed.as_array().map(Vec::len), Some(2), "{listed}");
 
     // The same state a moment earlier: game 1 over, game 2 not yet recorded.
     let between = dir.file("between.db");

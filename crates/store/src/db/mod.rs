@@ -235,8 +235,6 @@ pub struct Database {
     /// A database before schema 5 that cannot be upgraded (read-only), read as it is: no
     /// series, no achievements.
     pub(crate) before_series: bool,
-    /// A database before schema 6 that cannot be upgraded, read as it is: no series setup.
-    pub(crate) before_setup: bool,
     /// Opened for writing: when dropped, copies a large WAL into the database
     /// ([`WAL_CHECKPOINT_AT_CLOSE`]).
     writer: bool,
@@ -275,7 +273,6 @@ impl Database {
             busy_timeout: BUSY_TIMEOUT,
             moves_by_row: false,
             before_series: false,
-            before_setup: false,
             writer: true,
         };
         db.conn.busy_timeout(BUSY_TIMEOUT)?;
@@ -342,7 +339,6 @@ impl Database {
                         let mut db = Database::read_only(path)?;
                         db.moves_by_row = found == 3;
                         db.before_series = found < 5;
-                        db.before_setup = true;
                         Ok(db)
                     }
                     Err(DbError::ReadOnly | DbError::Locked) => Err(DbError::Stale { found }),
@@ -364,7 +360,6 @@ impl Database {
             busy_timeout: BUSY_TIMEOUT,
             moves_by_row: false,
             before_series: false,
-            before_setup: false,
             writer: false,
         })
     }

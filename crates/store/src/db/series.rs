@@ -162,7 +162,8 @@ impl Database {
         }
         let first = games.first().copied().unwrap_or(GameId(0));
         let row = format!("series {id}");
-        let mut stmt = self.conn.prepare(if self.before_setup {
+        // A schema-5 file read as it is (it could not be upgraded) has no setup.
+        let mut stmt = self.conn.prepare(if self.schema_version()? < 6 {
             "SELECT started_ms, best_of, seed, played, status, winner, NULL FROM series
                  WHERE id = ?1"
         } else {
