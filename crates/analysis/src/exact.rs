@@ -89,7 +89,7 @@ pub use odds::{Race, RaceLimits, Standing, live_odds, race, race_within, standin
 pub use race::{RaceOutcomes, race_on, race_outcomes};
 pub use seats::{MAX_RANKED_SEATS, SeatOutcomes, seat_outcomes, win_by_round};
 pub use solver::{MAX_BACK_CELLS, Method};
-pub use worth::{EffectWorth, effect_worth};
+pub use worth::{EffectWorth, effect_worth, effect_worth_within};
 
 use chain::{Scratch, TurnModel};
 use solver::{Class, Solver};

@@ -149,7 +149,7 @@ impl LeetCode {
     /// fit, [`PuzzleError::Shape`], [`PuzzleError::Value`] or [`PuzzleError::Endpoint`] naming
     /// the offending row and column.
     pub fn parse(text: &[u8]) -> Result<LeetCode, PuzzleError> {
-        MatrixReader { text, at: 0 }.read()
+        MatrixReader { text, at: 0, too_large: None }.read()
     }
 
     /// A board of side `n` with these jumps (`from` → `to`, squares `1..=n²`; a jump to its own
@@ -283,7 +283,13 @@ pub fn matrix_square(n: u32, row: u32, column: u32) -> u32 {
 struct MatrixReader<'a> {
     text: &'a [u8],
     at: usize,
+    /// The first value too large for 64 bits, as written (cut to 40 characters): it is read
+    /// as [`TOO_LARGE`] and reported as given, not as a saturated number.
+    too_large: Option<String>,
 }
+
+/// The value a number too large for 64 bits is read as (no number written reads as it).
+const TOO_LARGE: i64 = i64::MIN;
 
 impl MatrixReader<'_> {
     fn read(mut self) -> Result<LeetCode, PuzzleError> {
@@ -313,7 +319,8 @@ impl MatrixReader<'_> {
                     });
                 }
                 for (c, &v) in first_row.iter().enumerate() {
-                    MatrixReader::place(side, 0, c as u32, v, &mut jumps)?;
+                    let written = self.too_large.as_deref();
+                    MatrixReader::place(side, (0, c as u32), v, written, &mut jumps)?;
                 }
             } else {
                 if row == side {
@@ -331,7 +338,8 @@ impl MatrixReader<'_> {
                         });
                     }
                     let value = reader.integer(value_at)?;
-                    MatrixReader::place(side, row, column, value, &mut jumps)?;
+                    let written = reader.too_large.as_deref();
+                    MatrixReader::place(side, (row, column), value, written, &mut jumps)?;
                     column += 1;
                     Ok(())
                 })?;
@@ -399,13 +407,13 @@ impl MatrixReader<'_> {
             i += 1;
         }
         let digits_from = i;
-        let mut value: i64 = 0;
+        let mut value: Option<i64> = Some(0);
         while let Some(&d) = text.get(i) {
             if !d.is_ascii_digit() {
                 break;
             }
-            // Saturate: any value this large is out of range, and reported as written.
-            value = value.saturating_mul(10).saturating_add(i64::from(d - b'0'));
+            // Any value this large is out of range, and reported as written.
+            value = value.and_then(|v| v.checked_mul(10)?.checked_add(i64::from(d - b'0')));
             i += 1;
         }
         let ends_well =
@@ -420,6 +428,17 @@ impl MatrixReader<'_> {
             return Err(self.unexpected_span(start, end, "an integer"));
         }
         self.at = i;
+        let Some(value) = value else {
+            if self.too_large.is_none() {
+                let written = String::from_utf8_lossy(&text[start..i]);
+                let mut shown: String = written.chars().take(40).collect();
+                if written.chars().count() > 40 {
+                    shown.push('…');
+                }
+                self.too_large = Some(shown);
+            }
+            return Ok(TOO_LARGE);
+        };
         Ok(if negative { -value } else { value })
     }
 
@@ -427,9 +446,9 @@ impl MatrixReader<'_> {
     #[inline]
     fn place(
         side: u32,
-        row: u32,
-        column: u32,
+        (row, column): (u32, u32),
         value: i64,
+        too_large: Option<&str>,
         jumps: &mut Vec<Jump>,
     ) -> Result<(), PuzzleError> {
         let last = side * side;
@@ -440,7 +459,10 @@ impl MatrixReader<'_> {
             return Err(PuzzleError::Value {
                 row: row as usize,
                 column: column as usize,
-                value: value.to_string(),
+                value: match (value, too_large) {
+                    (TOO_LARGE, Some(written)) => written.to_owned(),
+                    _ => value.to_string(),
+                },
                 last,
             });
         }

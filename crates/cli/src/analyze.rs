@@ -22,7 +22,7 @@ use snl_tui::console::Console;
 
 mod report;
 
-use report::{Report, Summary};
+use report::{Report, StoppedBy, Summary};
 
 /// Options of `snl analyze`.
 #[derive(Args, Clone, Debug)]
@@ -158,7 +158,15 @@ pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
         Failure::other(anyhow::anyhow!("board '{}' cannot be analysed: {e}", setup.board_name))
     };
     // What each effect cell is worth against the same cell left plain (issue 11 point 5).
-    let worth = exact::effect_worth(&setup.board, &setup.rules, seats.len()).map_err(fail)?;
+    let budget = &analyses.options.budget;
+    let (worth, worth_complete) =
+        exact::effect_worth_within(&setup.board, &setup.rules, seats.len(), budget)
+            .map_err(fail)?;
+    // What stopped the work short, if anything did: named only when it is the one given.
+    let stopped_by = match (args.long.max_seconds, budget.is_out_of_time()) {
+        (Some(s), true) => StoppedBy::MaxSeconds(s),
+        _ => StoppedBy::WorkLimit,
+    };
     let race = if seats.is_empty() {
         None
     } else {
@@ -205,6 +213,8 @@ pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
         comparison: comparison.as_deref(),
         race: race.as_ref(),
         worth: &worth,
+        worth_complete,
+        stopped_by,
     };
     if args.json {
         writeln!(console.out, "{}", report.json()).or_other()?;

@@ -52,17 +52,37 @@ pub(crate) fn run(args: &ResumeArgs, console: &mut Console) -> CmdResult {
         }
         Err(e) => return Err(db_failure(&path, &e)),
     };
-    let id = match args.id {
-        Some(id) => GameId(id),
-        None => db.latest_unfinished().map_err(|e| db_failure(&path, &e))?.ok_or_else(|| {
-            Failure::bad(anyhow::anyhow!(
-                "there is no unfinished game to resume in the game database {}",
-                path.display()
-            ))
-        })?,
+    let failed = |e: DbError| db_failure(&path, &e);
+    let waiting = db.latest_waiting_series().map_err(failed)?;
+    let id = if let Some(id) = args.id {
+        GameId(id)
+    } else {
+        let game = db.latest_unfinished().map_err(failed)?;
+        let game_at = game.map(|id| db.updated_ms(id)).transpose().map_err(failed)?;
+        match (game, waiting) {
+            // A series cut off between two games, later than any game cut off in its middle.
+            (_, Some((series, at))) if game_at.is_none_or(|g| at >= g) => {
+                let summary = db.series(series).map_err(failed)?;
+                return crate::series::go_on_between(&summary, &db, &args.table, console);
+            }
+            (Some(id), _) => id,
+            (None, _) => {
+                return Err(Failure::bad(anyhow::anyhow!(
+                    "there is no unfinished game to resume in the game database {}",
+                    path.display()
+                )));
+            }
+        }
     };
-    let status = db.status(id).map_err(|e| db_failure(&path, &e))?;
-    let save = db.load(id).map_err(|e| db_failure(&path, &e))?;
+    let status = db.status(id).map_err(failed)?;
+    let save = db.load(id).map_err(failed)?;
+    // The last game of a series cut off before its next game: the series goes on.
+    if let (GameStatus::Finished, Some((series, _))) = (status, waiting)
+        && db.series_of(id).map_err(failed)?.is_some_and(|(s, _)| s == series)
+    {
+        let summary = db.series(series).map_err(failed)?;
+        return crate::series::go_on_between(&summary, &db, &args.table, console);
+    }
     match status {
         GameStatus::Finished => {
             return Err(Failure::bad(anyhow::anyhow!(

@@ -12,14 +12,16 @@
 
 use std::{
     io::Write,
-    path::PathBuf,
     sync::{Arc, Mutex},
 };
 
 use clap::Args;
-use snl_engine::{Game, Scripted, ScriptedDice, Seat, SeatKind, Status};
+use serde::{Deserialize, Serialize};
+use snl_engine::{
+    Board, Game, Preset, RandomBoard, Rules, Scripted, ScriptedDice, Seat, SeatKind, Status,
+};
 use snl_session::{Kept as Told, Recorder, Session};
-use snl_store::{Database, DiceState, GameId, SeriesId, SeriesSummary};
+use snl_store::{Database, DiceState, GameId, NewSeries, SeriesSummary};
 
 use crate::{
     common::{CmdResult, Failure, OrFail, default_computer_seats, fresh_seed, parse_seats},
@@ -54,8 +56,10 @@ struct Series {
     seats: Vec<Seat>,
     best_of: u32,
     seed: Option<u64>,
-    record: Option<(Database, SeriesId)>,
-    db_path: Option<PathBuf>,
+    /// The database the series is recorded in, if it is.
+    record: Option<Database>,
+    /// The series' row: numbered once its first game is recorded (in the same transaction).
+    row: NewSeries,
     wins: Vec<u64>,
     /// Each finished game's result object, in order.
     results: Vec<serde_json::Value>,
@@ -89,20 +93,17 @@ pub(crate) fn run(args: &PlayArgs, games: u64, console: &mut Console) -> CmdResu
         path
     };
     let record = db_path.as_deref().and_then(|path| {
-        let started = Database::open(path).and_then(|mut db| {
-            let id = db.new_series(best_of, seed, now_ms())?;
-            Ok((db, id))
-        });
-        started.map_err(|e| warn_unrecorded(path, &e, "this series is not recorded")).ok()
+        let opened = Database::open(path);
+        opened.map_err(|e| warn_unrecorded(path, &e, "this series is not recorded")).ok()
     });
-    let db_path: Option<PathBuf> = record.as_ref().map(|(db, _)| db.path().to_owned());
+    let setup = RandomSetup::of(args).map(|s| s.to_text());
     let mut series = Series {
         wins: vec![0; seats.len()],
         seats,
         best_of,
         seed,
         record,
-        db_path,
+        row: NewSeries { id: None, best_of, seed, setup },
         results: Vec::new(),
         played: 0,
         over: false,
@@ -143,44 +144,170 @@ pub(crate) fn go_on(
     let seats: Vec<Seat> = given[back..].iter().chain(&given[..back]).cloned().collect();
     let (board, rules, board_name) =
         (game.board().clone(), *game.rules(), seated.session.board_name().to_owned());
-    let db_path = seated.kept.db.clone();
-    let record = db_path.as_deref().and_then(|path| {
-        let opened = Database::open(path).map(|db| (db, summary.id));
-        opened.map_err(|e| warn_unrecorded(path, &e, "the series' standing is not recorded")).ok()
-    });
-    let mut series = Series {
-        wins: vec![0; seats.len()],
-        seats,
-        best_of: summary.best_of,
-        seed: summary.seed,
-        record: None,
-        db_path: None,
-        results: Vec::new(),
-        played: 0,
-        over: false,
-    };
-    if let Some((db, _)) = &record {
-        earlier_games(&mut series, db, summary, seated.kept.game_id)?;
+    let mut series = series_again(summary, seats, seated.kept.db.as_deref());
+    if let Some(db) = &series.record {
+        let (done, current) = (&mut series.results, seated.kept.game_id);
+        earlier_games(done, &mut series.wins, &series.seats, db, summary, current)?;
+        series.played = u32::try_from(series.results.len()).unwrap_or(u32::MAX);
     }
-    series.db_path = record.as_ref().map(|(db, _)| db.path().to_owned());
-    series.record = record;
     let intro = seated.intro.take().unwrap_or_default();
     let who = &series.seats[first].name;
     seated.intro =
         Some(format!("{intro} Game {number} of a best of {}: {who} started it.", summary.best_of));
-    let mut new_game = |players: &[Seat], seed: Option<u64>, _: &mut Console| {
-        let mut game = Game::new(board.clone(), rules, players.to_vec()).or_bad()?;
-        game.set_clock(now_ms);
-        let dice = DiceState::seeded(seed.unwrap_or_else(fresh_seed));
-        Ok(Some((game, dice, board_name.clone())))
-    };
+    let random = summary.setup.as_deref().and_then(RandomSetup::from_text);
+    let mut new_game = games_like(board, rules, board_name, random);
     play_games(&mut series, number, Some(seated), &mut new_game, opts, console)?;
     finish(&series, false, opts, console)
 }
 
-/// The standings and results of the series' games before the one resumed (`current`).
+/// Goes on with series `summary`, cut off between two games (`snl resume` of a series whose
+/// games are all over, killed before its next game was recorded or its standing was): its next
+/// game is set up as the last one's (seats rotated, seeded, its own board when random), or the
+/// series ends when it is decided.
+pub(crate) fn go_on_between(
+    summary: &SeriesSummary,
+    db: &Database,
+    opts: &TableArgs,
+    console: &mut Console,
+) -> CmdResult {
+    let path = db.path().to_owned();
+    let failed = |e: &snl_store::DbError| crate::records::db_failure(&path, e);
+    let last = *summary.games.last().ok_or_else(|| {
+        Failure::bad(anyhow::anyhow!("series {} has no game to go on from", summary.id))
+    })?;
+    let save = db.load(last).map_err(|e| failed(&e))?;
+    let game = save.restore().map_err(|e| {
+        Failure::bad(anyhow::anyhow!("game {last} of series {} cannot be read: {e}", summary.id))
+    })?;
+    let number = db.series_of(last).map_err(|e| failed(&e))?.map_or(1, |(_, g)| g);
+    let n = game.seats().len().max(1);
+    let back = (n - (number as usize).saturating_sub(1) % n) % n;
+    let given = game.seats();
+    let seats: Vec<Seat> = given[back..].iter().chain(&given[..back]).cloned().collect();
+    let mut series = series_again(summary, seats, Some(&path));
+    if let Some(db) = &series.record {
+        earlier_games(&mut series.results, &mut series.wins, &series.seats, db, summary, None)?;
+    }
+    series.played = u32::try_from(series.results.len()).unwrap_or(u32::MAX);
+    let left = u64::from(summary.best_of.saturating_sub(number));
+    series.over = decided(&series.wins, left);
+    let text = !opts.json && opts.events.is_none();
+    if text {
+        writeln!(console.out, "Going on with series {}, after game {number}.", summary.id)
+            .or_other()?;
+    }
+    if series.over {
+        record_standing(&mut series);
+    } else {
+        let random = summary.setup.as_deref().and_then(RandomSetup::from_text);
+        let (board, rules) = (game.board().clone(), *game.rules());
+        let mut new_game = games_like(board, rules, save.board_name.clone(), random);
+        play_games(&mut series, number + 1, None, &mut new_game, opts, console)?;
+    }
+    finish(&series, false, opts, console)
+}
+
+/// A recorded series set up again to go on (`snl resume`), its standing still to be read.
+fn series_again(
+    summary: &SeriesSummary,
+    seats: Vec<Seat>,
+    db_path: Option<&std::path::Path>,
+) -> Series {
+    let record = db_path.and_then(|path| {
+        let opened = Database::open(path);
+        opened.map_err(|e| warn_unrecorded(path, &e, "the series' standing is not recorded")).ok()
+    });
+    Series {
+        wins: vec![0; seats.len()],
+        seats,
+        best_of: summary.best_of,
+        seed: summary.seed,
+        record,
+        row: NewSeries {
+            id: Some(summary.id),
+            best_of: summary.best_of,
+            seed: summary.seed,
+            setup: summary.setup.clone(),
+        },
+        results: Vec::new(),
+        played: 0,
+        over: false,
+    }
+}
+
+/// New games of a resumed series: on `board` with `rules`, or on a random board of `random`'s
+/// drawn from each game's seed as `play --games` draws it.
+fn games_like(
+    board: Board,
+    rules: Rules,
+    board_name: String,
+    random: Option<RandomSetup>,
+) -> impl FnMut(&[Seat], Option<u64>, &mut Console) -> CmdResult<Option<NewGame>> {
+    move |players: &[Seat], seed: Option<u64>, _: &mut Console| {
+        let board = match &random {
+            Some(random) => random.board(seed.unwrap_or(0), &rules)?,
+            None => board.clone(),
+        };
+        let mut game = Game::new(board, rules, players.to_vec()).or_bad()?;
+        game.set_clock(now_ms);
+        let dice = DiceState::seeded(seed.unwrap_or_else(fresh_seed));
+        Ok(Some((game, dice, board_name.clone())))
+    }
+}
+
+/// A random board's parameters, kept with its series (the series' setup, as JSON) so that the
+/// games after a resumed one are each dealt their own board, drawn from their own seed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct RandomSetup {
+    size: u32,
+    snakes: u32,
+    ladders: u32,
+    effects: u32,
+    min_jump: u32,
+}
+
+impl RandomSetup {
+    /// The random board `--board random` asks for, if it does.
+    fn of(args: &PlayArgs) -> Option<RandomSetup> {
+        let game = &args.game;
+        (game.board.parse::<Preset>().ok()? == Preset::Random).then_some(RandomSetup {
+            size: game.size,
+            snakes: game.snakes,
+            ladders: game.ladders,
+            effects: game.effects,
+            min_jump: game.min_jump,
+        })
+    }
+
+    fn to_text(&self) -> String {
+        serde_json::json!({"board": "random", "random": self}).to_string()
+    }
+
+    fn from_text(text: &str) -> Option<RandomSetup> {
+        let value: serde_json::Value = serde_json::from_str(text).ok()?;
+        serde_json::from_value(value.get("random")?.clone()).ok()
+    }
+
+    /// The board of the game seeded `seed`.
+    fn board(&self, seed: u64, rules: &Rules) -> CmdResult<Board> {
+        let params = RandomBoard {
+            size: self.size,
+            snakes: self.snakes,
+            ladders: self.ladders,
+            seed,
+            min_jump: self.min_jump,
+        };
+        params.check().or_bad()?;
+        Board::new(&params.spec_with_effects(rules, self.effects), rules).or_bad()
+    }
+}
+
+/// The results of the series' finished games but the one resumed (`current`), and the wins
+/// they gave `seats`.
 fn earlier_games(
-    series: &mut Series,
+    results: &mut Vec<serde_json::Value>,
+    wins: &mut [u64],
+    seats: &[Seat],
     db: &Database,
     summary: &SeriesSummary,
     current: Option<GameId>,
@@ -198,16 +325,15 @@ fn earlier_games(
         let number = db.series_of(id).map_err(|e| failed(&e))?.map_or(0, |(_, g)| g);
         let Some(&winner) = game.ranking().first() else { continue };
         let name = &game.seats()[winner].name;
-        if let Some(seat) = series.seats.iter().position(|s| &s.name == name) {
-            series.wins[seat] += 1;
+        if let Some(seat) = seats.iter().position(|s| &s.name == name) {
+            wins[seat] += 1;
         }
         let mut result = game_json(&game, save.dice.seed());
         result["game"] = serde_json::json!(number);
         result["game_id"] = serde_json::json!(id);
         result["first"] = serde_json::json!(game.seats()[0].name);
         result["seed"] = serde_json::json!(save.dice.seed());
-        series.results.push(result);
-        series.played += 1;
+        results.push(result);
     }
     Ok(())
 }
@@ -247,12 +373,17 @@ fn play_games(
                 dice = DiceState::Scripted(ScriptedDice::new(rolls));
             }
             let mut session = Session::new(game, dice, &board_name);
-            let kept = keep(&mut session, None, series.db_path.as_deref(), None)?;
-            if let (Some((db, id)), Some(game_id)) = (&mut series.record, kept.game_id)
-                && let Err(e) = db.add_to_series(*id, game_id, g)
-            {
-                warn_unrecorded(db.path(), &e, "this game is not linked to its series");
-            }
+            let recorded = series.record.as_ref().map(Database::path).and_then(|path| {
+                // The game's own connection, recorded with its link to the series (and the
+                // series with its first game) in one transaction.
+                let started = Database::open(path).and_then(|mut db| {
+                    let id =
+                        db.new_game_in_series(&session.save(), &mut series.row, g, now_ms())?;
+                    Ok((db, id))
+                });
+                started.map_err(|e| warn_unrecorded(path, &e, "this game is not recorded")).ok()
+            });
+            let kept = keep(&mut session, None, None, recorded)?;
             let mut intro =
                 format!("Game {g} of a best of {best_of}: {} starts.", seats[first].name);
             if series.played > 0 {
@@ -312,17 +443,23 @@ fn play_games(
                 .or_other()?;
             standings(&seats, wins).write(console.out.as_mut()).or_other()?;
         }
-        let leader = series.over.then(|| leader(wins)).flatten().map(|s| seats[s].name.as_str());
-        if let Some((db, id)) = &mut series.record
-            && let Err(e) = db.update_series(*id, series.played, series.over, leader, now_ms())
-        {
-            warn_unrecorded(db.path(), &e, "the series' standing is not recorded");
-        }
+        record_standing(series);
         if series.over {
             break;
         }
     }
     Ok(true)
+}
+
+/// Records where the series stands (games played, over or not, who won it).
+fn record_standing(series: &mut Series) {
+    let leader = series.over.then(|| leader(&series.wins)).flatten();
+    let leader = leader.map(|s| series.seats[s].name.as_str());
+    if let (Some(db), Some(id)) = (&mut series.record, series.row.id)
+        && let Err(e) = db.update_series(id, series.played, series.over, leader, now_ms())
+    {
+        warn_unrecorded(db.path(), &e, "the series' standing is not recorded");
+    }
 }
 
 /// The series' end: its result object (`--json`), or who won it.
@@ -337,7 +474,7 @@ fn finish(series: &Series, tell_seed: bool, opts: &TableArgs, console: &mut Cons
             .map(|s| serde_json::json!({"name": seats[s].name, "wins": wins[s]}))
             .collect();
         let value = serde_json::json!({
-            "series_id": series.record.as_ref().map(|(_, id)| *id),
+            "series_id": series.row.id,
             "best_of": series.best_of,
             "seed": series.seed,
             "played": series.played,

@@ -6,7 +6,10 @@ use snl_engine::{Preset, SeatKind};
 
 use snl_tui::{Choices, console::Console};
 
-use crate::common::{CmdResult, OrFail};
+use crate::{
+    common::{CmdResult, OrFail},
+    format::{VALUE_SHOWN, shown},
+};
 
 /// The short setup of SPEC §7: board, number of seats, names and kinds, each with a default.
 pub(crate) fn setup_questions(args: &mut Choices, console: &mut Console) -> CmdResult {
@@ -22,6 +25,7 @@ pub(crate) fn setup_questions(args: &mut Choices, console: &mut Console) -> CmdR
             args.board = board;
             break;
         }
+        let board = shown(&board, VALUE_SHOWN);
         writeln!(console.out, "  '{board}' is not a board name or a .toml file; try again.")
             .or_other()?;
     }
@@ -31,7 +35,8 @@ pub(crate) fn setup_questions(args: &mut Choices, console: &mut Console) -> CmdR
             Ok(n) if n >= 2 => break n,
             _ => writeln!(
                 console.out,
-                "  '{answer}' is not a number of players (2 or more); try again."
+                "  '{}' is not a number of players (2 or more); try again.",
+                shown(&answer, VALUE_SHOWN)
             )
             .or_other()?,
         }
@@ -49,6 +54,7 @@ pub(crate) fn setup_questions(args: &mut Choices, console: &mut Console) -> CmdR
             let taken =
                 args.players.iter().any(|p| p.rsplit_once(':').is_some_and(|(n, _)| n == name));
             if taken || name.contains(':') {
+                let name = shown(&name, VALUE_SHOWN);
                 writeln!(console.out, "  '{name}' is taken or contains ':'; pick another name.")
                     .or_other()?;
             } else {

@@ -471,7 +471,7 @@ impl ScriptedDice {
                 break;
             }
             let bad = |reason: &str| ParseRollsError {
-                value: item.to_owned(),
+                value: crate::seat::cut(item),
                 position: index + 1,
                 reason: reason.to_owned(),
             };

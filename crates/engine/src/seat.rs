@@ -52,7 +52,7 @@ impl FromStr for SeatKind {
             .iter()
             .copied()
             .find(|k| k.as_str() == s.trim().to_ascii_lowercase())
-            .ok_or_else(|| SeatError::UnknownKind { kind: s.to_owned() })
+            .ok_or_else(|| SeatError::UnknownKind { kind: cut(s) })
     }
 }
 
@@ -78,10 +78,13 @@ impl FromStr for Seat {
     /// Parses `NAME:KIND`, e.g. `Alice:human`.
     fn from_str(s: &str) -> Result<Seat, SeatError> {
         let (name, kind) =
-            s.rsplit_once(':').ok_or_else(|| SeatError::Malformed { text: s.to_owned() })?;
+            s.rsplit_once(':').ok_or_else(|| SeatError::Malformed { text: cut(s) })?;
         let name = name.trim();
         if name.is_empty() {
-            return Err(SeatError::Malformed { text: s.to_owned() });
+            return Err(SeatError::Malformed { text: cut(s) });
+        }
+        if kind.trim().is_empty() {
+            return Err(SeatError::NoKind { text: cut(s) });
         }
         Ok(Seat { name: name.to_owned(), kind: kind.parse()? })
     }
@@ -95,6 +98,14 @@ pub enum SeatError {
     #[error("player '{text}' is not of the form NAME:KIND (for example Alice:human)")]
     Malformed {
         /// The text given.
+        text: String,
+    },
+    /// `NAME:` with no KIND after the colon.
+    #[error(
+        "player '{text}' has no kind after its ':': use NAME:KIND, KIND one of human, easy, greedy or hard"
+    )]
+    NoKind {
+        /// The text given (at most 40 characters of it).
         text: String,
     },
     /// An unknown KIND.
@@ -193,4 +204,23 @@ impl<'de> Deserialize<'de> for SavedSeat {
         }
         deserializer.deserialize_any(Visitor)
     }
+}
+
+/// At most 40 characters of `text`, control characters escaped, "…" when cut: how an error
+/// message quotes a value, never echoing a huge one.
+pub(crate) fn cut(text: &str) -> String {
+    cut_to(text, 40)
+}
+
+/// As [`cut`], to `max` characters.
+pub(crate) fn cut_to(text: &str, max: usize) -> String {
+    let mut shown: String = text
+        .chars()
+        .take(max)
+        .map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() })
+        .collect();
+    if text.chars().nth(max).is_some() {
+        shown.push('…');
+    }
+    shown
 }

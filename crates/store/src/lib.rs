@@ -52,7 +52,7 @@ mod save;
 pub use atomic::write_atomically;
 pub use db::{
     Action, BUSY_TIMEOUT, Database, DbError, Earned, GameId, GameStatus, GameSummary, Logged,
-    MoveRow, PlayerStats, SCHEMA_VERSION, SeriesId, SeriesSummary,
+    MoveRow, NewSeries, PlayerStats, SCHEMA_VERSION, SeriesId, SeriesSummary,
 };
 pub use dice::DiceState;
 pub use rooms::{

@@ -49,27 +49,75 @@ impl Console {
     /// any other failure.
     pub fn ask(&mut self, question: &str, default: &str) -> crate::failure::CmdResult<String> {
         use crate::failure::{Failure, OrFail};
-        write!(self.out, "{question} [{default}]: ").or_other()?;
-        match self.read_line().or_other()? {
-            None => Err(Failure::stuck(anyhow::anyhow!("input ended during the setup"))),
-            Some(a) if a.trim().is_empty() => Ok(default.to_owned()),
-            Some(a) => Ok(a.trim().to_owned()),
+        loop {
+            write!(self.out, "{question} [{default}]: ").or_other()?;
+            match self.read_line() {
+                Ok(None) => {
+                    return Err(Failure::stuck(anyhow::anyhow!("input ended during the setup")));
+                }
+                Ok(Some(a)) if a.trim().is_empty() => return Ok(default.to_owned()),
+                Ok(Some(a)) => return Ok(a.trim().to_owned()),
+                // One sentence, and the question again (the line was read past).
+                Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                    writeln!(self.out, "  {e}; try again.").or_other()?;
+                }
+                Err(e) => return Err(e).or_other(),
+            }
         }
     }
 
-    /// Reads one line of input (without its line ending); `None` at end of input.
+    /// Reads one line of input (without its line ending); `None` at end of input. At most
+    /// [`Console::MAX_LINE`] bytes of it are kept (the rest is read past), so a huge line
+    /// neither fills the memory nor is echoed back whole.
     ///
     /// # Errors
     ///
-    /// The prompt could not be flushed, or the input could not be read.
+    /// The prompt could not be flushed, or the input could not be read; a line that is not
+    /// UTF-8 text is [`io::ErrorKind::InvalidData`] with a sentence saying so.
     pub fn read_line(&mut self) -> io::Result<Option<String>> {
         self.out.flush()?;
-        let mut line = String::new();
-        if self.input.read_line(&mut line)? == 0 {
+        let mut line = Vec::new();
+        let mut ended = false;
+        loop {
+            let chunk = self.input.fill_buf()?;
+            if chunk.is_empty() {
+                break;
+            }
+            let (take, newline) = chunk
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or((chunk.len(), false), |i| (i + 1, true));
+            let room = Self::MAX_LINE.saturating_sub(line.len());
+            line.extend_from_slice(&chunk[..take.min(room)]);
+            self.input.consume(take);
+            ended = true;
+            if newline {
+                break;
+            }
+        }
+        if !ended {
             return Ok(None);
         }
-        Ok(Some(line.trim_end_matches(['\n', '\r']).to_owned()))
+        while line.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
+            line.pop();
+        }
+        // A line cut at MAX_LINE may end inside a character: that part is dropped.
+        if let Err(e) = std::str::from_utf8(&line)
+            && e.error_len().is_none()
+        {
+            line.truncate(e.valid_up_to());
+        }
+        String::from_utf8(line).map(Some).map_err(|e| {
+            let at = e.utf8_error().valid_up_to();
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("that answer is not UTF-8 text (byte {at} is not)"),
+            )
+        })
     }
+
+    /// The most bytes of an input line kept by [`Console::read_line`].
+    pub const MAX_LINE: usize = 4096;
 }
 
 impl std::fmt::Debug for Console {

@@ -25,9 +25,17 @@
 /// behind it) is lost instead of panicking: a message about the game never stops the game.
 #[macro_export]
 macro_rules! stderr_line {
+    () => {{
+        use ::std::io::Write as _;
+        let _ = ::std::io::stderr().write_all(b"\n");
+    }};
     ($($arg:tt)*) => {{
         use ::std::io::Write as _;
-        let _ = ::std::writeln!(::std::io::stderr(), $($arg)*);
+        // Formatted first, then written at once: stderr is unbuffered, and a message of 400,000
+        // listed problems written piece by piece took millions of system calls (issue 29).
+        let mut line = ::std::format!($($arg)*);
+        line.push('\n');
+        let _ = ::std::io::stderr().write_all(line.as_bytes());
     }};
 }
 

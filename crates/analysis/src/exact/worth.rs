@@ -5,6 +5,7 @@
 use snl_engine::{Board, Rules};
 
 use super::{AnalysisError, Options, analyze_with, race::race_on};
+use crate::Budget;
 
 /// One effect cell's worth: the board with it minus the board without it.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,27 +34,55 @@ pub fn effect_worth(
     rules: &Rules,
     seats: usize,
 ) -> Result<Vec<EffectWorth>, AnalysisError> {
+    Ok(effect_worth_within(board, rules, seats, &Budget::unlimited())?.0)
+}
+
+/// As [`effect_worth`], stopping once `budget` is spent (each cell weighs two exact analyses,
+/// a board of many effects many of them): the cells weighed by then, in cell order, and whether
+/// every cell was. A cell whose analyses the budget cut short is left out, so every delta given
+/// is exact.
+///
+/// # Errors
+///
+/// As [`super::analyze`].
+pub fn effect_worth_within(
+    board: &Board,
+    rules: &Rules,
+    seats: usize,
+    budget: &Budget,
+) -> Result<(Vec<EffectWorth>, bool), AnalysisError> {
     if !board.has_effects() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), true));
     }
-    let options = Options { landings: false, ..Options::default() };
-    let numbers = |board: &Board| -> Result<(f64, Option<f64>), AnalysisError> {
+    let options = Options { landings: false, ..Options::default() }.with_budget(budget.clone());
+    let numbers = |board: &Board| -> Result<Option<(f64, Option<f64>)>, AnalysisError> {
         let a = analyze_with(board, rules, &snl_engine::FirstOption, &options)?;
+        if !a.distribution.is_complete() && budget.is_spent() {
+            return Ok(None);
+        }
         let first = (seats >= 2).then(|| match race_on(board, rules, seats) {
             Some(race) => race.win_probability[0],
             None => a.seats(seats).win_probability[0],
         });
-        Ok((a.expected_turns, first))
+        Ok(Some((a.expected_turns, first)))
     };
-    let (turns, first) = numbers(board)?;
+    if budget.is_spent() {
+        return Ok((Vec::new(), false));
+    }
+    let Some((turns, first)) = numbers(board)? else { return Ok((Vec::new(), false)) };
     let spec = board.to_spec();
     let mut worth = Vec::with_capacity(board.effects().len());
     for effect in board.effects() {
+        if budget.is_spent() {
+            return Ok((worth, false));
+        }
         let mut plain = spec.clone();
         plain.cells.retain(|c| c.at != effect.at);
         // Fewer effects never make a valid board invalid.
         let Ok(plain) = Board::new(&plain, rules) else { continue };
-        let (plain_turns, plain_first) = numbers(&plain)?;
+        let Some((plain_turns, plain_first)) = numbers(&plain)? else {
+            return Ok((worth, false));
+        };
         let delta = turns - plain_turns;
         worth.push(EffectWorth {
             cell: effect.at,
@@ -62,5 +91,5 @@ pub fn effect_worth(
             first_seat_win_delta: first.zip(plain_first).map(|(a, b)| a - b),
         });
     }
-    Ok(worth)
+    Ok((worth, true))
 }

@@ -21,6 +21,28 @@ const MAX_LISTED_TURNS: usize = 1 << 16;
 /// Cells listed in the "most landed on" table.
 const TOP_CELLS: usize = 10;
 
+/// What stops an analysis short: the time given, or the fixed work limit of huge boards (whose
+/// message must not blame a `--max-seconds` nobody gave).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum StoppedBy {
+    /// `--max-seconds S` ran out.
+    MaxSeconds(f64),
+    /// The distribution's work limit (`exact::Options::max_work`).
+    WorkLimit,
+}
+
+impl std::fmt::Display for StoppedBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoppedBy::MaxSeconds(s) => write!(f, "--max-seconds {s}"),
+            StoppedBy::WorkLimit => write!(f, "its work limit ({MAX_WORK_SHOWN} multiply-adds)"),
+        }
+    }
+}
+
+/// The distribution's work limit, as told (`exact::Options::default().max_work`).
+const MAX_WORK_SHOWN: &str = "10,000,000,000";
+
 /// Everything printed.
 pub(super) struct Report<'a> {
     pub(super) board_name: &'a str,
@@ -36,6 +58,10 @@ pub(super) struct Report<'a> {
     pub(super) race: Option<&'a RaceOutcomes>,
     /// Per effect cell, what it is worth (empty without effects).
     pub(super) worth: &'a [EffectWorth],
+    /// Whether every effect cell was weighed (false when the time ran out first).
+    pub(super) worth_complete: bool,
+    /// What stopped any part of the work short.
+    pub(super) stopped_by: StoppedBy,
 }
 
 /// The headline numbers of one strategy, for the comparison table.
@@ -116,7 +142,7 @@ impl Report<'_> {
             "quantiles": quantiles,
             "p_finish_by": &a.p_finish_by()[..=listed],
             "distribution_complete": a.distribution.is_complete(),
-            "complete": a.distribution.is_complete(),
+            "complete": a.distribution.is_complete() && self.worth_complete,
             "expected_landings": a.expected_landings,
         });
         if let Some(tail) = tail {
@@ -174,6 +200,7 @@ impl Report<'_> {
                 })
                 .collect();
             v["effect_worth"] = Value::Array(rows);
+            v["effect_worth_complete"] = Value::Bool(self.worth_complete);
         }
         v
     }
@@ -267,9 +294,10 @@ impl Report<'_> {
         if !d.is_complete() {
             writeln!(
                 out,
-                "  (partial: the distribution was followed for {} turns, the work or time limit \
-                 (--max-seconds); {} of the games were still on; the expectations are exact)",
+                "  (partial: the distribution was followed for {} turns, then {} stopped it; {} of the \
+                 games were still on; the expectations are exact)",
                 d.turns(),
+                self.stopped_by,
                 percent(d.residual())
             )?;
         }
@@ -392,6 +420,17 @@ impl Report<'_> {
     }
 
     fn write_worth(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let effects = self.board.effects().len();
+        if !self.worth_complete {
+            // One line, in the words the other stopped runs use.
+            writeln!(
+                out,
+                "\nPartial: {} stopped the weighing of effect cells after {} of {effects} (each is two \
+                 exact analyses, with the cell and without); those weighed are shown",
+                self.stopped_by,
+                self.worth.len()
+            )?;
+        }
         if self.worth.is_empty() {
             return Ok(());
         }

@@ -162,3 +162,51 @@ fn an_endless_save_file_is_read_only_up_to_the_limit() {
     let run = snl_capped(&["play", "--load", "/dev/zero", "--fast"]);
     one_sentence(&run, "longer than 268435456 bytes");
 }
+
+/// Issue 29, finding 13: messages that did not name the value, or echoed a huge one.
+#[test]
+fn a_seat_without_a_kind_and_a_huge_leetcode_cell_are_named_in_one_sentence() {
+    let run = snl(&["play", "--player", "A:", "--player", "B:easy", "--no-record"]);
+    assert_fails(&run, 2, &["player 'A:' has no kind after its ':'"]);
+    // A cell of 23 digits is reported as given, not as a saturated 9223372036854775807.
+    let run = snl(&["solve", "--leetcode", "[[-1,-1],[-1,12345678901234567890123]]"]);
+    assert_fails(&run, 2, &["board[1][1] = 12345678901234567890123 is out of range"]);
+    // One of 100 digits is cut to 40 characters.
+    let cell = "9".repeat(100);
+    let run = snl(&["solve", "--leetcode", &format!("[[-1,-1],[-1,{cell}]]")]);
+    assert_fails(&run, 2, &[&format!("board[1][1] = {}… is out of range", &cell[..40])]);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    let long = "x".repeat(100);
+    let run = snl(&["play", "--player", &format!("{long}:"), "--player", "B:easy"]);
+    assert_fails(&run, 2, &[&format!("player '{}…' has no kind", &long[..40])]);
+}
+
+/// Issue 29, finding 13: a setup answer that is not UTF-8 is said so in one sentence and asked
+/// again; a 5 MB typed line is not echoed back whole.
+#[test]
+fn a_setup_answer_not_utf8_is_asked_again_and_a_huge_one_is_cut_when_echoed() {
+    let scratch = TempDir::new("setup-bytes");
+    let answer = |input: &[u8]| {
+        use std::io::Write;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_snl"))
+            .args(["play", "--setup", "--no-record"])
+            .env("SNL_DB", scratch.path().join("games.db"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(input).unwrap();
+        let out = child.wait_with_output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let (code, out) = answer(b"\xff\xfe\n\n2\nAnn\neasy\nBob\neasy\n");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("that answer is not UTF-8 text (byte 0 is not); try again."), "{out}");
+    let mut huge = vec![b'x'; 5_000_000];
+    huge.push(b'\n');
+    let (code, out) = answer(&huge);
+    assert_eq!(code, Some(3), "input ends after the one line");
+    assert!(out.contains(&format!("'{}…' is not a board name", "x".repeat(39))), "{out}");
+    assert!(out.len() < 10_000, "the line is not echoed whole: {} bytes", out.len());
+}

@@ -72,6 +72,36 @@ fn an_analysis_out_of_time_has_exact_expectations_and_a_marked_distribution() {
     let text = snl(&[&args[..args.len() - 1], &["--max-seconds", "0"]].concat());
     assert_eq!(text.code, 0, "{}", text.stderr);
     assert!(text.stdout.contains("(partial: the distribution was followed for"), "{}", text.stdout);
+    assert!(text.stdout.contains("then --max-seconds 0 stopped it;"), "{}", text.stdout);
+}
+
+/// Issue 29, finding 10: on a board with cell effects, weighing each effect (two exact analyses
+/// per cell) once went on whatever `--max-seconds` said (46 s for 5 s on 100 effects); it now
+/// stops with the time, marked partial, every delta it gives exact.
+#[test]
+fn an_analysis_of_effects_out_of_time_stops_weighing_them_and_says_so() {
+    let board = ["analyze", "--board", "random", "--size", "200000", "--effects", "100"];
+    let args: Vec<&str> =
+        board.iter().copied().chain(["--seed", "3", "--max-seconds", "0"]).collect();
+    let cut = snl_json(&[&args[..], &["--json"]].concat());
+    assert_eq!(cut["complete"], false, "{cut}");
+    assert_eq!(cut["effect_worth_complete"], false, "{cut}");
+    assert!(cut["effect_worth"].as_array().is_some_and(|rows| rows.len() < 100), "{cut}");
+    let text = snl(&args);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(
+        text.stdout.contains("Partial: --max-seconds 0 stopped the weighing of effect cells after"),
+        "{}",
+        text.stdout
+    );
+    // Without a time limit, nothing blames one: the small board is weighed whole.
+    let whole = snl_json(&["analyze", "--board", "party", "--json"]);
+    assert_eq!(
+        (whole["complete"].clone(), whole["effect_worth_complete"].clone()),
+        (true.into(), true.into())
+    );
+    let text = snl(&["analyze", "--board", "party"]);
+    assert!(!text.stdout.contains("--max-seconds"), "{}", text.stdout);
 }
 
 #[test]

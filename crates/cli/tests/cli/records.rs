@@ -554,7 +554,7 @@ fn a_database_from_a_newer_snl_is_refused_by_name_and_play_goes_on_unrecorded() 
     let db = dir.file("games.db");
     rusqlite::Connection::open(&db).unwrap().execute_batch("PRAGMA user_version = 9;").unwrap();
     let sentence =
-        "was written by a newer snl (schema 9, this snl knows up to 5): upgrade snl to use it";
+        "was written by a newer snl (schema 9, this snl knows up to 6): upgrade snl to use it";
     assert_fails(
         &snl(&["games", "--db", &db]),
         2,

@@ -286,3 +286,146 @@ fn a_series_stopped_mid_game_is_resumed_with_the_rest_of_its_games_as_one_series
     assert_eq!(standings(got), standings(wanted));
     assert_eq!(linked(&json(&again)), linked(&whole_games));
 }
+
+/// Reads `from` until `text` has been seen `times` times (prompts of a person's seat).
+fn wait_for(from: &mut impl std::io::Read, text: &str, times: usize) {
+    let mut seen = Vec::new();
+    let mut byte = [0_u8];
+    while String::from_utf8_lossy(&seen).matches(text).count() < times {
+        let n = from.read(&mut byte).expect("stderr readable");
+        assert!(n == 1, "the series ended early: {}", String::from_utf8_lossy(&seen));
+        seen.push(byte[0]);
+    }
+}
+
+/// Runs `snl args` with Ann pressing Enter at her prompts and kills it (SIGKILL) at her
+/// `prompt`-th prompt, before she answers it.
+fn killed_at_prompt(args: &[&str], prompt: usize) {
+    use std::io::{BufReader, Write};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_snl"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let asks = "Ann, press Enter to roll";
+    for _ in 1..prompt {
+        wait_for(&mut stderr, asks, 1);
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+    wait_for(&mut stderr, asks, 1);
+    child.kill().unwrap(); // SIGKILL: no chance to clean up
+    assert!(!child.wait().unwrap().success());
+}
+
+/// Issue 29, finding 3: a series on random boards killed in the middle of a game, then killed
+/// again as its next game began, then (a copy of it) cut off between two games — the next
+/// game not yet recorded — is resumed each time and ends as the series played at one go: the
+/// same games, each on its own board (event for event), the same standings.
+#[test]
+fn a_series_on_random_boards_survives_kill_9_mid_game_and_between_games() {
+    let dir = TempDir::new("series-kill");
+    let (whole, cut) = (dir.file("whole.db"), dir.file("cut.db"));
+    let series = |db: &str| {
+        [
+            "play",
+            "--games",
+            "5",
+            "--board",
+            "random",
+            "--seed",
+            "5",
+            "--player",
+            "Ann:human",
+            "--player",
+            "Bob:easy",
+            "--db",
+            db,
+        ]
+        .map(str::to_owned)
+    };
+    let args = |db: &str| series(db).to_vec();
+    let enters = "\n".repeat(5000);
+    let run = |a: &[String], input: &str| {
+        crate::util::snl_with_input(&a.iter().map(String::as_str).collect::<Vec<_>>(), input)
+    };
+    let at_once = run(&args(&whole), &enters);
+    assert_eq!(at_once.code, 0, "{}", at_once.stderr);
+    let games = |db: &str| snl_json(&["games", "--json", "--db", db]);
+    let events = |db: &str, id: u64| {
+        snl(&["replay", &id.to_string(), "--events", "jsonl", "--db", db]).stdout
+    };
+    // Ann's turns in game 1: her prompts in it.
+    let ann_turns_1 = events(&whole, 1)
+        .lines()
+        .filter(|l| l.contains(r#""turn_started","player":"Ann""#))
+        .count();
+    assert!(ann_turns_1 >= 3, "game 1 is long enough to be cut in its middle");
+
+    // Killed at Ann's third prompt of game 1, then the resumed series killed at Ann's first
+    // prompt of game 2 (game 1 over, game 2 recorded with no turn yet).
+    killed_at_prompt(&args(&cut).iter().map(String::as_str).collect::<Vec<_>>(), 3);
+    let resume = ["resume", "--db", cut.as_str()];
+    killed_at_prompt(&resume, ann_turns_1 - 2 + 1);
+    let listed = games(&cut);
+    assert_eq!(listed.as_array().map(Vec::len), Some(2), "{listed}");
+
+    // The same state a moment earlier: game 1 over, game 2 not yet recorded.
+    let between = dir.file("between.db");
+    std::fs::copy(&cut, &between).unwrap();
+    let copy_wal = |from: &str, to: &str| {
+        let wal = format!("{from}-wal");
+        if std::path::Path::new(&wal).exists() {
+            std::fs::copy(&wal, format!("{to}-wal")).unwrap();
+        }
+    };
+    copy_wal(&cut, &between);
+    let conn = rusqlite::Connection::open(&between).unwrap();
+    conn.execute_batch(
+        "PRAGMA foreign_keys = ON; DELETE FROM actions WHERE game_id = 2;
+         DELETE FROM games WHERE id = 2;",
+    )
+    .unwrap();
+    drop(conn);
+
+    for db in [&cut, &between] {
+        let rest = crate::util::snl_with_input(&["resume", "--db", db], &enters);
+        assert_eq!(rest.code, 0, "{}", rest.stderr);
+        let tail = |text: &str| {
+            let from = text.find("Standings after game 1").map_or(0, |i| i);
+            let last = text.trim_end().lines().last().unwrap_or_default().to_owned();
+            (text[from..].matches("Standings after game").count(), last)
+        };
+        // Every game's standings after game 2, and the same last line.
+        let (_, wanted_last) = tail(&at_once.stdout);
+        assert_eq!(tail(&rest.stdout).1, wanted_last, "{db}: {}", rest.stdout);
+        let (a, b) = (games(db), games(&whole));
+        let key = |g: &serde_json::Value| {
+            (g["series_game"].clone(), g["winner"].clone(), g["turns"].clone(), g["status"].clone())
+        };
+        let mut a: Vec<_> = a.as_array().unwrap().iter().map(key).collect();
+        let mut b: Vec<_> = b.as_array().unwrap().iter().map(key).collect();
+        a.sort_by_key(|k| k.0.as_u64());
+        b.sort_by_key(|k| k.0.as_u64());
+        assert_eq!(a, b, "{db}");
+        for (id, number) in a.iter().enumerate().map(|(i, k)| (i as u64 + 1, k.0.clone())) {
+            let theirs = games(db)
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|g| g["series_game"] == number)
+                .and_then(|g| g["id"].as_u64())
+                .unwrap();
+            assert_eq!(events(db, theirs), events(&whole, id), "{db}: game {number}");
+        }
+        let stats = |db: &str| snl_json(&["stats", "--player", "Ann", "--json", "--db", db]);
+        let (x, y) = (stats(db), stats(&whole));
+        for key in ["games", "wins", "series", "series_won"] {
+            assert_eq!(x[key], y[key], "{db} {key}: {x} against {y}");
+        }
+    }
+}

@@ -198,8 +198,9 @@ impl fmt::Display for BoardProblem {
             }
             BoardProblem::UnknownEffect { at, name } => write!(
                 f,
-                "cell {at} has an unknown effect '{name}': expected one of skip, extra, shield, \
-                 wormhole"
+                "cell {at} has an unknown effect '{}': expected one of skip, extra, shield, \
+                 wormhole",
+                crate::seat::cut(name)
             ),
             BoardProblem::EffectOffBoard { at, effect, size } => {
                 write!(f, "{effect} cell {at} is not on the board: use cells 1 to {size}")

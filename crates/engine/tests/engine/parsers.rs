@@ -196,3 +196,68 @@ fn regression_300000_chained_ladders_load_and_settle_at_the_top() {
     let board = Board::new(&spec, &rules).unwrap();
     assert_eq!(board.settle(2, snl_engine::JumpMode::Chain), 2 * count + 2);
 }
+
+/// A valid board file, for mutations.
+const BOARD_FILE: &str = "size = 30\nwidth = 6\n[[snake]]\nhead = 27\ntail = 3\n[[ladder]]\n\
+foot = 2\ntop = 20\n[[cell]]\nat = 9\neffect = \"wormhole\"\nexits = [4, 14]\n[rules]\novershoot = \"bounce\"\n";
+
+/// Every message of `problems` is one line of at most 300 characters, and quotes at most 40
+/// characters of `token` (a long value planted in the input).
+fn one_short_line_each(problems: &[String], token: &str) -> Result<(), TestCaseError> {
+    for p in problems {
+        prop_assert!(!p.contains('\n'), "two lines: {p}");
+        prop_assert!(p.chars().count() <= 300, "{} characters: {p}", p.chars().count());
+        prop_assert!(!p.contains(&token[..41]), "quotes more than 40 characters: {p}");
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Issue 29, point 6: a board file mutated (a byte changed, cut short, a long value planted
+    /// anywhere) is read or refused with problems of one short line each, never a panic.
+    #[test]
+    fn a_mutated_board_file_gets_short_one_line_problems(
+        at in any::<prop::sample::Index>(), cut in any::<prop::sample::Index>(), byte in any::<u8>(),
+        token in "[a-z]{50,120}", plant in any::<prop::sample::Index>(), quoted in any::<bool>(),
+    ) {
+        let mut bytes = BOARD_FILE.as_bytes().to_vec();
+        let i = at.index(bytes.len());
+        bytes[i] = byte;
+        let planted = if quoted { format!("\"{token}\"") } else { token.clone() };
+        let p = plant.index(bytes.len());
+        bytes.splice(p..p, planted.bytes());
+        bytes.truncate(bytes.len() - cut.index(bytes.len() / 4));
+        let text = String::from_utf8_lossy(&bytes);
+        let read = BoardSpec::from_toml_partial(&text);
+        let mut problems: Vec<String> = read.problems.iter().map(ToString::to_string).collect();
+        if let Err(e) = Board::new(&read.spec, &Rules::default()) {
+            problems.extend(e.problems.iter().map(ToString::to_string));
+        }
+        if let Err(e) = BoardSpec::from_toml(&text) {
+            problems.push(e.to_string());
+        }
+        one_short_line_each(&problems, &token)?;
+    }
+
+    /// Issue 29, point 6: `--rolls` text with a long value planted is refused in one short line.
+    #[test]
+    fn rolls_with_a_long_value_get_one_short_line(
+        before in "[0-9, ]{0,10}", token in "[0-9a-z]{50,120}", after in "[0-9, ]{0,10}",
+    ) {
+        let dice: Dice = "1d6".parse().unwrap();
+        if let Err(e) = ScriptedDice::parse(&format!("{before}{token}{after}"), dice) {
+            one_short_line_each(&[e.to_string()], &token)?;
+        }
+    }
+
+    /// Issue 29, point 6: a seat with a long value planted is refused in one short line.
+    #[test]
+    fn seats_with_a_long_value_get_one_short_line(token in "[a-z]{50,120}", colon in 0_usize..3) {
+        let text = match colon { 0 => token.clone(), 1 => format!("{token}:"), _ => format!("A:{token}") };
+        if let Err(e) = text.parse::<Seat>() {
+            one_short_line_each(&[e.to_string()], &token)?;
+        }
+    }
+}

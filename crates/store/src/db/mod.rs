@@ -55,7 +55,7 @@ use rusqlite::{Connection, ErrorCode, OpenFlags};
 pub use progress::Logged;
 pub use query::{MoveRow, PlayerStats};
 pub use schema::SCHEMA_VERSION;
-pub use series::{Earned, SeriesSummary};
+pub use series::{Earned, NewSeries, SeriesSummary};
 pub use snl_wire::records::{GameId, GameStatus, GameSummary, SeriesId};
 
 use crate::save::SaveError;
@@ -332,13 +332,13 @@ impl Database {
                 drop(db);
                 match Database::open(path) {
                     Ok(_) => Database::open_existing(path),
-                    // Schemas 3 (before runs of moves) and 4 (before series and achievements)
-                    // are read as they are where they cannot be upgraded; older ones lack what
-                    // the readers need.
-                    Err(DbError::ReadOnly | DbError::Locked) if matches!(found, 3 | 4) => {
+                    // Schemas 3 (before runs of moves), 4 (before series and achievements) and 5
+                    // (before a series' setup) are read as they are where they cannot be
+                    // upgraded; older ones lack what the readers need.
+                    Err(DbError::ReadOnly | DbError::Locked) if matches!(found, 3..=5) => {
                         let mut db = Database::read_only(path)?;
                         db.moves_by_row = found == 3;
-                        db.before_series = true;
+                        db.before_series = found < 5;
                         Ok(db)
                     }
                     Err(DbError::ReadOnly | DbError::Locked) => Err(DbError::Stale { found }),

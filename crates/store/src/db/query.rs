@@ -124,6 +124,19 @@ impl Database {
         status_of(row, id, 0)
     }
 
+    /// When game `id` was last written, in milliseconds since the Unix epoch.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError::NoSuchGame`], and whatever SQLite reports.
+    pub fn updated_ms(&self, id: GameId) -> Result<u64, DbError> {
+        let at: Option<i64> = self
+            .conn
+            .query_row("SELECT updated_ms FROM games WHERE id = ?1", [id.0], |r| r.get(0))
+            .optional()?;
+        Ok(at.ok_or(DbError::NoSuchGame(id))?.max(0).cast_unsigned())
+    }
+
     /// The unfinished game recorded last that can be resumed (not [`GameStatus::Incomplete`]),
     /// if any.
     ///

@@ -6,7 +6,7 @@ use rusqlite::TransactionBehavior;
 use super::{Database, DbError};
 
 /// The schema this build writes; older databases are upgraded to it when opened for writing.
-pub const SCHEMA_VERSION: u32 = 5;
+pub const SCHEMA_VERSION: u32 = 6;
 
 /// Each migration takes the schema from its index to the next version (`MIGRATIONS[0]`: 0 → 1).
 const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
@@ -118,6 +118,10 @@ const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
         at_ms        INTEGER NOT NULL,
         PRIMARY KEY (name, achievement)
     );",
+    // 6: how a series sets up its next game where its games' rows cannot tell (the caller's
+    // text: a random board's parameters, redrawn for each game from that game's seed), so a
+    // series resumed after a kill deals each later game its own board.
+    "ALTER TABLE series ADD COLUMN setup TEXT;",
 ];
 
 impl Database {

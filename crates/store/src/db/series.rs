@@ -44,6 +44,22 @@ pub struct SeriesSummary {
     pub winner: Option<String>,
     /// Its games, in the order they were played.
     pub games: Vec<GameId>,
+    /// How it sets up its next game where its games cannot tell (the caller's text, given to
+    /// [`Database::new_game_in_series`]; none before schema 6).
+    pub setup: Option<String>,
+}
+
+/// A series about to get a game ([`Database::new_game_in_series`]): recorded with its first.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NewSeries {
+    /// Its number, once recorded.
+    pub id: Option<SeriesId>,
+    /// K: the series is the best of K games.
+    pub best_of: u32,
+    /// The seed the games' seeds come from (none with scripted rolls).
+    pub seed: Option<u64>,
+    /// How it sets up its next game where its games cannot tell (kept as given).
+    pub setup: Option<String>,
 }
 
 /// An achievement a player earned.
@@ -69,14 +85,10 @@ impl Database {
         seed: Option<u64>,
         now_ms: u64,
     ) -> Result<SeriesId, DbError> {
+        let series = NewSeries { id: None, best_of, seed, setup: None };
         self.retrying(|conn| {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            tx.execute(
-                "INSERT INTO series (started_ms, updated_ms, best_of, seed, status, played)
-                 VALUES (?1, ?1, ?2, ?3, 'playing', 0)",
-                params![int(now_ms), best_of, seed.map(u64::cast_signed)],
-            )?;
-            let id = SeriesId(tx.last_insert_rowid());
+            let id = insert_series(&tx, &series, now_ms)?;
             tx.commit()?;
             Ok(id)
         })
@@ -150,9 +162,14 @@ impl Database {
         }
         let first = games.first().copied().unwrap_or(GameId(0));
         let row = format!("series {id}");
-        let mut stmt = self.conn.prepare(
-            "SELECT started_ms, best_of, seed, played, status, winner FROM series WHERE id = ?1",
-        )?;
+        // A schema-5 file read as it is (it could not be upgraded) has no setup.
+        let mut stmt = self.conn.prepare(if self.schema_version()? < 6 {
+            "SELECT started_ms, best_of, seed, played, status, winner, NULL FROM series
+                 WHERE id = ?1"
+        } else {
+            "SELECT started_ms, best_of, seed, played, status, winner, setup FROM series
+                 WHERE id = ?1"
+        })?;
         let mut rows = stmt.query([id.0])?;
         let r = rows.next()?.ok_or_else(missing)?;
         let status: String = field(r, 4, first, &row)?;
@@ -170,6 +187,7 @@ impl Database {
             finished,
             winner: field(r, 5, first, &row)?,
             games,
+            setup: field(r, 6, first, &row)?,
         })
     }
 
@@ -253,6 +271,33 @@ impl Database {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    /// The series not over whose games are all over, and when it or one of its games last
+    /// changed, the latest first: a series cut off between two games (killed, or a game whose
+    /// end was recorded and the series' standing not), waiting for its next game or its end.
+    ///
+    /// # Errors
+    ///
+    /// Whatever SQLite reports.
+    pub fn latest_waiting_series(&self) -> Result<Option<(SeriesId, u64)>, DbError> {
+        if self.before_series {
+            return Ok(None);
+        }
+        let found: Option<(i64, i64)> = self
+            .conn
+            .query_row(
+                "SELECT s.id, MAX(s.updated_ms, MAX(g.updated_ms)) AS at
+                 FROM series s JOIN games g ON g.series_id = s.id
+                 WHERE s.status = 'playing'
+                 GROUP BY s.id
+                 HAVING SUM(g.status <> 'finished') = 0
+                 ORDER BY at DESC, s.id DESC LIMIT 1",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        Ok(found.map(|(id, at)| (SeriesId(id), at.max(0).cast_unsigned())))
+    }
+
     /// The series game `game` belongs to and its number in it, if any.
     ///
     /// # Errors
@@ -273,4 +318,18 @@ impl Database {
             _ => None,
         })
     }
+}
+
+/// Inserts a new series' row.
+pub(super) fn insert_series(
+    tx: &rusqlite::Transaction<'_>,
+    series: &NewSeries,
+    now_ms: u64,
+) -> rusqlite::Result<SeriesId> {
+    tx.execute(
+        "INSERT INTO series (started_ms, updated_ms, best_of, seed, status, played, setup)
+         VALUES (?1, ?1, ?2, ?3, 'playing', 0, ?4)",
+        params![int(now_ms), series.best_of, series.seed.map(u64::cast_signed), series.setup],
+    )?;
+    Ok(SeriesId(tx.last_insert_rowid()))
 }

@@ -512,13 +512,13 @@ fn turns_written_together_are_one_run_and_one_log_line_and_an_undo_cuts_the_run(
 fn a_database_from_a_newer_snl_is_refused_with_its_version() {
     let dir = TestDir::new("db-newer");
     let path = dir.path().join("games.db");
-    Connection::open(&path).unwrap().execute_batch("PRAGMA user_version = 7;").unwrap();
+    Connection::open(&path).unwrap().execute_batch("PRAGMA user_version = 9;").unwrap();
     let e = Database::open(&path).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "was written by a newer snl (schema 7, this snl knows up to 5): upgrade snl to use it"
+        "was written by a newer snl (schema 9, this snl knows up to 6): upgrade snl to use it"
     );
-    assert!(matches!(Database::open_existing(&path), Err(DbError::Newer { found: 7, .. })));
+    assert!(matches!(Database::open_existing(&path), Err(DbError::Newer { found: 9, .. })));
 }
 
 #[test]

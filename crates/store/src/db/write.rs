@@ -11,9 +11,10 @@ use serde::Serialize;
 use snl_engine::{Event, Status};
 
 use super::{
-    Action, Database, DbError, GameId, GameStatus,
+    Action, Database, DbError, GameId, GameStatus, NewSeries,
     query::CUT,
     runs::{SeatRow, int, write_moves_and_seats},
+    series::insert_series,
 };
 use crate::save::Save;
 
@@ -49,33 +50,43 @@ impl Database {
     pub fn new_game(&mut self, save: &Save, now_ms: u64) -> Result<GameId, DbError> {
         self.retrying(|conn| {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let game = &save.game;
-            tx.execute(
-                "INSERT INTO games (started_ms, updated_ms, board, board_size, rules, seed, status,
-                                    turns, save)
-                 VALUES (?1, ?1, ?2, ?3, ?4, ?5, 'playing', 0, '')",
-                params![
-                    int(now_ms),
-                    save.board_name,
-                    game.board.size,
-                    game.rules.to_string(),
-                    // Stored bit for bit: a seed above i64::MAX reads back as itself.
-                    save.dice.seed().map(u64::cast_signed),
-                ],
-            )?;
-            let id = GameId(tx.last_insert_rowid());
-            for (seat, s) in game.seats.iter().enumerate() {
-                tx.execute(
-                    "INSERT INTO seats (game_id, seat, name, kind, position, finished, rolls)
-                     VALUES (?1, ?2, ?3, ?4, 0, 0, 0)",
-                    params![id.0, int(seat), s.name, s.kind.as_str()],
-                )?;
-            }
-            write_game(&tx, id, save, now_ms)?;
-            log(&tx, id, "start", game.turns, now_ms, None)?;
+            let id = insert_game(&tx, save, now_ms)?;
             tx.commit()?;
             Ok(id)
         })
+    }
+
+    /// Records a new game of a series as its game `number` (1, 2, …), in the one transaction
+    /// that also records the series when `series` has no number yet (its first game): a kill
+    /// at any moment leaves either both or neither, never a series without games or a game
+    /// that does not know its series. Returns the game's number; `series.id` is then set.
+    ///
+    /// # Errors
+    ///
+    /// As [`Database::new_game`].
+    pub fn new_game_in_series(
+        &mut self,
+        save: &Save,
+        series: &mut NewSeries,
+        number: u32,
+        now_ms: u64,
+    ) -> Result<GameId, DbError> {
+        let (id, series_id) = self.retrying(|conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let series_id = match series.id {
+                Some(id) => id,
+                None => insert_series(&tx, series, now_ms)?,
+            };
+            let id = insert_game(&tx, save, now_ms)?;
+            tx.execute(
+                "UPDATE games SET series_id = ?1, series_game = ?2 WHERE id = ?3",
+                params![series_id.0, number, id.0],
+            )?;
+            tx.commit()?;
+            Ok((id, series_id))
+        })?;
+        series.id = Some(series_id);
+        Ok(id)
     }
 
     /// Records what was just done to game `id` — a turn played (with its events), an undo or a
@@ -173,6 +184,35 @@ fn json<T: Serialize + ?Sized>(value: &T) -> String {
 
 /// Brings game `id`'s rows in line with `save`: the game row, the seats, and the moves (runs
 /// past the history are deleted — taken back — and missing moves added).
+/// Inserts a new game's rows (the game, its seats, its save and the log's start line).
+fn insert_game(tx: &Transaction<'_>, save: &Save, now_ms: u64) -> rusqlite::Result<GameId> {
+    let game = &save.game;
+    tx.execute(
+        "INSERT INTO games (started_ms, updated_ms, board, board_size, rules, seed, status,
+                                turns, save)
+             VALUES (?1, ?1, ?2, ?3, ?4, ?5, 'playing', 0, '')",
+        params![
+            int(now_ms),
+            save.board_name,
+            game.board.size,
+            game.rules.to_string(),
+            // Stored bit for bit: a seed above i64::MAX reads back as itself.
+            save.dice.seed().map(u64::cast_signed),
+        ],
+    )?;
+    let id = GameId(tx.last_insert_rowid());
+    for (seat, s) in game.seats.iter().enumerate() {
+        tx.execute(
+            "INSERT INTO seats (game_id, seat, name, kind, position, finished, rolls)
+                 VALUES (?1, ?2, ?3, ?4, 0, 0, 0)",
+            params![id.0, int(seat), s.name, s.kind.as_str()],
+        )?;
+    }
+    write_game(tx, id, save, now_ms)?;
+    log(tx, id, "start", game.turns, now_ms, None)?;
+    Ok(id)
+}
+
 fn write_game(tx: &Transaction<'_>, id: GameId, save: &Save, now_ms: u64) -> rusqlite::Result<()> {
     let game = &save.game;
     let status =
