@@ -37,8 +37,8 @@
 //! win is the chance to finish first. Bonus rolls are not covered (a turn would hold decisions
 //! that depend on its streak). The tables hold `k` values per joint state (seen from one mover
 //! when every seat plays `win`, from each mover otherwise) and one byte per state and roll:
-//! [`PlayToWin::new`] refuses more than [`MAX_BYTES`] of them, or more than [`MAX_UPDATES`]
-//! state updates per sweep, before allocating.
+//! [`PlayToWin::new`] refuses more than [`MAX_BYTES`] of them, or more than [`MAX_STATES`]
+//! joint states, before allocating.
 
 use snl_engine::{Board, Bonus, Decider, Decision, Effect, Game, Met, MoveOption, Rules, Status};
 
@@ -51,10 +51,11 @@ pub const MAX_SEATS: usize = 4;
 /// The tables' memory at most: 4 GB less room for the rest of the process.
 pub const MAX_BYTES: u64 = 3_500_000_000;
 
-/// Joint states × rolls per sweep at most: a sweep of 3 seats on the classic board under
-/// pick-die (36 rolls, 1.03 million states) is 37 million, and sweeps up to about a minute
-/// in all need this bound (measured: `cargo bench -p snl-analysis --bench win`).
-pub const MAX_UPDATES: u64 = 40_000_000;
+/// Joint states at most (times the movers kept: one when every seat plays `win`, else one per
+/// seat). 3 seats on a 100-cell board all playing `win` are 1.03 million and take about a minute
+/// of one core; with seats playing fixed strategies, three times that; 4 seats all playing `win`
+/// reach the limit at 42 cells (measured: `cargo bench -p snl-analysis --bench win`).
+pub const MAX_STATES: u64 = 3_200_000;
 
 /// A sweep that moves no value by more than this (absolute, on chances) has settled.
 pub const SETTLED: f64 = 1e-13;
@@ -100,8 +101,7 @@ pub enum WinError {
     /// The joint chain is too large to solve within the limits.
     #[error(
         "playing to win with {seats} seats on {cells} cells needs {states} joint states \
-         ({gigabytes:.1} GB, {updates} updates a sweep); the limit is {limit_gb:.1} GB and \
-         {limit_updates} updates a sweep"
+         ({gigabytes:.1} GB); the limit is {limit_states} states and {limit_gb:.1} GB"
     )]
     TooLarge {
         /// Seats.
@@ -112,12 +112,10 @@ pub enum WinError {
         states: u64,
         /// The tables' memory, in GB.
         gigabytes: f64,
-        /// Joint states × rolls.
-        updates: u64,
         /// [`MAX_BYTES`] in GB.
         limit_gb: f64,
-        /// [`MAX_UPDATES`].
-        limit_updates: u64,
+        /// [`MAX_STATES`].
+        limit_states: u64,
     },
 }
 
@@ -263,13 +261,13 @@ impl std::fmt::Debug for PlayToWin {
 }
 
 /// The joint chain's size for `seats` seats on `board` under `rules` with `movers` movers kept:
-/// (joint states, bytes of tables, updates a sweep).
-fn size_of(board: &Board, rules: &Rules, seats: usize, movers: u64) -> (u64, u64, u64) {
+/// (joint states, bytes of tables).
+fn size_of(board: &Board, rules: &Rules, seats: usize, movers: u64) -> (u64, u64) {
     let tokens = u64::from(board.size()) * u64::from(Token::of(board).flags);
     let classes = roll_classes(rules, false).len() as u64;
     let states = (0..seats).fold(1_u64, |a, _| a.saturating_mul(tokens)).saturating_mul(movers);
     let bytes = states.saturating_mul(8 * seats as u64 + classes);
-    (states, bytes, states.saturating_mul(classes))
+    (states, bytes)
 }
 
 impl PlayToWin {
@@ -334,16 +332,15 @@ impl PlayToWin {
             return Err(WinError::Seats(seats));
         }
         let movers = if plays.iter().all(|p| matches!(p, Play::ToWin)) { 1 } else { seats };
-        let (states, bytes, updates) = size_of(board, rules, seats, movers as u64);
-        if bytes > MAX_BYTES || updates > MAX_UPDATES {
+        let (states, bytes) = size_of(board, rules, seats, movers as u64);
+        if bytes > MAX_BYTES || states > MAX_STATES {
             return Err(WinError::TooLarge {
                 seats,
                 cells: board.size(),
                 states,
                 gigabytes: bytes as f64 / 1e9,
-                updates,
                 limit_gb: MAX_BYTES as f64 / 1e9,
-                limit_updates: MAX_UPDATES,
+                limit_states: MAX_STATES,
             });
         }
         Ok(())
