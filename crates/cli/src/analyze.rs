@@ -77,9 +77,9 @@ fn parse_policy(text: &str) -> Result<PolicyArg, String> {
     if text.trim().eq_ignore_ascii_case("win") {
         return Ok(PolicyArg::Win);
     }
-    text.parse::<Strategy>()
-        .map(PolicyArg::Plays)
-        .map_err(|_| format!("unknown policy '{}': expected easy, greedy, hard or win", cut(text)))
+    text.parse::<Strategy>().map(PolicyArg::Plays).map_err(|_| {
+        format!("unknown strategy '{}': expected easy, greedy, hard or win", cut(text))
+    })
 }
 
 /// At most 40 characters of a value quoted in an error.
