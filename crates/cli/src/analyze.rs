@@ -9,9 +9,9 @@ use std::{io::Write, path::PathBuf};
 use clap::Args;
 use snl_analysis::{
     exact::{self, Analysis},
-    strategy::{HardPolicy, Strategy},
+    strategy::{self, HardPolicy, Play, PlayToWin, Strategy},
 };
-use snl_engine::{Board, Choice, FirstOption, Rules};
+use snl_engine::{Board, Choice, FirstOption, Rules, Seat};
 
 use crate::{
     common::{CmdResult, Failure, GameArgs, OrFail, parse_seats},
@@ -22,7 +22,7 @@ use snl_tui::console::Console;
 
 mod report;
 
-use report::{Report, StoppedBy, Summary};
+use report::{Report, StoppedBy, Summary, ToWin};
 
 /// Options of `snl analyze`.
 #[derive(Args, Clone, Debug)]
@@ -35,9 +35,13 @@ pub(crate) struct AnalyzeArgs {
     #[arg(long = "player", value_name = "NAME:KIND", help_heading = "Analysis")]
     pub(crate) players: Vec<String>,
     /// Under --choice may-pass or pick-die: the strategy of the one-player numbers, easy,
-    /// greedy or hard (default: a table of all three, then hard in detail).
-    #[arg(long, value_name = "STRATEGY", value_parser = parse_strategy, help_heading = "Analysis")]
-    pub(crate) policy: Option<Strategy>,
+    /// greedy or hard (default: a table of all three, then hard in detail). `win`, with 2 to 4
+    /// seats: each seat of kind `win` (every seat, when none is) chooses to maximise its own
+    /// chance to finish first, given that the others do the same or play their kinds; the
+    /// one-player numbers are then hard's. Not with bonus rolls or races; 3 seats on 100 cells
+    /// (a minute) and 4 seats on up to 42 cells are solved (larger ones are refused).
+    #[arg(long, value_name = "STRATEGY", value_parser = parse_policy, help_heading = "Analysis")]
+    pub(crate) policy: Option<PolicyArg>,
     /// Print one JSON object (SPEC §7) instead of tables. On a board with cell effects it has
     /// `effect_worth`: per effect cell `{cell, effect, expected_turns_delta,
     /// first_seat_win_delta}`, the change against the same cell left plain (the second null
@@ -60,8 +64,99 @@ pub(crate) struct AnalyzeArgs {
     pub(crate) long: LongRunArgs,
 }
 
-fn parse_strategy(text: &str) -> Result<Strategy, String> {
-    text.parse::<Strategy>().map_err(|e| e.to_string())
+/// What `--policy` asks for: a strategy of one token, or playing to win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PolicyArg {
+    /// `easy`, `greedy` or `hard`.
+    Plays(Strategy),
+    /// `win`: every seat of kind `win` (or every seat) plays to win.
+    Win,
+}
+
+fn parse_policy(text: &str) -> Result<PolicyArg, String> {
+    if text.trim().eq_ignore_ascii_case("win") {
+        return Ok(PolicyArg::Win);
+    }
+    text.parse::<Strategy>().map(PolicyArg::Plays).map_err(|_| {
+        format!("unknown strategy '{}': expected easy, greedy, hard or win", cut(text))
+    })
+}
+
+/// At most 40 characters of a value quoted in an error.
+fn cut(text: &str) -> String {
+    text.chars().take(40).collect()
+}
+
+/// The seats of `--player`, and which are of kind `win` (read as hard by the rest of the
+/// analysis).
+fn seats_and_winners(values: &[String]) -> CmdResult<(Vec<Seat>, Vec<bool>)> {
+    let mut texts = Vec::with_capacity(values.len());
+    let mut winners = Vec::with_capacity(values.len());
+    for v in values {
+        match v.rsplit_once(':') {
+            Some((name, kind)) if kind.trim().eq_ignore_ascii_case("win") => {
+                texts.push(format!("{name}:hard"));
+                winners.push(true);
+            }
+            _ => {
+                texts.push(v.clone());
+                winners.push(false);
+            }
+        }
+    }
+    Ok((parse_seats(&texts)?, winners))
+}
+
+/// Seats playing to win, solved on the joint chain: `None` unless `--policy win` or a seat of
+/// kind `win` asks for it.
+fn to_win(
+    setup: &crate::common::Setup,
+    analyses: &mut Analyses<'_>,
+    strategies: &[Strategy],
+    winners: &[bool],
+    asked: bool,
+) -> CmdResult<Option<ToWin>> {
+    if !asked && !winners.contains(&true) {
+        return Ok(None);
+    }
+    let bad = |text: String| Failure::bad(anyhow::anyhow!(text));
+    if strategies.len() < 2 || strategies.len() > strategy::MAX_SEATS {
+        return Err(bad(format!(
+            "playing to win needs 2 to {} seats (--player NAME:KIND), not {}",
+            strategy::MAX_SEATS,
+            strategies.len()
+        )));
+    }
+    if setup.rules.mode != snl_engine::Mode::Classic {
+        return Err(bad("playing to win is solved for the classic mode, not a race".to_owned()));
+    }
+    let all = !winners.contains(&true);
+    let wins: Vec<bool> = winners.iter().map(|&w| w || all).collect();
+    let hard = analyses.hard()?;
+    let policies: Vec<Box<dyn exact::Policy + '_>> =
+        strategies.iter().map(|s| s.policy(hard)).collect();
+    let plays: Vec<Play<'_>> = policies
+        .iter()
+        .zip(&wins)
+        .map(|(p, &w)| if w { Play::ToWin } else { Play::Fixed(&**p) })
+        .collect();
+    PlayToWin::check(&setup.board, &setup.rules, &plays)
+        .map_err(|e| bad(format!("board '{}': {e}", setup.board_name)))?;
+    let began = std::time::Instant::now();
+    let solved = PlayToWin::new(&setup.board, &setup.rules, &plays)
+        .map_err(|e| bad(format!("board '{}': {e}", setup.board_name)))?;
+    Ok(Some(ToWin {
+        plays: strategies
+            .iter()
+            .zip(&wins)
+            .map(|(s, &w)| if w { "win" } else { s.as_str() })
+            .collect(),
+        win_probability: solved.win_probability(),
+        settled: solved.settled(),
+        sweeps: solved.sweeps(),
+        last_change: solved.last_change(),
+        seconds: began.elapsed().as_secs_f64(),
+    }))
 }
 
 /// The exact analyses a report needs, one per strategy, each computed once: under no choice
@@ -83,30 +178,42 @@ impl Analyses<'_> {
         if let Some(i) = self.done.iter().position(|(k, _)| *k == key) {
             return Ok(&self.done[i].1);
         }
+        let name = self.board_name;
         let fail = |e: exact::AnalysisError| {
-            Failure::other(anyhow::anyhow!("board '{}' cannot be analysed: {e}", self.board_name))
+            Failure::other(anyhow::anyhow!("board '{name}' cannot be analysed: {e}"))
         };
         let analysis = match key {
             None => exact::analyze_with(self.board, self.rules, &FirstOption, &self.options)
                 .map_err(fail)?,
             Some(strategy) => {
-                if self.hard.is_none() {
-                    self.hard = Some(HardPolicy::new(self.board, self.rules).map_err(fail)?);
-                }
-                let policy = strategy.policy(self.hard.as_ref().expect("computed above"));
-                exact::analyze_with(self.board, self.rules, &*policy, &self.options)
-                    .map_err(fail)?
+                let (board, rules, options) = (self.board, self.rules, self.options.clone());
+                let policy = strategy.policy(self.hard()?);
+                exact::analyze_with(board, rules, &*policy, &options).map_err(fail)?
             }
         };
         self.done.push((key, analysis));
         Ok(&self.done.last().expect("just pushed").1)
+    }
+
+    /// The optimal policy, computed once.
+    fn hard(&mut self) -> CmdResult<&HardPolicy> {
+        if self.hard.is_none() {
+            let policy = HardPolicy::new(self.board, self.rules).map_err(|e| {
+                Failure::other(anyhow::anyhow!(
+                    "board '{}' cannot be analysed: {e}",
+                    self.board_name
+                ))
+            })?;
+            self.hard = Some(policy);
+        }
+        Ok(self.hard.as_ref().expect("computed above"))
     }
 }
 
 pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
     let setup = args.game.resolve()?;
     setup.analysable(snl_analysis::Work::Exact)?;
-    let seats = parse_seats(&args.players)?;
+    let (seats, winners) = seats_and_winners(&args.players)?;
     for (i, seat) in seats.iter().enumerate() {
         if seats[..i].iter().any(|s| s.name == seat.name) {
             return Err(Failure::bad(anyhow::anyhow!(
@@ -134,7 +241,10 @@ pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
     };
     let spinner = args.long.spinner("analysing exactly", console.stderr_tty, true);
     // One player under --policy, or hard after a table of all three.
-    let main = args.policy.unwrap_or(Strategy::Hard);
+    let main = match args.policy {
+        Some(PolicyArg::Plays(strategy)) => strategy,
+        Some(PolicyArg::Win) | None => Strategy::Hard,
+    };
     let comparison = if choosing && args.policy.is_none() {
         let mut rows = Vec::new();
         for strategy in Strategy::ALL {
@@ -149,6 +259,8 @@ pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
     for &strategy in strategies.iter().chain([&main]) {
         analyses.of(strategy)?;
     }
+    let to_win =
+        to_win(&setup, &mut analyses, &strategies, &winners, args.policy == Some(PolicyArg::Win))?;
     let find = |strategy: Strategy| {
         let key = choosing.then_some(strategy);
         &analyses.done.iter().find(|(k, _)| *k == key).expect("analysed above").1
@@ -210,6 +322,7 @@ pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
         seats: &seats,
         outcomes: outcomes.as_ref(),
         policy: (choosing || args.policy.is_some()).then_some(main),
+        to_win: to_win.as_ref(),
         comparison: comparison.as_deref(),
         race: race.as_ref(),
         worth: &worth,

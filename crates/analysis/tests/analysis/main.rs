@@ -19,3 +19,5 @@ mod simulate_effects;
 mod simulate_engine;
 mod solve;
 mod strategies;
+mod win;
+mod win_rational;

@@ -62,6 +62,79 @@ pub(super) struct Report<'a> {
     pub(super) worth_complete: bool,
     /// What stopped any part of the work short.
     pub(super) stopped_by: StoppedBy,
+    /// Seats playing to win (`--policy win` or a seat of kind `win`).
+    pub(super) to_win: Option<&'a ToWin>,
+}
+
+/// Seats playing to win, solved on the joint chain.
+#[derive(Clone, Debug)]
+pub(super) struct ToWin {
+    /// Per seat: `win`, or the strategy it plays.
+    pub(super) plays: Vec<&'static str>,
+    /// Per seat: its chance to finish first.
+    pub(super) win_probability: Vec<f64>,
+    /// Whether best responses settled (no choice changed in the last sweep).
+    pub(super) settled: bool,
+    pub(super) sweeps: usize,
+    /// The most a chance moved in the last sweep.
+    pub(super) last_change: f64,
+    pub(super) seconds: f64,
+}
+
+impl ToWin {
+    fn json(&self, as_kinds: Option<&[f64]>) -> Value {
+        serde_json::json!({
+            "plays": self.plays,
+            "win_probability": self.win_probability,
+            "win_probability_as_kinds": as_kinds,
+            "settled": self.settled,
+            "sweeps": self.sweeps,
+            "last_change": self.last_change,
+            "seconds": self.seconds,
+        })
+    }
+
+    fn text(
+        &self,
+        out: &mut dyn Write,
+        seats: &[Seat],
+        kinds: Option<&[f64]>,
+    ) -> std::io::Result<()> {
+        writeln!(
+            out,
+            "\nPlaying to win: a seat playing win chooses to maximise its own chance to finish \
+             first, the others doing the same or playing their kinds"
+        )?;
+        let mut table = Table::new(&[
+            ("seat", Align::Left),
+            ("plays", Align::Left),
+            ("win chance", Align::Right),
+            ("win as hard", Align::Right),
+        ]);
+        for (i, seat) in seats.iter().enumerate() {
+            let hard = kinds.and_then(|k| k.get(i)).map_or_else(|| "-".to_owned(), |&p| percent(p));
+            table.row([
+                seat.name.clone(),
+                self.plays[i].to_owned(),
+                percent(self.win_probability[i]),
+                hard,
+            ]);
+        }
+        table.write(out)?;
+        if self.settled {
+            writeln!(
+                out,
+                "  settled after {} sweeps ({:.1} s): no seat's choice changes",
+                self.sweeps, self.seconds
+            )
+        } else {
+            writeln!(
+                out,
+                "  did not settle after {} sweeps ({:.1} s): the chances last moved by {:.1e}",
+                self.sweeps, self.seconds, self.last_change
+            )
+        }
+    }
 }
 
 /// The headline numbers of one strategy, for the comparison table.
@@ -185,6 +258,12 @@ impl Report<'_> {
                 "expected_rank": r.expected_rank,
             });
         }
+        if let Some(w) = self.to_win {
+            let kinds = self.outcomes.filter(|o| o.is_exact()).map(|o| &o.win_probability[..]);
+            v["to_win"] = w.json(kinds);
+            v["win_probability"] = serde_json::json!(w.win_probability);
+            v["policy"] = serde_json::json!("win");
+        }
         if self.board.has_effects() {
             let finite = |x: f64| if x.is_finite() { serde_json::json!(x) } else { Value::Null };
             let rows: Vec<Value> = self
@@ -306,6 +385,10 @@ impl Report<'_> {
             self.write_race(out, r)?;
         } else if let Some(o) = self.outcomes {
             self.write_seats(out, o)?;
+        }
+        if let Some(w) = self.to_win {
+            let kinds = self.outcomes.filter(|o| o.is_exact()).map(|o| &o.win_probability[..]);
+            w.text(out, self.seats, kinds)?;
         }
         self.write_worth(out)?;
         self.write_landings(out)?;

@@ -232,3 +232,85 @@ fn computers_decide_the_same_way_after_a_save_and_a_load() {
     assert_eq!(rest.code, 0, "{}", rest.stderr);
     eqnice!(whole.stdout, format!("{}{}", first.stdout, rest.stdout));
 }
+
+/// A 16-cell board with a snake pit near the end, as a board file.
+fn pit_board(dir: &TempDir) -> String {
+    let path = dir.file("pit.toml");
+    std::fs::write(
+        &path,
+        "size = 16\n[[ladder]]\nfoot = 2\ntop = 7\n[[ladder]]\nfoot = 5\ntop = 11\n\
+         [[snake]]\nhead = 14\ntail = 3\n[[snake]]\nhead = 13\ntail = 6\n\
+         [[snake]]\nhead = 15\ntail = 9\n",
+    )
+    .unwrap();
+    path
+}
+
+#[test]
+fn analyze_policy_win_gives_each_of_three_seats_its_chance_when_all_play_to_win() {
+    let dir = TempDir::new("win-three");
+    let board = pit_board(&dir);
+    let seats = ["--player", "A:hard", "--player", "B:hard", "--player", "C:greedy"];
+    let mut args = vec!["analyze", "--board", &board, "--choice", "may-pass", "--json"];
+    args.extend(seats);
+    let kinds = snl_json(&args);
+    args.extend(["--policy", "win"]);
+    let v = snl_json(&args);
+    let win = &v["to_win"];
+    assert_eq!(win["settled"], true, "{win}");
+    assert_eq!(win["plays"], serde_json::json!(["win", "win", "win"]));
+    let p: Vec<f64> =
+        v["win_probability"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    assert_eq!(p.len(), 3);
+    assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{p:?}");
+    // The seats' kinds' chances are kept beside the equilibrium's.
+    assert_eq!(win["win_probability_as_kinds"], kinds["win_probability"]);
+    // One seat of kind win against the others' kinds: only it plays to win, and it wins at
+    // least as often as hard did in its place.
+    let mixed = snl_json(&[
+        "analyze", "--board", &board, "--choice", "may-pass", "--json", "--player", "A:hard",
+        "--player", "B:win", "--player", "C:greedy",
+    ]);
+    assert_eq!(mixed["to_win"]["plays"], serde_json::json!(["hard", "win", "greedy"]));
+    let b = mixed["win_probability"][1].as_f64().unwrap();
+    assert!(b >= kinds["win_probability"][1].as_f64().unwrap() - 1e-12);
+    let text = snl(&[
+        "analyze", "--board", &board, "--choice", "pick-die", "--policy", "win", "--player",
+        "Ann:hard", "--player", "Bob:hard", "--player", "Cy:hard",
+    ]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(text.stdout.contains("Playing to win"), "{}", text.stdout);
+    assert!(text.stdout.contains("no seat's choice changes"), "{}", text.stdout);
+}
+
+#[test]
+fn analyze_policy_win_refuses_one_seat_bonus_rolls_and_four_seats_on_a_hundred_cells() {
+    let one = snl(&["analyze", "--choice", "may-pass", "--policy", "win", "--player", "A:hard"]);
+    assert_fails(&one, 2, &["playing to win needs 2 to 4 seats"]);
+    let four = [
+        "analyze", "--choice", "may-pass", "--policy", "win", "--player", "A:hard", "--player",
+        "B:hard", "--player", "C:hard", "--player", "D:hard",
+    ];
+    let run = snl(&four);
+    assert_fails(&run, 2, &["playing to win with 4 seats on 100 cells needs"]);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    let bonus = snl(&[
+        "analyze",
+        "--rules",
+        "bonus-six",
+        "--choice",
+        "may-pass",
+        "--policy",
+        "win",
+        "--player",
+        "A:hard",
+        "--player",
+        "B:hard",
+        "--player",
+        "C:hard",
+    ]);
+    assert_fails(&bonus, 2, &["without bonus rolls"]);
+    let unknown = snl(&["analyze", "--policy", "winner"]);
+    assert_eq!(unknown.code, 2, "{}", unknown.stderr);
+    assert!(unknown.stderr.contains("expected easy, greedy, hard or win"), "{}", unknown.stderr);
+}

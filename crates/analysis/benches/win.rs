@@ -1,0 +1,42 @@
+//! How long playing to win takes (`PlayToWin`, every seat playing `win`): the joint chain of 2,
+//! 3 and 4 tokens, under may-pass and pick-die, on boards whose size shows how the cost grows
+//! with the joint states (cells to the power of the seats). The classic board with 3 seats
+//! (1.03 million joint states) takes about a minute on its own and is timed by
+//! `snl analyze --board classic --choice may-pass --policy win` with three `--player` seats
+//! rather than sampled here.
+
+use std::hint::black_box;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use snl_analysis::strategy::{Play, PlayToWin};
+use snl_engine::{Board, BoardSpec, Choice, Preset, Rules};
+
+/// `size` cells with a ladder near the start and a snake near the end.
+fn board(size: u32, rules: &Rules) -> Board {
+    Board::new(&BoardSpec::with_jumps(size, [(3, size / 2), (size - 2, size / 3)]), rules).unwrap()
+}
+
+fn to_win(c: &mut Criterion) {
+    let mut group = c.benchmark_group("play_to_win");
+    group.sample_size(10);
+    for choice in [Choice::MayPass, Choice::PickDie] {
+        let rules = Rules { choice, ..Rules::default() };
+        let cases = [
+            (2, Board::new(&Preset::Classic.spec(), &rules).unwrap(), "classic"),
+            (3, board(30, &rules), "30 cells"),
+            (3, board(50, &rules), "50 cells"),
+            (4, board(16, &rules), "16 cells"),
+            (4, board(24, &rules), "24 cells"),
+        ];
+        for (seats, board, name) in cases {
+            let id = BenchmarkId::new(format!("{choice:?}_{seats}_seats"), name);
+            group.bench_function(id, |b| {
+                b.iter(|| black_box(PlayToWin::new(&board, &rules, &vec![Play::ToWin; seats])));
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, to_win);
+criterion_main!(benches);
