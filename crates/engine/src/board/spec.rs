@@ -208,10 +208,8 @@ fn describe(text: &str, e: &toml::de::Error) -> ParseBoardError {
     let (line, column) = e.span().map_or((0, 0), |span| line_column(text, span.start));
     let mut message = e.message().trim_end().replace("expected u32", "expected a whole number");
     // The parser says only "duplicate key"; the key is the text at the error's span.
-    if message == "duplicate key"
-        && let Some(key) = e.span().and_then(|span| text.get(span)).map(str::trim)
-        && !key.is_empty()
-    {
+    let key = e.span().and_then(|span| text.get(span)).map(str::trim).unwrap_or_default();
+    if message == "duplicate key" && !key.is_empty() {
         message = format!("duplicate key '{key}': each key may be given once");
     }
     ParseBoardError { line, column, message }
