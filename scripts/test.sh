@@ -23,8 +23,13 @@ need nginx nginx
 export INSTA_UPDATE=no
 cargo test --workspace --release "$@"
 
-# The browser game (crates/server/web): types checked and linted, the animation planner's unit tests, then
-# real Chromium against the release binary that cargo's tests just built.
+# The browser's engine (crates/wasm) built from source with Debian's toolchain (scripts/wasm.sh:
+# a debootstrap root cached in the build directory), and the committed engine.wasm proved to be
+# byte for byte what the sources build.
+scripts/wasm.sh --check
+
+# The browser game (crates/server/web): types checked and linted, the animation planner's and the
+# engine's unit tests, then real Chromium against the release binary that cargo's tests just built.
 cargo build --release --quiet -p snl
 (
   cd web-tests

@@ -5,8 +5,9 @@ import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { launch, openPage, post, shots, startServer } from './support.mjs';
-import { readBoardFile } from '../../crates/server/web/assets/boardfile.js';
+import { load, checkBoardFile } from '../../crates/server/web/assets/engine.js';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -181,7 +182,10 @@ test('the editor places effects and a wormhole with its exits, checked live, in 
   ]);
   const text = await readFile(/** @type {string} */ (await download.path()), 'utf8');
   assert.match(text, /\[\[cell\]\]\nat = 14\neffect = "wormhole"\nexits = \[22, 9\]/);
-  const { size, ladder, cell } = readBoardFile(text);
+  await load(await readFile(path.join(path.dirname(fileURLToPath(import.meta.url)), '../../crates/server/web/assets/engine.wasm')));
+  const read = await checkBoardFile(text);
+  assert.ok(read.valid, JSON.stringify(read));
+  const { size, ladder, cell } = read.valid ? read.board : { size: 0, ladder: [], cell: [] };
   assert.deepEqual({ size, ladder, cell }, board, 'the file reads back as the board');
 
   await page.getByLabel('Your name').fill('Dee');

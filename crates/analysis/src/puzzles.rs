@@ -268,14 +268,14 @@ pub fn matrix_place(n: u32, square: u32) -> (usize, usize) {
     let i = square - 1;
     let from_bottom = i / n;
     let along = i % n;
-    let column = if from_bottom.is_multiple_of(2) { along } else { n - 1 - along };
+    let column = if from_bottom % 2 == 0 { along } else { n - 1 - along };
     ((n - 1 - from_bottom) as usize, column as usize)
 }
 
 /// The square at 0-based `(row, column)` of an `n × n` LeetCode matrix.
 pub fn matrix_square(n: u32, row: u32, column: u32) -> u32 {
     let from_bottom = n - 1 - row;
-    let along = if from_bottom.is_multiple_of(2) { column } else { n - 1 - column };
+    let along = if from_bottom % 2 == 0 { column } else { n - 1 - column };
     from_bottom * n + along + 1
 }
 

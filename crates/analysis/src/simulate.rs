@@ -37,6 +37,7 @@
 mod dice;
 mod tally;
 
+#[cfg(feature = "parallel")]
 use rayon::prelude::*;
 use snl_engine::{
     AfterRoll, Board, Bonus, Choice, Effect, Finish, JumpMode, Met, Next, Rules, splitmix64,
@@ -969,20 +970,26 @@ pub(crate) fn in_chunks<T: std::ops::Add<Output = T> + Send>(
     let join = |(a, a_full): (T, bool), (b, b_full): (T, bool)| {
         if a_full { (a + b, b_full) } else { (a, false) }
     };
-    (0..games.div_ceil(chunk_games))
-        .into_par_iter()
-        .map(|chunk| {
-            let stop = if chunk == 0 { budget.is_cancelled() } else { budget.is_spent() };
-            if stop {
-                return (empty(), false);
-            }
-            let count = chunk_games.min(games - chunk * chunk_games);
-            let result = play(chunk, count);
-            progress(count);
-            (result, true)
-        })
-        .reduce(|| (empty(), true), join)
-        .0
+    let chunks = 0..games.div_ceil(chunk_games);
+    // Without the `parallel` feature (the wasm build) the chunks are played in order, joined the
+    // same way: the same sum.
+    #[cfg(feature = "parallel")]
+    let chunks = chunks.into_par_iter();
+    let played = chunks.map(|chunk| {
+        let stop = if chunk == 0 { budget.is_cancelled() } else { budget.is_spent() };
+        if stop {
+            return (empty(), false);
+        }
+        let count = chunk_games.min(games - chunk * chunk_games);
+        let result = play(chunk, count);
+        progress(count);
+        (result, true)
+    });
+    #[cfg(feature = "parallel")]
+    let sum = played.reduce(|| (empty(), true), join);
+    #[cfg(not(feature = "parallel"))]
+    let sum = played.fold((empty(), true), join);
+    sum.0
 }
 
 /// [`Rules::after_roll`] for a top-face roll after each streak that can occur in a turn: one

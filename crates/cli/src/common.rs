@@ -108,7 +108,7 @@ impl GameArgs {
                     e.utf8_error().valid_up_to()
                 ))
             })?;
-            return BoardSpec::from_toml(&text).map_err(|_| self.file_problems(name, &text, rules));
+            return BoardSpec::from_toml(&text).map_err(|_| self.file_problems(name, &text));
         }
         let preset: Preset = name.parse().or_bad()?;
         if preset == Preset::Random {
@@ -141,21 +141,11 @@ impl GameArgs {
     }
 
     /// A board file that is not well-formed TOML or not shaped like a board: every TOML problem,
-    /// then the board's own problems in the parts that could be read (a bad jump beside a bad key).
-    fn file_problems(&self, name: &str, text: &str, cli_rules: &Rules) -> Failure {
-        let read = BoardSpec::from_toml_partial(text);
-        let mut problems: Vec<String> = read.problems.iter().map(ToString::to_string).collect();
-        let rules = self.rules_with(&read.spec.rules).unwrap_or_else(|e| {
-            problems.push(e.to_string());
-            *cli_rules
-        });
-        if let Err(e) = Board::new(&read.spec, &rules) {
-            // Without a size read, "too small" would only repeat the size's own problem.
-            let shown = e.problems.iter().filter(|p| {
-                read.size_read || !matches!(p, snl_engine::BoardProblem::TooSmall { .. })
-            });
-            problems.extend(shown.map(ToString::to_string));
-        }
+    /// then the board's own problems in the parts that could be read (a bad jump beside a bad key),
+    /// as [`snl_engine::check_board_file`] lists them for every front end.
+    fn file_problems(&self, name: &str, text: &str) -> Failure {
+        let rules_with = |spec: &RuleSpec| self.rules_with(spec).map_err(|e| e.to_string());
+        let problems = snl_engine::check_board_file(text, &rules_with).err().unwrap_or_default();
         Failure::bad(BoardFileProblems { name: name.to_owned(), problems })
     }
 
@@ -180,10 +170,8 @@ impl GameArgs {
     /// The rules in force: the defaults, then the board file's `[rules]`, then `--rules`, then each
     /// single option.
     pub(crate) fn rules_with(&self, file_rules: &RuleSpec) -> CmdResult<Rules> {
-        let mut rules = Rules::default();
-        rules
-            .apply(file_rules)
-            .map_err(|e| Failure::bad(anyhow::anyhow!("the board file's [rules]: {e}")))?;
+        let mut rules =
+            snl_engine::file_rules(file_rules).map_err(|e| Failure::bad(anyhow::anyhow!(e)))?;
         rules.apply(&self.rule_spec()).or_bad()?;
         if let Some(k) = &self.max_bonus {
             rules.max_bonus = k.parse().or_bad()?;

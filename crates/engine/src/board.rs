@@ -1,9 +1,10 @@
 //! Boards: a spec (plain data, maybe invalid) becomes a [`Board`] only through [`Board::new`],
 //! whose error lists every problem.
 //!
-//! The spec and its TOML form are `spec.rs`, the problems `problem.rs`, what a token can reach
+//! The spec and its TOML form are `spec.rs`, a board file read with its rules `file.rs`, the problems `problem.rs`, what a token can reach
 //! `reach.rs`, the drawing geometry `layout.rs`, and one move on the board `crate::moves`.
 
+mod file;
 mod layout;
 mod problem;
 mod reach;
@@ -11,6 +12,7 @@ mod spec;
 
 use std::fmt;
 
+pub use file::{check_board_file, file_rules};
 pub use layout::{Layout, default_width};
 pub use problem::{BoardError, BoardProblem};
 pub use reach::Reach;

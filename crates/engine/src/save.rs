@@ -401,10 +401,11 @@ fn check_outcome(state: &GameState, game: &Game) -> Result<(), RestoreError> {
             let what = format!("position of {name}");
             return mismatch(what, saved.cell().to_string(), replayed.cell.to_string());
         }
-        if let SavedSeat::Whole(saved) = saved
-            && saved != replayed
-        {
-            return mismatch(format!("state of {name}"), seat_words(saved), seat_words(replayed));
+        if let SavedSeat::Whole(saved) = saved {
+            if saved != replayed {
+                let (saved, replayed) = (seat_words(saved), seat_words(replayed));
+                return mismatch(format!("state of {name}"), saved, replayed);
+            }
         }
     }
     if state.ranking != game.ranking() {

@@ -150,6 +150,7 @@ fn content_type(path: &str) -> &'static str {
         "webmanifest" => "application/manifest+json",
         "toml" | "txt" => "text/plain; charset=utf-8",
         "woff2" => "font/woff2",
+        "wasm" => "application/wasm",
         _ => "application/octet-stream",
     }
 }

@@ -2,8 +2,11 @@
 //! ([`frames`]) and every HTTP body ([`rooms`], [`api`]), shared by the server and the terminal
 //! client (`snl join`, `snl watch`), so neither writes nor guesses JSON by hand; and recorded
 //! games as lists show them ([`records`]), which the game database reads into the same types. A test reads
-//! every example of `docs/protocol.md` into these types and writes it back unchanged.
+//! every example of `docs/protocol.md` into these types and writes it back unchanged. With the
+//! `answers` feature, the answers that carry analysis (module `answers`) are worked out here too.
 
+#[cfg(feature = "answers")]
+pub mod answers;
 pub mod api;
 pub mod frames;
 pub mod records;

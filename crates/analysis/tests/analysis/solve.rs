@@ -145,7 +145,7 @@ fn leetcode_literal(board: &[Vec<i64>]) -> i64 {
     let value = |square: usize| {
         let from_bottom = (square - 1) / n;
         let along = (square - 1) % n;
-        let column = if from_bottom.is_multiple_of(2) { along } else { n - 1 - along };
+        let column = if from_bottom % 2 == 0 { along } else { n - 1 - along };
         board[n - 1 - from_bottom][column]
     };
     let mut seen = vec![false; last + 1];

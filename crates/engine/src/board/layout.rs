@@ -39,7 +39,7 @@ impl Layout {
         let i = cell - 1;
         let row = i / self.width;
         let along = i % self.width;
-        let column = if row.is_multiple_of(2) { along } else { self.width - 1 - along };
+        let column = if row % 2 == 0 { along } else { self.width - 1 - along };
         (row, column)
     }
 
@@ -48,7 +48,7 @@ impl Layout {
         if column >= self.width {
             return None;
         }
-        let along = if row.is_multiple_of(2) { column } else { self.width - 1 - column };
+        let along = if row % 2 == 0 { column } else { self.width - 1 - column };
         let cell = row * self.width + along + 1;
         (cell <= self.size).then_some(cell)
     }

@@ -212,10 +212,8 @@ fn describe(lines: &Lines<'_>, e: &toml::de::Error) -> ParseBoardError {
     let (line, column) = e.span().map_or((0, 0), |span| lines.line_column(span.start));
     let mut message = e.message().trim_end().replace("expected u32", "expected a whole number");
     // The parser says only "duplicate key"; the key is the text at the error's span.
-    if message == "duplicate key"
-        && let Some(key) = e.span().and_then(|span| lines.text.get(span)).map(str::trim)
-        && !key.is_empty()
-    {
+    let key = e.span().and_then(|span| lines.text.get(span)).map(str::trim).unwrap_or_default();
+    if message == "duplicate key" && !key.is_empty() {
         message = format!("duplicate key '{}': each key may be given once", crate::seat::cut(key));
     }
     ParseBoardError { line, column, message: cut_quoted(&message) }

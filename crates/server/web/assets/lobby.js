@@ -4,7 +4,7 @@
 
 import { render } from './board.js';
 import { api, keepToken } from './net.js';
-import { readBoardFile } from './boardfile.js';
+import { checkBoardFile } from './engine.js';
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const form = /** @type {HTMLFormElement} */ ($('create'));
@@ -89,7 +89,19 @@ $('file').addEventListener('change', async () => {
   fileBoard = null;
   if (!file) return;
   try {
-    fileBoard = readBoardFile(await file.text());
+    const text = await file.text();
+    if (text.trim().startsWith('{')) {
+      // A board as JSON: the server checks it when the room is made.
+      fileBoard = JSON.parse(text);
+    } else {
+      // A board file (TOML) is read by the engine (engine.wasm), as `snl board validate` reads it.
+      const read = await checkBoardFile(text);
+      if (!read.valid) {
+        note.textContent = `${file.name} is not a valid board: ${read.problems.join('; ')}`;
+        return;
+      }
+      fileBoard = read.board;
+    }
     note.textContent = `${file.name}: ${fileBoard?.size} cells, ${fileBoard?.snake?.length ?? 0} snakes, ${fileBoard?.ladder?.length ?? 0} ladders.`;
     drawPreview();
   } catch (e) {

@@ -1,0 +1,116 @@
+// The engine in the browser: the same Rust engine and analysis as `snl` and `snl serve`, compiled
+// to WebAssembly (crates/wasm, built by scripts/wasm.sh into engine.wasm beside this file). The
+// page asks it what a board file means and what is wrong with it, where a roll's options land,
+// whether odds can be worked out and the odds themselves, instead of restating a rule.
+//
+// The module is fetched on the first call, never before: pages import their modules after their
+// first paint (boot.js), so the engine never holds a page's first paint back. Each call sends one
+// JSON request through the module's memory and reads one JSON answer; an answer
+// `{"error": sentence}` is thrown as an Error with that sentence.
+
+/**
+ * @typedef {import('./geometry.js').BoardJson} BoardJson
+ * @typedef {Record<string, any>} RulesJson
+ * @typedef {{valid: true, playable: boolean, board: BoardJson & {rules?: RulesJson}, rules: RulesJson}
+ *   | {valid: false, problems: string[]}} BoardFileAnswer
+ * @typedef {{steps: number, lands: number, top_face: boolean, landed: number,
+ *   meets: 'nothing' | 'blocked' | 'snake' | 'ladder' | 'wormhole' | 'shield'}} MoveOption
+ * @typedef {{seat: number, name: string | null, position: number, win: number | null,
+ *   fewest_rolls: number | null}} OddsSeat
+ * @typedef {{room: string, seq: number, exact: boolean, unresolved: number | null, seats: OddsSeat[]}} OddsAnswer
+ * @typedef {{analysable: true} | {analysable: false, reason: string}} Analysable
+ * @typedef {{valid: boolean, playable?: boolean, message: string, problems: string[], size?: number,
+ *   rules?: RulesJson, seats?: number, min_rolls?: number | null, path?: number[] | null,
+ *   expected_turns?: number | null, expected_rolls?: number | null, median_turns?: number | null,
+ *   min_turns?: number | null, never_finish_probability?: number, win_probability?: number[],
+ *   expected_game_rolls?: number | null, exact?: boolean, analysis_error?: string}} BoardCheckAnswer
+ * @typedef {{memory: WebAssembly.Memory, snl_alloc: (len: number) => number,
+ *   snl_free: (ptr: number, len: number) => void} & Record<string, any>} Exports
+ */
+
+/** @type {Promise<Exports> | null} */
+let loading = null;
+
+/**
+ * Loads the module: from `bytes` when given (tests, a page that has them), else fetched beside
+ * this file. Called again, it returns the same module.
+ * @param {BufferSource} [bytes]
+ * @returns {Promise<Exports>}
+ */
+export function load(bytes) {
+  loading ??= (async () => {
+    const source = bytes ?? await (await fetch(new URL('./engine.wasm', import.meta.url))).arrayBuffer();
+    const { instance } = await WebAssembly.instantiate(source, {});
+    return /** @type {Exports} */ (/** @type {unknown} */ (instance.exports));
+  })();
+  loading.catch(() => { loading = null; });
+  return loading;
+}
+
+/**
+ * One call: `request` as JSON in, the answer out.
+ * @param {string} name
+ * @param {unknown} request
+ * @returns {Promise<any>}
+ */
+async function call(name, request) {
+  const wasm = await load();
+  const input = new TextEncoder().encode(JSON.stringify(request));
+  const at = wasm.snl_alloc(input.length);
+  new Uint8Array(wasm.memory.buffer, at, input.length).set(input);
+  /** @type {bigint} */
+  let packed;
+  try {
+    packed = wasm[name](at, input.length);
+  } finally {
+    wasm.snl_free(at, input.length);
+  }
+  const ptr = Number(packed >> 32n);
+  const len = Number(packed & 0xffffffffn);
+  const text = new TextDecoder().decode(new Uint8Array(wasm.memory.buffer, ptr, len));
+  wasm.snl_free(ptr, len);
+  const answer = JSON.parse(text);
+  if (answer && typeof answer === 'object' && !Array.isArray(answer) && typeof answer.error === 'string') {
+    throw new Error(answer.error);
+  }
+  return answer;
+}
+
+/**
+ * A board file's text (TOML) read as `snl board validate` reads it: its problems, or the board as
+ * the server takes it.
+ * @param {string} text
+ * @returns {Promise<BoardFileAnswer>}
+ */
+export const checkBoardFile = (text) => call('check_board_file', { text });
+
+/**
+ * The board editor's check (the request and answer of POST /api/boards/check): the board's
+ * problems, or its exact analysis.
+ * @param {{board: unknown, rules?: string | RulesJson, seats?: number}} request
+ * @returns {Promise<BoardCheckAnswer>}
+ */
+export const boardCheck = (request) => call('board_check', request);
+
+/**
+ * The options of a roll: where each lands and what it meets.
+ * @param {{board: BoardJson, rules?: RulesJson, at: number, roll: number[], shield?: boolean}} request
+ * @returns {Promise<MoveOption[]>}
+ */
+export const options = (request) => call('options', request);
+
+/**
+ * Each seat's exact chance to win and fewest rolls, with the tokens on `positions` (the start when
+ * absent) as their next turns begin, seat `first` to play, or `winner` the winner.
+ * @param {{board: BoardJson, rules?: RulesJson, seats?: number, positions?: number[], first?: number,
+ *   winner?: number, names?: (string | null)[], room?: string, seq?: number}} request
+ * @returns {Promise<OddsAnswer>}
+ */
+export const odds = (request) => call('odds', request);
+
+/**
+ * Whether a game's odds can be worked out on this board under these rules, and if not why.
+ * @param {{board: BoardJson, rules?: RulesJson}} request
+ * @returns {Promise<Analysable>}
+ */
+export const analysable = (request) => call('analysable', request);

@@ -1,0 +1,104 @@
+use super::*;
+
+#[test]
+fn a_broken_board_file_gets_the_problems_snl_board_validate_lists() {
+    let text = "size = 20\ncolour = 3\n[[ladder]]\nfoot = 2\ntop = 30\n";
+    let answer = value(&check_board_file(&json!({ "text": text }).to_string()));
+    assert_eq!(answer["valid"], false);
+    let problems = snl_engine::check_board_file(text, &snl_engine::file_rules).unwrap_err();
+    assert_eq!(problems.len(), 2);
+    assert_eq!(answer["problems"], json!(problems));
+}
+
+#[test]
+fn a_good_board_file_comes_back_as_the_board_the_server_takes() {
+    let text = "size = 20\n[[snake]]\nhead = 9\ntail = 2\n[rules]\novershoot = \"bounce\"\n";
+    let answer = value(&check_board_file(&json!({ "text": text }).to_string()));
+    assert_eq!(answer["valid"], true, "{answer}");
+    assert_eq!(answer["playable"], true);
+    assert_eq!(answer["board"]["size"], 20);
+    assert_eq!(answer["board"]["snake"], json!([{ "head": 9, "tail": 2 }]));
+    assert_eq!(answer["board"]["rules"]["overshoot"], "bounce");
+    assert_eq!(answer["rules"]["overshoot"], "bounce");
+}
+
+#[test]
+fn requests_that_are_not_requests_get_one_sentence() {
+    for (request, needle) in [
+        ("{", "the request is not one"),
+        (r#"{"txt": "size = 3"}"#, "unknown field"),
+        (r#"{"board": {"size": 10}, "at": 11, "roll": [3]}"#, "cell 11 is not on a board of 10"),
+        (r#"{"board": {"size": 10}, "at": 1, "roll": [7]}"#, "is not one of"),
+        (r#"{"board": {"size": 100000}, "seats": 2}"#, "100000 cells is larger"),
+        (r#"{"seats": 2}"#, "names no board"),
+    ] {
+        let f = if request.contains("roll") {
+            options
+        } else if request.contains("txt") || request == "{" {
+            check_board_file
+        } else {
+            odds
+        };
+        let answer = value(&f(request));
+        let sentence = answer["error"].as_str().unwrap_or_default();
+        assert!(sentence.contains(needle), "{request}: {answer}");
+    }
+    let long = "x".repeat(MAX_REQUEST_BYTES + 1);
+    assert!(value(&board_check(&long))["error"].as_str().unwrap().contains("the most read"));
+}
+
+#[test]
+fn the_options_of_a_roll_are_the_engines() {
+    let answer = value(&options(
+        r#"{"board": {"size": 20, "snake": [{"head": 9, "tail": 2}]}, "at": 5, "roll": [4]}"#,
+    ));
+    assert_eq!(answer[0]["landed"], 9, "{answer}");
+    assert_eq!(answer[0]["lands"], 2);
+    assert_eq!(answer[0]["meets"], "snake");
+}
+
+#[test]
+fn the_classic_board_odds_at_the_start_are_the_servers() {
+    let board = snl_engine::Preset::Classic.spec();
+    let request = json!({ "board": board, "seats": 2, "names": ["Ann", null] }).to_string();
+    let answer = value(&odds(&request));
+    let rules = Rules::default();
+    let expected = OddsTables::new(&board, &rules).unwrap().answer(&OddsAsked {
+        room: "",
+        seq: 0,
+        names: &[Some("Ann".into()), None],
+        positions: &[0, 0],
+        from: &exact::Standing::at_start(2, &rules),
+        winner: None,
+    });
+    // Both through JSON text: serde_json reads a float back to within one last bit.
+    assert_eq!(answer, value(&serde_json::to_string(&expected).unwrap()));
+    assert_eq!(answer["exact"], true);
+    let first: f64 = answer["seats"][0]["win"].as_f64().unwrap();
+    assert!(first > 0.5 && first < 0.53, "the first seat's edge: {first}");
+    assert_eq!(value(&analysable(&json!({ "board": board }).to_string()))["analysable"], true);
+}
+
+#[test]
+fn the_editor_check_is_the_servers() {
+    let board = snl_engine::Preset::Classic.spec();
+    let answer = value(&board_check(&json!({ "board": board, "seats": 2 }).to_string()));
+    assert_eq!(answer["valid"], true);
+    assert_eq!(answer["exact"], true);
+    assert!(answer["expected_turns"].as_f64().unwrap() > 20.0);
+}
+
+#[test]
+fn odds_follow_the_tokens_and_a_winner_takes_all() {
+    let board = snl_engine::Preset::Classic.spec();
+    let near =
+        value(&odds(&json!({ "board": board, "positions": [98, 1], "first": 1 }).to_string()));
+    assert!(near["seats"][0]["win"].as_f64().unwrap() > 0.5, "{near}");
+    assert_eq!(near["seats"][0]["fewest_rolls"], 1);
+    let won =
+        value(&odds(&json!({ "board": board, "positions": [100, 1], "winner": 0 }).to_string()));
+    assert_eq!(won["seats"][0]["win"], 1.0);
+    assert_eq!(won["seats"][0]["fewest_rolls"], 0);
+    let bad = value(&odds(&json!({ "board": board, "positions": [101, 1] }).to_string()));
+    assert!(bad["error"].as_str().unwrap().contains("positions [101, 1]"), "{bad}");
+}
