@@ -125,6 +125,10 @@ pub struct Options {
     /// stops as at `max_work`, incomplete and marked so. Unlimited by default. Expectations are
     /// exact whatever this is.
     pub budget: crate::Budget,
+    /// When to stop building the chain itself (most of the work on a huge board): the analysis
+    /// then fails with [`AnalysisError::Stopped`]. Unlimited by default, so that expectations
+    /// are always given; a server answering within a deadline sets it.
+    pub chain_budget: crate::Budget,
 }
 
 impl Default for Options {
@@ -137,6 +141,7 @@ impl Default for Options {
             method: Method::Auto,
             geometric_tail: true,
             budget: crate::Budget::unlimited(),
+            chain_budget: crate::Budget::unlimited(),
         }
     }
 }
@@ -265,10 +270,10 @@ pub fn analyze_with(
     // On a board with effects a position is a state (cell, shield, skip): see `effects`.
     let effects = board.has_effects().then(|| effects::EffectModel::new(model));
     let model = TurnModel::new(board, rules, policy);
-    // The budget covers building the chain too: on a huge board that is most of the work.
+    // Building the chain is bounded by its own budget: on a huge board it is most of the work.
     let chain = match &effects {
-        Some(e) => e.chain(&options.budget),
-        None => TurnChain::from_model(&model, rules, &options.budget),
+        Some(e) => e.chain(&options.chain_budget),
+        None => TurnChain::from_model(&model, rules, &options.chain_budget),
     }
     .ok_or(AnalysisError::Stopped)?;
     let solver = Solver::new(&chain, options.method, options.max_dense_back_cells);

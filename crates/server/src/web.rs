@@ -29,8 +29,10 @@ use crate::http::ApiError;
 struct Files;
 
 /// What pages allow: their own scripts, styles, images and WebSocket, nothing else (and the
-/// styles written into the page, by digest: see [`inline_styles`]).
-const POLICY: &str = "default-src 'self'; img-src 'self' data:; connect-src 'self'; \
+/// styles written into the page, by digest: see [`inline_styles`]); their own engine compiled to
+/// WebAssembly ('wasm-unsafe-eval' allows compiling wasm, not `eval` of script text).
+const POLICY: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
+                      img-src 'self' data:; connect-src 'self'; \
                       object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 /// `bytes` in standard base64 (with padding), as CSP digests are written.

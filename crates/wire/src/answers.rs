@@ -163,6 +163,8 @@ fn analyse(board: &Board, rules: &Rules, seats: usize, budget: Budget) -> BoardC
     let best = solve::solve(board, rules);
     let mut options = exact::Options::default();
     options.landings = false;
+    // The check's deadline covers building the chain too.
+    options.chain_budget = budget.clone();
     options.budget = budget;
     let analysis = exact::analyze_with(board, rules, &snl_engine::FirstOption, &options);
     let solved = BoardCheckAnswer {

@@ -416,6 +416,9 @@ async function show(event, text) {
       awaiting = null;
       current = null;
       deadline = null;
+      // The game clock stops with the game: hidden at once, not at its next tick.
+      gameEnd = null;
+      tickGameClock();
       break;
     default:
       break;
