@@ -47,7 +47,7 @@ cluster_tmp=$(mktemp -d)
 chmod 755 "$cluster_tmp" # the postgres user runs the database inside
 cluster_dir=$cluster_tmp/cluster
 trap 'SNL_CLUSTER_DIR=$cluster_dir deploy/cluster.sh down >/dev/null 2>&1 || true' EXIT
-SNL_CLUSTER_DIR=$cluster_dir SNL_SERVE_ARGS="--bot-delay-ms 50 --rate 1000" deploy/cluster.sh up 3
+SNL_CLUSTER_DIR=$cluster_dir SNL_SERVE_ARGS="--bot-delay-ms 50 --rate 1000 --rooms-per-minute 1000" deploy/cluster.sh up 3
 SNL_CLUSTER_DIR=$cluster_dir cargo run --release -p snl-server --example cluster_run -- \
   --addr 127.0.0.1:8800 --rooms 300 \
   --kill "SNL_CLUSTER_DIR=$cluster_dir deploy/cluster.sh kill-node 2" \

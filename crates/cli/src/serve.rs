@@ -38,6 +38,10 @@ pub(crate) struct ServeArgs {
     /// Most rooms not over at once; more are refused.
     #[arg(long, value_name = "N", default_value_t = 10_000, help_heading = "Rooms")]
     pub(crate) max_rooms: usize,
+    /// Rooms one client address may create a minute (twice as many at once); past it, 429.
+    /// Behind a reverse proxy every client has the proxy's address: raise it there.
+    #[arg(long, value_name = "N", default_value_t = 10, help_heading = "Rooms")]
+    pub(crate) rooms_per_minute: u32,
     /// Most WebSocket connections at once; more are refused.
     #[arg(long, value_name = "N", default_value_t = 20_000, help_heading = "Connections")]
     pub(crate) max_connections: usize,
@@ -65,6 +69,9 @@ pub(crate) fn run(args: &ServeArgs, console: &mut Console) -> CmdResult {
     config.bot_delay = Duration::from_millis(args.bot_delay_ms);
     config.max_rooms = args.max_rooms;
     config.max_connections = args.max_connections;
+    let per_minute = args.rooms_per_minute.max(1);
+    config.create_limit =
+        snl_server::CreateLimit { rate: per_minute, burst: per_minute.saturating_mul(2) };
     config.fsync = args.fsync;
     config.allow_origins.clone_from(&args.allow_origin);
     config.limits.rate = args.rate.max(1);
