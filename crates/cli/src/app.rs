@@ -108,6 +108,7 @@ fn dispatch(cli: Cli, console: &mut Console) -> CmdResult {
         Some(Command::Games(args)) => records::games(&args, console),
         Some(Command::Replay(args)) => replay::run(&args, console),
         Some(Command::History(args)) => records::history(&args, console),
+        Some(Command::Stats(args)) if args.dice => crate::fairness::dice_stats(&args, console),
         Some(Command::Stats(args)) => records::stats(&args, console),
         Some(Command::Verify(args)) => crate::fairness::verify(&args, console),
         Some(Command::Leaderboard(args)) => records::leaderboard(&args, console),

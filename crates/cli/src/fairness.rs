@@ -13,7 +13,7 @@ use snl_words::dice_verdict;
 use crate::{
     common::{CmdResult, Failure, OrFail},
     format::{VALUE_SHOWN, shown, shown_name},
-    records::{open_read, read_rows, table},
+    records::{StatsArgs, open_read, read_rows, table},
     replay::read_game,
     session::DbArgs,
 };
@@ -85,12 +85,20 @@ struct Tally {
 
 /// `snl stats --dice`: each player's faces of each kind of die, over every recorded game with
 /// seeded dice, against even chances.
-pub(crate) fn dice_stats(
-    player: Option<&str>,
-    json: bool,
-    db: &DbArgs,
-    console: &mut Console,
-) -> CmdResult {
+pub(crate) fn dice_stats(args: &StatsArgs, console: &mut Console) -> CmdResult {
+    let (player, json, db) = (args.player.as_deref(), args.json, &args.db);
+    if let Some(name) = player {
+        let known = match open_read(db)? {
+            Some(db) => read_rows(&db, db.has_player(name))?,
+            None => false,
+        };
+        if !known {
+            return Err(Failure::bad(anyhow::anyhow!(
+                "no recorded game has a player named '{}'",
+                shown(name, VALUE_SHOWN)
+            )));
+        }
+    }
     let mut tallies: BTreeMap<(String, u8), FaceCounts> = BTreeMap::new();
     let mut skipped = 0;
     if let Some(db) = open_read(db)? {

@@ -292,9 +292,6 @@ pub(crate) fn stats(args: &StatsArgs, console: &mut Console) -> CmdResult {
             )));
         }
     }
-    if args.dice {
-        return crate::fairness::dice_stats(args.player.as_deref(), args.json, &args.db, console);
-    }
     let mut all = match &db {
         Some(db) => read(db, db.stats(args.player.as_deref()))?,
         None => Vec::new(),

@@ -1,4 +1,4 @@
-// Long on purpose: a series is one loop shared by `play --games` and `resume` (set-up, standings, the series row); a third is its tests.
+// Long because a series is one loop shared by `play --games` and `resume` (set-up, standings, the series row); a third is its tests.
 //! `snl play --games K`: a series, the best of K games between the same seats.
 //!
 //! Each game is a new game set up as `snl play` sets one (the same options), played at the

@@ -1,4 +1,4 @@
-// Long on purpose: a room's state machine and its command log replay together; a fifth is tests.
+// Long because a room's state machine and its command log replay together; a fifth is tests.
 //! A room as a state machine with no I/O: its seats, its [`Session`] once every seat is taken,
 //! and the [`Command`]s that change it. Every command that changes the room is logged; replaying
 //! the log on a new room rebuilds it exactly, event for event — which is how a room comes back

@@ -1,4 +1,4 @@
-// Long on purpose: the layouts' snapshot tests and scripted games share their fixtures; each test is short.
+// Long because the layouts' snapshot tests and scripted games share their fixtures; each test is short.
 //! Layouts and scripted games of the full-screen game, without a terminal: screens are drawn into
 //! ratatui's test backend and compared whole (text and styles) with the insta snapshots in
 //! `snapshots/`; games are played by feeding keys through the action and update layer.

@@ -1,3 +1,4 @@
+// Long because playing to win is one solver: the joint chain, its sweeps of best responses and its limits read together.
 //! Playing to win with two, three or four seats: every seat that plays `win` chooses, at each
 //! roll, the option after which its own chance of finishing first is highest, given that the
 //! other seats do the same (or play a fixed strategy).

@@ -1,3 +1,4 @@
+// Long because the report writes every analysis as text and as JSON side by side; split, each shape would be written twice.
 //! What `snl analyze` prints: the numbers as tables for people, or as one JSON object (SPEC §7).
 
 use std::{io::Write, path::Path};
