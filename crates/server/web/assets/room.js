@@ -284,7 +284,13 @@ function adopt(state, until) {
   const big = state.board.size > 400;
   $('zoom').hidden = !big;
   svg.classList.toggle('zoomable', big);
-  if (big) setZoom(Math.max(1, 36 / fitCell()));
+  // A fresh state (a move, a seat coming or going) keeps the zoom the player chose; only the first
+  // state of a big board picks one (cells about 36 pixels wide).
+  if (big) setZoom(svg.dataset.zoom ? Number(svg.dataset.zoom) : Math.max(1, 36 / fitCell()));
+  else if (svg.dataset.zoom) {
+    delete svg.dataset.zoom;
+    svg.style.width = '';
+  }
   startClock(until);
   gameEnd = typeof state.game_left_ms === 'number' ? Date.now() + state.game_left_ms : null;
   tickGameClock();
