@@ -72,6 +72,8 @@ mod update;
 #[cfg(test)]
 mod online_tests;
 #[cfg(test)]
+mod parity_tests;
+#[cfg(test)]
 mod replay_tests;
 #[cfg(test)]
 mod tests;
