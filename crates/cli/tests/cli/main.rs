@@ -7,6 +7,7 @@ mod achievements;
 mod analyze;
 mod board;
 mod clocks;
+mod console_rules;
 mod database;
 mod design;
 mod effects;
