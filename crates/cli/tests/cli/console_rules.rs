@@ -1,5 +1,5 @@
 //! The line-by-line console tells each rule as it plays it (issue 26's parity table: the cases the
-//! full-screen, join/watch and replay screens share in crates/tui/src/parity_tests.rs, where the
+//! full-screen, join/watch and replay screens share in `crates/tui/src/parity_tests.rs`, where the
 //! console had no test of its own): tokens starting on the first cell, a chain of jumps, everyone
 //! ranked under `finish all`, and the game clock counting down in the prompt.
 
