@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launch, logLines, openPage, post, root, startServer } from './support.mjs';
+import { annAndRobo, launch, logLines, openPage, post, root, startServer } from './support.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -117,4 +117,32 @@ test('a room on a board of skip and extra cells tells its skip and extra cells a
     for (const text of said) assert.ok(lines.includes(text), `«${text}» is in the room's log:\n${lines}`);
   }
   assert.deepEqual(errors, []);
+});
+
+test('a person who lets the turn clock run out has the turn played, and the game clock ends the game; the replay tells both', async () => {
+  // Ann never rolls: each of her turns runs out after a second and her seat's computer plays it;
+  // after three seconds the game clock ends the game with the round.
+  const { page, context, errors } = await annAndRobo(server, browser, { board: 'classic', turn_time: 1, game_time: 3, seed: 4 });
+  await page.waitForSelector('#winner:not([hidden])');
+  await page.waitForFunction(() => document.body.dataset.idle === 'true');
+  const list = await (await fetch(`${server.url}/api/games`)).json();
+  const game = await (await fetch(`${server.url}/api/games/${list.games[0].id}`)).json();
+  const lines = await logLines(page);
+  for (const type of ['timed_out', 'time_up']) {
+    const said = game.events.filter((/** @type {{event: {type: string}}} */ e) => e.event.type === type).map((/** @type {{text: string}} */ e) => e.text);
+    assert.ok(said.length > 0 && said.every(Boolean), `the game has a ${type} told in words`);
+    for (const text of said) assert.ok(lines.includes(text), `«${text}» is in the room's log:\n${lines.join('\n')}`);
+  }
+  // The replay of the game tells them too.
+  await page.goto(`${server.url}/replay/${game.id}`);
+  await page.waitForSelector('body[data-index="0"]');
+  await page.keyboard.press('End');
+  await page.waitForSelector(`body[data-index="${game.events.length}"]`);
+  const replayed = await page.$$eval('#log li', (nodes) => nodes.map((n) => n.textContent ?? ''));
+  for (const type of ['timed_out', 'time_up']) {
+    const last = game.events.filter((/** @type {{event: {type: string}}} */ e) => e.event.type === type).at(-1).text;
+    assert.ok(replayed.includes(last), `«${last}» is in the replay's log:\n${replayed.join('\n')}`);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
 });

@@ -4,7 +4,7 @@
 // shows something of its own on the page.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, post, settled, startServer, tokens } from './support.mjs';
+import { annAndRobo, launch, openPage, post, settled, startServer, tokens } from './support.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -116,15 +116,7 @@ test('chain jumps: a ladder onto a ladder climbs both in one move', async () => 
  * Ann (a person, held by the page) and a computer, with `rules`.
  * @param {Record<string, unknown>} rules
  */
-async function annWith(rules) {
-  const made = await post(`${server.url}/api/rooms`, { seats: [{ kind: 'human' }, { kind: 'easy', name: 'Robo' }], rules, seed: 8 });
-  const { token } = await post(`${server.url}/api/rooms/${made.room}/seats/0`, { name: 'Ann' });
-  const opened = await openPage(browser);
-  await opened.page.goto(`${server.url}/room/${made.room}#token=${token}`);
-  await opened.page.waitForFunction(() => document.querySelector('#players .player .badge-you'));
-  await settled(opened.page);
-  return opened;
-}
+const annWith = (rules) => annAndRobo(server, browser, { rules, seed: 8 });
 
 test('first-cell start: the tokens begin on cell 1', async () => {
   const { page, context, errors } = await annWith({ start: 'first-cell' });

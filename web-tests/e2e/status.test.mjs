@@ -5,7 +5,7 @@
 // badges, updated as the game goes. Every word comes from the server (snl-words).
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, playToEnd, post, settled, startServer } from './support.mjs';
+import { annAndRobo, launch, openPage, playToEnd, post, settled, startServer } from './support.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -20,22 +20,8 @@ after(async () => {
   server?.stop();
 });
 
-/**
- * A room with Ann (a person, held by the page) and a computer, the page opened on it.
- * @param {Record<string, unknown>} extra more of the room's request
- */
-async function annAndRobo(extra) {
-  const made = await post(`${server.url}/api/rooms`, { seats: [{ kind: 'human' }, { kind: 'easy', name: 'Robo' }], ...extra });
-  const { token } = await post(`${server.url}/api/rooms/${made.room}/seats/0`, { name: 'Ann' });
-  const opened = await openPage(browser);
-  await opened.page.goto(`${server.url}/room/${made.room}#token=${token}`);
-  await opened.page.waitForFunction(() => document.querySelector('#players .player .badge-you'));
-  await settled(opened.page);
-  return { room: /** @type {string} */ (made.room), ...opened };
-}
-
 test('a race says its round and its end, ranks the unfinished by position, and the game clock counts', async () => {
-  const { room, page, context, errors } = await annAndRobo({ board: 'classic', mode: 'race', rounds: 2, game_time: 3600, seed: 5 });
+  const { room, page, context, errors } = await annAndRobo(server, browser, { board: 'classic', mode: 'race', rounds: 2, game_time: 3600, seed: 5 });
   const lobby = await (await fetch(`${server.url}/api/rooms`)).json();
   const entry = lobby.rooms.find((/** @type {{room: string}} */ r) => r.room === room);
   assert.equal(entry.about, 'race of 2 rounds · game clock 1:00:00');
@@ -80,7 +66,7 @@ test('the lobby page says which room is a race and which has clocks', async () =
 const allOf = (effect) => ({ size: 20, cell: [1, 2, 3, 4, 5, 6].map((at) => ({ at, effect })) });
 
 test('the legend lists the kinds of cell on the board with their icons', async () => {
-  const { page, context, errors } = await annAndRobo({ board: 'party', seed: 1 });
+  const { page, context, errors } = await annAndRobo(server, browser, { board: 'party', seed: 1 });
   const kinds = await page.locator('#legend li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-kind')));
   assert.deepEqual(kinds, ['snake', 'ladder', 'skip', 'extra', 'shield', 'wormhole']);
   assert.equal(await page.locator('#legend li svg.legend-icon').count(), 6);
@@ -88,14 +74,14 @@ test('the legend lists the kinds of cell on the board with their icons', async (
   // An effect's icon in the legend is the board's own.
   assert.equal(await page.locator('#legend li[data-kind="wormhole"] .fx-wormhole').count(), 1);
   await context.close();
-  const classic = await annAndRobo({ board: 'classic' });
+  const classic = await annAndRobo(server, browser, { board: 'classic' });
   assert.deepEqual(await classic.page.locator('#legend li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-kind'))), ['snake', 'ladder']);
   assert.deepEqual([...errors, ...classic.errors], []);
   await classic.context.close();
 });
 
 test('a shield held and a skip pending show as badges, and go when spent', async () => {
-  const shielded = await annAndRobo({ board: allOf('shield'), seed: 2 });
+  const shielded = await annAndRobo(server, browser, { board: allOf('shield'), seed: 2 });
   const ann = shielded.page.locator('#players .player[data-seat="0"] .badge');
   assert.equal(await ann.filter({ hasText: 'shield' }).count(), 0);
   await shielded.page.getByRole('button', { name: 'Roll', exact: true }).click();

@@ -145,3 +145,20 @@ export async function tokens(page) {
 export async function logLines(page) {
   return page.$$eval('#log > p:not(.error)', (nodes) => nodes.map((n) => n.textContent ?? ''));
 }
+
+/**
+ * A room of Ann (a person, held by a page of her own) and a computer named Robo (easy), made with
+ * `extra` more of the room's request; the page opened on it, Ann's seat taken and shown.
+ * @param {{url: string}} server
+ * @param {import('playwright-core').Browser} browser
+ * @param {Record<string, unknown>} extra
+ */
+export async function annAndRobo(server, browser, extra) {
+  const made = await post(`${server.url}/api/rooms`, { seats: [{ kind: 'human' }, { kind: 'easy', name: 'Robo' }], ...extra });
+  const { token } = await post(`${server.url}/api/rooms/${made.room}/seats/0`, { name: 'Ann' });
+  const opened = await openPage(browser);
+  await opened.page.goto(`${server.url}/room/${made.room}#token=${token}`);
+  await opened.page.waitForFunction(() => document.querySelector('#players .player .badge-you'));
+  await settled(opened.page);
+  return { room: /** @type {string} */ (made.room), ...opened };
+}
