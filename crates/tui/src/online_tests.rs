@@ -470,3 +470,33 @@ fn join_and_watch_draw_every_preset_a_random_board_and_a_board_file() {
         }
     }
 }
+
+#[test]
+fn when_the_game_clock_runs_out_the_watchers_screen_says_so_and_ends_with_the_round() {
+    // The server's game clock runs out once five turns were played: it tells `time_up`, the
+    // round in play is completed and the game ends, everyone ranked by position.
+    let mut session = room_session(Rules::default(), 12);
+    let mut events = Vec::new();
+    while session.game().turns() < 5 || session.game().in_turn() {
+        let batch = match session.awaiting() {
+            Awaiting::Computer { .. } => session.play_computer().unwrap(),
+            Awaiting::Roll { seat } => session.act(seat, Intent::Roll).unwrap(),
+            other => panic!("{other:?}"),
+        };
+        events.extend(named(&session, batch));
+    }
+    let up = session.time_up().unwrap();
+    events.extend(named(&session, up));
+    let (events, end) = play_on(session, events, usize::MAX);
+    assert!(end.time_up().is_some());
+    let mut app = screen_of(None, Rules::default(), true);
+    hear(&mut app, &events);
+    settle(&mut app);
+    assert_eq!(online(&app).lost, None);
+    assert_eq!(app.session.game().ranking(), end.ranking());
+    assert!(matches!(app.session.awaiting(), Awaiting::Over));
+    let time_up = "Time is up: the game ends with this round.";
+    assert!(log(&app).contains(time_up), "{}", log(&app));
+    let shown = text(&app, 130, 40);
+    assert!(shown.contains("Time is up"), "{shown}");
+}
