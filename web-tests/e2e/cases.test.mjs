@@ -49,7 +49,9 @@ const CASES = [
   ['max-bonus / on-max', PLAIN, ['--bonus', 'top-face', '--max-bonus', '2', '--on-max', 'void'], '6,6,1', 'turn_voided'],
   ['finish all', PLAIN, ['--finish', 'all', '--overshoot', 'win'], '6,1,1,6,1,1,6,1,1,6,1,1,6,6,1,5,1,6,1,6', 'player_finished'],
   ['named rule sets', PLAIN, ['--rules', 'bonus-six'], '6,1,1', 'bonus_roll'],
-  ['race mode (told as a race)', PLAIN, ['--mode', 'race', '--rounds', '2'], '1,1,1,1', 'game_ended'],
+  ['race end, ranked by position', PLAIN, ['--mode', 'race', '--rounds', '2'], '1,2,1,2', 'game_ended'],
+  ['choice may-pass', PLAIN, ['--choice', 'may-pass'], '2,1,6,1', 'moved'],
+  ['choice pick-die', PLAIN, ['--choice', 'pick-die'], '1+2,3+4,5+6', 'moved'],
   ['skip played and told', EFFECTS, [], '4,1,1', 'turn_skipped'],
   ['extra played and told', EFFECTS, [], '6,1,1', 'extra_roll'],
   ['shield played and told', EFFECTS, [], '3,1,6,1,4', 'shield_used'],
@@ -143,6 +145,22 @@ test('a person who lets the turn clock run out has the turn played, and the game
     const last = game.events.filter((/** @type {{event: {type: string}}} */ e) => e.event.type === type).at(-1).text;
     assert.ok(replayed.includes(last), `«${last}» is in the replay's log:\n${replayed.join('\n')}`);
   }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the odds panel of a race shows each player’s chance and fewest rolls, as the server works them out', async () => {
+  const { room, page, context, errors } = await annAndRobo(server, browser, { board: 'classic', mode: 'race', rounds: 5, seed: 6 });
+  const state = await (await fetch(`${server.url}/api/rooms/${room}`)).json();
+  await page.waitForSelector(`#odds[data-seq="${state.seq}"]`);
+  const odds = await (await fetch(`${server.url}/api/rooms/${room}/odds`)).json();
+  const shown = await page.$$eval('#odds li', (nodes) => nodes.map((n) => Number(n.getAttribute('data-win'))));
+  assert.deepEqual(shown, odds.seats.map((/** @type {{win: number}} */ s) => s.win));
+  const texts = await page.locator('#odds li .num').allTextContents();
+  assert.deepEqual(texts, odds.seats.map((/** @type {{win: number}} */ s) => `${(s.win * 100).toFixed(1)}%`));
+  // In a race of 5 rounds on 100 cells nobody can finish: the race is won by position.
+  assert.ok(Math.abs(shown[0] + shown[1] - 1) < 1e-9, String(shown));
+  assert.match(String(await page.locator('#odds').textContent()), /roll/);
   assert.deepEqual(errors, []);
   await context.close();
 });
