@@ -17,6 +17,7 @@ mod long_run;
 mod online;
 mod play;
 mod records;
+mod replay_online;
 mod save;
 mod save_edits;
 mod series;

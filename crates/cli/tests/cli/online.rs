@@ -16,7 +16,8 @@ use crate::util::{TempDir, snl_with_input};
 pub(crate) struct Served {
     child: Child,
     pub(crate) addr: String,
-    db: String,
+    /// The server's game database.
+    pub(crate) db: String,
     _dir: TempDir,
 }
 
