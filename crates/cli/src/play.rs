@@ -128,7 +128,11 @@ pub(crate) fn run(args: &PlayArgs, console: &mut Console, bare: bool) -> CmdResu
     };
     let kept = keep(&mut session, save, db.as_deref(), resumed)?;
     let seated = Seated { session, kept, tell_seed: start.tell_seed, intro: start.intro };
-    at_table(seated, &args.table, console)
+    let mut table = args.table.clone();
+    if let Some((turn_time, game_time)) = start.clocks {
+        (table.turn_time, table.game_time) = (turn_time, game_time);
+    }
+    at_table(seated, &table, console)
 }
 
 /// Whether `opts` on `console` call for the full screen: both ends a terminal, and neither
@@ -166,6 +170,8 @@ pub(crate) struct Start {
     intro: Option<String>,
     /// The number of the last event told, when a loaded save kept it.
     seq: Option<u64>,
+    /// The turn and game clocks the setup (form or questions) chose, over the command line's.
+    clocks: Option<(Option<u64>, Option<u64>)>,
 }
 
 impl Start {
@@ -178,7 +184,8 @@ impl Start {
     ) -> CmdResult<Option<Start>> {
         let interactive = console.stdin_tty && console.stdout_tty;
         let mut args = args.clone();
-        if args.setup || (bare && interactive) {
+        let asked = args.setup || (bare && interactive);
+        if asked {
             if full_screen(&args.table, console) {
                 let mut choices = args.choices();
                 if !snl_tui::setup_form(&mut choices)? {
@@ -222,7 +229,8 @@ impl Start {
         };
         let tell_seed = args.rolls.is_none() && args.game.seed.is_none();
         let board_name = setup.board_name;
-        Ok(Some(Start { game, dice, board_name, tell_seed, intro: None, seq: None }))
+        let clocks = asked.then_some((args.table.turn_time, args.table.game_time));
+        Ok(Some(Start { game, dice, board_name, tell_seed, intro: None, seq: None, clocks }))
     }
 
     /// The game saved in `path`, checked; a file that does not hold a playable game is refused
@@ -251,6 +259,7 @@ impl Start {
             tell_seed: false,
             intro: Some(intro),
             seq: save.seq,
+            clocks: None,
         })
     }
 }

@@ -48,15 +48,29 @@ impl Console {
     /// End of input is a failure of class "could not go on" (exit 3); a failed read or write
     /// any other failure.
     pub fn ask(&mut self, question: &str, default: &str) -> crate::failure::CmdResult<String> {
-        use crate::failure::{Failure, OrFail};
+        use crate::failure::Failure;
+        self.ask_or_end(question, default)?
+            .ok_or_else(|| Failure::stuck(anyhow::anyhow!("input ended during the setup")))
+    }
+
+    /// As [`Console::ask`], but the end of input is `None` rather than a failure: for the
+    /// questions a setup may leave at their defaults once its input has ended.
+    ///
+    /// # Errors
+    ///
+    /// A failed read or write.
+    pub fn ask_or_end(
+        &mut self,
+        question: &str,
+        default: &str,
+    ) -> crate::failure::CmdResult<Option<String>> {
+        use crate::failure::OrFail;
         loop {
             write!(self.out, "{question} [{default}]: ").or_other()?;
             match self.read_line() {
-                Ok(None) => {
-                    return Err(Failure::stuck(anyhow::anyhow!("input ended during the setup")));
-                }
-                Ok(Some(a)) if a.trim().is_empty() => return Ok(default.to_owned()),
-                Ok(Some(a)) => return Ok(a.trim().to_owned()),
+                Ok(None) => return Ok(None),
+                Ok(Some(a)) if a.trim().is_empty() => return Ok(Some(default.to_owned())),
+                Ok(Some(a)) => return Ok(Some(a.trim().to_owned())),
                 // One sentence, and the question again (the line was read past).
                 Err(e) if e.kind() == io::ErrorKind::InvalidData => {
                     writeln!(self.out, "  {e}; try again.").or_other()?;

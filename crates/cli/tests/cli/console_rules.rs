@@ -81,3 +81,56 @@ fn the_game_clock_counts_down_in_the_prompt() {
     assert!(first < later, "{}", run.stderr);
     assert!(run.stdout.contains("Time is up: the game ends with this round."), "{}", run.stdout);
 }
+
+#[test]
+fn the_line_setup_offers_a_random_boards_size_and_effects_rules_a_race_clocks_and_the_seed() {
+    // Ann (a person) and Bob; then "yes" to the rest: 64 cells with 6 effects, bonus-six,
+    // may-pass, a race of 3 rounds, no turn clock, a game clock of 600 s and seed 42. A bad
+    // answer is said in one sentence and asked again.
+    let answers = "random\n2\nAnn\nhuman\nBob\neasy\nyes\n64\n6\nbonus-seven\nbonus-six\nmay-pass\n\
+        race\n3\nnone\n600\n42\n";
+    let rolls = "\n".repeat(200);
+    let run =
+        snl_with_input(&["play", "--setup", "--fast", "--no-record"], &format!("{answers}{rolls}"));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for question in [
+        "Change the rules, play a race, set clocks or the seed (yes/no) [no]: ",
+        "Cells on the random board [100]: ",
+        "Rules (standard, bonus-six, three-sixes, strict-sixes) [standard]: ",
+        "Choice rule (none, may-pass, pick-die) [none]: ",
+        "Rounds of the race [10]: ",
+        "Game clock: seconds the whole game lasts, or none [none]: ",
+        "Dice seed (a number, or fresh) [fresh]: ",
+    ] {
+        assert!(run.stdout.contains(question), "{question} not asked:\n{}", run.stdout);
+    }
+    assert!(run.stdout.contains("'bonus-seven'"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains(
+            "New game on a board of 64 cells: Ann, Bob. Rules: start off-board, dice 1d6, \
+             overshoot stay, jumps single, bonus top-face (max unlimited, on-max pass), finish \
+             first, choice may-pass, race of 3 rounds."
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("Skip     (x)"), "the effects are on the board:\n{}", run.stdout);
+    assert!(run.stderr.contains("10:00 of the game left"), "{}", run.stderr);
+    // The same seed, the same game.
+    let again =
+        snl_with_input(&["play", "--setup", "--fast", "--no-record"], &format!("{answers}{rolls}"));
+    let story =
+        |out: &str| out.lines().filter(|l| l.contains(" rolled ")).collect::<Vec<_>>().join("\n");
+    assert_eq!(story(&again.stdout), story(&run.stdout));
+    // Without "yes", or when the input ends before it, the setup keeps its defaults.
+    let short = snl_with_input(
+        &["play", "--setup", "--seed", "2", "--fast", "--no-record"],
+        "kids\n2\nAnn\neasy\nBob\neasy\n",
+    );
+    assert_eq!(short.code, 0, "{}", short.stderr);
+    assert!(
+        short.stdout.contains("New game on a board of 50 cells: Ann, Bob. Rules: start off-board"),
+        "{}",
+        short.stdout
+    );
+}
