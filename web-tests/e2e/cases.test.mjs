@@ -70,18 +70,30 @@ function told(id) {
   return story.slice(0, story.indexOf('') === -1 ? story.length : story.indexOf(''));
 }
 
+/**
+ * Plays a scripted game with `snl play` into the server's database; its number there.
+ * @param {string} name the board file's name
+ * @param {string} board
+ * @param {string[]} flags
+ * @param {string} rolls
+ * @param {string[]} players
+ */
+async function recorded(name, board, flags, rolls, players) {
+  const file = path.join(dir, `${name}.toml`);
+  writeFileSync(file, board);
+  // Exit 3 when the scripted rolls run out before the end: the game is kept as it stands.
+  const played = spawnSync(bin, ['play', '--db', /** @type {string} */ (server.db), '--fast', '--board', file, ...flags, '--rolls', rolls, ...players.flatMap((p) => ['--player', p])], { stdio: 'ignore' });
+  assert.ok(played.status === 0 || played.status === 3, `${name}: snl play exited with ${played.status}`);
+  const list = await (await fetch(`${server.url}/api/games`)).json();
+  return /** @type {number} */ (list.games[0].id);
+}
+
 test('each rule and cell effect replays on the page told as snl replay tells it', async (t) => {
   if (!server.db) return t.skip('the server was started elsewhere (SNL_URL without SNL_DB)');
   const { page, errors } = await openPage(browser);
   for (const [k, [feature, board, flags, rolls, type]] of CASES.entries()) {
-    const file = path.join(dir, `case-${k}.toml`);
-    writeFileSync(file, board);
     const players = feature === 'finish all' ? ['Ann:easy', 'Bob:easy', 'Cy:easy'] : ['Ann:easy', 'Bob:easy'];
-    // Exit 3 when the scripted rolls run out before the end: the game is kept as it stands.
-    const played = spawnSync(bin, ['play', '--db', /** @type {string} */ (server.db), '--fast', '--board', file, ...flags, '--rolls', rolls, ...players.flatMap((p) => ['--player', p])], { stdio: 'ignore' });
-    assert.ok(played.status === 0 || played.status === 3, `${feature}: snl play exited with ${played.status}`);
-    const list = await (await fetch(`${server.url}/api/games`)).json();
-    const id = list.games[0].id;
+    const id = await recorded(`case-${k}`, board, flags, rolls, players);
     const game = await (await fetch(`${server.url}/api/games/${id}`)).json();
     const events = game.events.map((/** @type {{event: {type: string}}} */ e) => e.event);
     assert.ok(events.some((/** @type {{type: string}} */ e) => e.type === type), `${feature}: the game has a ${type} event`);
@@ -163,4 +175,53 @@ test('the odds panel of a race shows each player’s chance and fewest rolls, as
   assert.match(String(await page.locator('#odds').textContent()), /roll/);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('a replay shows, at each point, the shield and skip each player carries, a race’s line and the chances from there', async (t) => {
+  if (!server.db) return t.skip('the server was started elsewhere (SNL_URL without SNL_DB)');
+  const { page, errors } = await openPage(browser);
+  /**
+   * Opens the replay of game `id` at its end; the panels once they follow that point.
+   * @param {number} id
+   */
+  const atEnd = async (id) => {
+    const game = await (await fetch(`${server.url}/api/games/${id}`)).json();
+    await page.goto(`${server.url}/replay/${id}`);
+    await page.waitForSelector('body[data-index="0"]');
+    await page.keyboard.press('End');
+    const n = game.events.length;
+    await page.waitForSelector(`#replay-odds[data-at="${n}"]`);
+    const standing = await (await fetch(`${server.url}/api/games/${id}/at/${n}`)).json();
+    const shown = await page.$$eval('#replay-odds li', (nodes) => nodes.map((n) => Number(n.getAttribute('data-win'))));
+    assert.deepEqual(shown, standing.odds.seats.map((/** @type {{win: number}} */ s) => s.win));
+    // Each seat's fewest rolls, in the room's odds panel's words.
+    const fewest = await page.$$eval('#replay-odds li .fewest', (nodes) => nodes.map((n) => n.textContent));
+    const words = (/** @type {number | null} */ n) => (n === null ? 'cannot finish' : n === 0 ? 'finished' : `${n} roll${n === 1 ? '' : 's'} at best`);
+    assert.deepEqual(fewest, standing.odds.seats.map((/** @type {{fewest_rolls: number | null}} */ s) => words(s.fewest_rolls)));
+    return standing;
+  };
+  const badges = () => page.$$eval('#players li', (nodes) => nodes.map((n) => [...n.querySelectorAll('.badge')].map((b) => b.textContent).join()));
+
+  // Ann stops on the shield of 9 and keeps it; the chances are the server's for that point.
+  const shielded = await atEnd(await recorded('shield', EFFECTS, [], '3,1,6', ['Ann:easy', 'Bob:easy']));
+  assert.deepEqual(shielded.seats.map((/** @type {{carried?: string[]}} */ s) => s.carried ?? []), [['shield'], []]);
+  assert.deepEqual(await badges(), ['shield', '']);
+  // Back at the start nobody carries anything.
+  await page.keyboard.press('Home');
+  await page.waitForSelector('#replay-odds[data-at="0"]');
+  assert.deepEqual(await badges(), ['', '']);
+
+  // Ann stops on the skip of 4: her next turn is missed.
+  const skipping = await atEnd(await recorded('skip', EFFECTS, [], '4', ['Ann:easy', 'Bob:easy']));
+  assert.equal(skipping.seats[0].carried.length, 1);
+  assert.equal((await badges())[0], skipping.seats[0].carried[0]);
+  assert.equal((await badges())[1], '');
+
+  // A race of two rounds: its line says it is over, and the chances are settled.
+  const race = await atEnd(await recorded('race', PLAIN, ['--mode', 'race', '--rounds', '2'], '1,2,1,2', ['Ann:easy', 'Bob:easy']));
+  assert.equal(race.race, 'race over after 2 rounds');
+  assert.equal(await page.locator('#race').textContent(), 'race over after 2 rounds');
+  assert.equal(await page.locator('#race').isVisible(), true);
+  assert.deepEqual(race.odds.seats.map((/** @type {{win: number}} */ s) => s.win), [0, 1], 'Bob, ahead, won the race');
+  assert.deepEqual(errors, []);
 });

@@ -216,6 +216,21 @@ impl Game {
     /// As [`Game::restore`]; the observer may have heard part of the game when the history turns
     /// out to be inconsistent.
     pub fn replay(state: &GameState, observer: &mut impl Observer) -> Result<Game, RestoreError> {
+        Game::replay_stepwise(state, observer, |_, _| {})
+    }
+
+    /// As [`Game::replay`], handing the game and the observer to `after` once each record of
+    /// the history has been replayed: the game as it stood after every roll (a replay's points,
+    /// the odds at any of them).
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::replay`].
+    pub fn replay_stepwise<O: Observer>(
+        state: &GameState,
+        observer: &mut O,
+        mut after: impl FnMut(&Game, &O),
+    ) -> Result<Game, RestoreError> {
         let board = Board::new(&state.board, &state.rules)?;
         let size = board.size();
         let mut game = Game::new(board, state.rules, state.seats.clone())?;
@@ -292,6 +307,7 @@ impl Game {
                     describe(replayed, names)
                 )));
             }
+            after(&game, observer);
         }
         if let Some(roll) = state.pending_roll {
             let refused = |problem: String| RestoreError::PendingRoll {

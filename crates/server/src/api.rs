@@ -42,6 +42,7 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         .route("/api/boards/check", post(crate::boards::endpoint))
         .route("/api/games", get(crate::games::list))
         .route("/api/games/{id}", get(crate::games::one))
+        .route("/api/games/{id}/at/{k}", get(crate::games::at))
         // Before the body is read: a cross-site form is refused whatever it holds.
         .route_layer(axum::middleware::from_fn_with_state(shared.clone(), crate::http::guard_post))
         .fallback(|| async {

@@ -114,6 +114,60 @@ impl Library {
     }
 }
 
+impl Library {
+    /// Game `id` as it stood after its first `k` events, worked out on `work` (blocking).
+    pub(crate) fn at(
+        &self,
+        id: i64,
+        k: u64,
+        work: &crate::odds::Work,
+    ) -> Result<snl_wire::api::GameAt, ReadError> {
+        let save = self.with(|db| db.load(GameId(id)))?;
+        let state = &save.game;
+        if state.history.len() > MAX_REPLAY_MOVES {
+            let too_many =
+                format!("game {id} has {} rolls, more than a replay is sent", state.history.len());
+            return Err((413, "too_large", too_many));
+        }
+        // The game after each roll, kept while its events are no more than k.
+        let start = Game::new(
+            snl_engine::Board::new(&state.board, &state.rules)
+                .map_err(|e| (409, "bad_game", format!("game {id} cannot be replayed: {e}")))?,
+            state.rules,
+            state.seats.clone(),
+        )
+        .map_err(|e| (409, "bad_game", format!("game {id} cannot be replayed: {e}")))?;
+        let mut at = (0, start);
+        let mut events: Vec<Event> = Vec::new();
+        Game::replay_stepwise(state, &mut events, |game, told| {
+            if told.len() as u64 <= k {
+                at = (told.len() as u64, game.clone());
+            }
+        })
+        .map_err(|e| (409, "bad_game", format!("game {id} cannot be replayed: {e}")))?;
+        let (seq, game) = at;
+        let standing = crate::odds::Standing {
+            seq,
+            board: state.board.clone(),
+            rules: state.rules,
+            names: state.seats.iter().map(|s| Some(s.name.clone())).collect(),
+            positions: game.positions(),
+            from: snl_analysis::exact::Standing::of(&game),
+            winner: game.ranking().first().copied(),
+        };
+        let odds = work
+            .answer(&format!("game {id}"), &standing)
+            .map_err(|e| (503, "server_error", format!("the odds of game {id}: {e}")))?;
+        Ok(snl_wire::api::GameAt {
+            id,
+            at: seq,
+            seats: crate::room::seat_lines_of(&game),
+            race: snl_words::race_status_of(&game),
+            odds,
+        })
+    }
+}
+
 /// The query of `GET /api/games`.
 #[derive(Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -169,4 +223,24 @@ pub(crate) async fn one(
         )));
     };
     blocking(shared, move |library| library.game(number)).await
+}
+
+/// `GET /api/games/{id}/at/{k}`.
+pub(crate) async fn at(
+    axum::extract::State(shared): axum::extract::State<std::sync::Arc<crate::Shared>>,
+    axum::extract::Path((id, k)): axum::extract::Path<(String, String)>,
+) -> crate::http::ApiResult<axum::Json<snl_wire::api::GameAt>> {
+    let Ok(number) = id.parse::<i64>() else {
+        let unknown = format!("there is no game '{}'", crate::quote::shown(&id));
+        return Err(read_error((404, "no_such_game", unknown)));
+    };
+    let Ok(k) = k.parse::<u64>() else {
+        let bad = format!("'{}' is not a number of events", crate::quote::shown(&k));
+        return Err(crate::http::ApiError::bad(bad));
+    };
+    let busy = |_| read_error((503, "server_error", "the server is stopping".to_owned()));
+    let work = shared.clone();
+    let _permit = work.work.permits.acquire().await.map_err(busy)?;
+    let odds = shared.clone();
+    blocking(shared, move |library| library.at(number, k, &odds.work)).await
 }

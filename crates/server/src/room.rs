@@ -414,18 +414,7 @@ impl Room {
             let line = SeatLine { standing: standing(None, start, u32::MAX), carried: vec![] };
             return vec![line; self.setup.seats.len()];
         };
-        let last = game.board().size();
-        game.seat_states()
-            .iter()
-            .enumerate()
-            .map(|(i, s)| SeatLine {
-                standing: standing(s.rank, s.cell, last),
-                carried: carried_marks(game.has_shield(i), game.skips_next_turn(i))
-                    .into_iter()
-                    .map(str::to_owned)
-                    .collect(),
-            })
-            .collect()
+        seat_lines_of(game)
     }
 
     /// A race's status line now (none in a classic game).
@@ -509,6 +498,22 @@ fn refusal(error: &SessionError, session: &Session) -> Refusal {
         _ => error.to_string(),
     };
     Refusal::new(code, message)
+}
+
+/// Each seat's words in `game`: where it stands, what the cell effects left it.
+pub(crate) fn seat_lines_of(game: &snl_engine::Game) -> Vec<SeatLine> {
+    let last = game.board().size();
+    game.seat_states()
+        .iter()
+        .enumerate()
+        .map(|(i, s)| SeatLine {
+            standing: standing(s.rank, s.cell, last),
+            carried: carried_marks(game.has_shield(i), game.skips_next_turn(i))
+                .into_iter()
+                .map(str::to_owned)
+                .collect(),
+        })
+        .collect()
 }
 
 /// The legend of `board` as the wire carries it (`snl_words::legend`).

@@ -161,6 +161,23 @@ pub struct GameEntry {
     pub text: Option<String>,
 }
 
+/// `GET /api/games/{id}/at/{k}`: a recorded game as it stood after its first `k` events (the last
+/// roll whose events all came by then), for a replay's panels.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameAt {
+    /// The game's number.
+    pub id: i64,
+    /// The events this standing is after: `k`, or fewer when event `k` is inside a roll.
+    pub at: u64,
+    /// Each seat's words: where it stands, what the cell effects left it.
+    pub seats: Vec<crate::rooms::SeatLine>,
+    /// A race's status line (none in a classic game).
+    pub race: Option<String>,
+    /// Each seat's chance to win and fewest rolls from there.
+    pub odds: OddsAnswer,
+}
+
 /// `GET /api/games/{id}`: one recorded game, for a replay.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]

@@ -6,7 +6,7 @@ use crate::support::Server;
 use serde::{Serialize, de::DeserializeOwned};
 use serde_json::{Value, json};
 use snl_wire::{
-    api::{BoardCheck, BoardCheckAnswer, ErrorBody, GamePage, OddsAnswer, RecordedGame},
+    api::{BoardCheck, BoardCheckAnswer, ErrorBody, GameAt, GamePage, OddsAnswer, RecordedGame},
     frames::{ClientFrame, LobbyFrame, ServerFrame},
     rooms::{Claim, ClaimAnswer, CreateRoom, Created, RoomState, Rooms},
 };
@@ -38,6 +38,7 @@ fn round_trip_labelled(label: &str, text: &str) {
         "response board-check" => round_trip::<BoardCheckAnswer>(text),
         "response games" => round_trip::<GamePage>(text),
         "response game" => round_trip::<RecordedGame>(text),
+        "response game-at" => round_trip::<GameAt>(text),
         other => panic!("an example labelled '{other}'"),
     }
 }

@@ -16,7 +16,15 @@ let again = false;
 
 /** @param {any} odds */
 function draw(odds) {
-  if (!list) return;
+  if (list) drawOdds(list, odds);
+}
+
+/**
+ * Draws `odds` (an answer of the odds endpoints) into `list`: each seat's chance and fewest rolls.
+ * @param {HTMLElement} list
+ * @param {any} odds
+ */
+export function drawOdds(list, odds) {
   list.dataset.seq = String(odds.seq);
   list.replaceChildren(...odds.seats.map((/** @type {any} */ s) => {
     const li = document.createElement('li');

@@ -6,6 +6,7 @@
 import { render, tokenIcon, legendItems } from './board.js';
 import { positionsAfter } from './plan.js';
 import { api } from './net.js';
+import { drawOdds } from './odds.js';
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($('board')));
@@ -56,6 +57,7 @@ function show() {
     li.append(tokenIcon(t.seat, t.name), name, where);
     return li;
   }));
+  void standing(at);
   const log = $('log');
   const told = [];
   for (let k = Math.max(0, at - 40); k < at; k++) {
@@ -69,6 +71,47 @@ function show() {
   log.scrollTop = log.scrollHeight;
   /** @type {HTMLButtonElement} */ ($('back')).disabled = at === 0;
   /** @type {HTMLButtonElement} */ ($('step')).disabled = at === events.length;
+}
+
+/** The point whose standing was last asked for (answers for older points are dropped). */
+let asked = -1;
+
+/**
+ * The players' words, a race's line and the chances at point `k`, as the server works them out
+ * for the game as it stood then (GET /api/games/{id}/at/{k}): after a short pause, so that
+ * playing or seeking asks only where it stops.
+ * @param {number} k
+ */
+async function standing(k) {
+  asked = k;
+  await new Promise((resolve) => { setTimeout(resolve, timer ? 400 : 120); });
+  if (asked !== k) return;
+  /** @type {any} */
+  let answer;
+  try {
+    answer = await api(`/api/games/${encodeURIComponent(id)}/at/${k}`);
+  } catch {
+    return; // The panels keep what they showed; the next point asks again.
+  }
+  if (asked !== k) return;
+  const items = $('players').querySelectorAll('li');
+  answer.seats.forEach((/** @type {{standing: string, carried?: string[]}} */ s, /** @type {number} */ i) => {
+    const li = items[i];
+    if (!li) return;
+    li.querySelectorAll('.badge').forEach((b) => b.remove());
+    for (const mark of s.carried ?? []) {
+      const badge = document.createElement('span');
+      badge.className = `badge ${mark === 'shield' ? 'badge-shield' : 'badge-skip'}`;
+      badge.textContent = mark;
+      li.append(badge);
+    }
+    li.dataset.standing = s.standing;
+  });
+  const race = $('race');
+  race.hidden = !answer.race;
+  race.textContent = answer.race ?? '';
+  drawOdds($('replay-odds'), answer.odds);
+  $('replay-odds').dataset.at = String(k);
 }
 
 /** @param {number} i */
