@@ -1,17 +1,32 @@
-//! Designing boards: a search for a board whose game lasts as long as asked and, if asked, is as
-//! even between seats as the rules allow.
+//! Designing boards: a search for a board whose game lasts as long as asked, to two decimals,
+//! and, if asked, whose length varies within a band and whose seats' chances lie within a bound,
+//! cell effects included.
 //!
-//! The search is simulated annealing over jump placements. A board is a set of snakes and
-//! ladders; a step moves one end of a jump (far, or by a few cells), adds one or removes one, and
-//! the new board is judged by the exact analysis ([`exact`]: tens of microseconds
-//! on 100 cells), so every number the search sees is exact, not sampled. Worse boards are kept
-//! with a probability that falls as the search cools, which lets it leave local optima.
+//! Every board the search looks at is judged by the exact analysis ([`crate::exact`]: tens of
+//! microseconds on 100 cells, effects included), so every number it sees is exact, not sampled.
+//! The search has two phases:
 //!
-//! The goal is an expected game length within ±[`TOLERANCE`] turns of the target (one token's
-//! turns to finish, as `snl analyze` reports `expected_turns`); with `fair`, among such boards the
-//! one whose seats' chances to win are closest together. The first seat's edge cannot be removed
-//! (when both seats would finish in the same round the first wins), only made small: a game
-//! whose length varies more leaves fewer rounds where both would finish.
+//! 1. **Rough shape** — simulated annealing over jump (and effect) placements: a step moves one
+//!    end of a jump (far, or by a few cells), adds one or removes one, or moves an effect. It aims
+//!    at the length within [`ROUGH`] turns, the spread and the seats' gap; worse boards are kept
+//!    with a probability that falls as the search cools, which lets it leave local optima.
+//! 2. **Fine tuning** — a deterministic descent over every single move from the board found:
+//!    each end of each jump to every cell within [`WINDOW`] of where it is, each jump removed,
+//!    each effect moved. The expected length is a smooth, exactly computed function of where a
+//!    jump leads (moving a ladder's top from `d` to `d'` changes it by the landings on its foot
+//!    times `E(d') − E(d)` while no snake leads back below the foot), so the few thousand
+//!    neighbours of a board spread their lengths a few hundredths of a turn apart around it;
+//!    the best one is taken, and again, until the goal is met (or no neighbour is better).
+//!
+//! The goal is met when the expected game length (one token's turns to finish, as `snl analyze`
+//! reports `expected_turns`) is within [`Goal::tolerance`] of the target (±[`TOLERANCE`] unless
+//! said), the standard deviation of that length inside [`Goal::spread`]'s band, and the highest
+//! chance to win less the lowest at most [`Goal::max_gap`]. With `fair`, `Spread::Low` or
+//! `Spread::High` the search then goes on lowering the gap, or lowering or raising the standard
+//! deviation, while the goal stays met. The first seat's edge cannot be removed (when two seats
+//! would finish in the same round the earlier wins), only made small: a game whose length varies
+//! more leaves fewer rounds where both would finish. Under a race (`--mode race --rounds K`) the
+//! seats' chances are the race's, where the unfinished are ranked by position after K rounds.
 //!
 //! Everything is drawn from the seed: the same goal and rules give the same board.
 //!
@@ -21,46 +36,110 @@
 //!
 //! let goal = Goal { target_turns: 30.0, ..Goal::default() };
 //! let found = design(&goal, &Rules::default(), &|_| {}, &Budget::unlimited())?;
-//! assert!((found.expected_turns - 30.0).abs() <= 0.5);
+//! assert!((found.expected_turns - 30.0).abs() <= 0.01);
 //! # Ok::<_, snl_analysis::design::DesignError>(())
 //! ```
 
-use snl_engine::{Board, BoardSpec, FirstOption, RandomBoard, Rules, splitmix64};
+use snl_engine::{BoardSpec, Rules};
 
-use crate::{
-    Budget,
-    exact::{self, Options},
-};
+use crate::Budget;
 
-/// How close to the target the expected length must come, in turns.
-pub const TOLERANCE: f64 = 0.5;
+mod search;
+mod tune;
+
+use search::{Judged, Search};
+
+/// How close to the target the expected length must come, in turns, unless the goal says.
+pub const TOLERANCE: f64 = 0.01;
+/// How close the annealing phase brings the length before fine tuning takes over, in turns.
+pub const ROUGH: f64 = 0.3;
+/// How far (in cells, each way) fine tuning moves one end of a jump or an effect.
+pub const WINDOW: u32 = 30;
 /// The largest board designed (each step analyses the whole board).
 pub const MAX_SIZE: u32 = 1000;
 /// The longest expected game asked for, in turns per cell of the board.
 pub const MAX_TURNS_PER_CELL: f64 = 5.0;
 /// The most seats whose fairness is weighed.
 pub const MAX_SEATS: usize = 16;
+/// The most rounds of fine tuning from one board (each looks at every neighbour of the board).
+pub const MAX_TUNE_ROUNDS: u32 = 60;
+/// How many times a board that tuning cannot bring to the goal is shaken by a short annealing
+/// (half the steps, from a turn's temperature) and tuned again.
+pub const RESTARTS: u32 = 3;
+
+/// How much the game's length should vary: its standard deviation in turns.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Spread {
+    /// Whatever it comes to.
+    Any,
+    /// Within `min..=max` turns.
+    Band {
+        /// The lowest standard deviation accepted.
+        min: f64,
+        /// The highest.
+        max: f64,
+    },
+    /// As low as the search finds (with the length and gap met).
+    Low,
+    /// As high as the search finds.
+    High,
+}
 
 /// What the designed board should do (build it with `..Goal::default()`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Goal {
     /// Expected turns for one token to finish.
     pub target_turns: f64,
+    /// How close to the target the expected turns must be.
+    pub tolerance: f64,
     /// Cells of the board.
     pub size: u32,
-    /// Seats whose chances to win are reported (and evened out with `fair`).
+    /// Seats whose chances to win are reported (and weighed with `fair` or `max_gap`).
     pub seats: usize,
     /// Whether to make the seats' chances to win as even as possible.
     pub fair: bool,
+    /// The largest gap accepted between the highest and the lowest chance to win (0 to 1).
+    pub max_gap: Option<f64>,
+    /// How much the game's length should vary.
+    pub spread: Spread,
+    /// Cell effects placed (skip, extra, shield, wormhole, as `--board random --effects`).
+    pub effects: u32,
     /// Seed of the search.
     pub seed: u64,
-    /// Steps of the search (each analyses one board).
+    /// Steps of the annealing phase (each analyses one board).
     pub steps: u32,
 }
 
 impl Default for Goal {
     fn default() -> Goal {
-        Goal { target_turns: 30.0, size: 100, seats: 2, fair: false, seed: 0, steps: 3000 }
+        Goal {
+            target_turns: 30.0,
+            tolerance: TOLERANCE,
+            size: 100,
+            seats: 2,
+            fair: false,
+            max_gap: None,
+            spread: Spread::Any,
+            effects: 0,
+            seed: 0,
+            steps: 3000,
+        }
+    }
+}
+
+impl Goal {
+    /// The most steps [`design`] reports to `progress`: annealing, its restarts and every
+    /// round of tuning.
+    pub fn most_steps(&self) -> u64 {
+        let restarts = u64::from(RESTARTS);
+        u64::from(self.steps)
+            + restarts * u64::from(self.steps / 2)
+            + (restarts + 1) * u64::from(MAX_TUNE_ROUNDS)
+    }
+
+    /// Whether, once met, the search goes on improving something (the gap or the spread).
+    fn has_aim(&self) -> bool {
+        self.fair || matches!(self.spread, Spread::Low | Spread::High)
     }
 }
 
@@ -93,6 +172,9 @@ pub enum DesignError {
     /// No seats, too many, or fairness asked of one seat.
     #[error("{0}")]
     Seats(&'static str),
+    /// A tolerance, band or gap that is not a number or cannot be met by any board.
+    #[error("{0}")]
+    Bound(String),
     /// Every board tried could leave a token stuck for ever under the rules.
     #[error("no board tried in {steps} steps lets every game end under these rules")]
     NothingFound {
@@ -111,21 +193,64 @@ pub struct Design {
     pub expected_turns: f64,
     /// Standard deviation of one token's turns.
     pub std_dev_turns: f64,
-    /// Each seat's chance to win (finish first), in seating order.
+    /// Each seat's chance to win (finish first, or be ranked first after a race), in seating
+    /// order.
     pub win_probability: Vec<f64>,
     /// The highest chance to win less the lowest.
     pub spread: f64,
-    /// Whether the expected length is within [`TOLERANCE`] of the target.
-    pub on_target: bool,
-    /// Steps taken: all of them unless the budget ran out.
+    /// Which parts of the goal the board meets.
+    pub met: Met,
+    /// Annealing steps taken: all of them unless the budget ran out or the goal was met early.
     pub steps: u32,
-    /// Whether the search took every step (false when the budget ran out first).
+    /// Rounds of fine tuning, each over every neighbour of the board.
+    pub tune_rounds: u32,
+    /// Boards analysed exactly in all.
+    pub boards_judged: u64,
+    /// Whether the search ran to its end (false when the budget ran out first).
     pub complete: bool,
 }
 
+/// Which parts of a goal a designed board meets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Met {
+    /// The expected length is within the tolerance of the target.
+    pub length: bool,
+    /// The standard deviation is within the band asked (always, without one).
+    pub spread: bool,
+    /// The seats' gap is within the bound asked (always, without one).
+    pub gap: bool,
+}
+
+impl Design {
+    /// Whether every part of the goal is met.
+    pub fn goal_met(&self) -> bool {
+        self.met.length && self.met.spread && self.met.gap
+    }
+
+    fn new(spec: BoardSpec, judged: &Judged, goal: &Goal) -> Design {
+        Design {
+            spec,
+            expected_turns: judged.expected_turns,
+            std_dev_turns: judged.std_dev_turns,
+            win_probability: judged.win_probability.clone(),
+            spread: judged.gap,
+            met: Met {
+                length: judged.distance <= goal.tolerance,
+                spread: judged.sd_miss == 0.0,
+                gap: judged.gap_miss == 0.0,
+            },
+            steps: 0,
+            tune_rounds: 0,
+            boards_judged: 0,
+            complete: true,
+        }
+    }
+}
+
 /// Searches for a board that meets `goal` under `rules` (every token taking the first option),
-/// calling `progress(steps)` now and then, and stopping early (with the best board so far) once
-/// `budget` is spent.
+/// calling `progress(steps)` now and then (annealing steps, then each round of fine tuning as
+/// one more step), and stopping early (with the best board so far) once `budget` is spent.
 ///
 /// # Errors
 ///
@@ -136,61 +261,55 @@ pub fn design(
     progress: &dyn Fn(u32),
     budget: &Budget,
 ) -> Result<Design, DesignError> {
-    check(goal)?;
+    check(goal, rules)?;
     let mut search = Search::new(goal, rules);
     // The search starts from the seed's random board with a jump per 12 cells of each kind
-    // (`--board random`), so that what it finds looks like a board to play on.
-    let mut current = search.first_board();
-    let mut current_cost = search.judge(&current).map_or(f64::INFINITY, |j| j.cost);
-    let mut best: Option<(Vec<(u32, u32)>, Judged)> =
-        search.judge(&current).map(|j| (current.clone(), j));
-    // The temperature falls geometrically from a tenth of the target to a thousandth of a turn.
+    // (`--board random`, effects as `--effects`), so that what it finds looks like a board to
+    // play on; the temperature starts at a tenth of the target.
     let hot = (goal.target_turns / 10.0).max(0.5);
-    let cooling = (1e-3 / hot).powf(1.0 / f64::from(goal.steps.max(1)));
-    let mut temperature = hot;
-    let mut steps = 0;
-    let mut complete = true;
-    while steps < goal.steps {
-        if budget.is_spent() {
-            complete = false;
+    let first = search.first_board();
+    let (rough, mut steps, mut complete) =
+        search.anneal(first, (goal.steps, hot, 0), progress, budget);
+    let Some(mut from) = rough else {
+        return Err(DesignError::NothingFound { steps });
+    };
+    let mut best = from.clone();
+    let mut tune_rounds = 0;
+    // Tuning ends on a board no single move improves; when that board misses the goal, a short
+    // cooler annealing from it finds another shape to tune, a few times.
+    for again in 0..=RESTARTS {
+        if !complete {
             break;
         }
-        steps += 1;
-        if steps % 64 == 0 {
-            progress(steps);
+        let (layout, judged, rounds, done) =
+            tune::tune(&mut search, from, steps + tune_rounds, progress, budget);
+        tune_rounds += rounds;
+        complete = done;
+        if judged.better_than(&best.1, goal) {
+            best = (layout.clone(), judged);
         }
-        temperature *= cooling;
-        let candidate = search.mutate(&current);
-        let Some(judged) = search.judge(&candidate) else { continue };
-        let accept = judged.cost <= current_cost
-            || search.uniform() < ((current_cost - judged.cost) / temperature).exp();
-        if best.as_ref().is_none_or(|(_, b)| judged.better_than(b)) {
-            best = Some((candidate.clone(), judged.clone()));
-        }
-        if accept {
-            current = candidate;
-            current_cost = judged.cost;
-        }
-        // Without fairness to weigh, a board this close is as good as any.
-        if !goal.fair && best.as_ref().is_some_and(|(_, b)| b.distance <= 0.05) {
+        if again == RESTARTS || best.1.miss(goal.tolerance) == 0.0 || !complete {
             break;
+        }
+        let restart = (goal.steps / 2, 1.0, steps + tune_rounds);
+        let (next, taken, done) = search.anneal(layout, restart, progress, budget);
+        steps += taken;
+        complete = done;
+        match next {
+            Some(next) => from = next,
+            None => break,
         }
     }
-    progress(steps);
-    let (jumps, judged) = best.ok_or(DesignError::NothingFound { steps })?;
-    Ok(Design {
-        spec: BoardSpec::with_jumps(goal.size, jumps),
-        expected_turns: judged.expected_turns,
-        std_dev_turns: judged.std_dev_turns,
-        on_target: judged.distance <= TOLERANCE,
-        win_probability: judged.win_probability,
-        spread: judged.spread,
-        steps,
-        complete,
-    })
+    let (layout, judged) = best;
+    let mut found = Design::new(layout.spec(goal.size), &judged, goal);
+    found.steps = steps;
+    found.tune_rounds = tune_rounds;
+    found.boards_judged = search.judged;
+    found.complete = complete;
+    Ok(found)
 }
 
-fn check(goal: &Goal) -> Result<(), DesignError> {
+fn check(goal: &Goal, rules: &Rules) -> Result<(), DesignError> {
     if !(10..=MAX_SIZE).contains(&goal.size) {
         return Err(DesignError::Size(goal.size));
     }
@@ -202,171 +321,41 @@ fn check(goal: &Goal) -> Result<(), DesignError> {
         return Err(DesignError::TooLong { target: goal.target_turns, size: goal.size, most });
     }
     match goal.seats {
-        0 => Err(DesignError::Seats("a game has at least one seat")),
-        s if s > MAX_SEATS => Err(DesignError::Seats("the designer weighs at most 16 seats")),
-        1 if goal.fair => Err(DesignError::Seats("fairness needs two seats or more")),
-        _ => Ok(()),
-    }
-}
-
-/// A board's exact numbers and what they cost the search.
-#[derive(Clone, Debug)]
-struct Judged {
-    expected_turns: f64,
-    std_dev_turns: f64,
-    win_probability: Vec<f64>,
-    spread: f64,
-    /// How far the expected length is from the target.
-    distance: f64,
-    /// What the search lowers.
-    cost: f64,
-    fair: bool,
-}
-
-impl Judged {
-    /// Whether this board is a better answer than `other`: on target beats off target; then the
-    /// fairer (with fairness asked for) or the closer.
-    fn better_than(&self, other: &Judged) -> bool {
-        let (mine, theirs) = (self.distance <= TOLERANCE, other.distance <= TOLERANCE);
-        if mine != theirs {
-            return mine;
+        0 => return Err(DesignError::Seats("a game has at least one seat")),
+        s if s > MAX_SEATS => {
+            return Err(DesignError::Seats("the designer weighs at most 16 seats"));
         }
-        if mine && self.fair { self.spread < other.spread } else { self.distance < other.distance }
-    }
-}
-
-/// The state of one search: the goal, the rules and the random stream.
-struct Search<'a> {
-    goal: &'a Goal,
-    rules: &'a Rules,
-    options: Options,
-    state: u64,
-    /// The shortest jump placed, in cells.
-    min_length: u32,
-    /// The most jumps on the board.
-    max_jumps: usize,
-}
-
-impl<'a> Search<'a> {
-    fn new(goal: &'a Goal, rules: &'a Rules) -> Search<'a> {
-        Search {
-            goal,
-            rules,
-            options: Options { landings: false, ..Options::default() },
-            state: goal.seed,
-            min_length: (goal.size / 25).clamp(2, 10),
-            max_jumps: (goal.size / 4) as usize,
+        1 if goal.fair || goal.max_gap.is_some() => {
+            return Err(DesignError::Seats("fairness needs two seats or more"));
         }
+        _ => {}
     }
-
-    fn next(&mut self) -> u64 {
-        splitmix64(&mut self.state)
+    let bound = |s: String| Err(DesignError::Bound(s));
+    if !(goal.tolerance > 0.0 && goal.tolerance.is_finite()) {
+        return bound(format!("the tolerance must be above 0 turns, not {}", goal.tolerance));
     }
-
-    /// A number in `0..n` (`n > 0`).
-    fn below(&mut self, n: u32) -> u32 {
-        ((u128::from(self.next()) * u128::from(n)) >> 64) as u32
+    if let Some(gap) = goal.max_gap
+        && !(0.0..=1.0).contains(&gap)
+    {
+        return bound(format!("a gap between seats is 0 to 100 points, not {}", 100.0 * gap));
     }
-
-    /// A number in `[0, 1)`.
-    fn uniform(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1_u64 << 53) as f64
+    if let Spread::Band { min, max } = goal.spread
+        && !(min >= 0.0 && min <= max)
+    {
+        return bound(format!("the standard deviation band {min} to {max} is empty"));
     }
-
-    /// The random board of the engine for the goal's size and seed.
-    fn first_board(&self) -> Vec<(u32, u32)> {
-        let each = self.goal.size / 12;
-        let random = RandomBoard {
-            size: self.goal.size,
-            snakes: each,
-            ladders: each,
-            seed: self.goal.seed,
-            min_jump: RandomBoard::DEFAULT_MIN_JUMP,
-        };
-        let spec = random.spec(self.rules);
-        let snakes = spec.snakes.iter().map(|s| (s.head, s.tail));
-        let jumps: Vec<(u32, u32)> =
-            snakes.chain(spec.ladders.iter().map(|l| (l.foot, l.top))).collect();
-        // Without the jumps the designer would not place itself.
-        let starts: Vec<u32> = jumps.iter().map(|j| j.0).collect();
-        jumps.iter().copied().filter(|&j| self.allows(j, &starts)).collect()
+    if goal.effects > goal.size / 4 {
+        return bound(format!(
+            "{} effects do not fit on {} cells: at most {} (a quarter of the cells)",
+            goal.effects,
+            goal.size,
+            goal.size / 4
+        ));
     }
-
-    /// Whether the designer places `jump` among jumps starting on `starts`: at least
-    /// `min_length` cells long, not ending on a jump's start.
-    fn allows(&self, (from, to): (u32, u32), starts: &[u32]) -> bool {
-        from.abs_diff(to) >= self.min_length && !starts.contains(&to)
+    if rules.mode.rounds().is_some() && goal.effects > 0 {
+        return bound("a race is designed without cell effects: leave out --effects".into());
     }
-
-    /// One step away from `jumps`: a jump moved (one end far or near), added or removed.
-    fn mutate(&mut self, jumps: &[(u32, u32)]) -> Vec<(u32, u32)> {
-        let mut next = jumps.to_vec();
-        let n = self.goal.size;
-        let cell = |s: &mut Search| 1 + s.below(n); // 1..=N (Board::new refuses a start on N)
-        let kind = if next.is_empty() { 0 } else { self.below(5) };
-        match kind {
-            0 if next.len() < self.max_jumps => {
-                let (a, b) = (cell(self), cell(self));
-                next.push((a, b));
-            }
-            0 | 1 if !next.is_empty() => {
-                let i = self.below(next.len() as u32) as usize;
-                next.swap_remove(i);
-            }
-            2 => {
-                let i = self.below(next.len() as u32) as usize;
-                let far = cell(self);
-                if self.below(2) == 0 { next[i].0 = far } else { next[i].1 = far }
-            }
-            _ => {
-                let i = self.below(next.len() as u32) as usize;
-                let by = 1 + self.below(3);
-                let up = self.below(2) == 0;
-                let end = if self.below(2) == 0 { &mut next[i].0 } else { &mut next[i].1 };
-                *end = if up { (*end + by).min(n) } else { end.saturating_sub(by).max(1) };
-            }
-        }
-        next
-    }
-
-    /// The exact numbers of a board, or `None` when it breaks a rule of the board or of the
-    /// designer (jumps at least `min_length` long, no jump ending on another's start) or a token
-    /// could be stuck for ever.
-    fn judge(&self, jumps: &[(u32, u32)]) -> Option<Judged> {
-        let starts: Vec<u32> = jumps.iter().map(|j| j.0).collect();
-        let fine = jumps.iter().all(|&j| self.allows(j, &starts));
-        if !fine {
-            return None;
-        }
-        let board =
-            Board::new(&BoardSpec::with_jumps(self.goal.size, jumps.iter().copied()), self.rules)
-                .ok()?;
-        let analysis = exact::analyze_with(&board, self.rules, &FirstOption, &self.options).ok()?;
-        if !analysis.is_finite() {
-            return None;
-        }
-        let outcomes = analysis.seats(self.goal.seats);
-        let win = outcomes.win_probability;
-        let spread = win.iter().copied().fold(f64::NEG_INFINITY, f64::max)
-            - win.iter().copied().fold(f64::INFINITY, f64::min);
-        let distance = (analysis.expected_turns - self.goal.target_turns).abs();
-        // Past 60% of the tolerance, each turn away costs twenty points; a percentage point of
-        // spread costs one.
-        let cost = if self.goal.fair {
-            20.0 * (distance - 0.6 * TOLERANCE).max(0.0) + 100.0 * spread
-        } else {
-            distance
-        };
-        Some(Judged {
-            expected_turns: analysis.expected_turns,
-            std_dev_turns: analysis.std_dev_turns,
-            win_probability: win,
-            spread,
-            distance,
-            cost,
-            fair: self.goal.fair,
-        })
-    }
+    Ok(())
 }
 
 #[cfg(test)]

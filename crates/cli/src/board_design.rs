@@ -1,5 +1,6 @@
-//! `snl board design`: search for a board whose game lasts as long as asked and, with `--fair`,
-//! whose seats' chances are as even as the rules allow.
+//! `snl board design`: search for a board whose game lasts as long as asked (to a hundredth of a
+//! turn), whose length varies within a band (`--sd-min/--sd-max`, `--spread`) and whose seats'
+//! chances lie within a bound (`--max-gap`, `--fair`), with cell effects if asked (`--effects`).
 //!
 //! The search is [`snl_analysis::design`]; this module reads the options, shows progress, prints
 //! the board and its numbers, and writes the board file.
@@ -7,7 +8,7 @@
 use std::{io::Write, path::PathBuf, time::Instant};
 
 use clap::Args;
-use snl_analysis::design::{self, Design, DesignError, Goal};
+use snl_analysis::design::{self, Design, DesignError, Goal, Spread};
 use snl_engine::{Board, RuleSpec};
 
 use crate::{
@@ -19,32 +20,53 @@ use snl_tui::{console::Console, display::draw_board};
 /// Options of `snl board design`.
 #[derive(Args, Clone, Debug)]
 #[command(after_help = "\
-The search is simulated annealing over snakes and ladders, each board judged by the exact \
-analysis (as `snl analyze`), every token taking the first option. Expected turns are one \
-token's turns to finish. The same options and seed give the same board. Effects (skip, extra, \
-shield, wormhole) are not placed yet.
+Every board looked at is judged by the exact analysis (as `snl analyze`, cell effects \
+included), every token taking the first option. Expected turns are one token's turns to finish; \
+the spread is the standard deviation of that number; the gap is the highest seat's chance to win \
+less the lowest (under --mode race, the race's chances). The search anneals for the rough shape \
+(--steps), then tunes by trying every single move of a jump end or effect within 30 cells, each \
+judged exactly, until the goal is met. The same options and seed give the same board. When no \
+board meeting the goal is found, the closest is named and the exit code is 1.
 
-Limits: 10 to 1000 cells, at most 5 expected turns per cell, 1 to 16 seats, at most 4294967295 steps.
+Limits: 10 to 1000 cells, at most 5 expected turns per cell, 1 to 16 seats, at most a quarter of \
+the cells with effects, at most 4294967295 steps.
 
-Example: a 100-cell board of about 30 turns, fair between 2 seats, written to a file:
-  snl board design --target-turns 30 --fair --seed 4 -o fair30.toml")]
+Examples:
+  snl board design --target-turns 30 --max-gap 2 --seed 4 -o fair30.toml
+  snl board design --target-turns 40 --sd-min 20 --sd-max 22 --effects 4
+  snl board design --target-turns 30 --spread low --seats 3")]
 #[command(mut_arg("board", |a| a.hide(true)))]
 #[command(mut_arg("snakes", |a| a.hide(true)))]
 #[command(mut_arg("ladders", |a| a.hide(true)))]
 #[command(mut_arg("size", |a| a.help("Cells of the designed board (10 to 1000)")))]
 #[command(mut_arg("seed", |a| a.help("Seed of the search: the same seed gives the same board [default: 0]")))]
 pub(crate) struct DesignArgs {
-    /// Expected turns for one player to finish (the board found is within 0.5 of it).
+    /// Expected turns for one player to finish (the board found is within --tolerance of it).
     #[arg(long, value_name = "T", help_heading = "Design")]
     target_turns: f64,
+    /// How close to the target the expected turns must come.
+    #[arg(long, value_name = "TURNS", default_value_t = design::TOLERANCE, help_heading = "Design")]
+    tolerance: f64,
+    /// The lowest standard deviation of the game's length accepted, in turns.
+    #[arg(long, value_name = "TURNS", help_heading = "Design", conflicts_with = "spread")]
+    sd_min: Option<f64>,
+    /// The highest standard deviation of the game's length accepted, in turns.
+    #[arg(long, value_name = "TURNS", help_heading = "Design", conflicts_with = "spread")]
+    sd_max: Option<f64>,
+    /// A game whose length varies as little (low) or as much (high) as the search finds.
+    #[arg(long, value_enum, value_name = "HOW", help_heading = "Design")]
+    spread: Option<SpreadArg>,
+    /// The largest gap accepted between the seats' chances to win, in percentage points.
+    #[arg(long, value_name = "POINTS", help_heading = "Design")]
+    max_gap: Option<f64>,
     /// Seats whose chances to win are reported (and evened out with --fair): 1 to 16.
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = at_least_one::<usize>,
           help_heading = "Design")]
     seats: usize,
-    /// Make the seats' chances to win as even as the rules allow.
+    /// Make the seats' chances to win as even as the search finds.
     #[arg(long, help_heading = "Design")]
     fair: bool,
-    /// Search steps (each analyses one board exactly).
+    /// Annealing steps for the rough shape (each analyses one board exactly).
     #[arg(long, value_name = "N", default_value_t = 3000, value_parser = at_least_one::<u32>,
           help_heading = "Design")]
     steps: u32,
@@ -61,6 +83,28 @@ pub(crate) struct DesignArgs {
     long: LongRunArgs,
 }
 
+/// `--spread`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum SpreadArg {
+    /// As little variation as the search finds.
+    Low,
+    /// As much as the search finds.
+    High,
+}
+
+impl DesignArgs {
+    fn spread(&self) -> Spread {
+        match (self.spread, self.sd_min, self.sd_max) {
+            (Some(SpreadArg::Low), ..) => Spread::Low,
+            (Some(SpreadArg::High), ..) => Spread::High,
+            (None, None, None) => Spread::Any,
+            (None, min, max) => {
+                Spread::Band { min: min.unwrap_or(0.0), max: max.unwrap_or(f64::INFINITY) }
+            }
+        }
+    }
+}
+
 /// `snl board design`.
 pub(crate) fn run(args: &DesignArgs, console: &mut Console) -> CmdResult {
     // The defaults of the hidden options: anything else was given.
@@ -69,17 +113,21 @@ pub(crate) fn run(args: &DesignArgs, console: &mut Console) -> CmdResult {
             "board design draws its own board: leave out --board, --snakes and --ladders"
         )));
     }
+    // Races are designed too (their chances come from the race analysis), effects placed.
     let rules = args.game.rules_with(&RuleSpec::default())?;
-    args.game.analysable_rules(&rules)?;
     let goal = Goal {
         target_turns: args.target_turns,
+        tolerance: args.tolerance,
         size: args.game.size,
         seats: args.seats,
         fair: args.fair,
+        max_gap: args.max_gap.map(|points| points / 100.0),
+        spread: args.spread(),
+        effects: args.game.effects,
         seed: args.game.seed_or(0),
         steps: args.steps,
     };
-    let bar = args.long.progress(u64::from(goal.steps), "steps", console.stderr_tty, !args.json);
+    let bar = args.long.progress(goal.most_steps(), "steps", console.stderr_tty, !args.json);
     let budget = args.long.start(OnCtrlC::Stop, console.stderr_tty);
     let started = Instant::now();
     let found = design::design(&goal, &rules, &|steps| bar.set(u64::from(steps)), &budget);
@@ -96,14 +144,17 @@ pub(crate) fn run(args: &DesignArgs, console: &mut Console) -> CmdResult {
             goal.steps
         )));
     }
-    if found.complete && !found.on_target {
+    if found.complete && !found.goal_met() {
         return Err(Failure::other(anyhow::anyhow!(
-            "no board within {} turns of {} was found in {} steps: the closest lasts {:.2} turns \
-             (try another --seed or more --steps)",
-            design::TOLERANCE,
-            goal.target_turns,
-            goal.steps,
-            found.expected_turns
+            "no board meeting the goal ({}) was found in {} steps and {} rounds of tuning \
+             ({seconds:.1} s): the closest lasts {:.4} turns, standard deviation {:.2}, gap {:.2} \
+             points (try another --seed or more --steps)",
+            asked(&goal),
+            found.steps,
+            found.tune_rounds,
+            found.expected_turns,
+            found.std_dev_turns,
+            100.0 * found.spread
         )));
     }
     let mut spec = found.spec.clone();
@@ -139,9 +190,18 @@ fn json(
         "target_turns": goal.target_turns,
         "expected_turns": found.expected_turns,
         "std_dev_turns": found.std_dev_turns,
-        "on_target": found.on_target,
+        "tolerance": goal.tolerance,
+        "on_target": found.met.length,
+        "spread_met": found.met.spread,
+        "gap_met": found.met.gap,
+        "goal_met": found.goal_met(),
+        "max_gap": goal.max_gap,
+        "effects": spec.cells.iter().map(|c| serde_json::json!({"at": c.at, "effect": c.effect, "exits": c.exits})).collect::<Vec<_>>(),
+        "tune_rounds": found.tune_rounds,
+        "boards_judged": found.boards_judged,
         "win_probability": found.win_probability,
         "spread": found.spread,
+        "gap": found.spread,
         "fair": goal.fair,
         "seed": goal.seed,
         "steps": found.steps,
@@ -161,15 +221,19 @@ fn write_text(
     writeln!(out, "Rules: {rules}.")?;
     writeln!(
         out,
-        "Designed for {} turns (seed {}): {} snakes, {} ladders, {} steps in {seconds:.2} s.",
-        goal.target_turns,
+        "Designed for {} (seed {}): {} snakes, {} ladders, {} effects; {} annealing steps and {} \
+         rounds of tuning, {} boards analysed in {seconds:.2} s.",
+        asked(goal),
         goal.seed,
         found.spec.snakes.len(),
         found.spec.ladders.len(),
-        found.steps
+        found.spec.cells.len(),
+        found.steps,
+        found.tune_rounds,
+        found.boards_judged
     )?;
     if !found.complete {
-        let on = if found.on_target { "on target" } else { "not yet on target" };
+        let on = if found.goal_met() { "goal met" } else { "goal not yet met" };
         writeln!(
             out,
             "Partial: --max-seconds {} stopped the search after {} of {} steps; this is the best \
@@ -181,10 +245,11 @@ fn write_text(
     }
     writeln!(
         out,
-        "Expected turns: {:.2} (target {} ± {}), standard deviation {:.2}.",
+        "Expected turns: {:.4} (target {} ± {}, off by {:.4}), standard deviation {:.2}.",
         found.expected_turns,
         goal.target_turns,
-        design::TOLERANCE,
+        goal.tolerance,
+        (found.expected_turns - goal.target_turns).abs(),
         found.std_dev_turns
     )?;
     let chances: Vec<String> = found
@@ -195,7 +260,7 @@ fn write_text(
         .collect();
     writeln!(
         out,
-        "Chances to win: {}; spread {:.2} percentage points.",
+        "Chances to win: {}; gap {:.2} percentage points.",
         chances.join(", "),
         100.0 * found.spread
     )?;
@@ -203,4 +268,22 @@ fn write_text(
         writeln!(out, "Board file written to {}.", path.display())?;
     }
     Ok(())
+}
+
+/// The goal in words: "30 turns ± 0.01, standard deviation 10 to 12, gap at most 2 points".
+fn asked(goal: &Goal) -> String {
+    let mut parts = vec![format!("{} turns ± {}", goal.target_turns, goal.tolerance)];
+    match goal.spread {
+        Spread::Band { min, max } if max.is_finite() => {
+            parts.push(format!("standard deviation {min} to {max}"));
+        }
+        Spread::Band { min, .. } => parts.push(format!("standard deviation at least {min}")),
+        Spread::Low => parts.push("standard deviation low".into()),
+        Spread::High => parts.push("standard deviation high".into()),
+        Spread::Any => {}
+    }
+    if let Some(gap) = goal.max_gap {
+        parts.push(format!("gap at most {} points", 100.0 * gap));
+    }
+    parts.join(", ")
 }

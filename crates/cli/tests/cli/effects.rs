@@ -222,11 +222,15 @@ fn a_game_on_the_party_board_cut_in_two_by_a_save_is_the_uninterrupted_game() {
 #[test]
 fn analysis_commands_refuse_only_what_they_cannot_analyse_in_one_sentence() {
     // Every analysis handles effects; strategies (tournaments) do not play races, and the board
-    // designer draws boards without effects or races.
+    // designer places effects or designs a race, not both at once.
     let run = snl(&["tournament", "--mode", "race", "--rounds", "3"]);
     assert_fails(&run, 2, &["race mode (3 rounds) cannot be analysed yet"]);
-    let run = snl(&["board", "design", "--target-turns", "30", "--mode", "race", "--rounds", "3"]);
-    assert_fails(&run, 2, &["race mode (3 rounds) cannot be analysed yet"]);
+    let race = ["board", "design", "--target-turns", "30", "--mode", "race", "--rounds", "20"];
+    let run = snl(&[&race[..], &["--effects", "2"]].concat());
+    assert_fails(&run, 2, &["a race is designed without cell effects: leave out --effects"]);
+    let designed = snl_json(&[&race[..], &["--max-gap", "3", "--json"]].concat());
+    assert_eq!(designed["goal_met"], true, "{designed}");
+    assert!(designed["gap"].as_f64().unwrap() <= 0.03, "{designed}");
 }
 
 #[test]
