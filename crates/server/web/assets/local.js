@@ -15,11 +15,8 @@ import { localAct, localNew } from './engine.js';
 
 const KEY = 'snl.local';
 
-/** Whether this page is the game on this device. */
-export const isLocal = /^\/local(\/|\/index\.html)?$/.test(location.pathname);
-
 /** Whether the page plays the kept game back instead of letting people play on. */
-export const replaying = isLocal && location.hash === '#replay';
+export const replaying = location.hash === '#replay';
 
 /** @returns {Kept | null} the game kept on this device */
 export function kept() {

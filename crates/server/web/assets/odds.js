@@ -7,8 +7,9 @@
 // included), and when it cannot, the panel shows the server's own sentence.
 
 import { tokenIcon } from './board.js';
-import { localOdds } from './engine.js';
-import { isLocal } from './local.js';
+
+/** Whether the room page shows the game on this device (room.js, which runs first, says so). */
+const isLocal = document.body.dataset.local === 'true';
 
 const room = isLocal ? 'local' : decodeURIComponent(location.pathname.split('/')[2] ?? '');
 const list = /** @type {HTMLOListElement | null} */ (document.getElementById('odds'));
@@ -51,6 +52,7 @@ async function ask() {
   try {
     if (isLocal) {
       // The game on this device: the engine in the page works the odds out.
+      const { localOdds } = await import('./engine.js');
       const odds = await localOdds().catch((e) => {
         showNone(`No odds here: ${/** @type {Error} */ (e).message}`);
         return null;

@@ -13,7 +13,6 @@ import { playBeat, celebrate } from './anim.js';
 import { diceTray } from './dice.js';
 import { armSound, play as playSound, setSound, soundOn } from './sound.js';
 import { api, connect, dropToken, heldTokens, keepToken } from './net.js';
-import { isLocal, playHere, replaying } from './local.js';
 
 /**
  * @typedef {import('./net.js').Frame} Frame
@@ -38,6 +37,10 @@ import { isLocal, playHere, replaying } from './local.js';
  */
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+// The game on this device (/local, or /local/ in a static export): its code (local.js and the
+// engine) is loaded only there, so an online room's page carries none of it.
+const isLocal = /^\/local(\/|\/index\.html)?$/.test(location.pathname);
+if (isLocal) document.body.dataset.local = 'true';
 const room = isLocal ? 'local' : decodeURIComponent(location.pathname.split('/')[2] ?? '');
 const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($('board')));
 const dice = diceTray($('dice'));
@@ -613,7 +616,8 @@ function start() {
 }
 
 /** Plays the game on this device: every person's seat is held here, the engine answers. */
-function startLocal() {
+async function startLocal() {
+  const { playHere, replaying } = await import('./local.js');
   $('invite').hidden = true;
   $('chat-title').closest('section')?.setAttribute('hidden', '');
   const again = $('watch-again');
@@ -709,5 +713,5 @@ $('winner-close').addEventListener('click', () => { $('winner').hidden = true; }
 drawSound();
 armSound();
 document.title = isLocal ? 'Snakes and Ladders — on this device' : `Snakes and Ladders — room ${room}`;
-if (isLocal) startLocal();
+if (isLocal) void startLocal();
 else start();
