@@ -162,3 +162,28 @@ export async function annAndRobo(server, browser, extra) {
   await settled(opened.page);
   return { room: /** @type {string} */ (made.room), ...opened };
 }
+
+/**
+ * Fills the lobby's form for Ann, Bob (a second person) and Robo (an easy computer), with a seed,
+ * maybe a board and a choice rule, and presses "Play here": the game on this device begins.
+ * @param {import('playwright-core').Page} page
+ * @param {string} url the lobby's address
+ * @param {{seed: number, choice?: string, board?: string}} game
+ */
+export async function playHere(page, url, game) {
+  await page.goto(url);
+  await page.getByLabel('Your name').fill('Ann');
+  if (game.board) await page.getByLabel('Board', { exact: true }).selectOption(game.board);
+  await page.locator('summary', { hasText: 'More rules' }).click();
+  if (game.choice) await page.getByLabel('Decisions').selectOption(game.choice);
+  await page.getByLabel('Dice seed').fill(String(game.seed));
+  const kinds = page.locator('select.seat-kind');
+  await kinds.nth(1).selectOption('human');
+  await page.locator('input.seat-name').nth(1).fill('Bob');
+  await page.getByRole('button', { name: 'Add a seat' }).click();
+  await kinds.nth(2).selectOption('easy');
+  await page.locator('input.seat-name').nth(2).fill('Robo');
+  await page.getByRole('button', { name: 'Play here' }).click();
+  await page.waitForURL(/\/local\/?$/);
+  await page.waitForSelector('[data-player="Robo"]');
+}

@@ -97,3 +97,41 @@ test('live odds: a token one roll from the end leads; a winner takes all; a boar
   assert.deepEqual(await analysable({ board: file.board }), { analysable: true });
   await assert.rejects(odds({ seats: 2 }), /names no board/);
 });
+
+test('a game on this device plays to its end, and its intents play back to the same game', async () => {
+  const { localNew, localAct, localOdds } = await import('../../crates/server/web/assets/engine.js');
+  const setup = { board: 'party', rules: { set: 'standard', choice: 'may-pass' }, seats: [{ kind: 'human', name: 'Ann' }, { kind: 'human', name: 'Bob' }, { kind: 'hard', name: 'Hal' }] };
+  const start = await localNew({ setup, seed: 11 });
+  assert.equal(start.frames[0].type, 'welcome');
+  assert.deepEqual(start.frames[0].state.seats.map((/** @type {any} */ s) => s.name), ['Ann', 'Bob', 'Hal']);
+  /** @type {any[]} */
+  const intents = [];
+  /** @type {any[]} */
+  let frames = start.frames;
+  const told = frames.filter((f) => f.type === 'event');
+  for (let i = 0; i < 5000; i++) {
+    const awaiting = [...frames].reverse().find((f) => f.type === 'awaiting' || f.type === 'welcome');
+    const awaited = awaiting.type === 'welcome' ? awaiting.state.awaiting : awaiting.awaiting;
+    if (!awaited) break;
+    const intent = awaited.type === 'roll' ? { act: 'roll' } : { act: 'choose', option: awaited.options.length - 1 };
+    if (awaited.type === 'choice') assert.equal(awaited.labels.length, awaited.options.length, 'every option is labelled');
+    intents.push(intent);
+    ({ frames } = await localAct(intent));
+    assert.notEqual(frames[0].type, 'error', JSON.stringify(frames[0]));
+    told.push(...frames.filter((f) => f.type === 'event'));
+  }
+  assert.equal(told.at(-1).event.type, 'game_ended');
+  assert.deepEqual(told.map((f) => f.seq), told.map((_, i) => i + 1), 'events numbered 1, 2, … without gaps');
+  const odds = await localOdds();
+  assert.equal(odds.seats.length, 3);
+  // The refused intent changes nothing and says why.
+  const refused = await localAct({ act: 'roll' });
+  assert.deepEqual(refused.frames.map((/** @type {any} */ f) => f.type), ['error']);
+  // Played back, the intents give the same game: its past events are the ones told.
+  const again = await localNew({ setup, seed: 11, intents });
+  const past = again.frames.filter((/** @type {any} */ f) => f.past);
+  assert.deepEqual(past.map((/** @type {any} */ f) => [f.seq, f.text ?? null]), told.map((f) => [f.seq, f.text ?? null]));
+  assert.equal(again.frames[0].state.status, 'over');
+  await assert.rejects(localNew({ setup: { ...setup, board: 'nowhere' }, seed: 1 }), /nowhere/);
+  await assert.rejects(localNew({ setup, seed: 11, intents: [{ act: 'choose', option: 9 }] }), /intent 1 /);
+});

@@ -9,7 +9,7 @@ use crate::{
     common::{CmdResult, Failure},
     play, simulate, solve, tournament,
 };
-use crate::{records, replay, resume, serve};
+use crate::{records, replay, resume, serve, web};
 use snl_tui::console::Console;
 use snl_tui::join;
 
@@ -65,6 +65,8 @@ enum Command {
     Join(join::JoinArgs),
     /// Watch a room of `snl serve`, told event by event: snl watch http://HOST:PORT/room/ID.
     Watch(join::WatchArgs),
+    /// The browser game without a server: snl web export DIR writes it as a static site.
+    Web(web::WebArgs),
 }
 
 /// Runs `snl` with these arguments (the first is the program name) on this console.
@@ -115,6 +117,7 @@ fn dispatch(cli: Cli, console: &mut Console) -> CmdResult {
         Some(Command::Serve(args)) => serve::run(&args, console),
         Some(Command::Join(args)) => join::join(&args, console),
         Some(Command::Watch(args)) => join::watch(&args, console),
+        Some(Command::Web(args)) => web::run(&args, console),
     }
 }
 

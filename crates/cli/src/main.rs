@@ -25,6 +25,7 @@ mod simulate;
 mod solve;
 mod table;
 mod tournament;
+mod web;
 
 use std::process::ExitCode;
 

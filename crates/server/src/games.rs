@@ -161,7 +161,7 @@ impl Library {
         Ok(snl_wire::api::GameAt {
             id,
             at: seq,
-            seats: crate::room::seat_lines_of(&game),
+            seats: snl_wire::views::seat_lines(&game),
             race: snl_words::race_status_of(&game),
             odds,
         })

@@ -59,6 +59,7 @@ use std::{
 pub use http::origin;
 pub use policy::POLICY_SLOTS;
 use storage::{Location, StorageError};
+pub use web::export as export_web;
 
 /// Largest HTTP request body, in bytes.
 pub const MAX_BODY: usize = 64 * 1024;

@@ -8,9 +8,7 @@ use serde::{Deserialize, Serialize};
 use snl_engine::{Board, Event, Numbered, Pending, SeatKind, Status};
 use snl_session::{Awaiting, Intent, Session, SessionError};
 use snl_store::DiceState;
-use snl_words::{
-    Sentences, carried_marks, describe_option, legend, race_status, race_status_of, standing,
-};
+use snl_words::{Sentences, race_status, race_status_of, standing};
 
 use snl_wire::{
     frames::{Awaited, ErrorCode, ServerFrame},
@@ -414,7 +412,7 @@ impl Room {
             let line = SeatLine { standing: standing(None, start, u32::MAX), carried: vec![] };
             return vec![line; self.setup.seats.len()];
         };
-        seat_lines_of(game)
+        snl_wire::views::seat_lines(game)
     }
 
     /// A race's status line now (none in a classic game).
@@ -444,20 +442,7 @@ impl Room {
     /// What the game awaits, the input having id `input`: a roll or a choice from a seat, or
     /// none (seats open, or the game over).
     pub(crate) fn awaiting(&self, input: u64) -> Option<Awaited> {
-        self.session.as_ref().and_then(|s| match s.game().pending() {
-            // A wormhole's draw is awaited only when the dice could not give it: the seat's next
-            // roll asks again.
-            Pending::Roll { seat, .. } | Pending::Draw { seat, .. } => {
-                Some(Awaited::Roll { seat, input })
-            }
-            Pending::Choice(d) => Some(Awaited::Choice {
-                seat: d.seat,
-                labels: d.options.iter().map(|o| describe_option(s.game(), &d, o)).collect(),
-                options: d.options.clone(),
-                input,
-            }),
-            Pending::Over => None,
-        })
+        self.session.as_ref().and_then(|s| snl_wire::views::awaited(s.game(), input))
     }
 
     /// Whether the room expired with seats open.
@@ -500,33 +485,7 @@ fn refusal(error: &SessionError, session: &Session) -> Refusal {
     Refusal::new(code, message)
 }
 
-/// Each seat's words in `game`: where it stands, what the cell effects left it.
-pub(crate) fn seat_lines_of(game: &snl_engine::Game) -> Vec<SeatLine> {
-    let last = game.board().size();
-    game.seat_states()
-        .iter()
-        .enumerate()
-        .map(|(i, s)| SeatLine {
-            standing: standing(s.rank, s.cell, last),
-            carried: carried_marks(game.has_shield(i), game.skips_next_turn(i))
-                .into_iter()
-                .map(str::to_owned)
-                .collect(),
-        })
-        .collect()
-}
-
-/// The legend of `board` as the wire carries it (`snl_words::legend`).
-pub(crate) fn legend_entries(board: &Board) -> Vec<LegendEntry> {
-    legend(board)
-        .into_iter()
-        .map(|l| LegendEntry {
-            kind: l.name.to_owned(),
-            name: l.name.to_owned(),
-            meaning: l.meaning.to_owned(),
-        })
-        .collect()
-}
+pub(crate) use snl_wire::views::legend_entries;
 
 #[cfg(test)]
 mod tests {

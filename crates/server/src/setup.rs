@@ -2,9 +2,7 @@
 //! into a [`RoomSetup`] that is stored with the room and rebuilds its game exactly.
 
 use serde::{Deserialize, Serialize};
-use snl_engine::{
-    Board, BoardSpec, Game, Preset, RandomBoard, RuleSet, RuleSpec, Rules, Seat, SeatKind,
-};
+use snl_engine::{Board, BoardSpec, Game, Rules, Seat, SeatKind};
 use unicode_normalization::UnicodeNormalization;
 
 use crate::quote::{hidden, shown};
@@ -61,58 +59,7 @@ impl CheckRoom for CreateRoom {
             return Err(format!("turn_time {t} is outside 1..={MAX_TURN_TIME} seconds"));
         }
         let seed = self.seed.unwrap_or(fresh_seed);
-        let mut rules = Rules::default();
-        match &self.rules {
-            None => {}
-            Some(RulesChoice::Name(name)) => {
-                rules = name.parse::<RuleSet>().map_err(|e| e.to_string())?.rules();
-            }
-            Some(RulesChoice::Spec(spec)) => rules.apply(spec).map_err(|e| e.to_string())?,
-        }
-        let random = matches!(&self.board, Some(BoardChoice::Name(n)) if n == "random");
-        if self.random.is_some() && !random {
-            return Err("random board settings (random) need board \"random\"".to_owned());
-        }
-        let (board_name, board) = match self.board {
-            None => ("classic".to_owned(), Preset::Classic.spec()),
-            Some(BoardChoice::Name(name)) => {
-                let preset: Preset =
-                    name.parse().map_err(|e: snl_engine::UnknownPreset| e.to_string())?;
-                let spec = if preset == Preset::Random {
-                    random_board(self.random.as_ref(), seed, &rules)?
-                } else {
-                    preset.spec()
-                };
-                (preset.as_str().to_owned(), spec)
-            }
-            Some(BoardChoice::Spec(spec)) => {
-                // The board's own rules come first; the request's rules override them.
-                let mut with_board = Rules::default();
-                with_board.apply(&spec.rules).map_err(|e| format!("the board's rules: {e}"))?;
-                if let Some(choice) = &self.rules {
-                    match choice {
-                        RulesChoice::Name(name) => {
-                            with_board =
-                                name.parse::<RuleSet>().map_err(|e| e.to_string())?.rules();
-                        }
-                        RulesChoice::Spec(s) => with_board.apply(s).map_err(|e| e.to_string())?,
-                    }
-                }
-                rules = with_board;
-                ("custom".to_owned(), *spec)
-            }
-        };
-        // `mode` and `rounds` beside the rules override what the rules and the board say.
-        if self.mode.is_some() || self.rounds.is_some() {
-            let spec = RuleSpec { mode: self.mode, rounds: self.rounds, ..RuleSpec::default() };
-            rules.apply(&spec).map_err(|e| e.to_string())?;
-        }
-        if board.size > MAX_CELLS {
-            return Err(format!(
-                "a board of {} cells is larger than {MAX_CELLS}, the most a room takes",
-                board.size
-            ));
-        }
+        let (board_name, board, rules) = self.board_and_rules(seed, MAX_CELLS)?;
         if self.seats.len() < 2 || self.seats.len() > MAX_SEATS {
             return Err(format!(
                 "{} seats asked for: a room has 2 to {MAX_SEATS}",
@@ -136,33 +83,6 @@ impl CheckRoom for CreateRoom {
         check_unique(setup.seats.iter().filter_map(|s| s.name.as_deref()))?;
         Ok(setup)
     }
-}
-
-/// The random board asked for: each setting checked (its size no larger than a room takes)
-/// before it is drawn.
-fn random_board(
-    asked: Option<&RandomRequest>,
-    seed: u64,
-    rules: &Rules,
-) -> Result<BoardSpec, String> {
-    let asked = asked.cloned().unwrap_or_default();
-    let defaults = RandomBoard::default();
-    let params = RandomBoard {
-        size: asked.size.unwrap_or(defaults.size),
-        snakes: asked.snakes.unwrap_or(defaults.snakes),
-        ladders: asked.ladders.unwrap_or(defaults.ladders),
-        seed: asked.seed.unwrap_or(seed),
-        ..defaults
-    };
-    if params.size > MAX_CELLS {
-        return Err(format!(
-            "a board of {} cells is larger than {MAX_CELLS}, the most a room takes",
-            params.size
-        ));
-    }
-    let effects = asked.effects.unwrap_or(0);
-    params.check_effects(effects).map_err(|e| e.to_string())?;
-    Ok(params.spec_with_effects(rules, effects))
 }
 
 impl RoomSetup {
@@ -227,6 +147,7 @@ fn capitalised(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use snl_engine::RuleSet;
 
     fn request(json: &str) -> Result<RoomSetup, String> {
         serde_json::from_str::<CreateRoom>(json).map_err(|e| e.to_string())?.check(9)

@@ -174,6 +174,40 @@ pub(crate) fn router() -> Router {
             }),
         )
         .route("/assets/{version}/{*path}", get(asset))
+        .route("/sw.js", get(|headers: HeaderMap| async move { app_file("sw.js", &headers) }))
+        .route(
+            "/manifest.webmanifest",
+            get(|headers: HeaderMap| async move { app_file("manifest.webmanifest", &headers) }),
+        )
+}
+
+/// The pages the service worker keeps for use offline, at the addresses `snl serve` gives them.
+const SERVED_PAGES: [&str; 4] = ["/", "/local", "/editor", "/replay"];
+
+/// `web/app/NAME` (the service worker, the web app manifest) with the version, the pages to keep
+/// (`pages`) and every asset's address written in.
+fn app_text(name: &str, pages: &[&str]) -> Option<String> {
+    let file = Files::get(&format!("app/{name}"))?;
+    let mut assets: Vec<String> = Files::iter()
+        .filter_map(|n| n.strip_prefix("assets/").map(|p| format!("/assets/{}/{p}", version())))
+        .collect();
+    assets.sort();
+    let list = |items: &[String]| serde_json::to_string(items).unwrap_or_else(|_| "[]".into());
+    let pages: Vec<String> = pages.iter().map(|&p| p.to_owned()).collect();
+    Some(
+        String::from_utf8_lossy(&file.data)
+            .replace("{{pages}}", &list(&pages))
+            .replace("{{assets}}", &list(&assets))
+            .replace("{{v}}", version()),
+    )
+}
+
+/// The service worker or the manifest, as `snl serve` serves them (never kept by the browser's
+/// HTTP cache: a new version must reach the worker).
+fn app_file(name: &str, headers: &HeaderMap) -> Response {
+    let Some(text) = app_text(name, &SERVED_PAGES) else { return not_found() };
+    let etag = format!("\"{}-{name}\"", version());
+    respond(headers, &etag, content_type(name), "no-cache", text.into_bytes())
 }
 
 fn not_found() -> Response {
@@ -210,14 +244,24 @@ fn respond(
     response
 }
 
+/// The page file shown at `/NAME`: `web/NAME.html`, but the game on this device (`/local`) is
+/// the room page, driven by the engine in the page instead of a server's room.
+fn page_file(name: &str) -> &str {
+    if name == "local" { "room" } else { name }
+}
+
+/// Page `name` as served: `web/NAME.html` with its styles and pictures written in and `{{v}}`
+/// replaced by the assets' version, and its content security policy.
+fn page_text(name: &str) -> Option<(String, String)> {
+    let ok = !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    let file = ok.then(|| Files::get(&format!("{}.html", page_file(name)))).flatten()?;
+    let (html, policy) = inline_styles(&String::from_utf8_lossy(&file.data));
+    Some((inline_images(&html).replace("{{v}}", version()), policy))
+}
+
 /// Page `name` (`web/NAME.html`), with `{{v}}` replaced by the assets' version.
 fn page(name: &str, headers: &HeaderMap) -> Response {
-    let ok = !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
-    let Some(file) = ok.then(|| Files::get(&format!("{name}.html"))).flatten() else {
-        return not_found();
-    };
-    let (html, policy) = inline_styles(&String::from_utf8_lossy(&file.data));
-    let html = inline_images(&html).replace("{{v}}", version());
+    let Some((html, policy)) = page_text(name) else { return not_found() };
     let etag = format!("\"{}-{name}\"", version());
     let mut response =
         respond(headers, &etag, content_type(".html"), "no-cache", html.into_bytes());
@@ -238,6 +282,52 @@ async fn asset(Path((asked, path)): Path<(String, String)>, headers: HeaderMap) 
     // An address of the current version never changes; an older page's asks again each time.
     let cache = if asked == version() { "public, max-age=31536000, immutable" } else { "no-cache" };
     respond(&headers, &format!("\"{hash}\""), content_type(&path), cache, file.data.into_owned())
+}
+
+/// Writes the browser game into `dir` as a static site (`snl web export`): each page as
+/// `NAME/index.html` (the lobby as `index.html`), the assets under `assets/{version}/`, the
+/// service worker and the manifest, so any static file server serves it (`/editor` is
+/// `/editor/`). Online rooms and recorded games need `snl serve`: those parts of the pages say so.
+/// Returns the files written, relative to `dir`.
+///
+/// # Errors
+///
+/// The first file that could not be written, with the reason.
+pub fn export(dir: &std::path::Path) -> Result<Vec<String>, String> {
+    const PAGES: [(&str, &str); 4] = [
+        ("index", "index.html"),
+        ("local", "local/index.html"),
+        ("editor", "editor/index.html"),
+        ("replay", "replay/index.html"),
+    ];
+    const EXPORTED_PAGES: [&str; 4] = ["/", "/local/", "/editor/", "/replay/"];
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    for (name, path) in PAGES {
+        let (html, _) = page_text(name).ok_or_else(|| format!("page {name} is not embedded"))?;
+        files.push((path.to_owned(), html.into_bytes()));
+    }
+    for name in ["sw.js", "manifest.webmanifest"] {
+        let text =
+            app_text(name, &EXPORTED_PAGES).ok_or_else(|| format!("{name} is not embedded"))?;
+        files.push((name.to_owned(), text.into_bytes()));
+    }
+    for name in Files::iter() {
+        if let (Some(path), Some(file)) = (name.strip_prefix("assets/"), Files::get(&name)) {
+            files.push((format!("assets/{}/{path}", version()), file.data.into_owned()));
+        }
+    }
+    let mut written = Vec::with_capacity(files.len());
+    for (path, bytes) in files {
+        let target = dir.join(&path);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| format!("cannot make folder {}: {e}", parent.display()))?;
+        }
+        std::fs::write(&target, bytes)
+            .map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+        written.push(path);
+    }
+    Ok(written)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! where the tests run, those names would stand in for the C library's.)
 #![allow(unsafe_code)]
 
-use crate::api;
+use crate::{api, local};
 
 /// `len` bytes for the page to write into (a zero-length piece is a dangling address, never
 /// written or freed).
@@ -45,10 +45,10 @@ unsafe fn call(ptr: *const u8, len: usize, f: fn(&str) -> String) -> u64 {
     (ptr << 32) | len
 }
 
-/// Exports a call of [`api`] under its own name.
+/// Exports each call of a module ([`api`], [`local`]) under its own name.
 macro_rules! export {
-    ($($name:ident),* $(,)?) => {$(
-        #[doc = concat!("[`api::", stringify!($name), "`] through the page's memory.")]
+    ($module:ident: $($name:ident),* $(,)?) => {$(
+        #[doc = concat!("[`", stringify!($module), "::", stringify!($name), "`] through the page's memory.")]
         ///
         /// # Safety
         ///
@@ -56,9 +56,10 @@ macro_rules! export {
         #[unsafe(no_mangle)]
         pub unsafe extern "C" fn $name(ptr: *const u8, len: usize) -> u64 {
             // SAFETY: passed on from the caller.
-            unsafe { call(ptr, len, api::$name) }
+            unsafe { call(ptr, len, $module::$name) }
         }
     )*};
 }
 
-export!(check_board_file, board_check, options, odds, analysable);
+export!(api: check_board_file, board_check, options, odds, analysable);
+export!(local: local_new, local_act, local_odds);

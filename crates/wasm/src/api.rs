@@ -20,12 +20,12 @@ pub const MAX_REQUEST_BYTES: usize = 4 * 1024 * 1024;
 pub const CHECK_LIMITS: CheckLimits = CheckLimits { max_seats: 16, max_cells: 1000 };
 
 /// `{"error": sentence}`.
-fn error(sentence: impl std::fmt::Display) -> String {
+pub(crate) fn error(sentence: impl std::fmt::Display) -> String {
     json!({ "error": sentence.to_string() }).to_string()
 }
 
 /// The request read as `T`, or the answer that refuses it.
-fn read<T: DeserializeOwned>(request: &str) -> Result<T, String> {
+pub(crate) fn read<T: DeserializeOwned>(request: &str) -> Result<T, String> {
     if request.len() > MAX_REQUEST_BYTES {
         return Err(error(format_args!(
             "the request is {} bytes, more than {MAX_REQUEST_BYTES}, the most read",
@@ -36,7 +36,7 @@ fn read<T: DeserializeOwned>(request: &str) -> Result<T, String> {
 }
 
 /// `answer` as JSON.
-fn write(answer: &impl Serialize) -> String {
+pub(crate) fn write(answer: &impl Serialize) -> String {
     serde_json::to_string(answer).unwrap_or_else(error)
 }
 
@@ -152,7 +152,7 @@ thread_local! {
 }
 
 /// The odds tables of `board` under `rules`, kept for the next call.
-fn tables(board: &BoardSpec, rules: &Rules) -> Result<std::rc::Rc<OddsTables>, String> {
+pub(crate) fn tables(board: &BoardSpec, rules: &Rules) -> Result<std::rc::Rc<OddsTables>, String> {
     let key = serde_json::to_string(&(board, rules)).unwrap_or_default();
     if let Some(kept) = TABLES.with_borrow(|t| t.as_ref().filter(|(k, _)| *k == key).cloned()) {
         return Ok(kept.1);

@@ -17,3 +17,4 @@
 
 pub mod abi;
 pub mod api;
+pub mod local;

@@ -3,7 +3,8 @@
 //! client (`snl join`, `snl watch`), so neither writes nor guesses JSON by hand; and recorded
 //! games as lists show them ([`records`]), which the game database reads into the same types. A test reads
 //! every example of `docs/protocol.md` into these types and writes it back unchanged. With the
-//! `answers` feature, the answers that carry analysis (module `answers`) are worked out here too.
+//! `answers` feature, the answers that carry analysis (module `answers`) are worked out here too; with `views`, a game under way in
+//! the words of every front end (module `views`).
 
 #[cfg(feature = "answers")]
 pub mod answers;
@@ -11,6 +12,8 @@ pub mod api;
 pub mod frames;
 pub mod records;
 pub mod rooms;
+#[cfg(feature = "views")]
+pub mod views;
 
 pub use api::{
     BoardCheck, BoardCheckAnswer, ErrorBody, ErrorDetail, GameEntry, GamePage, OddsAnswer,

@@ -3,7 +3,7 @@
 //! (`GET /api/rooms/{room}`, and a welcome's `state`).
 
 use serde::{Deserialize, Serialize};
-use snl_engine::{BoardSpec, RuleSpec, Rules, SeatKind};
+use snl_engine::{BoardSpec, Preset, RandomBoard, RuleSet, RuleSpec, Rules, SeatKind};
 
 use crate::frames::Awaited;
 
@@ -39,6 +39,104 @@ pub struct CreateRoom {
     /// "random"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub random: Option<RandomRequest>,
+}
+
+impl CreateRoom {
+    /// The game's board (its name and cells) and rules as the request asks for them: a named
+    /// rule set or options over the defaults, a preset, a board file (its own rules first, the
+    /// request's over them) or a random board drawn from `seed`, then `mode` and `rounds` over
+    /// all. An online room (`snl serve`) and a game on the page (the browser's engine) read a
+    /// request alike through this one function.
+    ///
+    /// # Errors
+    ///
+    /// One sentence naming the value refused (a board larger than `max_cells` among them).
+    pub fn board_and_rules(
+        &self,
+        seed: u64,
+        max_cells: u32,
+    ) -> Result<(String, BoardSpec, Rules), String> {
+        let mut rules = Rules::default();
+        match &self.rules {
+            None => {}
+            Some(RulesChoice::Name(name)) => {
+                rules = name.parse::<RuleSet>().map_err(|e| e.to_string())?.rules();
+            }
+            Some(RulesChoice::Spec(spec)) => rules.apply(spec).map_err(|e| e.to_string())?,
+        }
+        let random = matches!(&self.board, Some(BoardChoice::Name(n)) if n == "random");
+        if self.random.is_some() && !random {
+            return Err("random board settings (random) need board \"random\"".to_owned());
+        }
+        let (board_name, board) = match &self.board {
+            None => ("classic".to_owned(), Preset::Classic.spec()),
+            Some(BoardChoice::Name(name)) => {
+                let preset: Preset =
+                    name.parse().map_err(|e: snl_engine::UnknownPreset| e.to_string())?;
+                let spec = if preset == Preset::Random {
+                    random_board(self.random.as_ref(), seed, &rules, max_cells)?
+                } else {
+                    preset.spec()
+                };
+                (preset.as_str().to_owned(), spec)
+            }
+            Some(BoardChoice::Spec(spec)) => {
+                // The board's own rules come first; the request's rules override them.
+                let mut with_board = Rules::default();
+                with_board.apply(&spec.rules).map_err(|e| format!("the board's rules: {e}"))?;
+                if let Some(choice) = &self.rules {
+                    match choice {
+                        RulesChoice::Name(name) => {
+                            with_board =
+                                name.parse::<RuleSet>().map_err(|e| e.to_string())?.rules();
+                        }
+                        RulesChoice::Spec(s) => with_board.apply(s).map_err(|e| e.to_string())?,
+                    }
+                }
+                rules = with_board;
+                ("custom".to_owned(), (**spec).clone())
+            }
+        };
+        // `mode` and `rounds` beside the rules override what the rules and the board say.
+        if self.mode.is_some() || self.rounds.is_some() {
+            let spec =
+                RuleSpec { mode: self.mode.clone(), rounds: self.rounds, ..RuleSpec::default() };
+            rules.apply(&spec).map_err(|e| e.to_string())?;
+        }
+        if board.size > max_cells {
+            return Err(too_large(board.size, max_cells));
+        }
+        Ok((board_name, board, rules))
+    }
+}
+
+fn too_large(size: u32, max_cells: u32) -> String {
+    format!("a board of {size} cells is larger than {max_cells}, the most a room takes")
+}
+
+/// The random board asked for: each setting checked (its size no larger than `max_cells`)
+/// before it is drawn.
+fn random_board(
+    asked: Option<&RandomRequest>,
+    seed: u64,
+    rules: &Rules,
+    max_cells: u32,
+) -> Result<BoardSpec, String> {
+    let asked = asked.cloned().unwrap_or_default();
+    let defaults = RandomBoard::default();
+    let params = RandomBoard {
+        size: asked.size.unwrap_or(defaults.size),
+        snakes: asked.snakes.unwrap_or(defaults.snakes),
+        ladders: asked.ladders.unwrap_or(defaults.ladders),
+        seed: asked.seed.unwrap_or(seed),
+        ..defaults
+    };
+    if params.size > max_cells {
+        return Err(too_large(params.size, max_cells));
+    }
+    let effects = asked.effects.unwrap_or(0);
+    params.check_effects(effects).map_err(|e| e.to_string())?;
+    Ok(params.spec_with_effects(rules, effects))
 }
 
 /// How a random board is drawn (`snl play --board random --size … --effects …`): each part

@@ -28,3 +28,4 @@ mod strategies;
 mod table;
 mod tournament;
 mod tui;
+mod web;

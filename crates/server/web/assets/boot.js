@@ -5,7 +5,8 @@
 // modulepreloaded ones: 20–30 ms of the lobby's first paint on a 2-core machine.) A page that
 // opens hidden, in a background tab, paints no frame to wait for: it starts them at once, so a
 // seat still connects. Once they have all run, <html> gets `data-ready` (for tests that count
-// what a page loads).
+// what a page loads). Every page registers the service worker (/sw.js), which keeps the pages,
+// assets and engine for use offline; pages opened from a file or an insecure origin go without it.
 const html = document.documentElement;
 const names = (html.dataset.main ?? '').split(' ').filter(Boolean);
 const start = () => names
@@ -13,3 +14,6 @@ const start = () => names
   .then(() => { html.dataset.ready = ''; });
 if (document.visibilityState === 'hidden') start();
 else requestAnimationFrame(() => setTimeout(start, 0));
+if ('serviceWorker' in navigator && window.isSecureContext) {
+  addEventListener('load', () => { navigator.serviceWorker.register('/sw.js').catch(() => {}); });
+}

@@ -7,6 +7,7 @@
 import { el, render, tokenIcon, tokenLayer } from './board.js';
 import { center, frame } from './geometry.js';
 import { api } from './net.js';
+import { boardCheck, checkBoardFile } from './engine.js';
 
 /**
  * @typedef {import('./geometry.js').BoardJson} BoardJson
@@ -134,12 +135,13 @@ function showAnswer(a) {
   draw();
 }
 
-/** Asks the server to check the board as it is now. */
+/** Checks the board as it is now: the engine in the page (engine.wasm) finds its problems and
+ * works out its exact analysis, as POST /api/boards/check would (no server needed). */
 async function check() {
   const mine = ++asked;
   document.body.dataset.checked = 'false';
   try {
-    const a = await api('/api/boards/check', { board: boardJson(), rules: rules(), seats: seats() });
+    const a = await boardCheck({ board: boardJson(), rules: rules(), seats: seats() });
     if (mine !== asked) return;
     showAnswer(a);
   } catch (e) {
@@ -267,6 +269,41 @@ function download() {
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
 
+/**
+ * Opens a board file (TOML, or a board as JSON): read by the engine as `snl board validate` reads
+ * it. A file with problems is shown with them, as that command lists them; a valid one is put on
+ * the board to edit.
+ */
+async function openFile() {
+  const file = input('board-file').files?.[0];
+  if (!file) return;
+  const mine = ++asked;
+  document.body.dataset.checked = 'false';
+  try {
+    const text = await file.text();
+    /** @type {any} */
+    let read;
+    if (text.trim().startsWith('{')) read = { valid: true, board: JSON.parse(text) };
+    else read = await checkBoardFile(text);
+    if (mine !== asked) return;
+    if (!read.valid) {
+      showAnswer({ valid: false, playable: false, message: `${file.name} is not a valid board file.`, problems: read.problems });
+      document.body.dataset.checked = String(mine);
+      return;
+    }
+    board.size = read.board.size;
+    board.snake = read.board.snake ?? [];
+    board.ladder = read.board.ladder ?? [];
+    board.cell = read.board.cell ?? [];
+    input('size').value = String(board.size);
+    picked = null;
+    changed();
+  } catch (e) {
+    showAnswer({ valid: false, playable: false, message: `${file.name} cannot be read.`, problems: [String(/** @type {Error} */ (e).message)] });
+    document.body.dataset.checked = String(mine);
+  }
+}
+
 /** Opens a room on this board: you in the first seat, hard computers in the others. */
 async function openRoom(/** @type {SubmitEvent} */ e) {
   e.preventDefault();
@@ -278,7 +315,9 @@ async function openRoom(/** @type {SubmitEvent} */ e) {
     const seat = await api(`/api/rooms/${encodeURIComponent(made.room)}/seats/0`, { name });
     location.href = `/room/${encodeURIComponent(made.room)}#token=${encodeURIComponent(seat.token)}`;
   } catch (err) {
-    $('use-error').textContent = String(/** @type {Error} */ (err).message);
+    $('use-error').textContent = err instanceof TypeError
+      ? 'Rooms need the snl server, which cannot be reached from here: download the board file instead.'
+      : String(/** @type {Error} */ (err).message);
   }
 }
 
@@ -298,6 +337,7 @@ for (const id of ['rules', 'seats']) $(id).addEventListener('change', changed);
 for (const radio of document.querySelectorAll('input[name="tool"]')) radio.addEventListener('change', () => { picked = null; hint(); draw(); });
 $('clear').addEventListener('click', () => { board.snake = []; board.ladder = []; board.cell = []; picked = null; changed(); });
 $('download').addEventListener('click', download);
+$('board-file').addEventListener('change', () => void openFile());
 $('open-room').addEventListener('submit', (e) => void openRoom(/** @type {SubmitEvent} */ (e)));
 
 draw();

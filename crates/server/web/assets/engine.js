@@ -114,3 +114,32 @@ export const odds = (request) => call('odds', request);
  * @returns {Promise<Analysable>}
  */
 export const analysable = (request) => call('analysable', request);
+
+/**
+ * @typedef {{act: 'roll'} | {act: 'choose', option: number}} LocalIntent
+ * @typedef {{type: string} & Record<string, any>} LocalFrame
+ */
+
+/**
+ * Starts a game on this device (the lobby's "Play here"): `setup` is the request an online room is
+ * created with (POST /api/rooms), `seed` the dice's, `intents` what people played in it so far
+ * (played again, to come back to where it was). Answers the frames an online room would send: the
+ * welcome, the events before it marked `past`, then the computers' play up to a person.
+ * @param {{setup: Record<string, any>, seed: number, intents?: LocalIntent[]}} request
+ * @returns {Promise<{frames: LocalFrame[]}>}
+ */
+export const localNew = (request) => call('local_new', request);
+
+/**
+ * A person's intent in the game on this device: its events and the computers' play after it, as
+ * frames; one error frame when it is refused.
+ * @param {LocalIntent} intent
+ * @returns {Promise<{frames: LocalFrame[]}>}
+ */
+export const localAct = (intent) => call('local_act', intent);
+
+/**
+ * The live odds of the game on this device (as GET /api/rooms/{room}/odds answers).
+ * @returns {Promise<OddsAnswer>}
+ */
+export const localOdds = () => call('local_odds', {});

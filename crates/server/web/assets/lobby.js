@@ -1,10 +1,12 @@
 // The lobby (/): create a room (board, rules, seats open or computers), take its first seat (or
 // every person's seat, to play on one device), and see the open rooms to join or watch, told by the
-// lobby stream as they change.
+// lobby stream as they change. "Play here" starts the same game on this device instead, run by the
+// engine in the page (local.js): people taking turns at this screen and computer seats, no server.
 
 import { render } from './board.js';
 import { api, keepToken } from './net.js';
 import { checkBoardFile } from './engine.js';
+import { keepNew } from './local.js';
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const form = /** @type {HTMLFormElement} */ ($('create'));
@@ -110,8 +112,12 @@ $('file').addEventListener('change', async () => {
 });
 $('add-seat').addEventListener('click', () => addSeat('hard'));
 
-form.addEventListener('submit', async (e) => {
-  e.preventDefault();
+/**
+ * The game the form asks for, as the request an online room is created with (POST /api/rooms),
+ * with the seats' rows; or null when something in the form is refused (said under it).
+ * @returns {{body: Record<string, any>, rows: {kind: string, name: string}[], me: string} | null}
+ */
+function asked() {
   const error = $('create-error');
   error.textContent = '';
   const me = nameInput.value.trim();
@@ -126,7 +132,7 @@ form.addEventListener('submit', async (e) => {
   if (boardSelect.value === 'file') {
     if (!fileBoard) {
       error.textContent = 'Choose a board file first.';
-      return;
+      return null;
     }
     body.board = fileBoard;
   } else {
@@ -140,7 +146,7 @@ form.addEventListener('submit', async (e) => {
       if (!text) continue;
       if (!/^[0-9]{1,15}$/.test(text)) {
         error.textContent = `The random board's ${part} must be a whole number, not '${text.slice(0, 40)}'.`;
-        return;
+        return null;
       }
       random[part] = Number(text);
     }
@@ -165,10 +171,19 @@ form.addEventListener('submit', async (e) => {
   if (seed) {
     if (!/^[0-9]{1,15}$/.test(seed)) {
       error.textContent = `The dice seed must be a whole number of at most 15 digits, not '${seed.slice(0, 40)}'.`;
-      return;
+      return null;
     }
     body.seed = Number(seed);
   }
+  return { body, rows, me };
+}
+
+form.addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const error = $('create-error');
+  const game = asked();
+  if (!game) return;
+  const { body, rows, me } = game;
   try {
     const created = await api('/api/rooms', body);
     const sameDevice = /** @type {HTMLInputElement} */ ($('same-device')).checked;
@@ -181,8 +196,30 @@ form.addEventListener('submit', async (e) => {
     }
     location.assign(`/room/${created.room}`);
   } catch (err) {
-    error.textContent = /** @type {Error} */ (err).message;
+    // A server out of reach (offline, or pages served without one) makes fetch throw a TypeError.
+    error.textContent = err instanceof TypeError
+      ? 'The server cannot be reached: online rooms need it. “Play here” plays on this device without one.'
+      : /** @type {Error} */ (err).message;
   }
+});
+
+// "Play here": the same game on this device, every person's seat at this screen.
+$('play-here').addEventListener('click', () => {
+  if (!form.reportValidity()) return;
+  const game = asked();
+  if (!game) return;
+  const { body, rows, me } = game;
+  let others = 1;
+  body.seats = rows.map((r, i) => {
+    if (r.kind !== 'human') return r.name ? { kind: r.kind, name: r.name } : { kind: r.kind };
+    return { kind: 'human', name: i === 0 ? me : r.name || `Player ${++others}` };
+  });
+  // No clocks on this device: people at one screen wait for each other.
+  delete body.turn_time;
+  delete body.game_time;
+  const seed = body.seed ?? crypto.getRandomValues(new Uint32Array(1))[0];
+  keepNew(body, seed);
+  location.assign('/local');
 });
 
 /**
@@ -240,6 +277,17 @@ function drawRooms() {
   }
 }
 
+/** Says plainly that online rooms cannot be had now, and what works without them. */
+function offline() {
+  const li = document.createElement('li');
+  li.className = 'empty offline';
+  li.textContent = navigator.onLine
+    ? 'Online rooms need the snl server, and it cannot be reached from here. “Play here” plays on this device without it.'
+    : 'You are offline: online rooms need the network. “Play here” plays on this device without it.';
+  $('rooms').replaceChildren(li);
+  document.body.dataset.offline = 'true';
+}
+
 /** Lists the rooms once from `GET /api/rooms` (the fallback while the stream cannot open). */
 async function fetchRooms() {
   try {
@@ -264,6 +312,7 @@ function followRooms() {
   let fallback = null;
   const dial = () => {
     const ws = new WebSocket(url);
+    let heard = false;
     ws.onmessage = (message) => {
       /** @type {any} */
       let frame;
@@ -274,6 +323,8 @@ function followRooms() {
       }
       if (frame.type === 'lobby') {
         tries = 0;
+        heard = true;
+        delete document.body.dataset.offline;
         if (fallback !== null) clearInterval(fallback);
         fallback = null;
         listed.clear();
@@ -289,6 +340,8 @@ function followRooms() {
     };
     ws.onclose = () => {
       tries++;
+      // Not one list came: the server is out of reach (offline, or pages served without it).
+      if (!heard) offline();
       // Polling is only a fallback, for when the stream cannot open at all (a proxy that refuses
       // WebSockets): after three failed tries, look once every 30 s until the stream comes back.
       if (tries === 3 && fallback === null) {

@@ -1,13 +1,17 @@
 // The live odds beside a room's board: each player's exact chance to win from where the tokens
 // stand and the fewest rolls each still needs (GET /api/rooms/{room}/odds). It asks again each
 // time the room page has shown what it received (the page marks itself idle), so the odds follow
-// every move without touching the page's own code. The page decides nothing about which games can
+// every move without touching the page's own code. For the game on this device (/local) the
+// engine in the page answers instead (engine.js). The page decides nothing about which games can
 // be analysed: the server answers for every board and rule it plays (cell effects and races
 // included), and when it cannot, the panel shows the server's own sentence.
 
 import { tokenIcon } from './board.js';
 
-const room = decodeURIComponent(location.pathname.split('/')[2] ?? '');
+/** Whether the room page shows the game on this device (room.js, which runs first, says so). */
+const isLocal = document.body.dataset.local === 'true';
+
+const room = isLocal ? 'local' : decodeURIComponent(location.pathname.split('/')[2] ?? '');
 const list = /** @type {HTMLOListElement | null} */ (document.getElementById('odds'));
 /** The last event the shown odds were worked out after. */
 let shown = -1;
@@ -54,6 +58,19 @@ async function ask() {
   if (asking) { again = true; return; }
   asking = true;
   try {
+    if (isLocal) {
+      // The game on this device: the engine in the page works the odds out.
+      const { localOdds } = await import('./engine.js');
+      const odds = await localOdds().catch((e) => {
+        showNone(`No odds here: ${/** @type {Error} */ (e).message}`);
+        return null;
+      });
+      if (odds && odds.seq !== shown) {
+        shown = odds.seq;
+        draw(odds);
+      }
+      return;
+    }
     const response = await fetch(`/api/rooms/${encodeURIComponent(room)}/odds`);
     if (response.ok) {
       const odds = await response.json();
@@ -85,6 +102,12 @@ async function refused(response) {
   } catch {
     // The status alone, then.
   }
+  showNone(message);
+}
+
+/** @param {string} message why the panel shows no odds */
+function showNone(message) {
+  if (!list) return;
   const note = document.createElement('li');
   note.className = 'odds-none';
   note.textContent = message;

@@ -207,6 +207,11 @@ async function list() {
 
 $('more').addEventListener('click', () => void list());
 (id ? viewer() : list()).catch((e) => {
-  $('failure').textContent = String(e.message);
+  // A server out of reach (offline, or pages served without one) makes fetch throw a TypeError.
+  $('failure').textContent = e instanceof TypeError
+    ? 'Recorded games need the snl server, which cannot be reached from here.'
+    : String(e.message);
   document.body.dataset.ready = 'true';
 });
+// The game played on this device, kept by this browser, is watched again without a server.
+if (!id && localStorage.getItem('snl.local')) $('local-replay').hidden = false;

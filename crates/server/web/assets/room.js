@@ -3,7 +3,8 @@
 // A room's page (/room/{room}): the board, the dice, the players, the log, chat. It watches as a
 // spectator until this device holds a seat's token (from `#token=T`, taking a seat here, or the
 // lobby); it may hold several seats (people sharing one device): each has its own connection and
-// the Roll button acts for whichever of them the game awaits.
+// the Roll button acts for whichever of them the game awaits. At /local it shows the game on this
+// device (local.js), whose frames come from the engine in the page instead of a server.
 
 import { render, tokenIcon, shapeName, tokenSpace, legendItems } from './board.js';
 import { frame } from './geometry.js';
@@ -36,14 +37,18 @@ import { api, connect, dropToken, heldTokens, keepToken } from './net.js';
  */
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
-const room = decodeURIComponent(location.pathname.split('/')[2] ?? '');
+// The game on this device (/local, or /local/ in a static export): its code (local.js and the
+// engine) is loaded only there, so an online room's page carries none of it.
+const isLocal = /^\/local(\/|\/index\.html)?$/.test(location.pathname);
+if (isLocal) document.body.dataset.local = 'true';
+const room = isLocal ? 'local' : decodeURIComponent(location.pathname.split('/')[2] ?? '');
 const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($('board')));
 const dice = diceTray($('dice'));
 const rollButton = /** @type {HTMLButtonElement} */ ($('roll'));
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 
 // A seat's token in the address (an invitation): keep it, and take it out of the address bar.
-const fromHash = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+const fromHash = isLocal ? null : /(?:^#|&)token=([^&]+)/.exec(location.hash);
 if (fromHash) {
   keepToken(room, decodeURIComponent(fromHash[1]));
   history.replaceState(null, '', location.pathname + location.search);
@@ -610,6 +615,26 @@ function start() {
   for (const t of tokens) open(t);
 }
 
+/** Plays the game on this device: every person's seat is held here, the engine answers. */
+async function startLocal() {
+  const { playHere, replaying } = await import('./local.js');
+  $('invite').hidden = true;
+  $('chat-title').closest('section')?.setAttribute('hidden', '');
+  const again = $('watch-again');
+  again.hidden = false;
+  again.addEventListener('click', () => {
+    location.hash = 'replay';
+    location.reload();
+  });
+  document.body.dataset.online = 'true';
+  playHere(onFrame, (seats, link) => {
+    for (const seat of seats) mine.set(seat, link);
+  }, () => document.body.dataset.idle === 'true' && !pumping && queue.length === 0).catch((e) => {
+    $('status').textContent = /** @type {Error} */ (e).message;
+  });
+  if (replaying) $('status').textContent = 'Watching the game again…';
+}
+
 /** The cell size that shows the whole board in the page (zoom 1). */
 function fitCell() {
   if (!view) return 40;
@@ -687,5 +712,6 @@ soundButton.addEventListener('click', () => {
 $('winner-close').addEventListener('click', () => { $('winner').hidden = true; });
 drawSound();
 armSound();
-document.title = `Snakes and Ladders — room ${room}`;
-start();
+document.title = isLocal ? 'Snakes and Ladders — on this device' : `Snakes and Ladders — room ${room}`;
+if (isLocal) void startLocal();
+else start();
