@@ -159,8 +159,9 @@ fn more_games_or_seats_than_the_limits_are_refused_in_one_sentence() {
 
 #[test]
 fn an_endless_save_file_is_read_only_up_to_the_limit() {
+    // Zeros are no save from their first byte: refused before an endless line is read.
     let run = snl_capped(&["play", "--load", "/dev/zero", "--fast"]);
-    one_sentence(&run, "longer than 268435456 bytes");
+    one_sentence(&run, "cannot load the save file /dev/zero: it is cut short or damaged");
 }
 
 /// Issue 29, finding 13: messages that did not name the value, or echoed a huge one.
