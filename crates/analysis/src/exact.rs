@@ -125,9 +125,10 @@ pub struct Options {
     /// stops as at `max_work`, incomplete and marked so. Unlimited by default. Expectations are
     /// exact whatever this is.
     pub budget: crate::Budget,
-    /// When to stop building the chain itself (most of the work on a huge board): the analysis
-    /// then fails with [`AnalysisError::Stopped`]. Unlimited by default, so that expectations
-    /// are always given; a server answering within a deadline sets it.
+    /// When to stop building the chain and solving it for the expectations (most of the work on
+    /// a huge board): the analysis then fails with [`AnalysisError::Stopped`]. Unlimited by
+    /// default, so that expectations are always given; a server answering within a deadline
+    /// sets it, and `snl analyze --max-seconds` a little past its limit.
     pub chain_budget: crate::Budget,
 }
 
@@ -276,7 +277,8 @@ pub fn analyze_with(
         None => TurnChain::from_model(&model, rules, &options.chain_budget),
     }
     .ok_or(AnalysisError::Stopped)?;
-    let solver = Solver::new(&chain, options.method, options.max_dense_back_cells);
+    let solver =
+        Solver::new(&chain, options.method, options.max_dense_back_cells, &options.chain_budget);
     let n = chain.size() as usize;
     let class = solver.classes();
     let distribution = distribution::propagate(
@@ -373,7 +375,7 @@ pub(crate) fn turns_everywhere(
     let chain = TurnChain::with_policy_within(board, rules, policy, budget)?;
     // Policy iteration solves this several times: past a few hundred back cells, GMRES (to
     // 1e-14) is much faster than factoring their system each time.
-    let solver = Solver::from_every_position(&chain, EVERYWHERE_DENSE_BACK_CELLS);
+    let solver = Solver::from_every_position(&chain, EVERYWHERE_DENSE_BACK_CELLS, budget);
     let class = solver.classes();
     let ones: Vec<f64> = class.iter().map(|&c| f64::from(u8::from(c == Class::Live))).collect();
     let mut turns = solver.everywhere(&ones)?;

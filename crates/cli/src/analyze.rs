@@ -4,7 +4,11 @@
 //! The numbers come from [`snl_analysis::exact`]; this module reads the options and works them
 //! out, [`report`] writes them.
 
-use std::{io::Write, path::PathBuf};
+use std::{
+    io::Write,
+    path::PathBuf,
+    time::{Duration, Instant},
+};
 
 use clap::Args;
 use snl_analysis::{
@@ -169,6 +173,8 @@ struct Analyses<'a> {
     done: Vec<(Option<Strategy>, Analysis)>,
     /// How far to compute (the budget of `--max-seconds`).
     options: exact::Options,
+    /// `--max-seconds`, to name it when it stops the work.
+    max_seconds: Option<f64>,
 }
 
 impl Analyses<'_> {
@@ -178,9 +184,33 @@ impl Analyses<'_> {
         if let Some(i) = self.done.iter().position(|(k, _)| *k == key) {
             return Ok(&self.done[i].1);
         }
-        let name = self.board_name;
+        let (name, size) = (self.board_name, self.board.size());
+        let max_seconds = self.max_seconds;
         let fail = |e: exact::AnalysisError| {
-            Failure::other(anyhow::anyhow!("board '{name}' cannot be analysed: {e}"))
+            let (why, advice) = match e {
+                exact::AnalysisError::Stopped => (
+                    format!(
+                        "--max-seconds {} ran out while the exact chain of {size} cells was being \
+                     built or solved",
+                        max_seconds.unwrap_or_default()
+                    ),
+                    "give it more time, or use snl simulate for estimates",
+                ),
+                exact::AnalysisError::NoConvergence { iterations, residual } => (
+                    format!(
+                        "the exact solver could not reach the accuracy it promises on this board \
+                     ({iterations} iterations left a relative residual of {residual:.1e}: its \
+                     games are too long for exact numbers in double precision)"
+                    ),
+                    "use snl simulate for estimates",
+                ),
+                e => {
+                    return Failure::other(anyhow::anyhow!(
+                        "board '{name}' cannot be analysed: {e}"
+                    ));
+                }
+            };
+            Failure::other(ExactStopped { board: name.to_owned(), size, why, advice })
         };
         let analysis = match key {
             None => exact::analyze_with(self.board, self.rules, &FirstOption, &self.options)
@@ -210,9 +240,90 @@ impl Analyses<'_> {
     }
 }
 
+/// The exact expectations were not found before `--max-seconds` (and its grace) ran out.
+#[derive(Debug)]
+struct ExactStopped {
+    board: String,
+    size: u32,
+    /// Why, as the start of a sentence.
+    why: String,
+    /// What to do instead.
+    advice: &'static str,
+}
+
+impl std::fmt::Display for ExactStopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.why)
+    }
+}
+
+impl std::error::Error for ExactStopped {}
+
+/// How long past `--max-seconds S` the exact expectations may go on (S/20 + 0.9 s), so that the
+/// command still ends within the 10% plus one second it promises.
+fn exact_grace(seconds: f64) -> Duration {
+    Duration::from_secs_f64(seconds / 20.0 + 0.9)
+}
+
+/// Boards up to this many cells always get their exact expectations, whatever `--max-seconds`
+/// says: they take milliseconds (a 10^5-cell board with 1,000 jumps, some 50 ms), so the answer
+/// does not depend on how busy the machine is. Larger ones stop at the limit and its grace.
+const ALWAYS_EXACT_CELLS: u32 = 100_000;
+
 pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
+    let began = Instant::now();
+    match analyze(args, console, began) {
+        Err(f) if f.error.is::<ExactStopped>() => {
+            let stop = f.error.downcast::<ExactStopped>().expect("checked above");
+            stopped(&stop, args.json, console)
+        }
+        other => other,
+    }
+}
+
+/// The honest partial answer of an analysis whose exact solve ran out of time: what it is, and
+/// that none of the exact numbers were computed.
+fn stopped(stop: &ExactStopped, json: bool, console: &mut Console) -> CmdResult {
+    let sentence = format!(
+        "{}: no exact number was computed (expected turns and rolls, their spread, the \
+         distribution, the landings and the seats' chances are all missing); {}",
+        stop.why, stop.advice
+    );
+    if json {
+        let v = serde_json::json!({
+            "board": stop.board,
+            "size": stop.size,
+            "complete": false,
+            "expectations_complete": false,
+            "expected_turns": null,
+            "expected_rolls": null,
+            "std_dev_turns": null,
+            "partial": sentence,
+        });
+        writeln!(console.out, "{v}").or_other()
+    } else {
+        let board = crate::format::shown(&stop.board, 40);
+        writeln!(console.out, "Board: {board} ({} cells)", stop.size).or_other()?;
+        writeln!(console.out, "Partial: {sentence}.").or_other()
+    }
+}
+
+/// The most cells of a board with cell effects that `analyze` takes: its chain has up to four
+/// states a cell (shield, skip), each with its own row, so memory grows some 40 times faster
+/// than on a plain board (10^7 cells took 10 GB before being refused, issue 29).
+pub(crate) const MAX_EFFECT_ANALYSIS_CELLS: u32 = 1_000_000;
+
+fn analyze(args: &AnalyzeArgs, console: &mut Console, began: Instant) -> CmdResult {
     let setup = args.game.resolve()?;
     setup.analysable(snl_analysis::Work::Exact)?;
+    if setup.board.has_effects() && setup.board.size() > MAX_EFFECT_ANALYSIS_CELLS {
+        return Err(Failure::bad(anyhow::anyhow!(
+            "a board with cell effects is analysed up to {MAX_EFFECT_ANALYSIS_CELLS} cells, and \
+             '{}' has {}: use snl simulate for its numbers",
+            crate::format::shown(&setup.board_name, 40),
+            setup.board.size()
+        )));
+    }
     let (seats, winners) = seats_and_winners(&args.players)?;
     for (i, seat) in seats.iter().enumerate() {
         if seats[..i].iter().any(|s| s.name == seat.name) {
@@ -236,9 +347,17 @@ pub(crate) fn run(args: &AnalyzeArgs, console: &mut Console) -> CmdResult {
         board_name: &setup.board_name,
         hard: None,
         done: Vec::new(),
+        max_seconds: args.long.max_seconds,
         options: exact::Options::default()
             .with_budget(args.long.start(OnCtrlC::Exit, console.stderr_tty)),
     };
+    if let Some(s) = args.long.max_seconds
+        && setup.board.size() > ALWAYS_EXACT_CELLS
+    {
+        // The chain and its solves stop a little past the limit (see `exact_grace`).
+        let deadline = began + Duration::from_secs_f64(s) + exact_grace(s);
+        analyses.options.chain_budget = snl_analysis::Budget::unlimited().with_deadline(deadline);
+    }
     let spinner = args.long.spinner("analysing exactly", console.stderr_tty, true);
     // One player under --policy, or hard after a table of all three.
     let main = match args.policy {

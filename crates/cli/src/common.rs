@@ -11,8 +11,8 @@ pub(crate) use snl_tui::failure::{CmdResult, Failure, FailureKind, OrFail};
 #[derive(Args, Clone, Debug, Default)]
 #[command(next_help_heading = "Board and rules")]
 pub(crate) struct GameArgs {
-    /// Board: classic, milton-bradley, kids, party, empty, random, or a .toml board file (at most 64 MiB
-    /// and 10000000 cells; a width at most its cells).
+    /// Board: classic, milton-bradley, kids, party, empty, random, or a .toml board file (at most 64 MiB,
+    /// 2000000 values - 500000 jumps - and 10000000 cells; a width at most its cells).
     #[arg(long, value_name = "NAME|FILE", default_value = "classic")]
     pub(crate) board: String,
     /// Cells of a random board (at most 10000000; for solve 100000000).

@@ -22,7 +22,7 @@ use crate::{
 #[derive(Args, Clone, Debug)]
 #[command(after_help = "Exit 0 when every roll and wormhole draw is what the game's seed gives \
 (ChaCha8, docs/fairness.md); 1 when one is not, or the rolls were given by hand (--rolls); 2 \
-when the game cannot be read.\n\nLimits: a save file of at most 268435456 bytes (256 MiB); ID at \
+when the game cannot be read.\n\nLimits: a save file of at most 1073741824 bytes (1 GiB); ID at \
 most 9223372036854775807.")]
 pub(crate) struct VerifyArgs {
     /// A game's number in the game database (see `snl games`), or a save file.

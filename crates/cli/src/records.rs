@@ -176,6 +176,11 @@ pub(crate) fn history(args: &HistoryArgs, console: &mut Console) -> CmdResult {
         return Err(db_failure(&args.db.required_path()?, &DbError::NoSuchGame(id)));
     };
     let save = read(&db, db.load(id))?;
+    // The moves shown are the ones `snl replay` plays: a game that does not replay to what it
+    // claims (an edited move, say) is refused here with the very sentence replay gives, rather
+    // than listed as if it had been played.
+    save.restore()
+        .map_err(|e| Failure::bad(anyhow::anyhow!("game {id} cannot be replayed: {e}")))?;
     if let Some(name) = &args.player
         && !save.game.seats.iter().any(|s| &s.name == name)
     {

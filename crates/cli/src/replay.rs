@@ -21,8 +21,11 @@ use snl_tui::{
 
 /// Options of `snl replay`.
 #[derive(Args, Clone, Debug)]
-#[command(after_help = "Limits: a save file of at most 268435456 bytes (256 MiB, about a million \
-turns); ID at most 9223372036854775807 (SQLite's largest row number).")]
+#[command(
+    after_help = "Limits: a save file of at most 1073741824 bytes (1 GiB, about two million \
+turns of two seats, read a line at a time: a million turns load in about 400 MB); ID \
+at most 9223372036854775807 (SQLite's largest row number)."
+)]
 pub(crate) struct ReplayArgs {
     /// A game's number in the game database (see `snl games`), or a save file.
     #[arg(value_name = "ID|FILE")]

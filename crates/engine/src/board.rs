@@ -17,7 +17,8 @@ pub use layout::{Layout, default_width};
 pub use problem::{BoardError, BoardProblem};
 pub use reach::Reach;
 pub use spec::{
-    BoardSpec, CellSpec, LadderSpec, MAX_BOARD_FILE_BYTES, ParseBoardError, PartialBoard, SnakeSpec,
+    BoardSpec, CellSpec, LadderSpec, MAX_BOARD_FILE_BYTES, MAX_BOARD_FILE_VALUES, ParseBoardError,
+    PartialBoard, SnakeSpec,
 };
 
 use serde::{Deserialize, Serialize};

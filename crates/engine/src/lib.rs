@@ -48,8 +48,8 @@ mod turn;
 
 pub use board::{
     Board, BoardError, BoardProblem, BoardSpec, CellSpec, Jump, LadderSpec, Layout,
-    MAX_BOARD_FILE_BYTES, MAX_CELLS, ParseBoardError, PartialBoard, Reach, SnakeSpec,
-    check_board_file, default_width, file_rules,
+    MAX_BOARD_FILE_BYTES, MAX_BOARD_FILE_VALUES, MAX_CELLS, ParseBoardError, PartialBoard, Reach,
+    SnakeSpec, check_board_file, default_width, file_rules,
 };
 pub use dice::{
     Dice, DiceError, MAX_DICE, MAX_FACES, ParseRollsError, Roll, RollError, RollSource, Scripted,

@@ -24,6 +24,7 @@
 //! [`direct_is_cheaper`], a cost model fitted to measurements (`benches/solver.rs`).
 
 use super::{AnalysisError, chain::TurnChain};
+use crate::Budget;
 
 /// What a position is to the solver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,6 +89,8 @@ pub(crate) struct Solver<'c> {
     /// The live rows as the sweeps read them.
     rows: LiveRows,
     reduced: Reduced,
+    /// When to give up a solve (checked between GMRES iterations and while factoring).
+    budget: Budget,
 }
 
 /// The live positions' moves among live positions, compact for the sweeps (every GMRES product
@@ -143,27 +146,39 @@ enum Reduced {
     Dense { lu: Lu, beta_start: Vec<f64> },
     /// By GMRES, `B v` being one sweep.
     Iterative,
+    /// The budget ran out while factoring: every solve answers [`AnalysisError::Stopped`].
+    Stopped,
 }
 
 impl<'c> Solver<'c> {
     /// Classifies the positions and prepares the back cells' system: factored when there are
     /// at most `limit` back cells and `method` says so, else left to GMRES.
-    pub(crate) fn new(chain: &'c TurnChain, method: Method, limit: usize) -> Solver<'c> {
-        Solver::with_classes(chain, method, limit, classify(chain))
+    /// Work stops once `budget` is spent: the solves then answer [`AnalysisError::Stopped`].
+    pub(crate) fn new(
+        chain: &'c TurnChain,
+        method: Method,
+        limit: usize,
+        budget: &Budget,
+    ) -> Solver<'c> {
+        Solver::with_classes(chain, method, limit, classify(chain), budget)
     }
 
     /// [`Solver::new`] with [`Method::Direct`]: factored when there are at most `limit` back
     /// cells.
     #[cfg(test)]
     pub(crate) fn with_dense_limit(chain: &'c TurnChain, limit: usize) -> Solver<'c> {
-        Solver::new(chain, Method::Direct, limit)
+        Solver::new(chain, Method::Direct, limit, &Budget::unlimited())
     }
 
     /// As [`Solver::with_dense_limit`], every position counting as reached: then
     /// [`Solver::everywhere`] gives the value from every position that can still finish, not only
     /// from those the start leads to (what a policy needs, since a game may stand anywhere).
-    pub(crate) fn from_every_position(chain: &'c TurnChain, limit: usize) -> Solver<'c> {
-        Solver::with_classes(chain, Method::Direct, limit, classify_from(chain, true))
+    pub(crate) fn from_every_position(
+        chain: &'c TurnChain,
+        limit: usize,
+        budget: &Budget,
+    ) -> Solver<'c> {
+        Solver::with_classes(chain, Method::Direct, limit, classify_from(chain, true), budget)
     }
 
     fn with_classes(
@@ -171,6 +186,7 @@ impl<'c> Solver<'c> {
         method: Method,
         limit: usize,
         class: Vec<Class>,
+        budget: &Budget,
     ) -> Solver<'c> {
         let n = chain.size() as usize;
         let mut leave = vec![0.0; n];
@@ -212,18 +228,19 @@ impl<'c> Solver<'c> {
                 Method::Iterative => false,
             };
         let reduced = if direct {
-            factor(chain, &class, &leave, &back, &back_cells, &back_src, &min_src)
+            factor(chain, &class, &leave, &back, &back_cells, &back_src, &min_src, budget)
         } else {
             Reduced::Iterative
         };
         let rows = LiveRows::new(chain, &class, &leave, &back);
-        Solver { chain, class, back, back_cells, rows, reduced }
+        Solver { chain, class, back, back_cells, rows, reduced, budget: budget.clone() }
     }
 }
 
 /// The backward sweep of the forms β (see the module comment) and of γ, the chance of leaving
 /// the forward region (finishing or getting trapped) before any backward move; then the GTH
-/// factors of the back cells' system.
+/// factors of the back cells' system; [`Reduced::Stopped`] once `budget` is spent.
+#[expect(clippy::too_many_arguments, reason = "the sweep's tables, built once by the caller")]
 fn factor(
     chain: &TurnChain,
     class: &[Class],
@@ -232,6 +249,7 @@ fn factor(
     back_cells: &[u32],
     back_src: &[u32],
     min_src: &[u32],
+    budget: &Budget,
 ) -> Reduced {
     let n = chain.size() as usize;
     let m = back_cells.len();
@@ -244,6 +262,10 @@ fn factor(
     let mut beta: Vec<f64> = Vec::with_capacity(m);
     let mut active = 0;
     for b in (0..n).rev() {
+        // Each row costs up to |S| multiply-adds per transition: look at the clock now and then.
+        if b % 1024 == 0 && budget.is_spent() {
+            return Reduced::Stopped;
+        }
         while active < m && back_src[back_cells[active] as usize] as usize >= b {
             active += 1;
         }
@@ -291,7 +313,10 @@ fn factor(
             }
         }
     }
-    Reduced::Dense { lu: Lu::factor(reduced, exit, m), beta_start }
+    match Lu::factor(reduced, exit, m, budget) {
+        Some(lu) => Reduced::Dense { lu, beta_start },
+        None => Reduced::Stopped,
+    }
 }
 
 impl Solver<'_> {
@@ -330,7 +355,7 @@ impl Solver<'_> {
                 let u = lu.solve(&self.gather(&x));
                 Ok(x[start] + dot(beta_start, &u))
             }
-            Reduced::Iterative => {
+            Reduced::Iterative | Reduced::Stopped => {
                 let u = self.solve_back(&self.gather(&x), false)?;
                 self.sweep(Some(cost), Some(&u), &mut x);
                 Ok(x[start])
@@ -370,6 +395,7 @@ impl Solver<'_> {
         match &self.reduced {
             Reduced::Dense { lu, .. } if transposed => Ok(lu.solve_transposed(rhs)),
             Reduced::Dense { lu, .. } => Ok(lu.solve(rhs)),
+            Reduced::Stopped => Err(AnalysisError::Stopped),
             Reduced::Iterative => {
                 let n = self.class.len();
                 // (I − B) v, or (I − Bᵀ) v: one sweep each.
@@ -383,9 +409,11 @@ impl Solver<'_> {
                     };
                     v.iter().zip(&bv).map(|(a, b)| a - b).collect()
                 };
-                gmres(apply, rhs).map_err(|(iterations, residual)| AnalysisError::NoConvergence {
-                    iterations,
-                    residual,
+                gmres(apply, rhs, || self.budget.is_spent()).map_err(|e| match e {
+                    Unsolved::Stopped => AnalysisError::Stopped,
+                    Unsolved::NoConvergence { iterations, residual } => {
+                        AnalysisError::NoConvergence { iterations, residual }
+                    }
                 })
             }
         }
@@ -573,9 +601,13 @@ struct Lu {
 impl Lu {
     /// Factors `I − B` given `B` (row-major, `m × m`) and each row's exit probability
     /// `1 − Σ_j B_ij`.
-    fn factor(mut a: Vec<f64>, mut exit: Vec<f64>, m: usize) -> Lu {
+    /// `None` once `budget` is spent (each pivot costs up to `m²` multiply-adds).
+    fn factor(mut a: Vec<f64>, mut exit: Vec<f64>, m: usize, budget: &Budget) -> Option<Lu> {
         let mut pivot = vec![0.0; m];
         for k in 0..m {
+            if k % 16 == 0 && budget.is_spent() {
+                return None;
+            }
             let (upper, lower) = a.split_at_mut((k + 1) * m);
             let row_k = &upper[k * m..];
             // 1 − B_kk of the chain censored to {k, …, m−1}, without subtraction.
@@ -594,7 +626,7 @@ impl Lu {
                 exit[k + 1 + i] += f * exit[k];
             }
         }
-        Lu { m, a, pivot }
+        Some(Lu { m, a, pivot })
     }
 
     /// Solves `(I − B) u = rhs`.
@@ -635,6 +667,14 @@ impl Lu {
     }
 }
 
+/// Why GMRES gave no answer.
+enum Unsolved {
+    /// Its budget ran out.
+    Stopped,
+    /// It made `iterations` and reached only `residual` (relative).
+    NoConvergence { iterations: usize, residual: f64 },
+}
+
 /// Most GMRES iterations (sweeps) before giving up.
 const MAX_ITERATIONS: usize = 5000;
 /// Krylov vectors kept between restarts.
@@ -642,9 +682,13 @@ const RESTART: usize = 60;
 
 /// Solves `A x = b` by restarted GMRES with modified Gram–Schmidt (applied twice) and Givens
 /// rotations, where `apply(v)` is `A v`. Stops when the true residual is below 1e-14 ‖b‖, or
-/// returns the iterations made and the residual reached.
+/// returns the iterations made and the residual reached, or as soon as `stop()` says so.
 #[expect(clippy::many_single_char_names, reason = "the textbook's notation (Saad, §6.5)")]
-fn gmres(apply: impl Fn(&[f64]) -> Vec<f64>, b: &[f64]) -> Result<Vec<f64>, (usize, f64)> {
+fn gmres(
+    apply: impl Fn(&[f64]) -> Vec<f64>,
+    b: &[f64],
+    stop: impl Fn() -> bool,
+) -> Result<Vec<f64>, Unsolved> {
     let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
     let target = 1e-14 * norm(b);
     let mut x = b.to_vec(); // A = I − B with B small: b is a fair first guess
@@ -666,13 +710,20 @@ fn gmres(apply: impl Fn(&[f64]) -> Vec<f64>, b: &[f64]) -> Result<Vec<f64>, (usi
             stalled += 1;
         }
         if iterations >= MAX_ITERATIONS || stalled >= 3 {
-            return if beta <= 1e-11 * norm(b) { Ok(x) } else { Err((iterations, beta / norm(b))) };
+            return if beta <= 1e-11 * norm(b) {
+                Ok(x)
+            } else {
+                Err(Unsolved::NoConvergence { iterations, residual: beta / norm(b) })
+            };
         }
         let mut basis: Vec<Vec<f64>> = vec![r.iter().map(|v| v / beta).collect()];
         let mut h: Vec<Vec<f64>> = Vec::new(); // columns of the Hessenberg matrix
         let mut rotations: Vec<(f64, f64)> = Vec::new();
         let mut g = vec![beta];
         for j in 0..RESTART {
+            if stop() {
+                return Err(Unsolved::Stopped);
+            }
             iterations += 1;
             let mut w = apply(&basis[j]);
             let mut col = vec![0.0; j + 2];
@@ -765,6 +816,26 @@ mod tests {
     }
 
     #[test]
+    fn a_spent_budget_stops_the_factoring_and_gmres_with_stopped() {
+        // Issue 29, finding 10: the solves once ran on whatever the deadline (39 s for 5 s).
+        let rules = Rules::default();
+        let spec =
+            RandomBoard { size: 10_000, snakes: 1_000, ladders: 1_000, seed: 0, min_jump: 1 }
+                .spec(&rules);
+        let chain = TurnChain::new(&Board::new(&spec, &rules).unwrap(), &rules);
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let spent = Budget::unlimited().with_cancel(flag);
+        let ones = vec![1.0; chain.size() as usize];
+        for method in [Method::Direct, Method::Iterative] {
+            let solver = Solver::new(&chain, method, MAX_BACK_CELLS, &spent);
+            assert_eq!(solver.at_start(&ones), Err(AnalysisError::Stopped), "{method:?}");
+            assert_eq!(solver.visits(), Err(AnalysisError::Stopped), "{method:?}");
+            let free = Solver::new(&chain, method, MAX_BACK_CELLS, &Budget::unlimited());
+            assert!(free.at_start(&ones).unwrap() > 1.0, "{method:?}");
+        }
+    }
+
+    #[test]
     fn auto_takes_gmres_on_many_back_cells_and_the_direct_solve_on_few() {
         let rules = Rules::default();
         for (size, jumps, direct) in [(10_000, 2_000, false), (10_000, 500, true)] {
@@ -772,7 +843,7 @@ mod tests {
                 RandomBoard { size, snakes: jumps / 2, ladders: jumps / 2, seed: 0, min_jump: 1 }
                     .spec(&rules);
             let chain = TurnChain::new(&Board::new(&spec, &rules).unwrap(), &rules);
-            let solver = Solver::new(&chain, Method::Auto, MAX_BACK_CELLS);
+            let solver = Solver::new(&chain, Method::Auto, MAX_BACK_CELLS, &Budget::unlimited());
             assert_eq!(matches!(solver.reduced, Reduced::Dense { .. }), direct, "{jumps}");
         }
     }
@@ -782,7 +853,7 @@ mod tests {
     fn the_gth_factors_solve_both_ways() {
         // B = [[0, .5, .25], [.5, 0, 0], [.25, .25, .25]]; exits .25, .5, .25.
         let b = vec![0.0, 0.5, 0.25, 0.5, 0.0, 0.0, 0.25, 0.25, 0.25];
-        let lu = Lu::factor(b.clone(), vec![0.25, 0.5, 0.25], 3);
+        let lu = Lu::factor(b.clone(), vec![0.25, 0.5, 0.25], 3, &Budget::unlimited()).unwrap();
         let u = lu.solve(&[1.0, 2.0, 3.0]);
         // Check (I − B) u = rhs.
         for i in 0..3 {

@@ -318,6 +318,47 @@ fn an_unknown_status_kind_or_move_kind_is_named_with_its_game_and_row() {
     );
 }
 
+/// Issue 29, finding 13: a table that lacks a column (dropped by another program) is a damaged
+/// database told in one sentence, exit 2, never SQLite's raw statement.
+#[test]
+fn a_table_without_its_column_is_one_sentence_and_never_raw_sql() {
+    let dir = TempDir::new("schema");
+    let db = edited(&dir, "ALTER TABLE games DROP COLUMN save");
+    for args in [&["games"][..], &["history", "1"], &["replay", "1"], &["resume"], &["stats"]] {
+        let mut args = args.to_vec();
+        args.extend(["--db", &db]);
+        let run = snl(&args);
+        if run.code == 0 {
+            // A command that never reads the column is not hurt by its absence.
+            continue;
+        }
+        assert_fails(&run, 2, &["is damaged or is not a game database", "save"]);
+        assert!(!run.stderr.contains("SELECT") && !run.stderr.contains("offset"), "{}", run.stderr);
+        assert_eq!(run.stderr.trim_end().lines().count(), 1, "{}", run.stderr);
+    }
+    let run = snl(&["resume", "--db", &db]);
+    assert_fails(&run, 2, &["no such column: save"]);
+}
+
+/// Issue 29, finding 13: `history` and `replay` agree on an edited move: both refuse the game with
+/// the same sentence, rather than history listing a move that was never played.
+#[test]
+fn history_refuses_an_edited_move_as_replay_does() {
+    let dir = TempDir::new("edited-move");
+    // Move 3 now ends on cell 57, which its roll cannot reach.
+    let db = edited(
+        &dir,
+        "UPDATE move_runs SET moves = json_set(moves, '$[' || (3 - first) || '][4]', 57)
+         WHERE first <= 3 AND first + count > 3",
+    );
+    let replay = snl(&["replay", "1", "--db", &db]);
+    assert_fails(&replay, 2, &["game 1 cannot be replayed: "]);
+    let history = snl(&["history", "1", "--db", &db]);
+    assert_fails(&history, 2, &["game 1 cannot be replayed: "]);
+    assert_eq!(history.stderr, replay.stderr);
+    assert_eq!(history.stdout, "");
+}
+
 #[test]
 fn a_game_whose_recording_stopped_is_marked_incomplete_and_not_resumed() {
     let dir = TempDir::new("incomplete");

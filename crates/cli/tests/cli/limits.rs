@@ -159,8 +159,9 @@ fn more_games_or_seats_than_the_limits_are_refused_in_one_sentence() {
 
 #[test]
 fn an_endless_save_file_is_read_only_up_to_the_limit() {
+    // Zeros are no save from their first byte: refused before an endless line is read.
     let run = snl_capped(&["play", "--load", "/dev/zero", "--fast"]);
-    one_sentence(&run, "longer than 268435456 bytes");
+    one_sentence(&run, "cannot load the save file /dev/zero: it is cut short or damaged");
 }
 
 /// Issue 29, finding 13: messages that did not name the value, or echoed a huge one.
@@ -209,4 +210,37 @@ fn a_setup_answer_not_utf8_is_asked_again_and_a_huge_one_is_cut_when_echoed() {
     assert_eq!(code, Some(3), "input ends after the one line");
     assert!(out.contains(&format!("'{}…' is not a board name", "x".repeat(39))), "{out}");
     assert!(out.len() < 10_000, "the line is not echoed whole: {} bytes", out.len());
+}
+
+/// Issue 29, finding 4: a 64 MiB board file of one long array (33 million values) took 5 GB and
+/// aborted under a 4 GiB cap; its values are counted before it is parsed, and it is refused in
+/// one sentence under a 512 MB cap.
+#[test]
+fn a_board_file_of_too_many_values_is_refused_before_it_is_parsed() {
+    let dir = TempDir::new("values");
+    let path = dir.file("ones.toml");
+    let mut text = String::from("size = 100\nx = [");
+    text.push_str(&"1,".repeat(33_000_000));
+    text.push_str("1]\n");
+    std::fs::write(&path, text).unwrap();
+    for command in [&["board", "validate"][..], &["analyze", "--board"]] {
+        let mut args = command.to_vec();
+        args.push(&path);
+        one_sentence(
+            &snl_capped(&args),
+            "it holds up to 33000003 values (its '=', ',' and '[' counted), more than the 2000000",
+        );
+    }
+}
+
+/// Issue 29, finding 4: cell effects on 10^7 cells took 10 GB, then aborted; over 10^6 cells
+/// they are refused up front, in one sentence, under a 512 MB cap.
+#[test]
+fn an_analysis_of_effects_on_too_many_cells_is_refused_up_front() {
+    let run =
+        snl_capped(&["analyze", "--size", "10000000", "--effects", "1000", "--board", "random"]);
+    one_sentence(
+        &run,
+        "a board with cell effects is analysed up to 1000000 cells, and 'random' has 10000000",
+    );
 }

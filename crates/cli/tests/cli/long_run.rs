@@ -80,7 +80,7 @@ fn an_analysis_out_of_time_has_exact_expectations_and_a_marked_distribution() {
 /// stops with the time, marked partial, every delta it gives exact.
 #[test]
 fn an_analysis_of_effects_out_of_time_stops_weighing_them_and_says_so() {
-    let board = ["analyze", "--board", "random", "--size", "200000", "--effects", "100"];
+    let board = ["analyze", "--board", "random", "--size", "50000", "--effects", "100"];
     let args: Vec<&str> =
         board.iter().copied().chain(["--seed", "3", "--max-seconds", "0"]).collect();
     let cut = snl_json(&[&args[..], &["--json"]].concat());
@@ -102,6 +102,29 @@ fn an_analysis_of_effects_out_of_time_stops_weighing_them_and_says_so() {
     );
     let text = snl(&["analyze", "--board", "party"]);
     assert!(!text.stdout.contains("--max-seconds"), "{}", text.stdout);
+}
+
+/// Issue 29, finding 10: the exact phase (building and solving the chain) honours
+/// `--max-seconds` too: on a board of 10^7 cells it cannot end within the limit and its short
+/// grace, so the answer is an honest partial one (no exact number, and it says so), exit 0,
+/// where it once ran on for as long as the solve took.
+#[test]
+fn an_exact_solve_out_of_time_says_that_nothing_exact_was_computed() {
+    let args = ["analyze", "--board", "random", "--size", "10000000", "--seed", "4"];
+    let cut = snl_json(&[&args[..], &["--max-seconds", "0", "--json"]].concat());
+    assert_eq!(
+        (cut["complete"].clone(), cut["expectations_complete"].clone()),
+        (false.into(), false.into()),
+        "{cut}"
+    );
+    assert!(cut["expected_turns"].is_null(), "{cut}");
+    let partial = cut["partial"].as_str().unwrap();
+    assert!(partial.starts_with("--max-seconds 0 ran out while the exact chain"), "{partial}");
+    assert!(partial.contains("no exact number was computed"), "{partial}");
+    let text = snl(&[&args[..], &["--max-seconds", "0"]].concat());
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(text.stdout.contains("Partial: --max-seconds 0 ran out"), "{}", text.stdout);
+    assert_eq!(text.stdout.lines().count(), 2, "{}", text.stdout);
 }
 
 #[test]

@@ -9,6 +9,32 @@ use crate::rules::RuleSpec;
 /// one of a million cells.
 pub const MAX_BOARD_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
+/// The most values (counted as the `=`, `,` and `[` in the file, which bound them from above) a
+/// board file may hold: a snake or ladder written as a `[[snake]]` table counts 4, so 500,000
+/// jumps fit (a 20 MB file, validated in under 1 GB). The TOML reader keeps every value it reads
+/// with its span and table, so this, not the file's length, bounds its memory: a 64 MiB file of
+/// one long array held 33 million values and took 5 GB before it was refused up front, in 70 MB
+/// (issue 29).
+pub const MAX_BOARD_FILE_VALUES: usize = 2_000_000;
+
+/// The values `text` may hold at most (see [`MAX_BOARD_FILE_VALUES`]), counted without parsing.
+fn values_bound(text: &str) -> usize {
+    text.bytes().filter(|&b| matches!(b, b'=' | b',' | b'[')).count()
+}
+
+/// The problem of a file with too many values to read, if it is one.
+fn too_many_values(text: &str) -> Option<ParseBoardError> {
+    let values = values_bound(text);
+    (values > MAX_BOARD_FILE_VALUES).then(|| ParseBoardError {
+        line: 0,
+        column: 0,
+        message: format!(
+            "it holds up to {values} values (its '=', ',' and '[' counted), more than the \
+             {MAX_BOARD_FILE_VALUES} a board file may hold"
+        ),
+    })
+}
+
 /// A board as written by a person or a file: not necessarily valid.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -72,6 +98,9 @@ impl BoardSpec {
     ///
     /// [`ParseBoardError`] with the line and column of the first problem.
     pub fn from_toml(text: &str) -> Result<BoardSpec, ParseBoardError> {
+        if let Some(problem) = too_many_values(text) {
+            return Err(problem);
+        }
         toml::from_str(text).map_err(|e| describe(&Lines::of(text), &e))
     }
 
@@ -92,6 +121,13 @@ impl BoardSpec {
     /// ```
     pub fn from_toml_partial(text: &str) -> PartialBoard {
         use toml::de::{DeTable, DeValue};
+        if let Some(problem) = too_many_values(text) {
+            return PartialBoard {
+                spec: BoardSpec::default(),
+                problems: vec![problem],
+                size_read: false,
+            };
+        }
         let (root, errors) = DeTable::parse_recoverable(text);
         // Indexed once: each problem's line and column is then found without reading the file
         // from its start (20,000 unknown keys took 11 s that way, issue 29).

@@ -164,8 +164,9 @@ pub enum DbError {
     /// The folder for a new database could not be made.
     #[error("cannot be created: {0}")]
     Folder(std::io::Error),
-    /// Anything else SQLite reports (a full disk, an I/O error).
-    #[error("cannot be used: {0}")]
+    /// Anything else SQLite reports (a full disk, an I/O error), told without the statement it
+    /// was running.
+    #[error("cannot be used: {}", sqlite_message(.0))]
     Sqlite(rusqlite::Error),
 }
 
@@ -194,11 +195,38 @@ impl From<rusqlite::Error> for DbError {
             Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => DbError::Locked,
             Some(ErrorCode::ReadOnly) => DbError::ReadOnly,
             Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt) => {
-                DbError::Damaged(e.to_string())
+                DbError::Damaged(sqlite_message(&e))
+            }
+            // A table or column this snl needs is missing or of another shape: the file was
+            // edited (or made by another program), which is the file's fault, not the machine's.
+            _ if is_schema_problem(&sqlite_message(&e)) => {
+                DbError::Damaged(format!("{}: its tables were edited", sqlite_message(&e)))
             }
             _ => DbError::Sqlite(e),
         }
     }
+}
+
+/// What SQLite said, without the SQL statement it was preparing (rusqlite's own message adds the
+/// whole statement and an offset, which mean nothing to a user), cut to 40 characters.
+fn sqlite_message(e: &rusqlite::Error) -> String {
+    let message = match e {
+        rusqlite::Error::SqlInputError { msg, .. }
+        | rusqlite::Error::SqliteFailure(_, Some(msg)) => msg.clone(),
+        other => other.to_string(),
+    };
+    match message.char_indices().nth(40) {
+        Some((cut, _)) => format!("{}…", &message[..cut]),
+        None => message,
+    }
+}
+
+/// Whether SQLite's message says the schema is not the one this snl made (a missing table or
+/// column, a table of another shape).
+fn is_schema_problem(message: &str) -> bool {
+    ["no such column", "no such table", "has no column named", "columns but", "values for"]
+        .iter()
+        .any(|m| message.contains(m))
 }
 
 /// An open game database.

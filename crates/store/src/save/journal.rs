@@ -238,9 +238,13 @@ impl SaveJournal {
 }
 
 /// Reads a journal whose line 1 is `first` (already found to be a version 3 or 4 save), the rest
-/// following in `rest`: line 1's digest, each line's chained digest, and the lines replayed
-/// onto line 1. A last line without its newline is dropped.
-pub(super) fn read(first: serde_json::Value, rest: &[u8]) -> Result<Save, SaveError> {
+/// following in `rest`, one line at a time (so memory holds the game, not the file): line 1's
+/// digest, each line's chained digest, and the lines replayed onto line 1. A last line without
+/// its newline is dropped.
+pub(super) fn read(
+    first: serde_json::Value,
+    rest: &mut dyn io::BufRead,
+) -> Result<Save, SaveError> {
     let mut wire: Wire =
         serde_json::from_value(first).map_err(|e| SaveError::Shape(e.to_string()))?;
     let Some(written) = wire.digest.take() else {
@@ -252,14 +256,17 @@ pub(super) fn read(first: serde_json::Value, rest: &[u8]) -> Result<Save, SaveEr
     let mut save =
         Save { board_name: wire.board_name, game: wire.game, dice: wire.dice, seq: wire.seq };
     let mut previous = written;
-    let mut lines = rest.split(|&b| b == b'\n').peekable();
     let mut number = 1;
-    while let Some(line) = lines.next() {
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        rest.read_until(b'\n', &mut line)?;
         number += 1;
-        if lines.peek().is_none() {
+        if line.last() != Some(&b'\n') {
             break; // After the last newline: empty, or a line cut short (the turn in flight).
         }
-        let mut entry: Entry = serde_json::from_slice(line)
+        line.pop();
+        let mut entry: Entry = serde_json::from_slice(&line)
             .map_err(|e| SaveError::Corrupt(format!("line {number}: {e}")))?;
         let written = std::mem::take(&mut entry.digest);
         if written.is_empty() {

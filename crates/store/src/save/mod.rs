@@ -58,9 +58,43 @@ fn read_at_most(mut reader: impl io::Read, limit: u64) -> io::Result<Option<Vec<
     }
 }
 
-/// The longest save file that is read, in bytes: room for a game of about a million turns.
-/// A longer file (or an endless one such as `/dev/zero`) is refused without being read whole.
-pub const MAX_SAVE_BYTES: u64 = 256 * 1024 * 1024;
+/// Reads one line (with its newline) into `line`, growing it never past `limit` bytes (plain
+/// doubling would reach twice that on an endless line); stops at `limit`.
+fn read_line_at_most(
+    reader: &mut impl io::BufRead,
+    line: &mut Vec<u8>,
+    limit: u64,
+) -> io::Result<()> {
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() || line.len() >= limit {
+            return Ok(());
+        }
+        let end = chunk.iter().position(|&b| b == b'\n').map_or(chunk.len(), |i| i + 1);
+        let take = end.min(limit - line.len());
+        if line.len() + take > line.capacity() {
+            let grown = (line.len() + take).max(line.capacity() * 2).min(limit);
+            line.reserve_exact(grown - line.len());
+        }
+        line.extend_from_slice(&chunk[..take]);
+        let newline = chunk[take - 1] == b'\n';
+        reader.consume(take);
+        if newline {
+            return Ok(());
+        }
+    }
+}
+
+/// The longest save file that is read, in bytes (1 GiB): room for a game of about two million
+/// turns of two seats (a journal line is some 500 bytes). A journal is read a line at a time, so
+/// memory holds the game (about 100 bytes a turn) and not the file. A longer file is refused
+/// before it is read (an endless one such as `/dev/zero` after the limit).
+pub const MAX_SAVE_BYTES: u64 = 1024 * 1024 * 1024;
 
 /// The version of a whole save ([`Save::to_json`]).
 const WHOLE_VERSION: u32 = 4;
@@ -97,6 +131,15 @@ pub struct Save {
     /// with the numbers they had (see `snl_session::Session::at`); `None` in files written before
     /// it was kept, whose events are counted again by replaying the history.
     pub seq: Option<u64>,
+}
+
+/// What a whole save's format and version say, every other field skipped.
+#[derive(Deserialize)]
+struct Header {
+    #[serde(default)]
+    format: Option<serde_json::Value>,
+    #[serde(default)]
+    version: Option<serde_json::Value>,
 }
 
 /// The file's JSON shape: [`Save`] with the format name and version first.
@@ -229,25 +272,31 @@ impl Save {
                     return Err(SaveError::Newer { found, supported: SAVE_VERSION });
                 }
                 Some(found) if journal::is_journal(found) => {
-                    return journal::read(value, rest);
+                    return journal::read(value, &mut &rest[..]);
                 }
                 _ => {}
             }
         }
-        let value: serde_json::Value =
+        // Format and version first, every other field skipped unread; then the save itself,
+        // straight into its types: never a tree of JSON values, which took some 35 bytes of
+        // memory per byte of a long history (a 256 MiB save took 9.7 GB, issue 29).
+        let header: Header =
             serde_json::from_slice(bytes).map_err(|e| SaveError::Corrupt(e.to_string()))?;
-        if value.get("format").and_then(serde_json::Value::as_str) != Some(SAVE_FORMAT) {
+        if header.format.as_ref().and_then(serde_json::Value::as_str) != Some(SAVE_FORMAT) {
             return Err(SaveError::NotASave);
         }
-        match value.get("version").and_then(serde_json::Value::as_u64) {
+        match header.version.as_ref().and_then(serde_json::Value::as_u64) {
             Some(found) if found > u64::from(SAVE_VERSION) => {
                 return Err(SaveError::Newer { found, supported: SAVE_VERSION });
             }
             Some(1..) => {}
             _ => return Err(SaveError::Shape("its \"version\" is not a format number".into())),
         }
-        let mut wire: Wire =
-            serde_json::from_value(value).map_err(|e| SaveError::Shape(e.to_string()))?;
+        let mut wire: Wire = serde_json::from_slice(bytes).map_err(|e| {
+            // As serde says it, without the line and column (the file is one object).
+            let place = format!(" at line {} column {}", e.line(), e.column());
+            SaveError::Shape(e.to_string().trim_end_matches(&place).to_owned())
+        })?;
         let written = wire.digest.take();
         let save = Save {
             board_name: wire.board_name.clone(),
@@ -272,9 +321,46 @@ impl Save {
     ///
     /// [`SaveError::Io`] when it cannot be read, else as [`Save::from_json`].
     pub fn read(path: &Path) -> Result<Save, SaveError> {
-        let bytes = read_at_most(fs::File::open(path)?, MAX_SAVE_BYTES)?
-            .ok_or(SaveError::TooLarge { limit: MAX_SAVE_BYTES })?;
-        Save::from_json(&bytes)
+        let too_large = SaveError::TooLarge { limit: MAX_SAVE_BYTES };
+        let file = fs::File::open(path)?;
+        if file.metadata()?.len() > MAX_SAVE_BYTES {
+            return Err(too_large); // refused before a byte is read
+        }
+        // A journal is read a line at a time, so that memory holds the game and one line, not
+        // the file; a whole save (one JSON object) is read whole. Neither reads past the limit
+        // (a device such as /dev/zero has no length to refuse up front).
+        let mut reader = io::BufReader::new(io::Read::take(file, MAX_SAVE_BYTES + 1));
+        // Every save begins with `{`: anything else (the zeros of /dev/zero) is refused from its
+        // first bytes, before an endless line is read.
+        let head = io::BufRead::fill_buf(&mut reader)?;
+        if let Some(&b) = head.iter().find(|b| !b.is_ascii_whitespace())
+            && b != b'{'
+        {
+            let end = head.len().min(64);
+            return Save::from_json(&head[..end]);
+        }
+        let mut first = Vec::new();
+        read_line_at_most(&mut reader, &mut first, MAX_SAVE_BYTES)?;
+        let journal = serde_json::from_slice::<serde_json::Value>(&first).ok().filter(|v| {
+            v.get("format").and_then(serde_json::Value::as_str) == Some(SAVE_FORMAT)
+                && v.get("version")
+                    .and_then(serde_json::Value::as_u64)
+                    .is_some_and(journal::is_journal)
+        });
+        let save = match journal {
+            Some(value) => journal::read(value, &mut reader),
+            None => match read_at_most(&mut reader, MAX_SAVE_BYTES - first.len() as u64)? {
+                Some(rest) => {
+                    first.extend_from_slice(&rest);
+                    Save::from_json(&first)
+                }
+                None => return Err(too_large),
+            },
+        };
+        if reader.get_ref().limit() == 0 {
+            return Err(too_large);
+        }
+        save
     }
 
     /// Writes the save to `path` atomically, whole (see [`Save::to_json`]): a crash leaves the
