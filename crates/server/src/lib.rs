@@ -32,6 +32,7 @@ mod actor;
 mod api;
 pub mod boards;
 mod cluster;
+mod edge;
 pub mod frames;
 pub mod games;
 mod http;
@@ -56,6 +57,7 @@ use std::{
     time::Duration,
 };
 
+pub use edge::Edge;
 pub use http::origin;
 pub use policy::POLICY_SLOTS;
 use storage::{Location, StorageError};
@@ -114,6 +116,8 @@ pub struct Config {
     pub max_rooms: usize,
     /// Most WebSocket connections at once.
     pub max_connections: usize,
+    /// Connections per client address and the time to send a request's header lines.
+    pub edge: Edge,
     /// Per-connection limits.
     pub limits: Limits,
     /// Origins besides the server's own (`http://` and the request's `Host`) whose pages may use
@@ -144,6 +148,7 @@ impl Config {
             bot_delay: Duration::from_millis(600),
             max_rooms: 10_000,
             max_connections: 20_000,
+            edge: Edge::default(),
             limits: Limits::default(),
             allow_origins: Vec::new(),
             policy_time: Duration::from_secs(5),
@@ -293,14 +298,8 @@ impl App {
     ///
     /// When accepting connections fails.
     pub async fn serve(self, listener: tokio::net::TcpListener) -> Result<(), ServeError> {
-        use axum::serve::ListenerExt;
-        // Frames are small and each waits for an answer: send them at once (no Nagle delay).
-        let listener = listener.tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
-        // Each request knows its client's address (rooms created per address are limited).
-        let service = self.router().into_make_service_with_connect_info::<SocketAddr>();
-        axum::serve(listener, service).await?;
+        let edge = self.shared.config.edge;
+        edge::serve(listener, self.router(), edge).await;
         Ok(())
     }
 }

@@ -224,3 +224,63 @@ async fn a_flood_of_pings_is_rate_limited_then_cut_off_like_any_flood() {
     }
     assert_eq!(lobby.close_code().await, Some(1008));
 }
+
+/// A connection from `ip` (any of 127/8 on Linux's loopback) to `server`.
+async fn connect_from(server: &Server, ip: [u8; 4]) -> tokio::net::TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind((std::net::Ipv4Addr::from(ip), 0).into()).unwrap();
+    socket.connect(server.addr).await.unwrap()
+}
+
+/// Reads `stream` to its end (the server closed it); what it said.
+async fn to_end(stream: &mut tokio::net::TcpStream) -> String {
+    use tokio::io::AsyncReadExt;
+    let mut said = Vec::new();
+    let patience = std::time::Duration::from_secs(20);
+    let read = tokio::time::timeout(patience, stream.read_to_end(&mut said)).await;
+    assert!(read.is_ok(), "the server closes the connection: {}", String::from_utf8_lossy(&said));
+    String::from_utf8_lossy(&said).into_owned()
+}
+
+/// One GET of `/api/rooms` on `stream`; its status.
+async fn served(mut stream: tokio::net::TcpStream) -> u16 {
+    use tokio::io::AsyncWriteExt;
+    let request = "GET /api/rooms HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    stream.write_all(request.as_bytes()).await.unwrap();
+    to_end(&mut stream).await[9..12].parse().unwrap()
+}
+
+#[tokio::test]
+async fn one_address_holds_its_share_of_connections_and_idle_or_slow_headers_are_closed() {
+    const CAP: usize = 8;
+    let server = Server::start_with("edge-per-address", |c| {
+        c.edge = snl_server::Edge {
+            per_address: CAP,
+            header_time: std::time::Duration::from_millis(500),
+        };
+    })
+    .await;
+    // One address opens its share of sockets and sends nothing (one a header a byte short):
+    // its next connection is refused with the JSON error, another address is served.
+    let mut idle = Vec::new();
+    for _ in 0..CAP {
+        idle.push(connect_from(&server, [127, 0, 0, 1]).await);
+    }
+    {
+        use tokio::io::AsyncWriteExt;
+        idle[0].write_all(b"GET /api/rooms HTTP/1.1\r\nHost: x\r\n").await.unwrap();
+    }
+    let mut over = connect_from(&server, [127, 0, 0, 1]).await;
+    let answer = to_end(&mut over).await;
+    assert!(answer.starts_with("HTTP/1.1 429"), "{answer}");
+    let body: Value = serde_json::from_str(answer.split_once("\r\n\r\n").unwrap().1).unwrap();
+    assert_eq!(code(&body), Some("connection_limit"), "{body}");
+    assert!(body["error"]["message"].as_str().unwrap().contains("127.0.0.1"), "{body}");
+    assert_eq!(served(connect_from(&server, [127, 0, 0, 2]).await).await, 200);
+    // The idle sockets and the slow header are closed by the server, unanswered…
+    for mut stream in idle {
+        assert_eq!(to_end(&mut stream).await, "", "closed without an answer");
+    }
+    // …and the address is served again.
+    assert_eq!(served(connect_from(&server, [127, 0, 0, 1]).await).await, 200);
+}
