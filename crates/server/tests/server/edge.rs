@@ -194,6 +194,41 @@ async fn a_refused_name_is_quoted_at_most_40_characters_and_hidden_characters_ar
 }
 
 #[tokio::test]
+async fn a_name_that_looks_like_a_seated_one_or_holds_only_blanks_is_refused() {
+    let server = Server::start("edge-look-alikes").await;
+    let three = json!({"seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]});
+    let room = server.room(three).await;
+    let seat = |n: usize| format!("/api/rooms/{room}/seats/{n}");
+    server.claim(&room, 0, "Ann").await;
+    // Cyrillic А, a full-width A, another case, digit one for l: each looks like Ann or Bill.
+    for name in ["\u{0410}nn", "\u{ff21}nn", "ANN", "aNn"] {
+        let (status, answer) =
+            server.http("POST", &seat(1), Some(&json!({"name": name}).to_string())).await;
+        assert_eq!((status, code(&answer)), (409, Some("name_taken")), "{name:?}: {answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(message.contains("looks like 'Ann'"), "{message}");
+    }
+    // Blanks and invisible letters only, or a direction mark: refused as a bad name.
+    for name in ["   ", "\u{3164}", "\u{2800}\u{2800}", "Bo\u{200f}b", "\u{00ad}"] {
+        let (status, answer) =
+            server.http("POST", &seat(1), Some(&json!({"name": name}).to_string())).await;
+        assert_eq!((status, code(&answer)), (400, Some("bad_request")), "{name:?}: {answer}");
+    }
+    server.claim(&room, 1, "Bill").await;
+    let (status, answer) =
+        server.http("POST", &seat(2), Some(&json!({"name": "BiI1"}).to_string())).await;
+    assert_eq!((status, code(&answer)), (409, Some("name_taken")), "{answer}");
+    // Two computer seats named alike are refused when the room is created.
+    let alike = json!({"seats": [{"kind": "human"}, {"kind": "easy", "name": "Robo"},
+        {"kind": "easy", "name": "R\u{043e}bo"}]});
+    let (status, answer) = server.http("POST", "/api/rooms", Some(&alike.to_string())).await;
+    assert_eq!((status, code(&answer)), (400, Some("bad_request")), "{answer}");
+    assert!(answer["error"]["message"].as_str().unwrap().contains("look alike"), "{answer}");
+    // A name unlike any seated one is taken.
+    server.claim(&room, 2, "Zoe").await;
+}
+
+#[tokio::test]
 async fn a_flood_of_pings_is_rate_limited_then_cut_off_like_any_flood() {
     let server = Server::start_with("edge-pings", |c| {
         c.limits.rate = 1;
