@@ -38,6 +38,11 @@ impl Default for Edge {
     }
 }
 
+/// The send buffer the system keeps for each connection, in bytes (Linux doubles it for its
+/// bookkeeping): plenty for a room's frames, and a bound on what a client that does not read
+/// holds in the kernel.
+pub(crate) const SEND_BUFFER: usize = 128 * 1024;
+
 /// The connections open from each address.
 #[derive(Debug)]
 struct Peers {
@@ -164,6 +169,9 @@ pub(crate) async fn serve(listener: TcpListener, router: axum::Router, edge: Edg
         };
         // Frames are small and each waits for an answer: send them at once (no Nagle delay).
         let _ = tcp.set_nodelay(true);
+        // What the system holds for a client that does not read is bounded too (not grown to
+        // 4 MiB per socket): past it the server waits for the client, then cuts it off.
+        let _ = socket2::SockRef::from(&tcp).set_send_buffer_size(SEND_BUFFER);
         tokio::spawn(connection(Counted { tcp, _slot: slot }, addr, router.clone(), edge));
     }
 }

@@ -40,6 +40,7 @@ mod lobby;
 mod odds;
 mod policy;
 mod quote;
+mod recent;
 mod room;
 pub mod setup;
 mod standing;
@@ -82,11 +83,25 @@ pub struct Limits {
     pub flood: u32,
     /// Largest text frame answered (larger ones get a `too_large` error), in bytes.
     pub max_text: usize,
+    /// How long the server waits for a client to take a page of frames (the events it missed,
+    /// [`PAGE`] at a time, or one change of the room): a client that reads nothing for that
+    /// long is cut off (it reconnects with `since` and misses nothing).
+    pub send_time: Duration,
 }
+
+/// Events a connection that missed them reads from the storage and sends at once; the next page
+/// is read when the client has taken this one.
+pub const PAGE: u64 = 256;
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { rate: 20, burst: 40, flood: 200, max_text: 4096 }
+        Limits {
+            rate: 20,
+            burst: 40,
+            flood: 200,
+            max_text: 4096,
+            send_time: Duration::from_secs(20),
+        }
     }
 }
 
