@@ -97,6 +97,8 @@ pub(crate) struct Context {
     pub(crate) linger: Duration,
     /// How long a room may wait for its seats to be taken before it expires.
     pub(crate) open_for: Duration,
+    /// Chat lines each seat and each room may send.
+    pub(crate) chat: crate::ChatLimit,
 }
 
 impl Context {
@@ -114,6 +116,7 @@ impl Context {
             restores: Arc::new(tokio::sync::Semaphore::new(RESTORES)),
             linger,
             open_for,
+            chat: crate::ChatLimit::default(),
         }
     }
 }
@@ -168,6 +171,8 @@ struct Actor {
     broken: bool,
     /// What the last awaiting frame announced.
     announced: Option<Waiting>,
+    /// The chat lines each seat sent, counted against the limits.
+    chat: crate::chat::Chat,
     /// The lobby entry's status and seats taken when it was last built in full.
     summarized: (RoomStatus, usize),
 }
@@ -329,7 +334,9 @@ fn start(replayed: Replayed, context: Context, summary: watch::Sender<LobbyEntry
     let recorded = room.is_over();
     let announced = Some(room.waiting());
     let summarized = summary_key(&room);
+    let chat = crate::chat::Chat::new(context.chat, room.setup.seats.len());
     Actor {
+        chat,
         room,
         hashes,
         seq,
@@ -510,6 +517,12 @@ impl Actor {
                     )),
                     Some(seat) => {
                         match self.stale(&frame).map_or_else(|| command_of(seat, frame), Err) {
+                            Ok(Command::Chat { seat, text }) => match self.chat.take(seat) {
+                                Ok(()) => {
+                                    self.execute(Some(Command::Chat { seat, text }), vec![]).await
+                                }
+                                Err(refusal) => Err(refusal),
+                            },
                             Ok(command) => self.execute(Some(command), vec![]).await,
                             Err(refusal) => Err(refusal),
                         }

@@ -31,6 +31,7 @@
 mod actor;
 mod api;
 pub mod boards;
+mod chat;
 mod cluster;
 mod edge;
 pub mod frames;
@@ -58,6 +59,7 @@ use std::{
     time::Duration,
 };
 
+pub use chat::ChatLimit;
 pub use edge::Edge;
 pub use http::origin;
 pub use policy::POLICY_SLOTS;
@@ -133,6 +135,8 @@ pub struct Config {
     pub max_connections: usize,
     /// Connections per client address and the time to send a request's header lines.
     pub edge: Edge,
+    /// Chat lines each seat (across all its connections) and each room may send.
+    pub chat: ChatLimit,
     /// Per-connection limits.
     pub limits: Limits,
     /// Origins besides the server's own (`http://` and the request's `Host`) whose pages may use
@@ -164,6 +168,7 @@ impl Config {
             max_rooms: 10_000,
             max_connections: 20_000,
             edge: Edge::default(),
+            chat: ChatLimit::default(),
             limits: Limits::default(),
             allow_origins: Vec::new(),
             policy_time: Duration::from_secs(5),
@@ -256,12 +261,13 @@ pub async fn open(config: Config) -> Result<App, ServeError> {
     let stored =
         if storage.shared() { Vec::new() } else { storage.unfinished().await.map_err(db_error)? };
     let writer = store::Writer::new(storage);
-    let context = actor::Context::new(
+    let mut context = actor::Context::new(
         writer.clone(),
         config.bot_delay,
         config.policy_time,
         (config.linger, config.open_for),
     );
+    context.chat = config.chat;
     let mut rooms = HashMap::new();
     let restored = stored.len();
     for room in stored {
