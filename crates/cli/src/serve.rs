@@ -45,6 +45,10 @@ pub(crate) struct ServeArgs {
     /// Most WebSocket connections at once; more are refused.
     #[arg(long, value_name = "N", default_value_t = 20_000, help_heading = "Connections")]
     pub(crate) max_connections: usize,
+    /// Most connections open at once from one client address (0: no limit); past it, 429.
+    /// Behind a reverse proxy every client has the proxy's address: raise it there.
+    #[arg(long, value_name = "N", default_value_t = 256, help_heading = "Connections")]
+    pub(crate) connections_per_address: usize,
     /// Frames a connection may send per second (sustained; twice as many at once).
     #[arg(long, value_name = "N", default_value_t = 20, help_heading = "Connections")]
     pub(crate) rate: u32,
@@ -69,6 +73,7 @@ pub(crate) fn run(args: &ServeArgs, console: &mut Console) -> CmdResult {
     config.bot_delay = Duration::from_millis(args.bot_delay_ms);
     config.max_rooms = args.max_rooms;
     config.max_connections = args.max_connections;
+    config.edge.per_address = args.connections_per_address;
     let per_minute = args.rooms_per_minute.max(1);
     config.create_limit =
         snl_server::CreateLimit { rate: per_minute, burst: per_minute.saturating_mul(2) };

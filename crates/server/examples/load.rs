@@ -463,6 +463,7 @@ pub async fn local_server(dir: &std::path::Path) -> SocketAddr {
     config.limits.rate = 1_000_000;
     config.limits.burst = 1_000_000;
     config.max_connections = 1_000_000;
+    config.edge.per_address = 0;
     config.max_rooms = 1_000_000;
     // One address creates every room here.
     config.create_limit = snl_server::CreateLimit { rate: 1_000_000, burst: 1_000_000 };

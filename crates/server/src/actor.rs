@@ -23,6 +23,7 @@ use tokio::{
 use crate::{
     frames::{ClientFrame, ErrorCode, MAX_CHAT, ServerFrame},
     policy::{Job, Policies},
+    recent::Recent,
     room::{Act, ClaimProblem, Command, Refusal, Room, Told, Waiting},
     setup::{RoomSetup, check_name},
     store::Writer,
@@ -43,6 +44,8 @@ pub(crate) enum Msg {
     Join {
         token: Option<String>,
         since: Option<u64>,
+        /// With `since` none, how many of the last events the connection asks for.
+        recent: Option<u64>,
         reply: oneshot::Sender<Result<Joined, Refusal>>,
     },
     /// A seated connection closed.
@@ -73,9 +76,11 @@ pub(crate) enum ClaimError {
 pub(crate) struct Joined {
     pub(crate) seat: Option<usize>,
     pub(crate) welcome: Utf8Bytes,
-    /// The events the connection missed, `(since, welcome's seq)`, when it said `since` and
-    /// missed any: the connection reads them from the storage (the room keeps none).
+    /// The events the connection missed or asked for, `(after, upto)`, older than those the
+    /// room keeps: the connection reads them from the storage, a page at a time.
     pub(crate) missed: Option<(u64, u64)>,
+    /// The events after those, to the welcome's seq, from the room's memory.
+    pub(crate) kept: Vec<Utf8Bytes>,
     pub(crate) events: broadcast::Receiver<Batch>,
 }
 
@@ -92,6 +97,8 @@ pub(crate) struct Context {
     pub(crate) linger: Duration,
     /// How long a room may wait for its seats to be taken before it expires.
     pub(crate) open_for: Duration,
+    /// Chat lines each seat and each room may send.
+    pub(crate) chat: crate::ChatLimit,
 }
 
 impl Context {
@@ -109,6 +116,7 @@ impl Context {
             restores: Arc::new(tokio::sync::Semaphore::new(RESTORES)),
             linger,
             open_for,
+            chat: crate::ChatLimit::default(),
         }
     }
 }
@@ -131,10 +139,11 @@ pub(crate) struct Handle {
 struct Actor {
     room: Room,
     hashes: Vec<Option<TokenHash>>,
-    /// The events sent so far (the last one's seq). The events themselves are in the storage:
-    /// a connection resuming with `since` reads what it missed from there, so a room's memory
-    /// does not grow with its game.
+    /// The events sent so far (the last one's seq). The events themselves are in the storage
+    /// (the last few in `recent` too): a connection resuming with `since` reads what it missed
+    /// from there, so a room's memory does not grow with its game.
     seq: u64,
+    recent: Recent,
     /// The input awaited: its id (the last event's `seq` when it became awaited), and what
     /// the room waited for then (the id changes when that does).
     input: (u64, Waiting),
@@ -162,6 +171,8 @@ struct Actor {
     broken: bool,
     /// What the last awaiting frame announced.
     announced: Option<Waiting>,
+    /// The chat lines each seat sent, counted against the limits.
+    chat: crate::chat::Chat,
     /// The lobby entry's status and seats taken when it was last built in full.
     summarized: (RoomStatus, usize),
 }
@@ -172,7 +183,9 @@ pub(crate) fn spawn(room: Room, context: Context) -> Handle {
     let input = (0, room.waiting());
     let (tx, rx) = mpsc::channel(256);
     let (summary, summary_rx) = watch::channel(summary_of(&room));
-    let replayed = Replayed { room, hashes: vec![None; seats], seq: 0, input, log_len: 0 };
+    let hashes = vec![None; seats];
+    let recent = Recent::default();
+    let replayed = Replayed { room, hashes, seq: 0, input, log_len: 0, recent };
     let task = tokio::spawn(start(replayed, context, summary).run(rx)).abort_handle();
     Handle { tx, summary: summary_rx, task }
 }
@@ -209,6 +222,7 @@ pub(crate) struct Replayed {
     seq: u64,
     input: (u64, Waiting),
     log_len: u64,
+    recent: Recent,
 }
 
 /// Starts the task of a stored room at once, and rebuilds the room in it by replaying its log
@@ -292,7 +306,8 @@ pub(crate) fn replay(stored: StoredRoom) -> Result<Replayed, String> {
             stored.events.len(),
         ));
     }
-    Ok(Replayed { room, hashes, seq, input, log_len: stored.log.len() as u64 })
+    let recent = Recent::of_stored(&stored.events);
+    Ok(Replayed { room, hashes, seq, input, log_len: stored.log.len() as u64, recent })
 }
 
 /// Whether `stored`, an event frame as stored, is what `told` says: the same frame, or one
@@ -313,16 +328,19 @@ fn tells(stored: &str, told: Told) -> bool {
 }
 
 fn start(replayed: Replayed, context: Context, summary: watch::Sender<LobbyEntry>) -> Actor {
-    let Replayed { room, hashes, seq, input, log_len } = replayed;
+    let Replayed { room, hashes, seq, input, log_len, recent } = replayed;
     let (out, _) = broadcast::channel(BACKLOG);
     let online = vec![0; room.setup.seats.len()];
     let recorded = room.is_over();
     let announced = Some(room.waiting());
     let summarized = summary_key(&room);
+    let chat = crate::chat::Chat::new(context.chat, room.setup.seats.len());
     Actor {
+        chat,
         room,
         hashes,
         seq,
+        recent,
         input,
         log_len,
         online,
@@ -481,8 +499,8 @@ impl Actor {
 
     async fn handle(&mut self, msg: Msg) {
         match msg {
-            Msg::Join { token, since, reply } => {
-                let _ = reply.send(self.join(token, since).await);
+            Msg::Join { token, since, recent, reply } => {
+                let _ = reply.send(self.join(token, since, recent).await);
             }
             Msg::Leave { seat } => {
                 self.online[seat] = self.online[seat].saturating_sub(1);
@@ -499,6 +517,12 @@ impl Actor {
                     )),
                     Some(seat) => {
                         match self.stale(&frame).map_or_else(|| command_of(seat, frame), Err) {
+                            Ok(Command::Chat { seat, text }) => match self.chat.take(seat) {
+                                Ok(()) => {
+                                    self.execute(Some(Command::Chat { seat, text }), vec![]).await
+                                }
+                                Err(refusal) => Err(refusal),
+                            },
                             Ok(command) => self.execute(Some(command), vec![]).await,
                             Err(refusal) => Err(refusal),
                         }
@@ -518,7 +542,12 @@ impl Actor {
         }
     }
 
-    async fn join(&mut self, token: Option<String>, since: Option<u64>) -> Result<Joined, Refusal> {
+    async fn join(
+        &mut self,
+        token: Option<String>,
+        since: Option<u64>,
+        recent: Option<u64>,
+    ) -> Result<Joined, Refusal> {
         let seat = match token {
             None => None,
             Some(token) => {
@@ -544,10 +573,13 @@ impl Actor {
         }
         let seq = self.seq;
         let events = self.out.subscribe();
-        let missed = since.filter(|&since| since < seq).map(|since| (since, seq));
+        let after = since.unwrap_or_else(|| {
+            seq.saturating_sub(recent.unwrap_or(0).min(snl_wire::frames::MAX_RECENT))
+        });
+        let (missed, kept) = self.recent.after(after, seq);
         let state = Box::new(self.view(seq));
         let welcome = ServerFrame::Welcome { seat, seq, state }.to_text().into();
-        Ok(Joined { seat, welcome, missed, events })
+        Ok(Joined { seat, welcome, missed, kept, events })
     }
 
     async fn claim(&mut self, seat: usize, name: &str) -> Result<String, ClaimError> {
@@ -677,7 +709,9 @@ impl Actor {
             debug_assert_eq!(seq, self.seq + frames.len() as u64 + 1, "numbers without gaps");
             let frame = told.frame().to_text();
             writes.push(RoomWrite::Event { room: room.clone(), seq, event: frame.clone() });
-            frames.push(Utf8Bytes::from(frame));
+            let frame = Utf8Bytes::from(frame);
+            self.recent.push(frame.clone());
+            frames.push(frame);
         }
         // A new input awaited gets a new id: the last event's number now.
         let waiting = self.room.waiting();
@@ -850,7 +884,8 @@ mod tests {
             let name = name.to_owned();
             ask(&handle, |reply| Msg::Claim { seat, name, reply }).await.unwrap();
         }
-        let joined = ask(&handle, |reply| Msg::Join { token: None, since: None, reply }).await;
+        let joined =
+            ask(&handle, |reply| Msg::Join { token: None, since: None, recent: None, reply }).await;
         let mut rx = joined.unwrap().events;
 
         // Ann acts within her 30 seconds: nothing times out.
@@ -887,7 +922,9 @@ mod tests {
             "game_time":600,"seed":1}"#;
         let (handle, dir) = room("clock-left", request, Duration::ZERO).await;
         let welcome = |handle: Handle| async move {
-            let joined = ask(&handle, |reply| Msg::Join { token: None, since: None, reply }).await;
+            let joined =
+                ask(&handle, |reply| Msg::Join { token: None, since: None, recent: None, reply })
+                    .await;
             let text = joined.unwrap().welcome;
             serde_json::from_str::<Value>(text.as_str()).unwrap()["state"].clone()
         };
@@ -916,7 +953,8 @@ mod tests {
         let request = r#"{"seats":[{"kind":"human"},{"kind":"human"},{"kind":"easy","name":"Robo"}],
             "game_time":600,"seed":3}"#;
         let (handle, dir) = room("game-clock", request, Duration::ZERO).await;
-        let joined = ask(&handle, |reply| Msg::Join { token: None, since: None, reply }).await;
+        let joined =
+            ask(&handle, |reply| Msg::Join { token: None, since: None, recent: None, reply }).await;
         let mut rx = joined.unwrap().events;
         // The clock starts when the last seat is taken, not before.
         tokio::time::advance(Duration::from_hours(1)).await;
@@ -969,7 +1007,8 @@ mod tests {
     async fn computer_seats_wait_the_bot_delay_before_each_input() {
         let request = r#"{"seats":[{"kind":"easy"},{"kind":"greedy"}],"seed":2}"#;
         let (handle, dir) = room("bots", request, Duration::from_millis(500)).await;
-        let joined = ask(&handle, |reply| Msg::Join { token: None, since: None, reply }).await;
+        let joined =
+            ask(&handle, |reply| Msg::Join { token: None, since: None, recent: None, reply }).await;
         let (mut rx, seq) = {
             let joined = joined.unwrap();
             let welcome: Value = serde_json::from_str(joined.welcome.as_str()).unwrap();

@@ -187,7 +187,9 @@ async fn claim(
             let (status, code) = match problem {
                 ClaimProblem::NoSuchSeat(_) => (StatusCode::NOT_FOUND, "no_such_seat"),
                 ClaimProblem::NotOpen(_) => (StatusCode::CONFLICT, "seat_taken"),
-                ClaimProblem::NameTaken(_) => (StatusCode::CONFLICT, "name_taken"),
+                ClaimProblem::NameTaken(_) | ClaimProblem::LooksLike(..) => {
+                    (StatusCode::CONFLICT, "name_taken")
+                }
             };
             Err(ApiError::new(status, code, problem.to_string()))
         }

@@ -31,7 +31,9 @@
 mod actor;
 mod api;
 pub mod boards;
+mod chat;
 mod cluster;
+mod edge;
 pub mod frames;
 pub mod games;
 mod http;
@@ -39,6 +41,7 @@ mod lobby;
 mod odds;
 mod policy;
 mod quote;
+mod recent;
 mod room;
 pub mod setup;
 mod standing;
@@ -56,6 +59,8 @@ use std::{
     time::Duration,
 };
 
+pub use chat::ChatLimit;
+pub use edge::Edge;
 pub use http::origin;
 pub use policy::POLICY_SLOTS;
 use storage::{Location, StorageError};
@@ -81,11 +86,25 @@ pub struct Limits {
     pub flood: u32,
     /// Largest text frame answered (larger ones get a `too_large` error), in bytes.
     pub max_text: usize,
+    /// How long the server waits for a client to take a page of frames (the events it missed,
+    /// [`PAGE`] at a time, or one change of the room): a client that reads nothing for that
+    /// long is cut off (it reconnects with `since` and misses nothing).
+    pub send_time: Duration,
 }
+
+/// Events a connection that missed them reads from the storage and sends at once; the next page
+/// is read when the client has taken this one.
+pub const PAGE: u64 = 256;
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { rate: 20, burst: 40, flood: 200, max_text: 4096 }
+        Limits {
+            rate: 20,
+            burst: 40,
+            flood: 200,
+            max_text: 4096,
+            send_time: Duration::from_secs(20),
+        }
     }
 }
 
@@ -115,6 +134,10 @@ pub struct Config {
     pub max_rooms: usize,
     /// Most WebSocket connections at once.
     pub max_connections: usize,
+    /// Connections per client address and the time to send a request's header lines.
+    pub edge: Edge,
+    /// Chat lines each seat (across all its connections) and each room may send.
+    pub chat: ChatLimit,
     /// Per-connection limits.
     pub limits: Limits,
     /// Origins besides the server's own (`http://` and the request's `Host`) whose pages may use
@@ -145,6 +168,8 @@ impl Config {
             bot_delay: Duration::from_millis(600),
             max_rooms: 10_000,
             max_connections: 20_000,
+            edge: Edge::default(),
+            chat: ChatLimit::default(),
             limits: Limits::default(),
             allow_origins: Vec::new(),
             policy_time: Duration::from_secs(5),
@@ -237,12 +262,13 @@ pub async fn open(config: Config) -> Result<App, ServeError> {
     let stored =
         if storage.shared() { Vec::new() } else { storage.unfinished().await.map_err(db_error)? };
     let writer = store::Writer::new(storage);
-    let context = actor::Context::new(
+    let mut context = actor::Context::new(
         writer.clone(),
         config.bot_delay,
         config.policy_time,
         (config.linger, config.open_for),
     );
+    context.chat = config.chat;
     let mut rooms = HashMap::new();
     let restored = stored.len();
     for room in stored {
@@ -294,14 +320,8 @@ impl App {
     ///
     /// When accepting connections fails.
     pub async fn serve(self, listener: tokio::net::TcpListener) -> Result<(), ServeError> {
-        use axum::serve::ListenerExt;
-        // Frames are small and each waits for an answer: send them at once (no Nagle delay).
-        let listener = listener.tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
-        // Each request knows its client's address (rooms created per address are limited).
-        let service = self.router().into_make_service_with_connect_info::<SocketAddr>();
-        axum::serve(listener, service).await?;
+        let edge = self.shared.config.edge;
+        edge::serve(listener, self.router(), edge).await;
         Ok(())
     }
 }

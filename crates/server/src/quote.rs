@@ -32,7 +32,16 @@ pub(crate) fn shown(value: &str) -> String {
 /// order mark) or changes the direction of the text around it (bidi embeddings, overrides and
 /// isolates): a name holding one can look like another.
 pub(crate) fn hidden(c: char) -> bool {
-    matches!(c, '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    matches!(c,
+        // Zero-width space, joiners, marks of direction, embeddings and isolates.
+        '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        | '\u{061c}'
+        // Word joiner and invisible operators, byte order mark, soft hyphen, the combining
+        // grapheme joiner, the Mongolian vowel separator.
+        | '\u{2060}'..='\u{2064}' | '\u{feff}' | '\u{00ad}' | '\u{034f}' | '\u{180e}'
+        // Blank letters: Hangul fillers, the braille blank; variation selectors and tags.
+        | '\u{115f}' | '\u{1160}' | '\u{3164}' | '\u{ffa0}' | '\u{2800}'
+        | '\u{fe00}'..='\u{fe0f}' | '\u{e0000}'..='\u{e007f}')
 }
 
 #[cfg(test)]

@@ -73,6 +73,8 @@ pub(crate) enum ClaimProblem {
     NotOpen(usize),
     #[error("name '{0}' is taken in this room")]
     NameTaken(String),
+    #[error("name '{0}' looks like '{1}', whose seat is taken in this room")]
+    LooksLike(String, String),
 }
 
 /// What a room waits for (the server's clocks and computer players look at it).
@@ -315,6 +317,10 @@ impl Room {
         }
         if self.names.iter().flatten().any(|n| n == name) {
             return Err(ClaimProblem::NameTaken(name.to_owned()));
+        }
+        let look = crate::setup::looks(name);
+        if let Some(taken) = self.names.iter().flatten().find(|n| crate::setup::looks(n) == look) {
+            return Err(ClaimProblem::LooksLike(name.to_owned(), taken.clone()));
         }
         Ok(())
     }

@@ -130,13 +130,71 @@ pub fn check_name(name: &str) -> Result<String, String> {
 }
 
 fn check_unique<'a>(names: impl Iterator<Item = &'a str>) -> Result<(), String> {
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = std::collections::HashMap::new();
     for name in names {
-        if !seen.insert(name) {
-            return Err(format!("name '{name}' is given to two seats"));
+        if let Some(first) = seen.insert(looks(name), name) {
+            return Err(if first == name {
+                format!("name '{}' is given to two seats", shown(name))
+            } else {
+                format!("names '{}' and '{}' look alike", shown(first), shown(name))
+            });
         }
     }
     Ok(())
+}
+
+/// What `name` looks like: compatibility forms folded (NFKC: a full-width `Ａ` is `A`), hidden
+/// characters dropped, spaces run together, `I`, `|` and `1` as `l`, `0` as `o`, lower case,
+/// Cyrillic and Greek letters drawn like Latin ones as those (`А`, `о`, `ρ`), `rn` as `m`. Two
+/// names that look alike may not sit in one room.
+pub(crate) fn looks(name: &str) -> String {
+    let mut out = String::new();
+    let mut space = false;
+    for c in name.nfkc().filter(|&c| !hidden(c)) {
+        if c.is_whitespace() {
+            space = !out.is_empty();
+            continue;
+        }
+        if std::mem::take(&mut space) {
+            out.push(' ');
+        }
+        let c = match c {
+            'I' | '|' | '1' | '\u{0406}' | '\u{04c0}' | '\u{0399}' => 'l',
+            '0' => 'o',
+            c => c,
+        };
+        out.extend(c.to_lowercase().map(latin));
+    }
+    out.replace("rn", "m")
+}
+
+/// The Latin letter a lower-case Cyrillic or Greek letter is drawn like, else `c`.
+fn latin(c: char) -> char {
+    match c {
+        'а' | 'α' => 'a',
+        'в' | 'β' => 'b',
+        'с' | 'ϲ' => 'c',
+        'ԁ' => 'd',
+        'е' | 'ё' | 'ε' => 'e',
+        'һ' => 'h',
+        'і' | 'ι' => 'i',
+        'ј' => 'j',
+        'к' | 'κ' => 'k',
+        'ӏ' => 'l',
+        'м' => 'm',
+        'п' | 'η' => 'n',
+        'о' | 'ο' | 'σ' => 'o',
+        'р' | 'ρ' => 'p',
+        'ԛ' => 'q',
+        'ѕ' => 's',
+        'т' | 'τ' => 't',
+        'υ' => 'u',
+        'ν' => 'v',
+        'ԝ' | 'ω' => 'w',
+        'х' | 'χ' => 'x',
+        'у' | 'γ' => 'y',
+        c => c,
+    }
 }
 
 fn capitalised(word: &str) -> String {
@@ -148,6 +206,27 @@ fn capitalised(word: &str) -> String {
 mod tests {
     use super::*;
     use snl_engine::RuleSet;
+
+    #[test]
+    fn names_that_look_alike_have_one_look() {
+        for (a, b) in [
+            ("Ann", "ann"),
+            ("Ann", "\u{0410}nn"),
+            ("Ann", "A\u{200b}nn"),
+            ("Ann", "\u{ff21}nn"),
+            ("Ann Lee", "Ann   Lee"),
+            ("Bob", "B\u{043e}b"),
+            ("Ian", "lan"),
+            ("Pam", "Parn"),
+            ("Ola", "0la"),
+            ("Pippa", "\u{0420}i\u{0440}\u{0440}\u{0430}"),
+        ] {
+            assert_eq!(looks(a), looks(b), "{a:?} {b:?}");
+        }
+        for (a, b) in [("Ann", "Anna"), ("Ann", "Ánn"), ("Zoe", "Zoë"), ("Ann Lee", "AnnLee")] {
+            assert_ne!(looks(a), looks(b), "{a:?} {b:?}");
+        }
+    }
 
     fn request(json: &str) -> Result<RoomSetup, String> {
         serde_json::from_str::<CreateRoom>(json).map_err(|e| e.to_string())?.check(9)

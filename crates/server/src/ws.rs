@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, atomic::Ordering};
 
-use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::{SinkExt, StreamExt, stream::SplitSink};
 use snl_wire::rooms::RoomStatus;
 use tokio::{
@@ -74,9 +74,46 @@ impl Bucket {
 
 type Sink = SplitSink<WebSocket, Message>;
 
-async fn send_error(sink: &mut Sink, code: ErrorCode, message: impl Into<String>) -> bool {
+/// Sends an error frame, waiting at most `time` for the client to take it.
+async fn send_error(
+    sink: &mut Sink,
+    time: std::time::Duration,
+    code: ErrorCode,
+    message: impl Into<String>,
+) -> bool {
     let frame = ServerFrame::error(code, message).to_text();
-    sink.send(Message::Text(frame.into())).await.is_ok()
+    let sent = tokio::time::timeout(time, sink.send(Message::Text(frame.into())));
+    matches!(sent.await, Ok(Ok(())))
+}
+
+/// Where a connection's frames go, and how long a page of them may take.
+struct Out<'a> {
+    sink: Sink,
+    room: &'a str,
+    time: std::time::Duration,
+}
+
+impl Out<'_> {
+    /// Sends `frames` and waits until the socket took them: false when it is closed, or when
+    /// the client read nothing for [`crate::Limits::send_time`] (told on standard error).
+    async fn send(&mut self, frames: impl IntoIterator<Item = Utf8Bytes>) -> bool {
+        let sink = &mut self.sink;
+        let sent = tokio::time::timeout(self.time, async move {
+            for frame in frames {
+                sink.feed(Message::Text(frame)).await?;
+            }
+            sink.flush().await
+        });
+        if let Ok(done) = sent.await {
+            return done.is_ok();
+        }
+        eprintln!(
+            "snl serve: a connection to room {} is cut off: it read nothing for {} s",
+            self.room,
+            self.time.as_secs_f64()
+        );
+        false
+    }
 }
 
 /// What a frame from the client turned out to be.
@@ -171,14 +208,14 @@ pub(crate) async fn connection(
             Frame::End => return,
             Frame::Skip => continue,
             Frame::Refused(code, message) => Refusal::new(code, message),
-            Frame::Good(ClientFrame::Hello { token, since }) => {
-                let mut joined =
-                    ask(&handle, |reply| Msg::Join { token: token.clone(), since, reply }).await;
+            Frame::Good(ClientFrame::Hello { token, since, recent }) => {
+                let join = |token| move |reply| Msg::Join { token, since, recent, reply };
+                let mut joined = ask(&handle, join(token.clone())).await;
                 if joined.is_none() {
                     // The room left memory as the connection came (its game over): read back.
                     if let Some(again) = read_back().await {
                         handle = again;
-                        joined = ask(&handle, |reply| Msg::Join { token, since, reply }).await;
+                        joined = ask(&handle, join(token)).await;
                     }
                 }
                 match joined {
@@ -192,7 +229,7 @@ pub(crate) async fn connection(
                 r#"say hello first: {"type": "hello", "token": null, "since": null}"#,
             ),
         };
-        if !send_error(&mut sink, refusal.code, refusal.message).await {
+        if !send_error(&mut sink, limits.send_time, refusal.code, refusal.message).await {
             return;
         }
     };
@@ -200,36 +237,29 @@ pub(crate) async fn connection(
     let mut events = joined.events;
     // The events missed are read while live ones after them wait in the subscription (a room
     // running far ahead meanwhile only makes the connection fall behind, and reconnect).
-    let backlog = match joined.missed {
-        None => Ok(Vec::new()),
-        Some(range) => missed(&held, &room, range).await,
-    };
-    let mut ok = match backlog {
-        Ok(backlog) => {
-            let mut ok = sink.feed(Message::Text(joined.welcome)).await.is_ok();
-            for frame in backlog {
-                ok = ok && sink.feed(Message::Text(frame.into())).await.is_ok();
+    let mut out = Out { sink, room: &room, time: limits.send_time };
+    let mut ok = out.send([joined.welcome]).await;
+    if let Some((mut after, upto)) = joined.missed {
+        while ok && after < upto {
+            let page = (after, upto.min(after + crate::PAGE));
+            match missed(&held, &room, page).await {
+                Ok(frames) => ok = out.send(frames.into_iter().map(Utf8Bytes::from)).await,
+                Err((code, message)) => {
+                    let _ = send_error(&mut out.sink, out.time, code, message).await;
+                    ok = false;
+                }
             }
-            ok
+            after = page.1;
         }
-        Err((code, message)) => {
-            let _ = send_error(&mut sink, code, message).await;
-            false
-        }
-    };
-    ok = ok && sink.flush().await.is_ok();
+    }
+    ok = ok && out.send(joined.kept).await;
     while ok {
         tokio::select! {
             event = events.recv() => match event {
-                Ok(batch) => {
-                    for frame in batch.iter() {
-                        ok = ok && sink.feed(Message::Text(frame.clone())).await.is_ok();
-                    }
-                    ok = ok && sink.flush().await.is_ok();
-                }
+                Ok(batch) => ok = out.send(batch.iter().cloned()).await,
                 Err(RecvError::Lagged(_)) => {
                     let text = "this connection fell behind the room's events: reconnect with since";
-                    let _ = send_error(&mut sink, ErrorCode::TooLarge, text).await;
+                    let _ = send_error(&mut out.sink, out.time, ErrorCode::TooLarge, text).await;
                     ok = false;
                 }
                 Err(RecvError::Closed) => {
@@ -237,7 +267,8 @@ pub(crate) async fn connection(
                         // The room left memory after its game ended: nothing more will come,
                         // and the page need not reconnect (code 1000, this reason).
                         let close = CloseFrame { code: 1000, reason: GAME_OVER.into() };
-                        let _ = sink.send(Message::Close(Some(close))).await;
+                        let close = out.sink.send(Message::Close(Some(close)));
+                        let _ = tokio::time::timeout(out.time, close).await;
                         drop(held);
                         return;
                     }
@@ -255,7 +286,7 @@ pub(crate) async fn connection(
                     },
                 };
                 if let Some(refusal) = refusal {
-                    ok = send_error(&mut sink, refusal.code, refusal.message).await;
+                    ok = send_error(&mut out.sink, out.time, refusal.code, refusal.message).await;
                 }
             }
         }
@@ -263,6 +294,6 @@ pub(crate) async fn connection(
     if let Some(seat) = seat {
         let _ = handle.tx.send(Msg::Leave { seat }).await;
     }
-    let _ = sink.send(Message::Close(None)).await;
+    let _ = tokio::time::timeout(out.time, out.sink.send(Message::Close(None))).await;
     drop(held);
 }

@@ -299,7 +299,7 @@ fn open(
         }
         other => network(url, other),
     })?;
-    let hello = ClientFrame::Hello { token: token.map(str::to_owned), since };
+    let hello = ClientFrame::Hello { token: token.map(str::to_owned), since, recent: None };
     socket.send(Message::Text(hello.to_text().into())).map_err(|e| network(url, e))?;
     loop {
         let message = socket.read().map_err(|e| network(url, e))?;

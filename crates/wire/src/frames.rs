@@ -9,6 +9,9 @@ use crate::rooms::{LobbyEntry, RoomState, SeatLine};
 /// Longest chat line, in characters.
 pub const MAX_CHAT: usize = 500;
 
+/// Most events a hello's `recent` brings.
+pub const MAX_RECENT: u64 = 500;
+
 /// A frame from a client.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -19,6 +22,10 @@ pub enum ClientFrame {
         token: Option<String>,
         /// The sequence number of the last event the client has, or null for none.
         since: Option<u64>,
+        /// With `since` null: how many of the room's last events to send after the welcome (at
+        /// most [`MAX_RECENT`]), for a page that shows what happened before it came.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        recent: Option<u64>,
     },
     /// Throw the dice.
     Roll {
@@ -257,7 +264,7 @@ mod tests {
     fn client_frames_read_as_the_spec_writes_them() {
         let hello: ClientFrame =
             serde_json::from_str(r#"{"type":"hello","token":null,"since":null}"#).unwrap();
-        assert_eq!(hello, ClientFrame::Hello { token: None, since: None });
+        assert_eq!(hello, ClientFrame::Hello { token: None, since: None, recent: None });
         let roll: ClientFrame = serde_json::from_str(r#"{"type":"roll"}"#).unwrap();
         assert_eq!(roll, ClientFrame::ROLL);
         assert_eq!(roll.to_text(), r#"{"type":"roll"}"#);

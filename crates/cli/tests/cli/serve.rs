@@ -235,5 +235,10 @@ fn serve_help_groups_each_option_under_its_own_heading() {
     assert_eq!(under("Listening"), ["addr", "open"], "{}", run.stdout);
     assert_eq!(under("Game database"), ["db", "fsync"], "{}", run.stdout);
     assert_eq!(under("Rooms"), ["bot-delay-ms", "max-rooms", "rooms-per-minute"], "{}", run.stdout);
-    assert_eq!(under("Connections"), ["max-connections", "rate", "allow-origin"], "{}", run.stdout);
+    assert_eq!(
+        under("Connections"),
+        ["max-connections", "connections-per-address", "rate", "allow-origin"],
+        "{}",
+        run.stdout
+    );
 }

@@ -194,6 +194,41 @@ async fn a_refused_name_is_quoted_at_most_40_characters_and_hidden_characters_ar
 }
 
 #[tokio::test]
+async fn a_name_that_looks_like_a_seated_one_or_holds_only_blanks_is_refused() {
+    let server = Server::start("edge-look-alikes").await;
+    let three = json!({"seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]});
+    let room = server.room(three).await;
+    let seat = |n: usize| format!("/api/rooms/{room}/seats/{n}");
+    server.claim(&room, 0, "Ann").await;
+    // Cyrillic А, a full-width A, another case, digit one for l: each looks like Ann or Bill.
+    for name in ["\u{0410}nn", "\u{ff21}nn", "ANN", "aNn"] {
+        let (status, answer) =
+            server.http("POST", &seat(1), Some(&json!({"name": name}).to_string())).await;
+        assert_eq!((status, code(&answer)), (409, Some("name_taken")), "{name:?}: {answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(message.contains("looks like 'Ann'"), "{message}");
+    }
+    // Blanks and invisible letters only, or a direction mark: refused as a bad name.
+    for name in ["   ", "\u{3164}", "\u{2800}\u{2800}", "Bo\u{200f}b", "\u{00ad}"] {
+        let (status, answer) =
+            server.http("POST", &seat(1), Some(&json!({"name": name}).to_string())).await;
+        assert_eq!((status, code(&answer)), (400, Some("bad_request")), "{name:?}: {answer}");
+    }
+    server.claim(&room, 1, "Bill").await;
+    let (status, answer) =
+        server.http("POST", &seat(2), Some(&json!({"name": "BiI1"}).to_string())).await;
+    assert_eq!((status, code(&answer)), (409, Some("name_taken")), "{answer}");
+    // Two computer seats named alike are refused when the room is created.
+    let alike = json!({"seats": [{"kind": "human"}, {"kind": "easy", "name": "Robo"},
+        {"kind": "easy", "name": "R\u{043e}bo"}]});
+    let (status, answer) = server.http("POST", "/api/rooms", Some(&alike.to_string())).await;
+    assert_eq!((status, code(&answer)), (400, Some("bad_request")), "{answer}");
+    assert!(answer["error"]["message"].as_str().unwrap().contains("look alike"), "{answer}");
+    // A name unlike any seated one is taken.
+    server.claim(&room, 2, "Zoe").await;
+}
+
+#[tokio::test]
 async fn a_flood_of_pings_is_rate_limited_then_cut_off_like_any_flood() {
     let server = Server::start_with("edge-pings", |c| {
         c.limits.rate = 1;
@@ -223,4 +258,64 @@ async fn a_flood_of_pings_is_rate_limited_then_cut_off_like_any_flood() {
         lobby.send_ping().await;
     }
     assert_eq!(lobby.close_code().await, Some(1008));
+}
+
+/// A connection from `ip` (any of 127/8 on Linux's loopback) to `server`.
+async fn connect_from(server: &Server, ip: [u8; 4]) -> tokio::net::TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind((std::net::Ipv4Addr::from(ip), 0).into()).unwrap();
+    socket.connect(server.addr).await.unwrap()
+}
+
+/// Reads `stream` to its end (the server closed it); what it said.
+async fn to_end(stream: &mut tokio::net::TcpStream) -> String {
+    use tokio::io::AsyncReadExt;
+    let mut said = Vec::new();
+    let patience = std::time::Duration::from_secs(20);
+    let read = tokio::time::timeout(patience, stream.read_to_end(&mut said)).await;
+    assert!(read.is_ok(), "the server closes the connection: {}", String::from_utf8_lossy(&said));
+    String::from_utf8_lossy(&said).into_owned()
+}
+
+/// One GET of `/api/rooms` on `stream`; its status.
+async fn served(mut stream: tokio::net::TcpStream) -> u16 {
+    use tokio::io::AsyncWriteExt;
+    let request = "GET /api/rooms HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    stream.write_all(request.as_bytes()).await.unwrap();
+    to_end(&mut stream).await[9..12].parse().unwrap()
+}
+
+#[tokio::test]
+async fn one_address_holds_its_share_of_connections_and_idle_or_slow_headers_are_closed() {
+    const CAP: usize = 8;
+    let server = Server::start_with("edge-per-address", |c| {
+        c.edge = snl_server::Edge {
+            per_address: CAP,
+            header_time: std::time::Duration::from_millis(500),
+        };
+    })
+    .await;
+    // One address opens its share of sockets and sends nothing (one a header a byte short):
+    // its next connection is refused with the JSON error, another address is served.
+    let mut idle = Vec::new();
+    for _ in 0..CAP {
+        idle.push(connect_from(&server, [127, 0, 0, 1]).await);
+    }
+    {
+        use tokio::io::AsyncWriteExt;
+        idle[0].write_all(b"GET /api/rooms HTTP/1.1\r\nHost: x\r\n").await.unwrap();
+    }
+    let mut over = connect_from(&server, [127, 0, 0, 1]).await;
+    let answer = to_end(&mut over).await;
+    assert!(answer.starts_with("HTTP/1.1 429"), "{answer}");
+    let body: Value = serde_json::from_str(answer.split_once("\r\n\r\n").unwrap().1).unwrap();
+    assert_eq!(code(&body), Some("connection_limit"), "{body}");
+    assert!(body["error"]["message"].as_str().unwrap().contains("127.0.0.1"), "{body}");
+    assert_eq!(served(connect_from(&server, [127, 0, 0, 2]).await).await, 200);
+    // The idle sockets and the slow header are closed by the server, unanswered…
+    for mut stream in idle {
+        assert_eq!(to_end(&mut stream).await, "", "closed without an answer");
+    }
+    // …and the address is served again.
+    assert_eq!(served(connect_from(&server, [127, 0, 0, 1]).await).await, 200);
 }

@@ -126,3 +126,79 @@ async fn thousands_of_random_frames_change_nothing_and_the_game_goes_on() {
     }
     assert_eq!(server.state(&room).await["status"], "over");
 }
+
+/// Each of `connections` (all holding `token`) sends `lines` chat lines, then a frame that is
+/// not JSON; the lines not refused (each refusal `rate_limited`, all before the answer to that
+/// last frame, as a connection answers in order).
+async fn flood_chat(
+    server: &Server,
+    room: &str,
+    token: &str,
+    (connections, lines): (usize, usize),
+) -> usize {
+    let mut senders = Vec::new();
+    for _ in 0..connections {
+        let mut client = server.connect(room).await;
+        client.hello(Some(token), None).await;
+        senders.push(client);
+    }
+    for client in &mut senders {
+        for i in 0..lines {
+            client.send(json!({"type": "chat", "text": format!("spam {i}")})).await;
+        }
+        client.send_text("end").await;
+    }
+    let mut refused = 0;
+    for client in &mut senders {
+        loop {
+            let frame = client.frame().await;
+            match (frame["type"].as_str(), frame["code"].as_str()) {
+                (Some("error"), Some("bad_message")) => break,
+                (Some("error"), code) => {
+                    assert_eq!(code, Some("rate_limited"), "{frame}");
+                    refused += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    connections * lines - refused
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_flooding_chat_from_many_connections_says_no_more_than_its_share() {
+    // Totals: a seat says at most 10 lines, the room holds at most 15, whatever the pace.
+    let server = Server::start_with("chat-totals", |c| {
+        c.chat = snl_server::ChatLimit { rate: 1000.0, burst: 1000, per_seat: 10, per_room: 15 };
+    })
+    .await;
+    let room =
+        server.room(json!({"seats": [{"kind": "human"}, {"kind": "human"}], "seed": 2})).await;
+    let ann = server.claim(&room, 0, "Ann").await;
+    let bob = server.claim(&room, 1, "Bob").await;
+    assert_eq!(flood_chat(&server, &room, &ann, (4, 10)).await, 10, "Ann's share");
+    assert_eq!(flood_chat(&server, &room, &bob, (2, 10)).await, 5, "what the room has left");
+    // The room's events hold exactly the lines told: 15, each once.
+    let mut spectator = server.connect(&room).await;
+    let welcome = spectator.hello(None, Some(0)).await;
+    let last = welcome["seq"].as_u64().unwrap();
+    let mut chats = 0;
+    for _ in 0..last {
+        let frame = spectator.frame().await;
+        chats += usize::from(frame["event"]["type"] == "chat");
+    }
+    assert_eq!(chats, 15);
+
+    // The pace: five at once, then one a second for the seat, across its connections.
+    let server = Server::start_with("chat-rate", |c| {
+        c.chat = snl_server::ChatLimit { rate: 1.0, burst: 5, per_seat: 1000, per_room: 1000 };
+    })
+    .await;
+    let room =
+        server.room(json!({"seats": [{"kind": "human"}, {"kind": "human"}], "seed": 2})).await;
+    let ann = server.claim(&room, 0, "Ann").await;
+    let started = std::time::Instant::now();
+    let told = flood_chat(&server, &room, &ann, (5, 20)).await;
+    let allowed = 5 + started.elapsed().as_secs() as usize + 1;
+    assert!((5..=allowed).contains(&told), "{told} lines told of 100, {allowed} allowed");
+}

@@ -14,5 +14,6 @@ mod lobby;
 mod online;
 mod protocol_doc;
 mod storage;
+mod streams;
 mod web;
 mod work;

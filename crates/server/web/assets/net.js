@@ -75,9 +75,11 @@ export function connect(room, token, onFrame, onLink, past = true) {
     socket = ws;
     ws.onopen = () => {
       tries = 0;
-      // The first connection asks for every event (since 0) when the past is wanted: the
-      // welcome's state is now, and the events up to its seq are the room's past.
-      ws.send(JSON.stringify({ type: 'hello', token, since: since ?? (past ? 0 : null) }));
+      // The first connection asks for the room's last events (as many as the page's log of
+      // earlier events shows) when the past is wanted: the welcome's state is now, and the
+      // events up to its seq are the room's past. A reconnection asks for what it missed.
+      const hello = since === null && past ? { type: 'hello', token, since, recent: 500 } : { type: 'hello', token, since };
+      ws.send(JSON.stringify(hello));
     };
     ws.onmessage = (message) => {
       /** @type {Frame} */

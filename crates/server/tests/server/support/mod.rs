@@ -2,6 +2,7 @@
 //! tiny HTTP client, and a WebSocket client that reads frames as JSON.
 
 pub(crate) mod pg;
+pub(crate) mod process;
 
 use std::{
     net::SocketAddr,
