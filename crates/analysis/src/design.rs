@@ -334,15 +334,14 @@ fn check(goal: &Goal, rules: &Rules) -> Result<(), DesignError> {
     if !(goal.tolerance > 0.0 && goal.tolerance.is_finite()) {
         return bound(format!("the tolerance must be above 0 turns, not {}", goal.tolerance));
     }
-    if let Some(gap) = goal.max_gap
-        && !(0.0..=1.0).contains(&gap)
-    {
+    // Not `if let … &&`: the analysis builds for the browser with rustc 1.85.
+    if let Some(gap) = goal.max_gap.filter(|gap| !(0.0..=1.0).contains(gap)) {
         return bound(format!("a gap between seats is 0 to 100 points, not {}", 100.0 * gap));
     }
-    if let Spread::Band { min, max } = goal.spread
-        && !(min >= 0.0 && min <= max)
-    {
-        return bound(format!("the standard deviation band {min} to {max} is empty"));
+    if let Spread::Band { min, max } = goal.spread {
+        if !(min >= 0.0 && min <= max) {
+            return bound(format!("the standard deviation band {min} to {max} is empty"));
+        }
     }
     if goal.effects > goal.size / 4 {
         return bound(format!(
