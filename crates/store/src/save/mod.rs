@@ -173,8 +173,8 @@ pub enum SaveError {
         /// [`MAX_SAVE_BYTES`].
         limit: u64,
     },
-    /// Not JSON: cut short or damaged.
-    #[error("it is cut short or damaged ({0})")]
+    /// Not JSON: cut short or damaged (the reader's message, its quoted values cut short).
+    #[error("it is cut short or damaged ({})", quoted_short(.0))]
     Corrupt(String),
     /// JSON, but not an snl save.
     #[error("it is not an snl save file (no \"format\": \"{SAVE_FORMAT}\")")]
@@ -191,7 +191,7 @@ pub enum SaveError {
         supported: u32,
     },
     /// A save, but a field is missing, unknown or has an unknown value (an unknown rule).
-    #[error("{0}")]
+    #[error("{}", quoted_short(.0))]
     Shape(String),
     /// Well formed, but not a game that could have been played.
     #[error("the game in it does not add up: {0}")]
@@ -417,6 +417,27 @@ fn fnv1a64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
         (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
+}
+
+/// Most characters of a value a message quotes (the JSON reader quotes field names and values
+/// as they were written, and a damaged file can hold a long one).
+const QUOTED_SHOWN: usize = 40;
+
+/// `message` with each value quoted in backticks cut to [`QUOTED_SHOWN`] characters.
+fn quoted_short(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(400));
+    for (i, part) in message.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        if i % 2 == 1 && part.chars().count() > QUOTED_SHOWN {
+            out.extend(part.chars().take(QUOTED_SHOWN));
+            out.push('…');
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -304,3 +304,13 @@ fn a_save_written_before_seat_states_were_kept_is_read_by_its_digest_and_cells()
         "{e}"
     );
 }
+
+#[test]
+fn a_long_quoted_value_in_a_readers_message_is_cut_to_40_characters() {
+    let long = "x".repeat(500);
+    let e = SaveError::Corrupt(format!("line 5: unknown field `{long}`, expected `status`"));
+    let shown = e.to_string();
+    assert!(shown.contains(&format!("`{}…`", "x".repeat(40))), "{shown}");
+    assert!(shown.ends_with("expected `status`)"), "{shown}");
+    assert!(shown.chars().count() < 120, "{shown}");
+}
