@@ -140,7 +140,7 @@ fn a_person_who_answers_in_time_plays_and_a_late_one_is_timed_out() {
 
 /// Ann (a computer) then Bob (a person); the game clock runs out at Bob's second prompt, in the
 /// middle of round 2.
-const GAME_TIME: [&str; 12] = [
+pub(crate) const GAME_TIME: [&str; 12] = [
     "play",
     "--player",
     "Ann:hard",

@@ -58,21 +58,8 @@ fn under_finish_all_the_game_goes_on_after_the_winner_and_ranks_everyone() {
 
 #[test]
 fn the_game_clock_counts_down_in_the_prompt() {
-    let args = [
-        "play",
-        "--plain",
-        "--player",
-        "Ann:hard",
-        "--player",
-        "Bob:human",
-        "--seed",
-        "11",
-        "--game-time",
-        "5",
-        "--test-clock",
-        "3000",
-        "--no-record",
-    ];
+    let mut args = crate::clocks::GAME_TIME.to_vec();
+    args.push("--plain");
     let run = snl_with_input(&args, "\n\n\n\n");
     assert_eq!(run.code, 0, "{}", run.stderr);
     // The prompts go where the questions go (standard error), the story to standard output.
