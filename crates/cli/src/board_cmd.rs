@@ -112,19 +112,7 @@ pub(crate) fn run(args: &BoardArgs, console: &mut Console) -> CmdResult {
             let board = &setup.board;
             let snakes = board.jumps().iter().filter(|j| j.is_snake()).count();
             let reach = board.reach(&setup.rules);
-            let verdict = if !reach.finish_reachable {
-                format!(
-                    ", but cell {} cannot be reached from the start: it can be analysed, not played",
-                    board.size()
-                )
-            } else if let Some(p) = reach.trapped.first() {
-                format!(
-                    ", but a token can be trapped on {p}, from where cell {} cannot be reached",
-                    board.size()
-                )
-            } else {
-                String::new()
-            };
+            let verdict = snl_words::reach_verdict(&reach, board.size());
             let effects = match board.effects().len() {
                 0 => String::new(),
                 k => format!(", {}", counted(k, "cell effect", "cell effects")),

@@ -119,19 +119,7 @@ fn rules_for(spec: &BoardSpec, choice: Option<&RulesChoice>) -> Result<Rules, St
 fn analyse(board: &Board, rules: &Rules, seats: usize, budget: Budget) -> BoardCheckAnswer {
     let snakes = board.jumps().iter().filter(|j| j.is_snake()).count();
     let reach = board.reach(rules);
-    let verdict = if !reach.finish_reachable {
-        format!(
-            ", but cell {} cannot be reached from the start: it can be analysed, not played",
-            board.size()
-        )
-    } else if let Some(p) = reach.trapped.first() {
-        format!(
-            ", but a token can be trapped on {p}, from where cell {} cannot be reached",
-            board.size()
-        )
-    } else {
-        String::new()
-    };
+    let verdict = snl_words::reach_verdict(&reach, board.size());
     let message = format!(
         "the board is valid: {} cells, {snakes} snakes, {} ladders{verdict}",
         board.size(),

@@ -2,7 +2,7 @@
 //! ([`clock_status`]), where a seat stands ([`standing`]), what sets a room apart
 //! ([`room_traits`]) and a board's [`legend`].
 
-use snl_engine::{Board, Game, SeatKind, Status};
+use snl_engine::{Board, Game, Reach, SeatKind, Status};
 
 use crate::{CellKind, sentences::ordinal};
 
@@ -141,6 +141,21 @@ pub fn legend(board: &Board) -> Vec<LegendLine> {
             LegendLine { kind, name: p.name, glyph: p.glyph, meaning: p.meaning }
         })
         .collect()
+}
+
+/// What a valid board's check adds when it cannot be played through (`snl board validate`, the
+/// editor): ", but cell N cannot be reached …" or ", but a token can be trapped on P …"; empty
+/// when every token can finish. `size` is the board's last cell.
+pub fn reach_verdict(reach: &Reach, size: u32) -> String {
+    if !reach.finish_reachable {
+        format!(
+            ", but cell {size} cannot be reached from the start: it can be analysed, not played"
+        )
+    } else if let Some(p) = reach.trapped.first() {
+        format!(", but a token can be trapped on {p}, from where cell {size} cannot be reached")
+    } else {
+        String::new()
+    }
 }
 
 #[cfg(test)]

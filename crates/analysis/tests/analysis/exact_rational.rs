@@ -9,22 +9,10 @@
 #![allow(clippy::many_single_char_names, clippy::needless_range_loop)]
 
 use num_bigint::BigInt;
-use num_rational::BigRational;
 use snl_analysis::exact::{self, Analysis};
 use snl_engine::{Board, BoardSpec, Bonus, Choice, JumpMode, OnMax, Overshoot, Rules};
 
-type Q = BigRational;
-
-fn int(v: i64) -> Q {
-    Q::from_integer(BigInt::from(v))
-}
-
-fn to_f64(q: &Q) -> f64 {
-    // Ten significant digits are not enough; divide with 60 extra decimal digits of precision.
-    let scale = BigInt::from(10).pow(60);
-    let scaled = (q.numer() * &scale) / q.denom();
-    scaled.to_string().parse::<f64>().unwrap() / 1e60
-}
+use crate::rational::{Q, int, to_f64};
 
 /// Solves `a x = b` for several right-hand sides (columns of `b`).
 fn solve(mut a: Vec<Vec<Q>>, mut b: Vec<Vec<Q>>) -> Vec<Vec<Q>> {

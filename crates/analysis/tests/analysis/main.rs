@@ -14,6 +14,7 @@ mod exact_reference;
 mod exact_tail;
 mod one_rule;
 mod puzzle_parsers;
+mod rational;
 mod simulate;
 mod simulate_effects;
 mod simulate_engine;

@@ -9,21 +9,10 @@
 #![allow(clippy::many_single_char_names, clippy::needless_range_loop)]
 
 use num_bigint::BigInt;
-use num_rational::BigRational;
 use snl_analysis::strategy::{Play, PlayToWin};
 use snl_engine::{Board, BoardSpec, Choice, Dice, Overshoot, Rules};
 
-type Q = BigRational;
-
-fn int(v: i64) -> Q {
-    Q::from_integer(BigInt::from(v))
-}
-
-fn to_f64(q: &Q) -> f64 {
-    let scale = BigInt::from(10).pow(60);
-    let scaled = (q.numer() * &scale) / q.denom();
-    scaled.to_string().parse::<f64>().unwrap() / 1e60
-}
+use crate::rational::{Q, int, to_f64};
 
 /// Solves `a x = b` (one right-hand side), skipping zeros: the rows are sparse.
 fn solve(mut a: Vec<Vec<Q>>, mut b: Vec<Q>) -> Vec<Q> {
