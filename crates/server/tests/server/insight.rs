@@ -251,6 +251,7 @@ async fn recorded_games_local_and_online_are_listed_in_pages_and_replay_event_fo
     let (_, page) = server.http("GET", &format!("/api/games?limit=1&before={online}"), None).await;
     assert_eq!(page["games"][0]["id"], local);
 
+    let local_count = local_events.len();
     for (id, told) in [(local, local_events), (online, online_events)] {
         let (status, game) = server.http("GET", &format!("/api/games/{id}"), None).await;
         assert_eq!(status, 200, "{game}");
@@ -269,8 +270,20 @@ async fn recorded_games_local_and_online_are_listed_in_pages_and_replay_event_fo
         ("/api/games?limit=0", 400, "bad_request"),
         ("/api/games?limit=5000", 400, "bad_request"),
         ("/api/games?page=2", 400, "bad_request"),
+        ("/api/games/999/at/3", 404, "no_such_game"),
+        ("/api/games/abc/at/3", 404, "no_such_game"),
     ] {
         let (got, body) = server.http("GET", path, None).await;
         assert_eq!((got, body["error"]["code"].as_str()), (status, Some(code)), "{path}: {body}");
     }
+    // A point that is not a number of events is one sentence naming it, cut to 40 characters.
+    let long = "x".repeat(200);
+    let (got, body) = server.http("GET", &format!("/api/games/{local}/at/{long}"), None).await;
+    assert_eq!((got, body["error"]["code"].as_str()), (400, Some("bad_request")), "{body}");
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(message.contains("is not a number of events") && message.len() < 120, "{message}");
+    // A point past the end is the game's end.
+    let (got, end) = server.http("GET", &format!("/api/games/{local}/at/999999"), None).await;
+    assert_eq!(got, 200, "{end}");
+    assert_eq!(end["at"], local_count, "{end}");
 }
