@@ -150,6 +150,8 @@ async fn references(seeds: &[u64]) -> Vec<Vec<Value>> {
     config.bot_delay = Duration::ZERO;
     config.limits.rate = 100_000;
     config.limits.burst = 100_000;
+    // Every reference game plays at once from this one address: no per-address cap.
+    config.edge.per_address = 0;
     let app = snl_server::open(config).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
