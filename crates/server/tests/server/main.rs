@@ -6,6 +6,7 @@ mod support;
 
 mod cluster;
 mod edge;
+mod full_disk;
 mod hostile;
 mod insight;
 mod lifecycle;

@@ -36,7 +36,12 @@ impl ServerProcess {
     /// `send_time`.
     pub(crate) fn start(dir: &Path, send_time: Duration) -> ServerProcess {
         let exe = std::env::current_exe().unwrap();
-        let mut child = Command::new(exe)
+        // Through a shell that ignores SIGXFSZ (an ignored signal stays ignored across exec):
+        // a write past the file-size limit the full-disk test sets then fails with EFBIG, as a
+        // write to a full disk fails, rather than killing the process.
+        let mut child = Command::new("sh")
+            .args(["-c", "trap '' XFSZ; exec \"$0\" \"$@\""])
+            .arg(exe)
             .args([SERVER_TEST, "--exact", "--nocapture", "--test-threads=1", "-q"])
             .env(DB, dir.join("games.db"))
             .env(SEND_MS, send_time.as_millis().to_string())
@@ -76,6 +81,16 @@ impl ServerProcess {
             }
             before.push(line);
         }
+    }
+
+    /// Sets the size past which it cannot write a file (`None`: no limit): 0 is a full disk.
+    pub(crate) fn limit_file_size(&self, bytes: Option<u64>) {
+        let soft = bytes.map_or_else(|| "unlimited".to_owned(), |b| b.to_string());
+        let status = Command::new("prlimit")
+            .args(["--pid", &self.pid.to_string(), &format!("--fsize={soft}:unlimited")])
+            .status()
+            .expect("prlimit (util-linux) runs");
+        assert!(status.success(), "prlimit --fsize={soft} on the server process");
     }
 
     /// Its peak resident memory (`VmHWM`), in KiB.
