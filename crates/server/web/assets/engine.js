@@ -3,8 +3,9 @@
 // page asks it what a board file means and what is wrong with it, where a roll's options land,
 // whether odds can be worked out and the odds themselves, instead of restating a rule.
 //
-// The module is fetched on the first call, never before: pages import their modules after their
-// first paint (boot.js), so the engine never holds a page's first paint back. Each call sends one
+// The module is fetched on the first call, never before — except for a game on this device, whose
+// first roll needs it: boot.js starts its streamed compile there beside the first paint, which it
+// never holds back. Each call sends one
 // JSON request through the module's memory and reads one JSON answer; an answer
 // `{"error": sentence}` is thrown as an Error with that sentence.
 
@@ -39,8 +40,26 @@ let loading = null;
  */
 export function load(bytes) {
   loading ??= (async () => {
-    const source = bytes ?? await (await fetch(new URL('./engine.wasm', import.meta.url))).arrayBuffer();
-    const { instance } = await WebAssembly.instantiate(source, {});
+    const url = new URL('./engine.wasm', import.meta.url);
+    /** @type {Promise<WebAssembly.Module> | undefined} */
+    const early = /** @type {any} */ (globalThis).snlEngineModule;
+    /** @type {WebAssembly.Instance | null} */
+    let instance = null;
+    if (!bytes) {
+      // Compiled as it streamed in (boot.js started it on /local, else now); a server or a
+      // static host that does not say `application/wasm` is read the plain way below.
+      try {
+        instance = early
+          ? await WebAssembly.instantiate(await early, {})
+          : (await WebAssembly.instantiateStreaming(fetch(url), {})).instance;
+      } catch {
+        instance = null;
+      }
+    }
+    if (!instance) {
+      const source = bytes ?? await (await fetch(url)).arrayBuffer();
+      ({ instance } = await WebAssembly.instantiate(source, {}));
+    }
     return /** @type {Exports} */ (/** @type {unknown} */ (instance.exports));
   })();
   loading.catch(() => { loading = null; });
