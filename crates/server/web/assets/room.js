@@ -117,9 +117,11 @@ function drawPlayers() {
   if (!view) return;
   const list = $('players');
   list.replaceChildren();
-  // Someone who opened an invite on this device and holds no seat yet is offered the first open
-  // seat before anything else (above the board, first thing on a phone).
-  const first = mine.size === 0 && view.status === 'open' ? view.seats.find((s) => s.open)?.seat ?? null : null;
+  // Someone who opened an invite on this device and holds no seat yet is offered the seat the
+  // link names (`?seat=N`, while it is open), else the first open one, before anything else
+  // (above the board, first thing on a phone).
+  const open = view.status === 'open' ? view.seats.filter((s) => s.open) : [];
+  const first = mine.size === 0 ? (open.find((s) => s.seat === invitedSeat) ?? open[0])?.seat ?? null : null;
   const join = $('join-first');
   join.hidden = first === null;
   const holder = $('join-first-form');
@@ -157,6 +159,7 @@ function drawPlayers() {
     for (const mark of s.carried ?? []) badges.appendChild(badge(mark, mark === 'shield' ? 'badge-shield' : 'badge-skip'));
     li.appendChild(badges);
     if (s.open && view.status === 'open' && s.seat !== first) li.appendChild(claimForm(s.seat));
+    if (s.open && view.status === 'open' && mine.size > 0) li.appendChild(inviteButton(s.seat));
     if (mine.has(s.seat) && view.status === 'running' && !s.rank) li.appendChild(autopilotSwitch(s));
     list.appendChild(li);
   }
@@ -168,6 +171,49 @@ function badge(text, cls) {
   b.className = `badge ${cls}`;
   b.textContent = text;
   return b;
+}
+
+/** The seat an invite link names (`?seat=N`, counted from 1 as the page shows seats). */
+const invitedSeat = (() => {
+  const n = Number(new URLSearchParams(location.search).get('seat'));
+  return Number.isInteger(n) && n >= 1 ? n - 1 : null;
+})();
+
+/**
+ * Shares `link` with the system's share sheet where there is one (phones), else copies it;
+ * `button` says what happened for two seconds.
+ * @param {HTMLElement} button
+ * @param {string} link
+ * @param {string} text
+ */
+async function shareLink(button, link, text) {
+  const label = button.textContent;
+  if (navigator.share) {
+    try {
+      await navigator.share({ title: 'Snakes & Ladders', text, url: link });
+      return;
+    } catch (e) {
+      if (/** @type {Error} */ (e).name === 'AbortError') return; // the person closed the sheet
+    }
+  }
+  try {
+    await navigator.clipboard.writeText(link);
+    button.textContent = 'Link copied!';
+  } catch {
+    prompt('Copy this link:', link);
+  }
+  setTimeout(() => { button.textContent = label; }, 2000);
+}
+
+/** A seat's own invite: its link opens the room with that seat's "take this seat" form first. @param {number} seat */
+function inviteButton(seat) {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'ghost invite-seat';
+  button.textContent = `Invite to seat ${seat + 1}`;
+  button.dataset.link = `${location.origin}/room/${encodeURIComponent(room)}?seat=${seat + 1}`;
+  button.addEventListener('click', () => shareLink(button, button.dataset.link ?? '', `Take seat ${seat + 1} in my game of Snakes & Ladders`));
+  return button;
 }
 
 /** @param {number} seat */
@@ -689,17 +735,7 @@ $('chat-form').addEventListener('submit', (e) => {
   const link = mine.values().next().value;
   if (text && link?.send({ type: 'chat', text })) input.value = '';
 });
-$('invite').addEventListener('click', async () => {
-  const link = `${location.origin}/room/${encodeURIComponent(room)}`;
-  const button = $('invite');
-  try {
-    await navigator.clipboard.writeText(link);
-    button.textContent = 'Link copied!';
-  } catch {
-    prompt('Copy this link:', link);
-  }
-  setTimeout(() => { button.textContent = 'Copy invite link'; }, 2000);
-});
+$('invite').addEventListener('click', () => shareLink($('invite'), `${location.origin}/room/${encodeURIComponent(room)}`, 'Join my game of Snakes & Ladders'));
 const soundButton = $('sound');
 const drawSound = () => {
   soundButton.setAttribute('aria-pressed', String(soundOn()));
