@@ -90,6 +90,13 @@ pub struct Limits {
     /// [`PAGE`] at a time, or one change of the room): a client that reads nothing for that
     /// long is cut off (it reconnects with `since` and misses nothing).
     pub send_time: Duration,
+    /// How often the server pings a room's connection once it said hello (a browser answers
+    /// each ping by itself).
+    pub heartbeat: Duration,
+    /// How long a room's connection may be silent — no frame, no pong — before the server
+    /// takes it as gone (a cable pulled, a phone asleep: no TCP reset comes) and closes it, so
+    /// that its seat is seen away; with the heartbeat, within `silence + heartbeat`.
+    pub silence: Duration,
 }
 
 /// Events a connection that missed them reads from the storage and sends at once; the next page
@@ -104,6 +111,8 @@ impl Default for Limits {
             flood: 200,
             max_text: 4096,
             send_time: Duration::from_secs(20),
+            heartbeat: Duration::from_secs(3),
+            silence: Duration::from_secs(7),
         }
     }
 }

@@ -253,8 +253,22 @@ pub(crate) async fn connection(
         }
     }
     ok = ok && out.send(joined.kept).await;
+    // The heartbeat: a ping every `heartbeat`; a connection silent for `silence` is gone.
+    let mut beat = tokio::time::interval(limits.heartbeat);
+    beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    beat.tick().await;
+    let mut heard = Instant::now();
     while ok {
         tokio::select! {
+            _ = beat.tick() => {
+                if heard.elapsed() >= limits.silence {
+                    let gone = limits.silence.as_secs_f64();
+                    eprintln!("snl serve: a connection to room {room} was silent for {gone:.1} s: closed");
+                    break;
+                }
+                let ping = out.sink.send(Message::Ping(axum::body::Bytes::new()));
+                ok = tokio::time::timeout(out.time, ping).await.is_ok_and(|sent| sent.is_ok());
+            }
             event = events.recv() => match event {
                 Ok(batch) => ok = out.send(batch.iter().cloned()).await,
                 Err(RecvError::Lagged(_)) => {
@@ -276,6 +290,7 @@ pub(crate) async fn connection(
                 }
             },
             message = stream.next() => {
+                heard = Instant::now();
                 let refusal = match read(message, &mut bucket) {
                     Frame::End => break,
                     Frame::Skip => continue,
