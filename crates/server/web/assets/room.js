@@ -29,7 +29,8 @@ import { api, connect, dropToken, heldTokens, keepToken } from './net.js';
  *   rules: Record<string, any>, turn_time: number | null, seats: SeatView[], awaiting: Awaiting,
  *   turns: number, ranking: string[], seq: number, turn_left_ms?: number | null,
  *   game_time?: number | null, game_left_ms?: number | null, race?: string | null,
- *   legend?: {kind: string, name: string, meaning: string}[]}} RoomView
+ *   legend?: {kind: string, name: string, meaning: string}[],
+ *   achievements?: {player: string, key: string, title: string, description: string}[]}} RoomView
  * @typedef {{kind: 'event', seq: number, event: import('./plan.js').WireEvent, text?: string}
  *   | {kind: 'awaiting', awaiting: Awaiting, until?: number | null, seats?: SeatLine[],
  *     race?: string | null}
@@ -504,11 +505,41 @@ function showWinner(fresh) {
     return li;
   }));
   $('winner').hidden = false;
+  drawEarned();
   drawControls();
   if (fresh) {
     playSound('win');
     if (!reducedMotion.matches) void celebrate(svg, view.board, 2600);
+    if (!isLocal) void fetchEarned();
   }
+}
+
+/** What the game earned each player, as the server words it (`achievements` of the state). */
+function drawEarned() {
+  const earned = view?.achievements ?? [];
+  const list = $('earned');
+  list.replaceChildren(...earned.map((a) => {
+    const li = document.createElement('li');
+    li.dataset.player = a.player;
+    li.dataset.key = a.key;
+    const title = document.createElement('strong');
+    title.textContent = a.title;
+    li.append(`${a.player}: `, title, ` — ${a.description}`);
+    return li;
+  }));
+  $('earned-card').hidden = earned.length === 0;
+}
+
+/** At the end of a game watched live: the achievements are in the room's state from then on. */
+async function fetchEarned() {
+  try {
+    const state = await api(`/api/rooms/${encodeURIComponent(room)}`);
+    if (view && state.achievements) view.achievements = state.achievements;
+    drawEarned();
+  } catch {
+    // Nothing more to show: the ranking is there.
+  }
+  document.body.dataset.earned = 'true';
 }
 
 /** Takes the queued frames one at a time, each after the last one's animation. */
