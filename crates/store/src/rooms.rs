@@ -617,7 +617,7 @@ mod tests {
     }
 
     #[test]
-    fn rooms_kept_by_version_1_come_back_from_version_2() {
+    fn rooms_kept_by_version_1_come_back_from_the_versions_after() {
         let dir = TestDir::new("rooms-v1");
         let path = dir.path().join("games.db");
         let db = Database::open(&path).unwrap();
@@ -634,7 +634,7 @@ mod tests {
             .unwrap();
         drop(db);
         let mut store = RoomStore::open(&path).unwrap();
-        assert_eq!(store.schema_version().unwrap(), 2);
+        assert_eq!(store.schema_version().unwrap(), ROOM_SCHEMA_VERSION);
         let room = store.room("a").unwrap().unwrap();
         assert_eq!(room.log, ["c1", "c2"]);
         assert_eq!(room.events, ["e1", "e2"]);
