@@ -125,7 +125,7 @@ test('at the end of a room game each player sees the achievements it earned them
     return p.locator('#earned > li').allTextContents();
   };
   for (const p of [page, spectator.page]) assert.deepEqual(await shown(p), want);
-  assert.equal(await page.locator(`#earned > li[data-player="${winner}"][data-key="first_win"]`).count(), 1);
+  assert.equal(await page.locator(`#earned > li[data-earner="${winner}"][data-key="first_win"]`).count(), 1);
   await page.reload();
   assert.deepEqual(await shown(page), want, 'a reload shows them again');
   assert.deepEqual([...errors, ...spectator.errors], []);

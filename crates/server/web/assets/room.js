@@ -520,7 +520,8 @@ function drawEarned() {
   const list = $('earned');
   list.replaceChildren(...earned.map((a) => {
     const li = document.createElement('li');
-    li.dataset.player = a.player;
+    // Not data-player: that names a token wherever it is on the page.
+    li.dataset.earner = a.player;
     li.dataset.key = a.key;
     const title = document.createElement('strong');
     title.textContent = a.title;
