@@ -92,9 +92,10 @@ test('a board of 400 cells fits the page with every number legible and inside it
   await page.waitForSelector('[data-cell="400"]');
   assert.equal(await page.locator('#zoom').isHidden(), true, 'drawn whole, no zoom needed');
   const cells = await page.$$eval('g.cell', (gs) => gs.map((g) => {
+    const n = /** @type {SVGGElement} */ (g).dataset.cell;
     const cell = /** @type {SVGGraphicsElement} */ (g.firstElementChild).getBoundingClientRect();
-    const num = /** @type {SVGTextElement} */ (g.querySelector('text.cell-num')).getBoundingClientRect();
-    return { n: /** @type {SVGGElement} */ (g).dataset.cell, cell: cell.toJSON(), num: num.toJSON(), text: g.querySelector('text.cell-num')?.textContent };
+    const label = /** @type {SVGTextElement} */ (document.querySelector(`#board text.cell-num[data-num="${n}"]`));
+    return { n, cell: cell.toJSON(), num: label.getBoundingClientRect().toJSON(), text: label.textContent };
   }));
   assert.equal(cells.length, 400);
   for (const { n, cell, num, text } of cells) {

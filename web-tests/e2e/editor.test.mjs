@@ -205,3 +205,72 @@ test('the editor places effects and a wormhole with its exits, checked live, in 
   assert.deepEqual(state.board, board);
   assert.deepEqual(errors, []);
 });
+
+test('the editor zooms and pans a board of 1000 cells, its numbers legible when zoomed in', async () => {
+  const { page, errors } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
+  await page.goto(`${server.url}/editor`);
+  await checked(page);
+  await page.getByLabel('Cells').fill('1000');
+  await page.waitForSelector('#board text.cell-num[data-num="1000"]');
+  await page.waitForSelector('#zoom:not([hidden])');
+  const wrap = page.locator('#board-wrap');
+  /**
+   * The rendered size, in CSS pixels, of a cell number's font, and the cell at the middle of the
+   * view, once the board is drawn at the zoom asked (`data-zoom`: its width follows in a frame).
+   */
+  const view = async () => {
+    await page.waitForFunction(() => {
+      const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ (document.getElementById('board')));
+      return Math.abs(svg.getBoundingClientRect().width - parseFloat(svg.style.width)) < 1;
+    });
+    return page.evaluate(() => {
+      const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ (document.getElementById('board')));
+      const text = /** @type {SVGTextElement} */ (svg.querySelector('text.cell-num[data-num="500"]'));
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      const w = /** @type {HTMLElement} */ (document.getElementById('board-wrap')).getBoundingClientRect();
+      const middle = document.elementFromPoint(w.left + w.width / 2, w.top + w.height / 2)?.closest('[data-cell]');
+      return { font: parseFloat(getComputedStyle(text).fontSize) * scale, middle: Number(middle?.getAttribute('data-cell')) };
+    });
+  };
+  // Opened zoomed in far enough to read every number.
+  const first = await view();
+  assert.ok(first.font >= 10, `at first the numbers are ${first.font.toFixed(1)}px`);
+  // Fit shows the whole board (a strip 10 cells wide): its numbers are too small to read.
+  await page.getByRole('button', { name: 'Fit' }).click();
+  const whole = await view();
+  assert.ok(whole.font < 10, `the whole board's numbers are ${whole.font.toFixed(1)}px`);
+  assert.equal(await wrap.evaluate((w) => w.scrollHeight <= w.clientHeight + 1), true, 'the whole board is in view');
+  // Zoom in, a step at a time, until the numbers read again: each step draws them larger.
+  let zoomed = whole;
+  for (let i = 0; i < 8 && zoomed.font < 10; i++) {
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    const next = await view();
+    assert.ok(next.font > zoomed.font, `zoom in ${i + 1} draws larger numbers`);
+    zoomed = next;
+  }
+  assert.ok(zoomed.font >= 10, `zoomed in, the numbers are ${zoomed.font.toFixed(1)}px`);
+  // Ten cells a row: the zoomed board is taller than its box, and scrolls.
+  assert.ok(await wrap.evaluate((w) => w.scrollHeight > w.clientHeight * 3), 'the zoomed board is larger than its box');
+  // A drag pans: another cell comes to the middle, and the drag places nothing.
+  const box = /** @type {{x: number, y: number, width: number, height: number}} */ (await wrap.boundingBox());
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 - 150, box.y + box.height / 2 - 250, { steps: 8 });
+  await page.mouse.up();
+  const dragged = await view();
+  assert.notEqual(dragged.middle, zoomed.middle, 'dragging moves the board under the view');
+  assert.equal(await page.locator('#board .cell.picked').count(), 0, 'a drag picks no cell');
+  // Scrolling pans too; Ctrl+wheel zooms.
+  await wrap.evaluate((w) => { w.scrollTop += 400; });
+  assert.notEqual((await view()).middle, dragged.middle, 'scrolling moves the board under the view');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.keyboard.down('Control');
+  await page.mouse.wheel(0, -100);
+  await page.keyboard.up('Control');
+  await page.waitForFunction((font) => {
+    const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ (document.getElementById('board')));
+    return svg.getBoundingClientRect().width / svg.viewBox.baseVal.width * 22 > font;
+  }, zoomed.font);
+  await page.screenshot({ path: path.join(shots, 'editor-1000.png') });
+  assert.deepEqual(errors, []);
+});

@@ -5,7 +5,7 @@ import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, openPage, post, settled, shots, startServer } from './support.mjs';
+import { annAndRobo, launch, openPage, post, settled, shots, startServer } from './support.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -49,6 +49,63 @@ for (const [label, options] of /** @type {const} */ ([['1280x900', { viewport: {
     await context.close();
   });
 }
+
+test('every cell number of the party board is drawn above the snakes and ladders, on a halo of its cell\'s colour', async () => {
+  const made = await post(`${server.url}/api/rooms`, { board: 'party', seats: [{ kind: 'human' }, { kind: 'hard', name: 'Robo' }] });
+  const { page, context, errors } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
+  await page.goto(`${server.url}/room/${made.room}`);
+  await page.waitForSelector('#board text.cell-num[data-num="100"]');
+  const order = await page.evaluate(() => {
+    const layer = (/** @type {string} */ name) => /** @type {Element} */ (document.querySelector(`#board > g.${name}`));
+    const after = (/** @type {string} */ name) => Boolean(layer(name).compareDocumentPosition(layer('numbers')) & Node.DOCUMENT_POSITION_FOLLOWING);
+    return { ladders: after('ladders'), snakes: after('snakes'), effects: after('effects'), last: document.querySelector('#board > g:last-of-type')?.getAttribute('class') };
+  });
+  assert.deepEqual(order, { ladders: true, snakes: true, effects: true, last: 'numbers' }, 'the numbers are painted after (above) the jumps');
+  const numbers = await page.$$eval('#board text.cell-num', (texts) => texts.map((t) => {
+    const style = getComputedStyle(t);
+    const n = t.getAttribute('data-num');
+    const bg = /** @type {Element} */ (document.querySelector(`#board g.cell[data-cell="${n}"] .cell-bg`));
+    return { n, text: t.textContent, paint: style.paintOrder, stroke: style.stroke, width: parseFloat(style.strokeWidth), cell: getComputedStyle(bg).fill };
+  }));
+  assert.equal(numbers.length, 100);
+  for (const { n, text, paint, stroke, width, cell } of numbers) {
+    assert.equal(text, n);
+    assert.match(paint, /^stroke/, `${n}: the halo is painted under the digits`);
+    assert.ok(width >= 4, `${n}: a halo ${width} wide`);
+    // The halo is the cell's own colour (the finish cell's gradient: its light gold).
+    if (Number(n) === 100) assert.notEqual(stroke, 'none', `${n}: has a halo`);
+    else assert.equal(stroke, cell, `${n}: its halo is its cell's colour`);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the live odds of a party room are in view without scrolling at 1280×900, and under the board on a phone', async () => {
+  for (const [label, options] of /** @type {const} */ ([['1280x900', { viewport: { width: 1280, height: 900 } }], ['390x844', PHONE]])) {
+    const { page, context, errors } = await annAndRobo(server, browser, { board: 'party', seed: 21 }, options);
+    await page.waitForSelector('#odds li[data-seat="1"]');
+    const { width, height } = /** @type {{width: number, height: number}} */ (page.viewportSize());
+    const card = /** @type {{x: number, y: number, width: number, height: number}} */ (await page.locator('section:has(> #odds)').boundingBox());
+    if (label === '1280x900') {
+      assert.equal(await page.evaluate(() => scrollY), 0);
+      assert.ok(card.x >= 0 && card.y >= 0 && card.x + card.width <= width && card.y + card.height <= height, `the odds card is at ${JSON.stringify(card)}`);
+      // Seen, not only placed in the viewport: no scrolled box hides a line of it.
+      const seen = await page.$$eval('#odds li[data-seat]', (lis) => lis.map((li) => {
+        const r = li.getBoundingClientRect();
+        return li.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));
+      }));
+      assert.deepEqual(seen, [true, true], 'each seat\'s chance is seen');
+    } else {
+      // On a phone the odds come under the board, the width of the screen.
+      const board = /** @type {{y: number, height: number}} */ (await page.locator('#board').boundingBox());
+      assert.ok(card.y >= board.y + board.height, 'under the board');
+      assert.ok(card.width >= width - 40 && card.x + card.width <= width, `the odds card is at ${JSON.stringify(card)}`);
+    }
+    await page.screenshot({ path: path.join(shots, `party-odds-${label}.png`) });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
 
 test('a phone that opens an invite link sees the "take this seat" form above the board', async () => {
   const made = await post(`${server.url}/api/rooms`, { board: 'party', seats: [{ kind: 'human' }, { kind: 'human' }] });

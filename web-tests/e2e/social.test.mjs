@@ -1,9 +1,10 @@
 // The room page among people: chat between two players (and a spectator who reads it), each
 // player's presence badge going from online to away when their page closes, and the invite button
-// that copies the room's address.
+// that copies the room's address; the achievements a game earned, shown at its end, and the chat
+// said during a game, shown where it was said when the game is replayed.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, post, startServer } from './support.mjs';
+import { annAndRobo, launch, openPage, playToEnd, post, settled, startServer } from './support.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -102,4 +103,82 @@ test('the invite button copies the room address (never the seat token) and says 
   assert.ok(!copied.includes(token), 'the link does not give away Ann\'s seat');
   assert.deepEqual(ann.errors, []);
   await ann.context.close();
+});
+
+test('at the end of a room game each player sees the achievements it earned them: the winner a first win', async () => {
+  const { room, page, context, errors } = await annAndRobo(server, browser, { board: 'kids', seed: 5 });
+  const spectator = await openPage(browser);
+  await spectator.page.goto(`${server.url}/room/${room}`);
+  await spectator.page.waitForSelector('[data-player="Robo"]');
+  await playToEnd(page);
+  await settled(page);
+  const state = await (await fetch(`${server.url}/api/rooms/${room}`)).json();
+  const winner = state.ranking[0];
+  /** @type {{player: string, key: string, title: string, description: string}[]} */
+  const earned = state.achievements;
+  assert.ok(earned.some((a) => a.player === winner && a.key === 'first_win' && a.title === 'First win'), JSON.stringify(earned));
+  // The words are the server's, line for line, on the player's page and on a spectator's; and
+  // after a reload too (from the room's state).
+  const want = earned.map((a) => `${a.player}: ${a.title} — ${a.description}`);
+  const shown = async (/** @type {import('playwright-core').Page} */ p) => {
+    await p.waitForSelector('#winner:not([hidden]) #earned-card:not([hidden])');
+    return p.locator('#earned > li').allTextContents();
+  };
+  for (const p of [page, spectator.page]) assert.deepEqual(await shown(p), want);
+  assert.equal(await page.locator(`#earned > li[data-earner="${winner}"][data-key="first_win"]`).count(), 1);
+  await page.reload();
+  assert.deepEqual(await shown(page), want, 'a reload shows them again');
+  assert.deepEqual([...errors, ...spectator.errors], []);
+  await context.close();
+  await spectator.context.close();
+});
+
+test('the chat said during a room game is shown in its web replay, where it was said', async () => {
+  const { room, page, context, errors } = await annAndRobo(server, browser, { board: 'kids', seed: 8 });
+  /** Ann says `text` and sees it come back. @param {string} text */
+  const say = async (text) => {
+    await page.getByLabel('Message').fill(text);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('#chat > li', { hasText: text }).waitFor();
+  };
+  await say('Good luck, Robo');
+  // A few turns, then a line mid-game, then the rest of the game.
+  for (let i = 0; i < 3; i++) {
+    const mark = await page.evaluate(() => document.body.dataset.awaited);
+    await page.waitForFunction(() => !(/** @type {HTMLButtonElement} */ (document.getElementById('roll'))).disabled);
+    await page.getByRole('button', { name: 'Roll', exact: true }).click();
+    await page.waitForFunction((before) => document.body.dataset.awaited !== before, mark);
+  }
+  await settled(page);
+  await say('Halfway there');
+  await playToEnd(page);
+  await settled(page);
+  const state = await (await fetch(`${server.url}/api/rooms/${room}`)).json();
+  assert.equal(state.status, 'over');
+  const list = await (await fetch(`${server.url}/api/games`)).json();
+  const id = list.games[0].id;
+  const game = await (await fetch(`${server.url}/api/games/${id}`)).json();
+  assert.deepEqual(game.chat.map((/** @type {{player: string, text: string}} */ c) => `${c.player}: ${c.text}`), ['Ann: Good luck, Robo', 'Ann: Halfway there']);
+  const [first, middle] = game.chat;
+  assert.equal(first.at, 0, 'said before the first roll');
+  assert.ok(middle.at > 0 && middle.at < game.events.length, `said mid-game, after event ${middle.at}`);
+
+  await page.goto(`${server.url}/replay/${id}`);
+  await page.waitForSelector('body[data-index="0"]');
+  const log = () => page.locator('#log > li').allTextContents();
+  assert.deepEqual(await log(), ['Ann: Good luck, Robo'], 'the line said before any roll, at the start');
+  await page.locator('#seek').fill(String(middle.at - 1));
+  await page.waitForSelector(`body[data-index="${middle.at - 1}"]`);
+  assert.ok(!(await log()).includes('Ann: Halfway there'), 'not yet said one event before');
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await page.waitForSelector(`body[data-index="${middle.at}"]`);
+  const lines = await log();
+  assert.equal(lines.at(-1), 'Ann: Halfway there', 'said right after the event it followed');
+  const told = game.events.slice(0, middle.at).map((/** @type {{text?: string}} */ e) => e.text).filter(Boolean);
+  assert.equal(lines.at(-2), told.at(-1), 'after the sentence of the event it followed');
+  // The log shows the last 40 events, with the chat said among them.
+  const among = game.chat.filter((/** @type {{at: number}} */ c) => c.at >= Math.max(0, middle.at - 40) && c.at <= middle.at);
+  assert.equal(await page.locator('#log > li.chat-line').count(), among.length);
+  assert.deepEqual(errors, []);
+  await context.close();
 });

@@ -10,7 +10,8 @@ import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const root = path.resolve(here, '../..');
-export const shots = path.join(root, 'target', 'web-screenshots');
+/** Where screenshots go: $SNL_SHOTS, or target/web-screenshots. */
+export const shots = process.env.SNL_SHOTS ?? path.join(root, 'target', 'web-screenshots');
 mkdirSync(shots, { recursive: true });
 
 /**
@@ -152,11 +153,12 @@ export async function logLines(page) {
  * @param {{url: string}} server
  * @param {import('playwright-core').Browser} browser
  * @param {Record<string, unknown>} extra
+ * @param {Parameters<typeof openPage>[1]} [options] the page's (its viewport)
  */
-export async function annAndRobo(server, browser, extra) {
+export async function annAndRobo(server, browser, extra, options) {
   const made = await post(`${server.url}/api/rooms`, { seats: [{ kind: 'human' }, { kind: 'easy', name: 'Robo' }], ...extra });
   const { token } = await post(`${server.url}/api/rooms/${made.room}/seats/0`, { name: 'Ann' });
-  const opened = await openPage(browser);
+  const opened = await openPage(browser, options);
   await opened.page.goto(`${server.url}/room/${made.room}#token=${token}`);
   await opened.page.waitForFunction(() => document.querySelector('#players .player .badge-you'));
   await settled(opened.page);

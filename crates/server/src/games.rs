@@ -65,10 +65,10 @@ impl Library {
 
     /// Game `id` whole, for a replay (blocking).
     pub(crate) fn game(&self, id: i64) -> Result<RecordedGame, ReadError> {
-        let (save, summary) = self.with(|db| {
+        let (save, summary, chat) = self.with(|db| {
             let save = db.load(GameId(id))?;
             let summary = db.games_page(Some(GameId(id + 1)), 1)?.pop();
-            Ok((save, summary))
+            Ok((save, summary, db.chat(GameId(id))?))
         })?;
         let state = &save.game;
         if state.history.len() > MAX_REPLAY_MOVES {
@@ -110,6 +110,7 @@ impl Library {
             ranking,
             events,
             legend: crate::room::legend_entries(end.board()),
+            chat,
         })
     }
 }

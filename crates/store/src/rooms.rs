@@ -28,10 +28,12 @@ use std::path::Path;
 
 use rusqlite::{OptionalExtension, params};
 
+use snl_wire::{ChatEntry, GameId};
+
 use crate::db::{Database, DbError};
 
 /// The room tables' schema version.
-pub const ROOM_SCHEMA_VERSION: u32 = 2;
+pub const ROOM_SCHEMA_VERSION: u32 = 3;
 
 /// Each step takes the room tables from its index to the next version.
 const ROOM_MIGRATIONS: [&str; ROOM_SCHEMA_VERSION as usize] = [
@@ -85,6 +87,16 @@ const ROOM_MIGRATIONS: [&str; ROOM_SCHEMA_VERSION as usize] = [
         SELECT room, seq, event FROM room_events ORDER BY room, seq;
     DROP TABLE room_events;
     ALTER TABLE room_events_2 RENAME TO room_events;",
+    // 3: the chat said in a room whose game is recorded, by the game's id, each line with the
+    // number of the game's events told before it (for the game's replay).
+    "CREATE TABLE game_chat (
+        game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        number   INTEGER NOT NULL,
+        at       INTEGER NOT NULL,
+        player   TEXT    NOT NULL,
+        text     TEXT    NOT NULL,
+        PRIMARY KEY (game_id, number)
+    );",
 ];
 
 /// One change to a room, written with others in one transaction by [`RoomStore::write`].
@@ -332,6 +344,31 @@ impl RoomStore {
         heads.into_iter().map(|(id, setup)| self.rest_of(id, setup)).collect()
     }
 
+    /// Keeps the chat said in the room of recorded game `game`, in order.
+    ///
+    /// # Errors
+    ///
+    /// Whatever SQLite reports (a line kept twice among them).
+    pub fn keep_chat(&mut self, game: GameId, lines: &[ChatEntry]) -> Result<(), DbError> {
+        let tx = self.db.conn.transaction()?;
+        {
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO game_chat (game_id, number, at, player, text) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?;
+            for (number, line) in (1_i64..).zip(lines) {
+                insert.execute(params![
+                    game.0,
+                    number,
+                    line.at.cast_signed(),
+                    line.player,
+                    line.text
+                ])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
     /// Room `id` with its seats, log and events, whether its game is over or not; `None` when
     /// there is no such room.
     ///
@@ -400,6 +437,41 @@ fn room_version(conn: &rusqlite::Connection) -> rusqlite::Result<Option<u32>> {
         return Ok(None);
     }
     conn.query_row("SELECT version FROM room_schema", [], |r| r.get(0)).optional()
+}
+
+impl Database {
+    /// The chat said in the room of recorded game `game`, in order ([`RoomStore::keep_chat`]);
+    /// none for a game played elsewhere, or in a database that has no room tables.
+    ///
+    /// # Errors
+    ///
+    /// Whatever SQLite reports.
+    pub fn chat(&self, game: GameId) -> Result<Vec<ChatEntry>, DbError> {
+        let kept: Option<i64> = self
+            .conn
+            .query_row(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'game_chat'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if kept.is_none() {
+            return Ok(Vec::new());
+        }
+        let mut stmt = self
+            .conn
+            .prepare("SELECT at, player, text FROM game_chat WHERE game_id = ?1 ORDER BY number")?;
+        let lines = stmt
+            .query_map([game.0], |r| {
+                Ok(ChatEntry {
+                    at: r.get::<_, i64>(0)?.cast_unsigned(),
+                    player: r.get(1)?,
+                    text: r.get(2)?,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(lines)
+    }
 }
 
 /// Takes the room tables to [`ROOM_SCHEMA_VERSION`], one step at a time, in one transaction.
@@ -545,7 +617,7 @@ mod tests {
     }
 
     #[test]
-    fn rooms_kept_by_version_1_come_back_from_version_2() {
+    fn rooms_kept_by_version_1_come_back_from_the_versions_after() {
         let dir = TestDir::new("rooms-v1");
         let path = dir.path().join("games.db");
         let db = Database::open(&path).unwrap();
@@ -562,7 +634,7 @@ mod tests {
             .unwrap();
         drop(db);
         let mut store = RoomStore::open(&path).unwrap();
-        assert_eq!(store.schema_version().unwrap(), 2);
+        assert_eq!(store.schema_version().unwrap(), ROOM_SCHEMA_VERSION);
         let room = store.room("a").unwrap().unwrap();
         assert_eq!(room.log, ["c1", "c2"]);
         assert_eq!(room.events, ["e1", "e2"]);
@@ -570,6 +642,33 @@ mod tests {
         assert!(store.write(&[again]).is_err(), "(room, seq) is still unique");
         store.write(&[RoomWrite::Event { room: "a".into(), seq: 3, event: "e3".into() }]).unwrap();
         assert_eq!(store.unfinished().unwrap()[0].events, ["e1", "e2", "e3"]);
+    }
+
+    #[test]
+    fn the_chat_kept_with_a_recorded_game_comes_back_in_order_and_a_plain_database_has_none() {
+        use snl_engine::{Board, Game, Preset, Rules, Seat, SeatKind};
+        let dir = TestDir::new("rooms-chat");
+        let path = dir.path().join("games.db");
+        let rules = Rules::default();
+        let board = Board::new(&Preset::Classic.spec(), &rules).unwrap();
+        let seats = vec![Seat::new("Ann", SeatKind::Human), Seat::new("Robo", SeatKind::Easy)];
+        let game = Game::new(board, rules, seats).unwrap();
+        let save = crate::Save::new(&game, &crate::DiceState::seeded(1), "classic");
+        // A game recorded by `snl play`, before any room table: no chat, and no error.
+        let plain = Database::open(&path).unwrap().new_game(&save, 0).unwrap();
+        assert_eq!(Database::open_existing(&path).unwrap().chat(plain).unwrap(), vec![]);
+        let mut store = RoomStore::open(&path).unwrap();
+        let id = store.database().new_game(&save, 0).unwrap();
+        let line = |at: u64, player: &str, text: &str| ChatEntry {
+            at,
+            player: player.into(),
+            text: text.into(),
+        };
+        let lines = [line(0, "Ann", "hello"), line(7, "Robo", "gg"), line(7, "Ann", "wp")];
+        store.keep_chat(id, &lines).unwrap();
+        assert!(store.keep_chat(id, &lines[..1]).is_err(), "a line is kept once");
+        assert_eq!(store.database().chat(id).unwrap(), lines);
+        assert_eq!(store.database().chat(plain).unwrap(), vec![]);
     }
 
     #[test]

@@ -269,6 +269,9 @@ impl Local {
             game_left_ms: None,
             race: race_status_of(game),
             legend: legend_entries(game.board()),
+            // Achievements are awarded from the game database, which a game on this device has
+            // not (and snl-session, which names them, is not in the browser's engine).
+            achievements: Vec::new(),
         }
     }
 

@@ -161,6 +161,18 @@ pub struct GameEntry {
     pub text: Option<String>,
 }
 
+/// A line of chat said during a recorded online game, where it was said.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChatEntry {
+    /// How many of the game's events (its `events`) had been told when it was said.
+    pub at: u64,
+    /// Who said it.
+    pub player: String,
+    /// What they said.
+    pub text: String,
+}
+
 /// `GET /api/games/{id}/at/{k}`: a recorded game as it stood after its first `k` events (the last
 /// roll whose events all came by then), for a replay's panels.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -205,4 +217,8 @@ pub struct RecordedGame {
     /// The legend of the board: each kind of cell on it, with what it does (as a room's).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub legend: Vec<crate::rooms::LegendEntry>,
+    /// The chat said in the game's room, in order, each line where it was said (absent when
+    /// none: always for a game played with `snl play`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chat: Vec<ChatEntry>,
 }

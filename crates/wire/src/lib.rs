@@ -16,12 +16,13 @@ pub mod rooms;
 pub mod views;
 
 pub use api::{
-    BoardCheck, BoardCheckAnswer, ErrorBody, ErrorDetail, GameEntry, GamePage, OddsAnswer,
-    OddsSeat, RecordedGame,
+    BoardCheck, BoardCheckAnswer, ChatEntry, ErrorBody, ErrorDetail, GameEntry, GamePage,
+    OddsAnswer, OddsSeat, RecordedGame,
 };
 pub use frames::{Awaited, ClientFrame, ErrorCode, LobbyFrame, MAX_CHAT, ServerFrame};
 pub use records::{GameId, GameStatus, GameSummary, SeriesId};
 pub use rooms::{
-    BoardChoice, Claim, ClaimAnswer, CreateRoom, Created, LegendEntry, LobbyEntry, RandomRequest,
-    RoomState, RoomStatus, Rooms, RulesChoice, SeatEntry, SeatLine, SeatRequest, SeatState,
+    AchievementLine, BoardChoice, Claim, ClaimAnswer, CreateRoom, Created, LegendEntry, LobbyEntry,
+    RandomRequest, RoomState, RoomStatus, Rooms, RulesChoice, SeatEntry, SeatLine, SeatRequest,
+    SeatState,
 };

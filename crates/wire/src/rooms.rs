@@ -328,6 +328,20 @@ pub struct LegendEntry {
     pub meaning: String,
 }
 
+/// An achievement a finished game earned a player (`snl_session::Achievement`, in its words).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct AchievementLine {
+    /// The player's name.
+    pub player: String,
+    /// The name it is stored under (`first_win`).
+    pub key: String,
+    /// Its title ("First win").
+    pub title: String,
+    /// What earned it ("won a game").
+    pub description: String,
+}
+
 /// A room's public state (`GET /api/rooms/{room}`, a welcome's `state`): never a token.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -371,4 +385,8 @@ pub struct RoomState {
     /// The legend of the board: each kind of cell on it, with what it does.
     #[serde(default)]
     pub legend: Vec<LegendEntry>,
+    /// Once the game is over, the achievements it earned each player, seat by seat (absent when
+    /// none, and while the game runs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub achievements: Vec<AchievementLine>,
 }

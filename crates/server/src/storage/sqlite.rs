@@ -6,7 +6,9 @@
 
 use std::{path::Path, sync::mpsc, thread};
 
+use snl_engine::Event;
 use snl_store::{DbError, GameId, RoomStore, RoomWrite, Save, StoredRoom};
+use snl_wire::{ChatEntry, ServerFrame};
 use tokio::sync::oneshot;
 
 use super::{Pending, Storage, StorageError};
@@ -152,7 +154,10 @@ fn commit(store: &mut RoomStore, group: Vec<Batch>, clock: fn() -> u64) {
             && let Some(save) = finished
         {
             match store.database().new_game(&save, clock()) {
-                Ok(id) => award(store, id, &save, clock()),
+                Ok(id) => {
+                    award(store, id, &save, clock());
+                    keep_chat(store, id, &writes);
+                }
                 Err(e) => eprintln!("snl serve: a finished game was not recorded: {e}"),
             }
         }
@@ -169,6 +174,50 @@ fn award(store: &mut RoomStore, id: GameId, save: &Save, now_ms: u64) {
     {
         eprintln!("snl serve: the achievements of a finished game were not recorded: {e}");
     }
+}
+
+/// Keeps the chat said in the room of finished game `id` (the room `writes` ends), each line
+/// with the number of the game's events told before it, for the game's replay.
+fn keep_chat(store: &mut RoomStore, id: GameId, writes: &[RoomWrite]) {
+    let Some(room) = writes.iter().find_map(|w| match w {
+        RoomWrite::Over { room } => Some(room),
+        _ => None,
+    }) else {
+        return;
+    };
+    let events = match store.room(room) {
+        Ok(Some(stored)) => stored.events,
+        Ok(None) => return,
+        Err(e) => {
+            eprintln!("snl serve: the chat of a finished game was not kept: {e}");
+            return;
+        }
+    };
+    let lines = chat_lines(&events);
+    if !lines.is_empty()
+        && let Err(e) = store.keep_chat(id, &lines)
+    {
+        eprintln!("snl serve: the chat of a finished game was not kept: {e}");
+    }
+}
+
+/// The chat lines among a room's stored event frames, each after the game's events before it
+/// (presence and chat are the room's, not the game's: the game's replay tells none of them).
+fn chat_lines(frames: &[String]) -> Vec<ChatEntry> {
+    let mut at = 0;
+    let mut lines = Vec::new();
+    for frame in frames {
+        let Ok(ServerFrame::Event { event, .. }) = serde_json::from_str::<ServerFrame>(frame)
+        else {
+            continue;
+        };
+        match event {
+            Event::Chat { player, text } => lines.push(ChatEntry { at, player, text }),
+            Event::Presence { .. } => {}
+            _ => at += 1,
+        }
+    }
+    lines
 }
 
 impl Storage for SqliteStorage {

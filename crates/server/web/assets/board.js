@@ -177,6 +177,16 @@ export function effectLabel(effect) {
 }
 
 /**
+ * The font size of the cell numbers, in the drawing's units (a cell is `CELL` wide): smaller as
+ * the numbers get more digits.
+ * @param {number} size the board's number of cells
+ */
+export function numberFont(size) {
+  const digits = String(size).length;
+  return digits <= 2 ? 30 : digits === 3 ? 26 : 22;
+}
+
+/**
  * Draws the board (cells, jumps, effects) into `svg`, replacing what was there.
  * @param {SVGSVGElement} svg
  * @param {BoardJson} board
@@ -199,20 +209,21 @@ function drawBoard(svg, board) {
   const cells = el('g', { class: 'cells' }, svg);
   const effects = new Map((board.cell ?? []).map((c) => [c.at, c]));
   const starts = new Map(jumps(board).map((j) => [j.from, j]));
-  const digits = String(board.size).length;
-  const font = digits <= 2 ? 30 : digits === 3 ? 26 : 22;
+  const font = numberFont(board.size);
+  /** @type {{n: number, x: number, y: number, halo: string}[]} */
+  const labels = [];
   for (let n = 1; n <= board.size; n++) {
     const c = cellCorner(n, f);
     const { row, col } = { row: Math.round(c.y / CELL), col: Math.round(c.x / CELL) };
     const g = el('g', { 'data-cell': n, class: 'cell' }, cells);
     const tone = n === board.size ? 'cell-finish' : (row + col) % 2 === 0 ? 'cell-a' : 'cell-b';
     el('rect', { x: c.x, y: c.y, width: CELL, height: CELL, class: `cell-bg ${tone}` }, g);
-    const label = el('text', { x: c.x + 8, y: c.y + 8 + font * 0.8, class: 'cell-num', 'font-size': font }, g);
-    label.textContent = String(n);
     const jump = starts.get(n);
     if (jump) g.classList.add(jump.kind === 'snake' ? 'cell-snake' : 'cell-ladder');
     const fx = effects.get(n);
     if (fx) g.classList.add(`cell-fx-${fx.effect}`);
+    // The number itself is drawn later, above the jumps (see `numbers` below).
+    labels.push({ n, x: c.x + 8, y: c.y + 8 + font * 0.8, halo: fx ? `num-fx-${fx.effect}` : `num-${tone.slice(5)}` });
   }
   const finish = center(board.size, f);
   el('path', { d: star(), transform: `translate(${finish.x} ${finish.y + 8}) scale(26)`, class: 'finish-star' }, cells);
@@ -268,6 +279,13 @@ function drawBoard(svg, board) {
     el('circle', { cx: 8, cy: 8, r: 5.5, class: 'snake-eye' }, h);
     el('circle', { cx: 9.5, cy: -8, r: 2.6, class: 'snake-pupil' }, h);
     el('circle', { cx: 9.5, cy: 8, r: 2.6, class: 'snake-pupil' }, h);
+  }
+  // The cell numbers, last: above the ladders and snakes, each with a halo of its cell's colour
+  // (a stroke painted under the fill) so a number a jump crosses still reads.
+  const numbers = el('g', { class: 'numbers', 'font-size': font, 'stroke-width': (font * 0.28).toFixed(1) }, svg);
+  for (const l of labels) {
+    const text = el('text', { x: l.x, y: l.y, class: `cell-num ${l.halo}`, 'data-num': l.n }, numbers);
+    text.textContent = String(l.n);
   }
   const top = tokenLayer(svg);
   top.setAttribute('viewBox', /** @type {string} */ (svg.getAttribute('viewBox')));

@@ -7,6 +7,7 @@
 import { el, render, tokenIcon, tokenLayer } from './board.js';
 import { center, frame } from './geometry.js';
 import { api } from './net.js';
+import { zoomer } from './zoom.js';
 import { boardCheck, checkBoardFile } from './engine.js';
 
 /**
@@ -20,6 +21,7 @@ const EFFECT_TOOLS = ['skip', 'extra', 'shield', 'wormhole'];
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const input = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ ($(id));
 const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($('board')));
+const zoom = zoomer(svg, $('board-wrap'), $('zoom'));
 
 /** @type {{size: number, snake: {head: number, tail: number}[], ladder: {foot: number, top: number}[], cell: CellSpec[]}} */
 const board = { size: 100, snake: [], ladder: [], cell: [] };
@@ -57,6 +59,7 @@ function draw() {
   shown.ladder = (shown.ladder ?? []).filter((l) => inside(l.foot) && inside(l.top) && l.foot !== l.top);
   shown.cell = (shown.cell ?? []).filter((c) => inside(c.at));
   render(svg, shown, []);
+  zoom.show(shown);
   for (const g of svg.querySelectorAll('.cell.picked')) g.classList.remove('picked');
   if (picked !== null) svg.querySelector(`.cell[data-cell="${picked}"]`)?.classList.add('picked');
   // The path is drawn on the layer over the board (where tokens go), so it never hides a cell.

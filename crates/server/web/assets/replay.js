@@ -20,6 +20,8 @@ let game = null;
 let events = [];
 /** The sentence told for each event (or null). @type {(string | null)[]} */
 let sentences = [];
+/** The chat said in the game's room, by the number of events told before it. @type {Map<number, {player: string, text: string}[]>} */
+const chatAfter = new Map();
 /** Positions after every 100th event, so a seek replays at most 100. @type {Record<string, number>[]} */
 let marks = [];
 /** Events shown: 0 (the start) to events.length. */
@@ -60,13 +62,22 @@ function show() {
   void standing(at);
   const log = $('log');
   const told = [];
-  for (let k = Math.max(0, at - 40); k < at; k++) {
-    if (!sentences[k]) continue;
+  for (let k = Math.max(0, at - 40); k <= at; k++) {
+    // The chat said after the first k events, then the event k + 1.
+    for (const line of chatAfter.get(k) ?? []) {
+      const li = document.createElement('li');
+      li.className = 'chat-line';
+      const who = document.createElement('strong');
+      who.textContent = `${line.player}: `;
+      li.append(who, line.text);
+      told.push(li);
+    }
+    if (k === at || !sentences[k]) continue;
     const li = document.createElement('li');
     li.textContent = /** @type {string} */ (sentences[k]);
     told.push(li);
   }
-  told.at(-1)?.classList.add('now');
+  told.findLast((li) => li.className !== 'chat-line')?.classList.add('now');
   log.replaceChildren(...told);
   log.scrollTop = log.scrollHeight;
   /** @type {HTMLButtonElement} */ ($('back')).disabled = at === 0;
@@ -154,6 +165,10 @@ async function viewer() {
   for (let k = 100; k <= events.length; k += 100) marks.push(positionsAfter(game.board, marks[marks.length - 1], events.slice(k - 100, k)));
   // Each event's sentence is the server's, as every front end tells it.
   sentences = game.events.map((/** @type {{text?: string}} */ e) => e.text ?? null);
+  // The chat said in the game's room, where it was said.
+  for (const line of /** @type {{at: number, player: string, text: string}[]} */ (game.chat ?? [])) {
+    chatAfter.set(line.at, [...(chatAfter.get(line.at) ?? []), line]);
+  }
   document.title = `Snakes and Ladders — replay of game ${game.id}`;
   $('replay-title').textContent = `Game ${game.id}`;
   const names = game.seats.map((/** @type {{name: string, kind: string}} */ s) => `${s.name} (${s.kind})`).join(', ');

@@ -7,7 +7,7 @@
 // device (local.js), whose frames come from the engine in the page instead of a server.
 
 import { render, tokenIcon, shapeName, tokenSpace, legendItems } from './board.js';
-import { frame } from './geometry.js';
+import { zoomer } from './zoom.js';
 import { planEvent, catchUpSpeed } from './plan.js';
 import { playBeat, celebrate } from './anim.js';
 import { diceTray } from './dice.js';
@@ -29,7 +29,8 @@ import { api, connect, dropToken, heldTokens, keepToken } from './net.js';
  *   rules: Record<string, any>, turn_time: number | null, seats: SeatView[], awaiting: Awaiting,
  *   turns: number, ranking: string[], seq: number, turn_left_ms?: number | null,
  *   game_time?: number | null, game_left_ms?: number | null, race?: string | null,
- *   legend?: {kind: string, name: string, meaning: string}[]}} RoomView
+ *   legend?: {kind: string, name: string, meaning: string}[],
+ *   achievements?: {player: string, key: string, title: string, description: string}[]}} RoomView
  * @typedef {{kind: 'event', seq: number, event: import('./plan.js').WireEvent, text?: string}
  *   | {kind: 'awaiting', awaiting: Awaiting, until?: number | null, seats?: SeatLine[],
  *     race?: string | null}
@@ -43,6 +44,7 @@ const isLocal = /^\/local(\/|\/index\.html)?$/.test(location.pathname);
 if (isLocal) document.body.dataset.local = 'true';
 const room = isLocal ? 'local' : decodeURIComponent(location.pathname.split('/')[2] ?? '');
 const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($('board')));
+const zoom = zoomer(svg, $('board-wrap'), $('zoom'), () => follow(current));
 const dice = diceTray($('dice'));
 const rollButton = /** @type {HTMLButtonElement} */ ($('roll'));
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
@@ -332,22 +334,13 @@ function adopt(state, until) {
   for (const s of state.seats) if (s.name) positions[s.name] = s.position;
   awaiting = state.awaiting;
   current = awaiting ? seatName(awaiting.seat) : null;
-  const big = state.board.size > 400;
-  $('zoom').hidden = !big;
-  svg.classList.toggle('zoomable', big);
-  // A fresh state (a move, a seat coming or going) keeps the zoom the player chose; only the first
-  // state of a big board picks one (cells about 36 pixels wide).
-  if (big) setZoom(svg.dataset.zoom ? Number(svg.dataset.zoom) : Math.max(1, 36 / fitCell()));
-  else if (svg.dataset.zoom) {
-    delete svg.dataset.zoom;
-    svg.style.width = '';
-  }
+  zoom.show(state.board);
   startClock(until);
   gameEnd = typeof state.game_left_ms === 'number' ? Date.now() + state.game_left_ms : null;
   tickGameClock();
   drawLegend();
   draw();
-  if (big) follow(current);
+  follow(current);
   drawPlayers();
   drawControls();
   if (state.status === 'over') showWinner(false);
@@ -512,11 +505,42 @@ function showWinner(fresh) {
     return li;
   }));
   $('winner').hidden = false;
+  drawEarned();
   drawControls();
   if (fresh) {
     playSound('win');
     if (!reducedMotion.matches) void celebrate(svg, view.board, 2600);
+    if (!isLocal) void fetchEarned();
   }
+}
+
+/** What the game earned each player, as the server words it (`achievements` of the state). */
+function drawEarned() {
+  const earned = view?.achievements ?? [];
+  const list = $('earned');
+  list.replaceChildren(...earned.map((a) => {
+    const li = document.createElement('li');
+    // Not data-player: that names a token wherever it is on the page.
+    li.dataset.earner = a.player;
+    li.dataset.key = a.key;
+    const title = document.createElement('strong');
+    title.textContent = a.title;
+    li.append(`${a.player}: `, title, ` — ${a.description}`);
+    return li;
+  }));
+  $('earned-card').hidden = earned.length === 0;
+}
+
+/** At the end of a game watched live: the achievements are in the room's state from then on. */
+async function fetchEarned() {
+  try {
+    const state = await api(`/api/rooms/${encodeURIComponent(room)}`);
+    if (view && state.achievements) view.achievements = state.achievements;
+    drawEarned();
+  } catch {
+    // Nothing more to show: the ranking is there.
+  }
+  document.body.dataset.earned = 'true';
 }
 
 /** Takes the queued frames one at a time, each after the last one's animation. */
@@ -681,23 +705,6 @@ async function startLocal() {
   if (replaying) $('status').textContent = 'Watching the game again…';
 }
 
-/** The cell size that shows the whole board in the page (zoom 1). */
-function fitCell() {
-  if (!view) return 40;
-  const f = frame(view.board);
-  const wrap = $('board-wrap');
-  const rows = f.rows + 0.8;
-  return Math.min(wrap.clientWidth / f.width, Math.max(200, innerHeight - 100) / rows);
-}
-
-/** @param {number} z zoom: 1 shows the whole board */
-function setZoom(z) {
-  if (!view) return;
-  const f = frame(view.board);
-  svg.style.width = `${Math.round(fitCell() * z * f.width)}px`;
-  svg.dataset.zoom = String(z);
-}
-
 /** Scrolls a zoomed board to the token of `name`. */
 function follow(/** @type {string | null} */ name) {
   if (!name || !svg.classList.contains('zoomable')) return;
@@ -720,13 +727,6 @@ document.addEventListener('keydown', (e) => {
   } else if (/^[1-9]$/.test(e.key)) {
     choose(Number(e.key) - 1);
   }
-});
-$('zoom').addEventListener('click', (e) => {
-  const b = /** @type {HTMLElement} */ (e.target).closest('button');
-  if (!b) return;
-  const z = Number(svg.dataset.zoom ?? 1);
-  setZoom(b.dataset.zoom === 'in' ? z * 1.4 : b.dataset.zoom === 'out' ? Math.max(1, z / 1.4) : 1);
-  follow(current);
 });
 $('chat-form').addEventListener('submit', (e) => {
   e.preventDefault();
