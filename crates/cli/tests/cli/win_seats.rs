@@ -2,20 +2,7 @@
 //! after each turn, enter tournaments and simulations, and are refused, in one sentence with
 //! exit code 2, where playing to win is not solved.
 
-use crate::util::*;
-
-/// A 16-cell board with a snake pit near the end, as a board file.
-fn pit_board(dir: &TempDir) -> String {
-    let path = dir.file("pit.toml");
-    std::fs::write(
-        &path,
-        "size = 16\n[[ladder]]\nfoot = 2\ntop = 7\n[[ladder]]\nfoot = 5\ntop = 11\n\
-         [[snake]]\nhead = 14\ntail = 3\n[[snake]]\nhead = 13\ntail = 6\n\
-         [[snake]]\nhead = 15\ntail = 9\n",
-    )
-    .unwrap();
-    path
-}
+use crate::{strategies::pit_board, util::*};
 
 #[test]
 fn win_computers_play_a_game_to_the_end_with_their_chances_after_each_turn() {
