@@ -1,9 +1,10 @@
 //! How long playing to win takes (`PlayToWin`, every seat playing `win`): the joint chain of 2,
 //! 3 and 4 tokens, under may-pass and pick-die, on boards whose size shows how the cost grows
-//! with the joint states (cells to the power of the seats). The classic board with 3 seats
-//! (1.03 million joint states) takes about a minute on its own and is timed by
-//! `snl analyze --board classic --choice may-pass --policy win` with three `--player` seats
-//! rather than sampled here.
+//! with the joint states (cells to the power of the seats); then the largest sizes it solves
+//! (group `play_to_win_largest`, may-pass): 3 seats on the classic board (1.0 million joint
+//! states) and 4 seats on 42 cells (3.1 million, the most under `MAX_STATES`). Those take tens
+//! of seconds a run; run them alone with
+//! `cargo bench -p snl-analysis --bench win -- play_to_win_largest`.
 
 use std::hint::black_box;
 
@@ -38,5 +39,27 @@ fn to_win(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, to_win);
+fn largest(c: &mut Criterion) {
+    let mut group = c.benchmark_group("play_to_win_largest");
+    group.sample_size(10);
+    let rules = Rules { choice: Choice::MayPass, ..Rules::default() };
+    let cases = [
+        (3, Board::new(&Preset::Classic.spec(), &rules).unwrap(), "classic (100 cells)"),
+        (4, Board::new(&forty_two(), &rules).unwrap(), "42 cells"),
+    ];
+    for (seats, board, name) in cases {
+        let id = BenchmarkId::new(format!("MayPass_{seats}_seats"), name);
+        group.bench_function(id, |b| {
+            b.iter(|| black_box(PlayToWin::new(&board, &rules, &vec![Play::ToWin; seats])));
+        });
+    }
+    group.finish();
+}
+
+/// 42 cells with the classic board's kind of jumps: three ladders and three snakes.
+fn forty_two() -> BoardSpec {
+    BoardSpec::with_jumps(42, [(3, 15), (9, 24), (20, 33), (27, 7), (36, 18), (40, 29)])
+}
+
+criterion_group!(benches, to_win, largest);
 criterion_main!(benches);

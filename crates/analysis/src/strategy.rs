@@ -70,11 +70,19 @@ pub enum Strategy {
     Greedy,
     /// The least expected turns to finish.
     Hard,
+    /// The greatest chance to finish first against the others at the table ([`PlayToWin`],
+    /// solved on the joint chain of every token; where it is not solved, `hard`).
+    Win,
 }
 
 impl Strategy {
     /// Every strategy, weakest first.
-    pub const ALL: [Strategy; 3] = [Strategy::Easy, Strategy::Greedy, Strategy::Hard];
+    pub const ALL: [Strategy; 4] =
+        [Strategy::Easy, Strategy::Greedy, Strategy::Hard, Strategy::Win];
+
+    /// The strategies that play one token on its own, whatever the others do (all but `win`,
+    /// whose choices depend on every token): the ones with an expected number of turns.
+    pub const SOLO: [Strategy; 3] = [Strategy::Easy, Strategy::Greedy, Strategy::Hard];
 
     /// The name used on the command line (`easy`, `greedy`, `hard`).
     pub fn as_str(self) -> &'static str {
@@ -82,6 +90,7 @@ impl Strategy {
             Strategy::Easy => "easy",
             Strategy::Greedy => "greedy",
             Strategy::Hard => "hard",
+            Strategy::Win => "win",
         }
     }
 
@@ -92,17 +101,19 @@ impl Strategy {
             SeatKind::Easy => Some(Strategy::Easy),
             SeatKind::Greedy => Some(Strategy::Greedy),
             SeatKind::Hard => Some(Strategy::Hard),
+            SeatKind::Win => Some(Strategy::Win),
         }
     }
 
     /// The exact analysis's policy for this strategy on the board and rules of `hard` (the
     /// policy given for `hard`): the choices it makes in games, on a board with cell effects
-    /// too (greedy then as [`GreedyOn`]).
+    /// too (greedy then as [`GreedyOn`]). `win` has no policy of one token: this is `hard`,
+    /// what a `win` seat plays where nothing is left to win ([`WinDecider`]).
     pub fn policy(self, hard: &HardPolicy) -> Box<dyn Policy + '_> {
         match self {
             Strategy::Easy => Box::new(Easy { seed: 0 }),
             Strategy::Greedy => Box::new(GreedyOn::new(hard.board(), hard.rules())),
-            Strategy::Hard => Box::new(hard),
+            Strategy::Hard | Strategy::Win => Box::new(hard),
         }
     }
 }
@@ -115,7 +126,7 @@ impl fmt::Display for Strategy {
 
 /// A strategy name that is not one.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown strategy '{0}': expected easy, greedy or hard")]
+#[error("unknown strategy '{0}': expected easy, greedy, hard or win")]
 pub struct UnknownStrategy(pub String);
 
 impl FromStr for Strategy {
@@ -288,6 +299,7 @@ pub struct Strategies<'p> {
     seats: Vec<Strategy>,
     easy: Easy,
     hard: Option<&'p HardPolicy>,
+    win: Option<&'p PlayToWin>,
 }
 
 impl<'p> Strategies<'p> {
@@ -296,17 +308,25 @@ impl<'p> Strategies<'p> {
     ///
     /// # Panics
     ///
-    /// Panics if a seat is hard and `hard` is `None`.
+    /// Panics if a seat is hard or win and `hard` is `None`.
     pub fn new(
         seats: Vec<Strategy>,
         easy_seed: u64,
         hard: Option<&'p HardPolicy>,
     ) -> Strategies<'p> {
         assert!(
-            hard.is_some() || !seats.contains(&Strategy::Hard),
-            "a hard seat needs the optimal policy"
+            hard.is_some() || !seats.iter().any(|s| matches!(s, Strategy::Hard | Strategy::Win)),
+            "a hard or win seat needs the optimal policy"
         );
-        Strategies { seats, easy: Easy { seed: easy_seed }, hard }
+        Strategies { seats, easy: Easy { seed: easy_seed }, hard, win: None }
+    }
+
+    /// The `win` seats play `win` (solved for these seats, in this order); without it, or
+    /// where it does not cover the game, they play `hard`.
+    #[must_use]
+    pub fn with_win(mut self, win: &'p PlayToWin) -> Strategies<'p> {
+        self.win = Some(win);
+        self
     }
 
     /// The strategy of each seat.
@@ -321,6 +341,11 @@ impl Decider for Strategies<'_> {
             Some(Strategy::Easy) => self.easy.decide(game, decision),
             Some(Strategy::Greedy) => greedy_choice_in(game, decision),
             Some(Strategy::Hard) => self.hard.map_or(0, |h| h.choose_in(game, decision)),
+            Some(Strategy::Win) => self
+                .win
+                .and_then(|w| w.choose_in(game, decision))
+                .or_else(|| self.hard.map(|h| h.choose_in(game, decision)))
+                .unwrap_or(0),
             None => 0,
         }
     }

@@ -32,7 +32,10 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
-use std::ops::{Add, AddAssign};
+use std::{
+    ops::{Add, AddAssign},
+    sync::OnceLock,
+};
 
 use snl_engine::{Board, Game, PlayError, RollSource, Rules, Seat, SeatKind, SetupError, Status};
 
@@ -40,7 +43,7 @@ use crate::{
     Budget,
     exact::AnalysisError,
     simulate::{DiceStream, GameOutcome, Interval, Tally, chunk_seed, in_chunks},
-    strategy::{HardPolicy, Strategies, Strategy},
+    strategy::{HardPolicy, PlayToWin, Strategies, Strategy, WinError},
 };
 
 /// Games per chunk. Part of what a seed means: changing it changes every seeded result.
@@ -73,6 +76,9 @@ pub enum TournamentError {
     /// The optimal policy for `hard` could not be computed.
     #[error("the hard strategy cannot be computed: {0}")]
     Analysis(#[from] AnalysisError),
+    /// Playing to win cannot be solved for these players on this board and rules.
+    #[error(transparent)]
+    Win(#[from] WinError),
 }
 
 /// Many games of one board and rules between the same players.
@@ -82,16 +88,23 @@ pub struct Tournament {
     rules: Rules,
     players: Vec<Entrant>,
     hard: Option<HardPolicy>,
+    /// When a player is `win`: the game solved for each rotation of the seats, when a game
+    /// first needs it (the first only, when every player is `win`).
+    wins: Vec<OnceLock<PlayToWin>>,
 }
 
 impl Tournament {
     /// A tournament of `players` on `board` under `rules` (the board validated for them). The
-    /// optimal policy is computed here, once, when a player is `hard`.
+    /// optimal policy is computed here, once, when a player is `hard` or `win`, and when a
+    /// player is `win` the game is solved for each rotation of the seats ([`PlayToWin`]; one
+    /// when all are `win`), when a game first needs it.
     ///
     /// # Errors
     ///
     /// [`TournamentError::Setup`] when the players could not play a game ([`Game::new`]'s
-    /// checks), [`TournamentError::Analysis`] when the optimal policy cannot be computed.
+    /// checks), [`TournamentError::Analysis`] when the optimal policy cannot be computed,
+    /// [`TournamentError::Win`] when playing to win is not solved for these players (before
+    /// any work).
     pub fn new(
         board: &Board,
         rules: &Rules,
@@ -99,19 +112,53 @@ impl Tournament {
     ) -> Result<Tournament, TournamentError> {
         let seats = players.iter().map(|p| Seat::new(p.name.clone(), kind(p.strategy))).collect();
         Game::new(board.clone(), *rules, seats)?;
-        let hard = if players.iter().any(|p| p.strategy == Strategy::Hard) {
+        let strategies: Vec<Strategy> = players.iter().map(|p| p.strategy).collect();
+        if strategies.contains(&Strategy::Win) {
+            // Before the optimal policy's work.
+            PlayToWin::check_strategies(board, rules, &strategies)?;
+        }
+        let hard = if strategies.iter().any(|s| matches!(s, Strategy::Hard | Strategy::Win)) {
             Some(HardPolicy::new(board, rules)?)
         } else {
             None
         };
-        Ok(Tournament { board: board.clone(), rules: *rules, players, hard })
+        let mut tournament =
+            Tournament { board: board.clone(), rules: *rules, players, hard, wins: Vec::new() };
+        tournament.solve_wins()?;
+        Ok(tournament)
+    }
+
+    /// Makes room for the game solved for each rotation of the seats when a player is `win`
+    /// (checked to be solvable; it is solved when a game first needs it).
+    fn solve_wins(&mut self) -> Result<(), WinError> {
+        let strategies: Vec<Strategy> = self.players.iter().map(|p| p.strategy).collect();
+        if strategies.contains(&Strategy::Win) {
+            PlayToWin::check_strategies(&self.board, &self.rules, &strategies)?;
+            self.wins = (0..strategies.len()).map(|_| OnceLock::new()).collect();
+        }
+        Ok(())
+    }
+
+    /// The game solved for the seats rotated by `rotation`, when a player is `win`.
+    fn win_for(&self, rotation: usize) -> Option<&PlayToWin> {
+        let n = self.players.len();
+        let hard = self.hard.as_ref()?;
+        let all = self.players.iter().all(|p| p.strategy == Strategy::Win);
+        let rotation = if all { 0 } else { rotation };
+        let slot = self.wins.get(rotation)?;
+        Some(slot.get_or_init(|| {
+            let seated: Vec<Strategy> =
+                (0..n).map(|s| self.players[seat_player(s, rotation as u64, n)].strategy).collect();
+            PlayToWin::for_strategies(hard, &seated)
+                .expect("playing to win was checked to be solvable when the tournament was made")
+        }))
     }
 
     /// As [`Tournament::new`] with an optimal policy already computed for this board and rules.
     ///
     /// # Errors
     ///
-    /// [`TournamentError::Setup`] as [`Tournament::new`].
+    /// [`TournamentError::Setup`] and [`TournamentError::Win`] as [`Tournament::new`].
     pub fn with_policy(
         board: &Board,
         rules: &Rules,
@@ -120,7 +167,15 @@ impl Tournament {
     ) -> Result<Tournament, TournamentError> {
         let seats = players.iter().map(|p| Seat::new(p.name.clone(), kind(p.strategy))).collect();
         Game::new(board.clone(), *rules, seats)?;
-        Ok(Tournament { board: board.clone(), rules: *rules, players, hard: Some(hard) })
+        let mut tournament = Tournament {
+            board: board.clone(),
+            rules: *rules,
+            players,
+            hard: Some(hard),
+            wins: Vec::new(),
+        };
+        tournament.solve_wins()?;
+        Ok(tournament)
     }
 
     /// The players, in the order results are given.
@@ -257,6 +312,9 @@ impl Tournament {
             easy_seed,
             self.hard.as_ref(),
         );
+        if let Some(win) = self.win_for(rotation) {
+            deciders = deciders.with_win(win);
+        }
         match game.play_to_end(dice, &mut deciders, &mut ()) {
             Ok(()) => {}
             Err(PlayError::Roll(e)) => panic!("the dice stopped: {e}"),
@@ -276,6 +334,7 @@ fn kind(strategy: Strategy) -> SeatKind {
         Strategy::Easy => SeatKind::Easy,
         Strategy::Greedy => SeatKind::Greedy,
         Strategy::Hard => SeatKind::Hard,
+        Strategy::Win => SeatKind::Win,
     }
 }
 

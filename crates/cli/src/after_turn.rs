@@ -1,6 +1,7 @@
 //! The console's lines after a turn, in the words of every screen (`snl_words`): each player's
 //! fewest rolls to finish (`--hint`), each one's chance to win (`--odds`, worked out as the full
-//! screen and the server's live odds do, on boards with cell effects and in races too), and
+//! screen and the server's live odds do, on boards with cell effects and in races too; when
+//! `win` computers play, from their solved game, every seat playing as solved), and
 //! what each carries from the cell effects (a shield, a turn to be skipped), always shown on a
 //! board with effects.
 
@@ -25,8 +26,9 @@ impl AfterTurn {
         }
     }
 
-    /// The lines to print after a turn of `game` that is not its last.
-    pub(crate) fn lines(&self, game: &Game) -> Vec<String> {
+    /// The lines to print after a turn of `game` that is not its last; `win` gives the chances
+    /// when `win` computers play ([`snl_session::Session::win_odds`]).
+    pub(crate) fn lines(&self, game: &Game, win: Option<Vec<f64>>) -> Vec<String> {
         let mut lines = Vec::new();
         if let Some(hints) = &self.hints {
             lines.push(hint_line(game, hints));
@@ -34,7 +36,9 @@ impl AfterTurn {
             lines.push(line);
         }
         if let Some(chain) = &self.odds {
-            lines.push(odds_line(game, chain));
+            let chances =
+                win.or_else(|| live_odds(chain, game, RaceLimits::GLANCE).map(|r| r.chances));
+            lines.push(odds_line(game, chances));
         }
         lines
     }
@@ -78,11 +82,11 @@ fn carried_line(game: &Game) -> Option<String> {
 }
 
 /// "  (chances to win: Ann 54%, Bob 46%)", or why there are none.
-fn odds_line(game: &Game, chain: &TurnChain) -> String {
-    match live_odds(chain, game, RaceLimits::GLANCE) {
-        Some(race) => {
+fn odds_line(game: &Game, chances: Option<Vec<f64>>) -> String {
+    match chances {
+        Some(chances) => {
             let parts: Vec<String> = playing(game)
-                .map(|(seat, name)| format!("{name} {}", chance(race.chances[seat])))
+                .map(|(seat, name)| format!("{name} {}", chance(chances[seat])))
                 .collect();
             format!("  (chances to win: {})", parts.join(", "))
         }

@@ -366,7 +366,7 @@ fn analyze(args: &AnalyzeArgs, console: &mut Console, began: Instant) -> CmdResu
     };
     let comparison = if choosing && args.policy.is_none() {
         let mut rows = Vec::new();
-        for strategy in Strategy::ALL {
+        for strategy in Strategy::SOLO {
             rows.push((strategy, Summary::of(analyses.of(strategy)?)));
         }
         Some(rows)

@@ -66,7 +66,7 @@ pub(crate) fn setup_questions(args: &mut Choices, console: &mut Console) -> CmdR
         let kind = loop {
             let kind = ask(
                 console,
-                &format!("Who plays {name}: human, easy, greedy or hard"),
+                &format!("Who plays {name}: human, easy, greedy, hard or win"),
                 default_kind,
             )?;
             match kind.parse::<SeatKind>() {

@@ -15,7 +15,7 @@ use clap::Args;
 use snl_analysis::{
     simulate::{Simulator, Tally, Z95},
     strategy::Strategy,
-    tournament::{Entrant, Tournament},
+    tournament::{Entrant, Tournament, TournamentError},
 };
 use snl_engine::{Choice, Seat};
 
@@ -120,7 +120,9 @@ pub(crate) fn run(args: &SimulateArgs, console: &mut Console) -> CmdResult {
             .map(|s| Entrant::new(&s.name, Strategy::of_kind(s.kind).unwrap_or(Strategy::Hard)))
             .collect();
         let tournament = Tournament::new(&setup.board, &setup.rules, players).map_err(|e| {
-            Failure::other(anyhow::anyhow!("board '{}' cannot be simulated: {e}", setup.board_name))
+            let win = matches!(e, TournamentError::Win(_));
+            let e = anyhow::anyhow!("board '{}' cannot be simulated: {e}", setup.board_name);
+            if win { Failure::bad(e) } else { Failure::other(e) }
         })?;
         Some(tournament)
     } else {
@@ -257,7 +259,7 @@ fn write_text(out: &mut dyn Write, report: &Report, plot: Option<&Path>) -> std:
     if report.strategies {
         writeln!(
             out,
-            "Each seat plays its kind's strategy (easy, greedy or hard; a human counts as hard), \
+            "Each seat plays its kind's strategy (easy, greedy, hard or win; a human counts as hard), \
              in games played by the engine."
         )?;
     } else if report.choice != Choice::None {

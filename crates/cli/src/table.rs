@@ -202,7 +202,7 @@ pub(crate) fn play_on(seated: Seated, opts: &TableArgs, console: &mut Console) -
                 if let Some(after_turn) = &after_turn
                     && game.status() != Status::Finished
                 {
-                    for line in after_turn.lines(game) {
+                    for line in after_turn.lines(game, session.win_odds()) {
                         view.raw(&line);
                     }
                 }

@@ -29,8 +29,8 @@ use snl_tui::console::Console;
 pub(crate) struct TournamentArgs {
     #[command(flatten)]
     pub(crate) game: GameArgs,
-    /// A player as NAME:KIND, KIND one of easy, greedy, hard; repeat for each player (default:
-    /// one of each); at most 256.
+    /// A player as NAME:KIND, KIND one of easy, greedy, hard, win; repeat for each player
+    /// (default: one of easy, greedy and hard); at most 256 (2 to 4 when one is win).
     #[arg(long = "player", value_name = "NAME:KIND", help_heading = "Tournament")]
     pub(crate) players: Vec<String>,
     /// Games to play, 1 to 1000000000000; each player sits in each seat equally often over every
@@ -51,7 +51,7 @@ pub(crate) struct TournamentArgs {
 /// The players: `--player` seats, each a computer, or one of each strategy.
 fn entrants(players: &[String]) -> CmdResult<Vec<Entrant>> {
     if players.is_empty() {
-        return Ok(Strategy::ALL
+        return Ok(Strategy::SOLO
             .iter()
             .map(|&s| Entrant::new(capitalized(s.as_str()), s))
             .collect());
@@ -63,7 +63,7 @@ fn entrants(players: &[String]) -> CmdResult<Vec<Entrant>> {
             Some(strategy) => Ok(Entrant::new(seat.name, strategy)),
             None => Err(Failure::bad(anyhow::anyhow!(
                 "player '{}:human' cannot play a tournament: its players are computers (easy, \
-                 greedy or hard)",
+                 greedy, hard or win)",
                 seat.name
             ))),
         })
@@ -105,6 +105,9 @@ pub(crate) fn run(args: &TournamentArgs, console: &mut Console) -> CmdResult {
                 setup.board_name
             )),
             TournamentError::Setup(e) => Failure::bad(e),
+            TournamentError::Win(e) => {
+                Failure::bad(anyhow::anyhow!("board '{}': {e}", setup.board_name))
+            }
             other => Failure::other(other),
         })?;
     let seed = args.game.seed.unwrap_or_else(fresh_seed);

@@ -16,12 +16,15 @@ pub enum SeatKind {
     Greedy,
     /// A computer that plays the optimal policy.
     Hard,
+    /// A computer that plays to finish first: each choice maximises its own chance to win
+    /// against the others at the table (solved on the joint chain of every token).
+    Win,
 }
 
 impl SeatKind {
     /// Every kind.
     pub const ALL: &'static [SeatKind] =
-        &[SeatKind::Human, SeatKind::Easy, SeatKind::Greedy, SeatKind::Hard];
+        &[SeatKind::Human, SeatKind::Easy, SeatKind::Greedy, SeatKind::Hard, SeatKind::Win];
 
     /// The name used in `NAME:KIND`.
     pub fn as_str(self) -> &'static str {
@@ -30,6 +33,7 @@ impl SeatKind {
             SeatKind::Easy => "easy",
             SeatKind::Greedy => "greedy",
             SeatKind::Hard => "hard",
+            SeatKind::Win => "win",
         }
     }
 
@@ -102,14 +106,14 @@ pub enum SeatError {
     },
     /// `NAME:` with no KIND after the colon.
     #[error(
-        "player '{text}' has no kind after its ':': use NAME:KIND, KIND one of human, easy, greedy or hard"
+        "player '{text}' has no kind after its ':': use NAME:KIND, KIND one of human, easy, greedy, hard or win"
     )]
     NoKind {
         /// The text given (at most 40 characters of it).
         text: String,
     },
     /// An unknown KIND.
-    #[error("unknown player kind '{kind}': expected human, easy, greedy or hard")]
+    #[error("unknown player kind '{kind}': expected human, easy, greedy, hard or win")]
     UnknownKind {
         /// The kind given.
         kind: String,

@@ -68,6 +68,7 @@ impl CheckRoom for CreateRoom {
         }
         let mut seats = Vec::with_capacity(self.seats.len());
         for (i, seat) in self.seats.into_iter().enumerate() {
+            seat.offered()?;
             let name = match (seat.kind, seat.name) {
                 (SeatKind::Human, _) => None,
                 (_, Some(name)) => Some(check_name(&name)?),

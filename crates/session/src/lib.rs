@@ -189,7 +189,20 @@ impl Session {
         self.computers.hard_pending()
             && self.game.rules().choice != snl_engine::Choice::None
             && self.game.status() != Status::Finished
-            && self.game.seats().iter().any(|s| matches!(s.kind, SeatKind::Hard | SeatKind::Human))
+            && self
+                .game
+                .seats()
+                .iter()
+                .any(|s| matches!(s.kind, SeatKind::Hard | SeatKind::Win | SeatKind::Human))
+    }
+
+    /// Each seat's chance to win from where the tokens stand, in seating order, when `win`
+    /// computers play and their game is solved (at their first choice): every seat playing as
+    /// solved (a person as `hard`). `None` otherwise, or when the solution does not cover the
+    /// game as it stands (a seat has finished): the race of independent tokens
+    /// ([`snl_analysis::exact::live_odds`]) is the answer then.
+    pub fn win_odds(&self) -> Option<Vec<f64>> {
+        self.computers.to_win()?.chances_at(&self.game)
     }
 
     /// The hard strategy plays with `policy`, computed for this game's board and rules.

@@ -456,7 +456,7 @@ impl App {
         let game = self.session.game();
         let at = (game.positions(), game.current(), game.turn_start());
         if self.analysable && self.chances_at.as_ref() != Some(&at) {
-            self.chances = win_chances(&self.chain, game);
+            self.chances = self.session.win_odds().or_else(|| win_chances(&self.chain, game));
             self.chances_at = Some(at);
         }
     }

@@ -98,6 +98,7 @@ impl Local {
         }
         let mut seats = Vec::with_capacity(setup.seats.len());
         for (i, s) in setup.seats.iter().enumerate() {
+            s.offered()?;
             let name = s.name.as_deref().map(str::trim).filter(|n| !n.is_empty());
             let name = match name {
                 Some(n) if n.chars().count() > MAX_NAME || n.chars().any(char::is_control) => {

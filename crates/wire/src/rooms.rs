@@ -185,11 +185,29 @@ pub enum RulesChoice {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct SeatRequest {
-    /// `human`, `easy`, `greedy` or `hard`.
+    /// `human`, `easy`, `greedy` or `hard` (`win` is refused: [`SeatRequest::offered`]).
     pub kind: SeatKind,
     /// The name (a computer's; a person gives theirs when taking the seat).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+}
+
+impl SeatRequest {
+    /// Whether a room (online, or played in the browser) seats this kind: every kind but
+    /// `win`, whose solution of the whole table takes up to a minute of one core (a room's
+    /// computers answer at once); one sentence naming the kind otherwise.
+    ///
+    /// # Errors
+    ///
+    /// The sentence, for `win`.
+    pub fn offered(&self) -> Result<(), String> {
+        if self.kind == SeatKind::Win {
+            return Err("kind 'win' is not offered in rooms (it is solved for the whole table \
+                        by snl play, analyze and tournament): use human, easy, greedy or hard"
+                .to_owned());
+        }
+        Ok(())
+    }
 }
 
 /// The answer to `POST /api/rooms` (`201 Created`).

@@ -35,7 +35,8 @@ fn strategies_parse_and_name_themselves() {
     }
     assert_eq!(" Hard ".parse::<Strategy>(), Ok(Strategy::Hard));
     let err = "clever".parse::<Strategy>().unwrap_err();
-    assert_eq!(err.to_string(), "unknown strategy 'clever': expected easy, greedy or hard");
+    assert_eq!(err.to_string(), "unknown strategy 'clever': expected easy, greedy, hard or win");
+    assert_eq!(Strategy::of_kind(SeatKind::Win), Some(Strategy::Win));
     assert_eq!(Strategy::of_kind(SeatKind::Human), None);
     assert_eq!(Strategy::of_kind(SeatKind::Greedy), Some(Strategy::Greedy));
 }

@@ -41,9 +41,11 @@
 //! [`PlayToWin::new`] refuses more than [`MAX_BYTES`] of them, or more than [`MAX_STATES`]
 //! joint states, before allocating.
 
-use snl_engine::{Board, Bonus, Decider, Decision, Effect, Game, Met, MoveOption, Rules, Status};
+use snl_engine::{
+    Board, Bonus, Decider, Decision, Effect, Game, Met, Mode, MoveOption, Rules, Status,
+};
 
-use super::HardPolicy;
+use super::{HardPolicy, Strategy};
 use crate::exact::{Policy, RollClass, Situation, roll_classes};
 
 /// Seats at most.
@@ -96,6 +98,9 @@ pub enum WinError {
     /// Bonus rolls make a turn hold decisions that depend on its streak; not covered.
     #[error("playing to win is solved without bonus rolls only")]
     BonusRolls,
+    /// A race (a number of rounds) ends otherwise than by the first token home; not covered.
+    #[error("playing to win is solved for the classic mode, not a race")]
+    Race,
     /// Fewer than two seats, or more than [`MAX_SEATS`].
     #[error("playing to win is solved for 2 to {MAX_SEATS} seats, not {0}")]
     Seats(usize),
@@ -277,7 +282,7 @@ impl PlayToWin {
     ///
     /// # Errors
     ///
-    /// [`WinError::BonusRolls`] under bonus rolls, [`WinError::Seats`] for fewer than 2 or more
+    /// [`WinError::BonusRolls`] under bonus rolls, [`WinError::Race`] in a race, [`WinError::Seats`] for fewer than 2 or more
     /// than [`MAX_SEATS`] seats, [`WinError::TooLarge`] past the limits (before allocating).
     pub fn new(board: &Board, rules: &Rules, plays: &[Play<'_>]) -> Result<PlayToWin, WinError> {
         PlayToWin::check(board, rules, plays)?;
@@ -319,6 +324,41 @@ impl PlayToWin {
         Ok(win)
     }
 
+    /// Solves the game of seats playing `strategies` (seat `i` plays `strategies[i]`): the `win`
+    /// seats play to win, the others their strategy's policy on `hard`'s board and rules
+    /// ([`Strategy::policy`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`PlayToWin::new`].
+    pub fn for_strategies(
+        hard: &HardPolicy,
+        strategies: &[Strategy],
+    ) -> Result<PlayToWin, WinError> {
+        let policies: Vec<Box<dyn Policy + '_>> =
+            strategies.iter().map(|s| s.policy(hard)).collect();
+        let plays = plays_of(strategies, &policies);
+        PlayToWin::new(hard.board(), hard.rules(), &plays)
+    }
+
+    /// [`PlayToWin::check`] for seats playing `strategies`.
+    ///
+    /// # Errors
+    ///
+    /// As [`PlayToWin::check`].
+    pub fn check_strategies(
+        board: &Board,
+        rules: &Rules,
+        strategies: &[Strategy],
+    ) -> Result<(), WinError> {
+        let fixed = super::Greedy;
+        let plays: Vec<Play<'_>> = strategies
+            .iter()
+            .map(|s| if *s == Strategy::Win { Play::ToWin } else { Play::Fixed(&fixed) })
+            .collect();
+        PlayToWin::check(board, rules, &plays)
+    }
+
     /// Refuses what [`PlayToWin::new`] cannot solve, before any allocation.
     ///
     /// # Errors
@@ -327,6 +367,9 @@ impl PlayToWin {
     pub fn check(board: &Board, rules: &Rules, plays: &[Play<'_>]) -> Result<(), WinError> {
         if rules.bonus == Bonus::TopFace {
             return Err(WinError::BonusRolls);
+        }
+        if rules.mode != Mode::Classic {
+            return Err(WinError::Race);
         }
         let seats = plays.len();
         if !(2..=MAX_SEATS).contains(&seats) {
@@ -547,6 +590,38 @@ impl PlayToWin {
         self.values[at..at + self.seats].to_vec()
     }
 
+    /// Each seat's chance to finish first from where the tokens of `game` stand, the seat to
+    /// move next about to roll (in seating order): the live odds when the seats play as solved.
+    /// `None` when the tables do not cover the game as it stands (another number of seats, a
+    /// seat finished, the game over).
+    pub fn chances_at(&self, game: &Game) -> Option<Vec<f64>> {
+        if game.seats().len() != self.seats
+            || !game.ranking().is_empty()
+            || game.status() == Status::Finished
+        {
+            return None;
+        }
+        let mover = game.current();
+        let mut joint = 0;
+        for j in 0..self.seats {
+            let s = (mover + j) % self.seats;
+            let cell = game.position(s);
+            if cell >= self.board.size() {
+                return None;
+            }
+            let t = self.token.encode(cell, game.has_shield(s), game.skips_next_turn(s));
+            joint = joint * self.tokens + t as usize;
+        }
+        let m = if self.symmetric { 0 } else { mover };
+        let at = (m * self.states + joint) * self.seats;
+        let seen = &self.values[at..at + self.seats];
+        let mut chances = vec![0.0; self.seats];
+        for (j, &v) in seen.iter().enumerate() {
+            chances[(mover + j) % self.seats] = v;
+        }
+        Some(chances)
+    }
+
     /// Whether the last sweep changed no seat's choice and moved no value by more than
     /// [`SETTLED`].
     pub fn settled(&self) -> bool {
@@ -605,6 +680,15 @@ impl PlayToWin {
         }
         best.map(|(i, _)| i)
     }
+}
+
+/// The plays of seats playing `strategies`, the fixed ones by `policies` (one per seat).
+fn plays_of<'a>(strategies: &[Strategy], policies: &'a [Box<dyn Policy + 'a>]) -> Vec<Play<'a>> {
+    strategies
+        .iter()
+        .zip(policies)
+        .map(|(s, p)| if *s == Strategy::Win { Play::ToWin } else { Play::Fixed(&**p) })
+        .collect()
 }
 
 impl Moves {

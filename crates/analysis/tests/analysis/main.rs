@@ -21,4 +21,5 @@ mod simulate_engine;
 mod solve;
 mod strategies;
 mod win;
+mod win_play;
 mod win_rational;

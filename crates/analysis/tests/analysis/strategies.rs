@@ -88,7 +88,7 @@ fn the_three_strategies_on_the_printed_boards() {
             let rules = Rules { choice, ..Rules::default() };
             let board = Board::new(&preset.spec(), &rules).unwrap();
             let hard = HardPolicy::new(&board, &rules).unwrap();
-            let turns: Vec<f64> = Strategy::ALL
+            let turns: Vec<f64> = Strategy::SOLO
                 .iter()
                 .map(|s| analysis(&board, &rules, &*s.policy(&hard)).expected_turns)
                 .collect();

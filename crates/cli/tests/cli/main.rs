@@ -29,3 +29,4 @@ mod table;
 mod tournament;
 mod tui;
 mod web;
+mod win_seats;

@@ -234,7 +234,7 @@ fn computers_decide_the_same_way_after_a_save_and_a_load() {
 }
 
 /// A 16-cell board with a snake pit near the end, as a board file.
-fn pit_board(dir: &TempDir) -> String {
+pub(crate) fn pit_board(dir: &TempDir) -> String {
     let path = dir.file("pit.toml");
     std::fs::write(
         &path,

@@ -319,3 +319,14 @@ async fn one_address_holds_its_share_of_connections_and_idle_or_slow_headers_are
     // …and the address is served again.
     assert_eq!(served(connect_from(&server, [127, 0, 0, 1]).await).await, 200);
 }
+
+#[tokio::test]
+async fn a_room_refuses_a_win_computer_in_one_sentence() {
+    let server = Server::start("edge-win").await;
+    let body = json!({"seats": [{"kind": "human"}, {"kind": "win", "name": "Robo"}]});
+    let (status, answer) = server.http("POST", "/api/rooms", Some(&body.to_string())).await;
+    assert_eq!(status, 400, "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("kind 'win' is not offered in rooms"), "{message}");
+    assert!(!message.contains('\n'), "{message}");
+}
