@@ -12,7 +12,7 @@ use snl_words::{Sentences, race_status, race_status_of, standing};
 
 use snl_wire::{
     frames::{Awaited, ErrorCode, ServerFrame},
-    rooms::{LegendEntry, RoomState, RoomStatus, SeatLine, SeatState},
+    rooms::{AwardLine, LegendEntry, RoomState, RoomStatus, SeatLine, SeatState},
 };
 
 use crate::setup::RoomSetup;
@@ -426,6 +426,19 @@ impl Room {
         match &self.session {
             Some(session) => race_status_of(session.game()),
             None => race_status(self.setup.rules.mode.rounds(), 0, false),
+        }
+    }
+
+    /// Once the game is over, the achievements it earned each seat (none while it runs).
+    pub(crate) fn award_lines(&self) -> Vec<AwardLine> {
+        match &self.session {
+            Some(session) if session.game().status() == Status::Finished => {
+                snl_session::achievements::of_game(session.game())
+                    .into_iter()
+                    .map(|a| snl_wire::views::award_line(a.seat, a.achievement.key()))
+                    .collect()
+            }
+            _ => Vec::new(),
         }
     }
 

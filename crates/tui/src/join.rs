@@ -450,7 +450,7 @@ fn follow_from(
                     return Ok(false);
                 }
             }
-            Update::Awaiting(awaiting) => {
+            Update::Awaiting(awaiting, _) => {
                 let mine = seat
                     .as_ref()
                     .zip(awaiting.as_ref())

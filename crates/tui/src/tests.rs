@@ -156,6 +156,18 @@ layouts! {
 }
 
 #[test]
+fn the_end_lists_what_the_game_earned_each_person() {
+    let app = ended();
+    for (width, height) in [(80, 24), (120, 40)] {
+        let screen = text(&app, width, height);
+        assert!(screen.contains("Achievements earned:"), "{width}x{height}:\n{screen}");
+        assert!(screen.contains("A Ann — First win: won a game"), "{width}x{height}:\n{screen}");
+    }
+    // Robo, second, earned nothing; no line names him.
+    assert!(app.awards.iter().all(|(seat, _)| *seat == 0), "{:?}", app.awards);
+}
+
+#[test]
 fn a_choice_says_which_option_space_takes() {
     let app = choosing();
     for (width, height) in [(80, 24), (120, 40)] {

@@ -220,6 +220,8 @@ impl Local {
             awaiting: awaited(&self.game, self.input),
             seats: seat_lines(&self.game),
             race: race_status_of(&self.game),
+            // Achievements are awarded to games kept by a server or `snl play`, not to these.
+            awards: Vec::new(),
         }
     }
 

@@ -315,6 +315,18 @@ pub struct SeatLine {
     pub carried: Vec<String>,
 }
 
+/// An achievement a finished game earned a seat (the last awaiting frame's `awards`).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct AwardLine {
+    /// The seat that earned it.
+    pub seat: usize,
+    /// Its key (`first_win`: `snl_words::ACHIEVEMENTS`).
+    pub achievement: String,
+    /// It in words, as every front end shows it ("First win: won a game": `snl_words::earned`).
+    pub text: String,
+}
+
 /// One line of a board's legend: a kind of cell on it (`snl_words::legend`).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]

@@ -60,7 +60,11 @@ pub(crate) fn receive(app: &mut App, update: Update) {
             hear(app, online, me, &numbered);
         }
         // The local copy knows what is awaited; the room's id of it is echoed.
-        Update::Awaiting(awaiting) => online.input = awaiting.map(|a| a.input()),
+        Update::Awaiting(awaiting, awards) => {
+            online.input = awaiting.map(|a| a.input());
+            // The end: what the game earned its seats, as the server awarded it.
+            app.awards = awards.into_iter().map(|a| (a.seat, a.text)).collect();
+        }
         Update::Refused { message, .. } => {
             online.asked = false;
             app.note(&format!("The server says: {message}."));
