@@ -197,7 +197,9 @@ fn the_party_board_draws_and_explains_every_cell_effect_and_who_holds_a_shield()
         for cell in ["47✕", "12+", "59◆", "45@"] {
             assert!(screen.contains(cell), "{cell} missing at {width}x{height}:\n{screen}");
         }
-        for entry in ["✕ skip", "+ extra", "◆ shield", "@ wormhole"] {
+        // Snakes and ladders too: over the board where they do not fit under it (80x24).
+        for entry in ["✕ skip", "+ extra", "◆ shield", "@ wormhole", "▼ snake", "▲ ladder"]
+        {
             assert!(screen.contains(entry), "{entry} missing at {width}x{height}:\n{screen}");
         }
         // Ann's shield in the list of players: its glyph, or the word where there is room.
