@@ -408,6 +408,7 @@ impl Room {
             game_left_ms: None,
             race: self.race_line(),
             legend: self.legend(),
+            awards: self.award_lines(),
         }
     }
 

@@ -271,6 +271,7 @@ impl Local {
             game_left_ms: None,
             race: race_status_of(game),
             legend: legend_entries(game.board()),
+            awards: Vec::new(),
         }
     }
 

@@ -383,4 +383,8 @@ pub struct RoomState {
     /// The legend of the board: each kind of cell on it, with what it does.
     #[serde(default)]
     pub legend: Vec<LegendEntry>,
+    /// Once the game is over, what it earned each seat (as the awaiting frame at its end says);
+    /// absent while it runs or when it earned nothing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub awards: Vec<AwardLine>,
 }

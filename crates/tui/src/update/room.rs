@@ -48,6 +48,8 @@ pub(crate) fn receive(app: &mut App, update: Update) {
     match update {
         Update::Welcome { seq, state, .. } => {
             online.input = state.awaiting.map(|a| a.input());
+            // A room over before it was joined says what its game earned in its state.
+            app.awards = state.awards.iter().map(|a| (a.seat, a.text.clone())).collect();
             online.caught_up_to = online.caught_up_to.max(seq);
             if online.connection != Connection::Live {
                 app.note("Connected again: the events missed follow.");
