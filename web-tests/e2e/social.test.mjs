@@ -114,12 +114,14 @@ test('at the end of a room game each player sees the achievements it earned them
   await settled(page);
   const state = await (await fetch(`${server.url}/api/rooms/${room}`)).json();
   const winner = state.ranking[0];
-  /** @type {{player: string, key: string, title: string, description: string}[]} */
-  const earned = state.achievements;
-  assert.ok(earned.some((a) => a.player === winner && a.key === 'first_win' && a.title === 'First win'), JSON.stringify(earned));
+  /** @type {{seat: number, achievement: string, text: string}[]} */
+  const earned = state.awards;
+  /** @param {number} seat */
+  const name = (seat) => state.seats.find((/** @type {{seat: number}} */ s) => s.seat === seat).name;
+  assert.ok(earned.some((a) => name(a.seat) === winner && a.achievement === 'first_win' && a.text === 'First win: won a game'), JSON.stringify(earned));
   // The words are the server's, line for line, on the player's page and on a spectator's; and
   // after a reload too (from the room's state).
-  const want = earned.map((a) => `${a.player}: ${a.title} — ${a.description}`);
+  const want = earned.map((a) => `${name(a.seat)} — ${a.text}`);
   const shown = async (/** @type {import('playwright-core').Page} */ p) => {
     await p.waitForSelector('#winner:not([hidden]) #earned-card:not([hidden])');
     return p.locator('#earned > li').allTextContents();

@@ -366,7 +366,14 @@ mod back_to_back {
             assert_eq!(read(&event(12, Event::TimeUp {})), Frame::Event { seq: 12, ended: false });
             assert_eq!(read(&event(7, ended)), Frame::Event { seq: 7, ended: true });
             let awaiting = |awaiting| {
-                ServerFrame::Awaiting { seq: 3, awaiting, seats: vec![], race: None }.to_text()
+                ServerFrame::Awaiting {
+                    seq: 3,
+                    awaiting,
+                    seats: vec![],
+                    race: None,
+                    awards: vec![],
+                }
+                .to_text()
             };
             let roll = Awaited::Roll { seat: 1, input: 3 };
             assert_eq!(read(&awaiting(Some(roll))), Frame::Roll { seat: 1 });

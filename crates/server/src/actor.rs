@@ -659,6 +659,7 @@ impl Actor {
                     awaiting: self.room.awaiting(self.input.0),
                     seats: self.room.seat_lines(),
                     race: self.room.race_line(),
+                    awards: self.room.award_lines(),
                 };
                 frames.push(awaiting.to_text().into());
             }

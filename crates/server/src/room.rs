@@ -12,7 +12,7 @@ use snl_words::{Sentences, race_status, race_status_of, standing};
 
 use snl_wire::{
     frames::{Awaited, ErrorCode, ServerFrame},
-    rooms::{AchievementLine, LegendEntry, RoomState, RoomStatus, SeatLine, SeatState},
+    rooms::{AwardLine, LegendEntry, RoomState, RoomStatus, SeatLine, SeatState},
 };
 
 use crate::setup::RoomSetup;
@@ -408,28 +408,8 @@ impl Room {
             game_left_ms: None,
             race: self.race_line(),
             legend: self.legend(),
-            achievements: self.achievements(),
+            awards: self.award_lines(),
         }
-    }
-
-    /// Once the game is over, the achievements it earned (as the game database awards them),
-    /// seat by seat, in their words (`snl_session::Achievement`); none before.
-    fn achievements(&self) -> Vec<AchievementLine> {
-        let Some(game) = self.session.as_ref().map(Session::game) else { return Vec::new() };
-        if self.status() != RoomStatus::Over {
-            return Vec::new();
-        }
-        let mut awards = snl_session::achievements::of_game(game);
-        awards.sort_by_key(|a| a.seat);
-        awards
-            .into_iter()
-            .map(|a| AchievementLine {
-                player: game.seats()[a.seat].name.clone(),
-                key: a.achievement.key().to_owned(),
-                title: a.achievement.title().to_owned(),
-                description: a.achievement.description().to_owned(),
-            })
-            .collect()
     }
 
     /// Each seat's words now: where it stands, what the cell effects left it.
@@ -447,6 +427,19 @@ impl Room {
         match &self.session {
             Some(session) => race_status_of(session.game()),
             None => race_status(self.setup.rules.mode.rounds(), 0, false),
+        }
+    }
+
+    /// Once the game is over, the achievements it earned each seat (none while it runs).
+    pub(crate) fn award_lines(&self) -> Vec<AwardLine> {
+        match &self.session {
+            Some(session) if session.game().status() == Status::Finished => {
+                snl_session::achievements::of_game(session.game())
+                    .into_iter()
+                    .map(|a| snl_wire::views::award_line(a.seat, a.achievement.key()))
+                    .collect()
+            }
+            _ => Vec::new(),
         }
     }
 

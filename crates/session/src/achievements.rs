@@ -63,30 +63,20 @@ impl Achievement {
         }
     }
 
-    /// Its title for people.
+    /// Its words: title and what earns it (`snl_words`, the one copy every front end shows).
+    fn words(self) -> &'static snl_words::AchievementWords {
+        // Every key has its words: `words_for_every_achievement` checks it.
+        snl_words::achievement(self.key()).unwrap_or(&snl_words::ACHIEVEMENTS[0])
+    }
+
+    /// Its title for people ("First win").
     pub fn title(self) -> &'static str {
-        match self {
-            Achievement::FirstWin => "First win",
-            Achievement::LongLadder => "Sky ladder",
-            Achievement::BittenAndWon => "Bitten but unbowed",
-            Achievement::ThreeTopFaces => "Three top faces",
-            Achievement::ShieldStoppedSnake => "Snake-proof",
-            Achievement::FromLastPlace => "From last place",
-            Achievement::CleanWin => "Clean win",
-        }
+        self.words().title
     }
 
     /// What earns it, in words.
     pub fn description(self) -> &'static str {
-        match self {
-            Achievement::FirstWin => "won a game",
-            Achievement::LongLadder => "climbed a ladder of 50 cells or more",
-            Achievement::BittenAndWon => "bitten by a snake on cell 90 or above, and still won",
-            Achievement::ThreeTopFaces => "rolled every top face three times in one turn",
-            Achievement::ShieldStoppedSnake => "a shield stopped a snake",
-            Achievement::FromLastPlace => "won after beginning their last turn behind everyone",
-            Achievement::CleanWin => "won without a single snake bite",
-        }
+        self.words().description
     }
 
     /// The achievement stored as `key`, if this snl knows it.
@@ -280,6 +270,14 @@ mod tests {
 
     fn award(seat: usize, achievement: Achievement) -> Award {
         Award { seat, achievement }
+    }
+
+    #[test]
+    fn words_for_every_achievement() {
+        let keys: Vec<&str> = Achievement::ALL.iter().map(|a| a.key()).collect();
+        let worded: Vec<&str> = snl_words::ACHIEVEMENTS.iter().map(|w| w.key).collect();
+        assert_eq!(keys, worded);
+        assert_eq!(Achievement::CleanWin.title(), "Clean win");
     }
 
     #[test]

@@ -6,10 +6,10 @@
 use std::{collections::VecDeque, path::PathBuf, time::Duration};
 
 use snl_analysis::{exact::TurnChain, solve::rolls_to_finish};
-use snl_engine::{Event, Numbered, RollError, SeatKind};
+use snl_engine::{Event, Numbered, RollError, SeatKind, Status};
 use snl_session::{Awaiting, Session};
 
-use snl_words::Sentences;
+use snl_words::{Sentences, earned};
 
 use crate::{
     clocks::Clocks,
@@ -205,6 +205,11 @@ pub(crate) struct App {
     pub(crate) spin: u32,
     /// A game played here, a room's (a seat held or watched) or a recorded one.
     pub(crate) mode: Mode,
+    /// Once the game is over, the achievements it earned: (seat, in words). A game played here
+    /// works them out ([`App::refresh_awards`]); a room's server sends them.
+    pub(crate) awards: Vec<(usize, String)>,
+    /// Whether `awards` were worked out for the game over (an undo after the end forgets them).
+    awarded: bool,
 }
 
 impl App {
@@ -249,6 +254,8 @@ impl App {
             handed: None,
             spin: 0,
             mode: Mode::Local { clocks: None },
+            awards: Vec::new(),
+            awarded: false,
             session,
             kept,
             opts,
@@ -448,6 +455,29 @@ impl App {
     /// Tokens where the game has them.
     pub(crate) fn settle(&mut self) {
         self.shown = self.session.game().positions();
+    }
+
+    /// Works out what a game played here earned once it is over, as `snl play` awards it to the
+    /// game database (`snl_session::achievements`); a room's come from its server, a replay
+    /// earns none.
+    pub(crate) fn refresh_awards(&mut self) {
+        if !matches!(self.mode, Mode::Local { .. }) {
+            return;
+        }
+        let game = self.session.game();
+        let over = game.status() == Status::Finished;
+        if over == self.awarded {
+            return;
+        }
+        self.awarded = over;
+        self.awards = if over {
+            snl_session::achievements::of_game(game)
+                .into_iter()
+                .map(|a| (a.seat, earned(a.achievement.key())))
+                .collect()
+        } else {
+            Vec::new()
+        };
     }
 
     /// Works the chances out again if the position changed since (once per action, however many

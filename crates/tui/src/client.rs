@@ -17,7 +17,7 @@ use snl_engine::{Event, Numbered};
 use snl_wire::{
     api::ErrorBody,
     frames::{Awaited, ClientFrame, ErrorCode, ServerFrame},
-    rooms::{Claim, ClaimAnswer, RoomState},
+    rooms::{AwardLine, Claim, ClaimAnswer, RoomState},
 };
 use tungstenite::{Message, WebSocket};
 
@@ -198,8 +198,9 @@ pub(crate) enum Update {
     },
     /// An event, each once and in order (events told again after a reconnection are dropped).
     Event(Numbered<String>),
-    /// What the game awaits now (none once the game is over).
-    Awaiting(Option<Awaited>),
+    /// What the game awaits now (none once the game is over, with the achievements the game
+    /// earned its seats).
+    Awaiting(Option<Awaited>, Vec<AwardLine>),
     /// An intent was refused; nothing changed.
     Refused {
         /// Why.
@@ -397,7 +398,7 @@ impl Link {
                 self.seq = seq;
                 Update::Event(Numbered { seq, event })
             }
-            ServerFrame::Awaiting { awaiting, .. } => Update::Awaiting(awaiting),
+            ServerFrame::Awaiting { awaiting, awards, .. } => Update::Awaiting(awaiting, awards),
             ServerFrame::Error { code, message } => Update::Refused { code, message },
             ServerFrame::Welcome { seat, seq, state } => Update::Welcome { seat, seq, state },
         };

@@ -12,7 +12,7 @@ use snl_engine::{
 };
 use snl_wire::{
     frames::{Awaited, ClientFrame},
-    rooms::RoomState,
+    rooms::{AwardLine, RoomState, RoomStatus},
 };
 
 use snl_words::{Sentences, describe_option};
@@ -384,7 +384,13 @@ fn follow_from(
 ) -> CmdResult<bool> {
     let mut table: Option<Table> = None;
     let mut due: Option<Awaited> = None;
+    // What the game earned is told after its end: from the welcome's state when it was over
+    // then, else from the awaiting frame that follows the end.
+    let (mut over_at_welcome, mut ended_live) = (false, false);
+    let mut awards = Vec::new();
     if let Some(state) = state {
+        over_at_welcome = state.status == RoomStatus::Over;
+        awards.clone_from(&state.awards);
         table = Some(Table::from_state(&state));
         due = state.awaiting;
     }
@@ -423,6 +429,11 @@ fn follow_from(
         };
         match update {
             Update::Welcome { state, .. } => {
+                if ended_live {
+                    return Ok(false);
+                }
+                over_at_welcome = state.status == RoomStatus::Over;
+                awards.clone_from(&state.awards);
                 if table.is_none() {
                     table = Some(Table::from_state(&state));
                     due = state.awaiting;
@@ -447,10 +458,18 @@ fn follow_from(
                     autopilot = *on;
                 }
                 if matches!(numbered.event, Event::GameEnded { .. }) {
-                    return Ok(false);
+                    if over_at_welcome {
+                        tell_awards(out, Some(table), &awards)?;
+                        return Ok(false);
+                    }
+                    ended_live = true;
                 }
             }
-            Update::Awaiting(awaiting) => {
+            Update::Awaiting(_, told) if ended_live => {
+                tell_awards(out, table.as_ref(), &told)?;
+                return Ok(false);
+            }
+            Update::Awaiting(awaiting, _) => {
                 let mine = seat
                     .as_ref()
                     .zip(awaiting.as_ref())
@@ -475,6 +494,20 @@ fn follow_from(
             }
         }
     }
+}
+
+/// What the game earned its seats, as the server awarded it: "Achievements earned:", then a
+/// line for each ("  Ann — First win: won a game").
+fn tell_awards(out: &mut dyn Write, table: Option<&Table>, awards: &[AwardLine]) -> CmdResult {
+    if awards.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "Achievements earned:").or_other()?;
+    for award in awards {
+        let name = table.and_then(|t| t.names.get(award.seat)).map_or("?", String::as_str);
+        writeln!(out, "  {name} — {}", award.text).or_other()?;
+    }
+    out.flush().or_other()
 }
 
 /// Asks for the input `awaited` if it is `me`'s; `None` when it is someone else's. A roll or a

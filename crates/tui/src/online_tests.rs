@@ -8,7 +8,10 @@ use serde_json::json;
 use snl_engine::{Board, Choice, Event, Game, Numbered, Preset, Rules, Seat, SeatKind};
 use snl_session::{Awaiting, Intent, Session};
 use snl_store::DiceState;
-use snl_wire::{frames::ClientFrame, rooms::RoomState};
+use snl_wire::{
+    frames::ClientFrame,
+    rooms::{AwardLine, RoomState},
+};
 
 use crate::client::Update;
 use crate::{
@@ -359,6 +362,35 @@ fn layout_online_watcher() {
     let app = mid_way(None);
     insta::assert_snapshot!("layout_online_watcher_80x24", screen(&app, 80, 24));
     insta::assert_snapshot!("layout_online_watcher_120x40", screen(&app, 120, 40));
+}
+
+#[test]
+fn join_and_watch_end_with_the_achievements_the_server_says_the_game_earned() {
+    let (events, end) = room_game(Rules::default(), 40, usize::MAX);
+    // The end's awaiting frame as the server writes it (`snl_wire::views::award_line`).
+    let awards: Vec<_> = snl_session::achievements::of_game(&end)
+        .into_iter()
+        .map(|a| {
+            let key = a.achievement.key();
+            AwardLine { seat: a.seat, achievement: key.into(), text: snl_words::earned(key) }
+        })
+        .collect();
+    let winner = end.ranking()[0];
+    assert!(awards.iter().any(|a| a.seat == winner && a.achievement == "first_win"), "{awards:?}");
+    let name = &end.seats()[winner].name;
+    for me in [Some(0), None] {
+        let mut app = screen_of(me, Rules::default(), true);
+        hear(&mut app, &events);
+        settle(&mut app);
+        // Until the server says what the game earned, the end shows none (nothing is guessed).
+        assert!(!text(&app, 80, 24).contains("Achievements"), "{}", text(&app, 80, 24));
+        room::receive(&mut app, Update::Awaiting(None, awards.clone()));
+        for (width, height) in [(80, 24), (120, 40)] {
+            let shown = text(&app, width, height);
+            assert!(shown.contains("Achievements earned:"), "{shown}");
+            assert!(shown.contains(&format!("{name} — First win: won a game")), "{shown}");
+        }
+    }
 }
 
 #[test]

@@ -156,6 +156,18 @@ layouts! {
 }
 
 #[test]
+fn the_end_lists_what_the_game_earned_each_person() {
+    let app = ended();
+    for (width, height) in [(80, 24), (120, 40)] {
+        let screen = text(&app, width, height);
+        assert!(screen.contains("Achievements earned:"), "{width}x{height}:\n{screen}");
+        assert!(screen.contains("A Ann — First win: won a game"), "{width}x{height}:\n{screen}");
+    }
+    // Robo, second, earned nothing; no line names him.
+    assert!(app.awards.iter().all(|(seat, _)| *seat == 0), "{:?}", app.awards);
+}
+
+#[test]
 fn a_choice_says_which_option_space_takes() {
     let app = choosing();
     for (width, height) in [(80, 24), (120, 40)] {
@@ -185,7 +197,9 @@ fn the_party_board_draws_and_explains_every_cell_effect_and_who_holds_a_shield()
         for cell in ["47✕", "12+", "59◆", "45@"] {
             assert!(screen.contains(cell), "{cell} missing at {width}x{height}:\n{screen}");
         }
-        for entry in ["✕ skip", "+ extra", "◆ shield", "@ wormhole"] {
+        // Snakes and ladders too: over the board where they do not fit under it (80x24).
+        for entry in ["✕ skip", "+ extra", "◆ shield", "@ wormhole", "▼ snake", "▲ ladder"]
+        {
             assert!(screen.contains(entry), "{entry} missing at {width}x{height}:\n{screen}");
         }
         // Ann's shield in the list of players: its glyph, or the word where there is room.

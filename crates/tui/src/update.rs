@@ -17,6 +17,7 @@ use crate::{
 pub(crate) fn update(app: &mut App, action: Action) {
     apply(app, action);
     app.refresh_chances();
+    app.refresh_awards();
 }
 
 fn apply(app: &mut App, action: Action) {

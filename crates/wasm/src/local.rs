@@ -221,6 +221,8 @@ impl Local {
             awaiting: awaited(&self.game, self.input),
             seats: seat_lines(&self.game),
             race: race_status_of(&self.game),
+            // Achievements are awarded to games kept by a server or `snl play`, not to these.
+            awards: Vec::new(),
         }
     }
 
@@ -272,7 +274,7 @@ impl Local {
             legend: legend_entries(game.board()),
             // Achievements are awarded from the game database, which a game on this device has
             // not (and snl-session, which names them, is not in the browser's engine).
-            achievements: Vec::new(),
+            awards: Vec::new(),
         }
     }
 

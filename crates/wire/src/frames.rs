@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use snl_engine::{Event, MoveOption};
 
-use crate::rooms::{LobbyEntry, RoomState, SeatLine};
+use crate::rooms::{AwardLine, LobbyEntry, RoomState, SeatLine};
 
 /// Longest chat line, in characters.
 pub const MAX_CHAT: usize = 500;
@@ -203,6 +203,10 @@ pub enum ServerFrame {
         /// A race's status line now (as [`RoomState::race`](crate::RoomState::race)).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         race: Option<String>,
+        /// Once the game is over (`awaiting` null): the achievements it earned each seat, in
+        /// seat order (`snl_session::achievements`); empty while it runs.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        awards: Vec<AwardLine>,
     },
     /// A refused frame; nothing changed.
     Error {
@@ -288,6 +292,7 @@ mod tests {
             awaiting: Some(Awaited::Roll { seat: 1, input: 4 }),
             seats: vec![],
             race: None,
+            awards: vec![],
         };
         assert_eq!(
             awaiting.to_text(),

@@ -22,7 +22,7 @@ pub use api::{
 pub use frames::{Awaited, ClientFrame, ErrorCode, LobbyFrame, MAX_CHAT, ServerFrame};
 pub use records::{GameId, GameStatus, GameSummary, SeriesId};
 pub use rooms::{
-    AchievementLine, BoardChoice, Claim, ClaimAnswer, CreateRoom, Created, LegendEntry, LobbyEntry,
+    AwardLine, BoardChoice, Claim, ClaimAnswer, CreateRoom, Created, LegendEntry, LobbyEntry,
     RandomRequest, RoomState, RoomStatus, Rooms, RulesChoice, SeatEntry, SeatLine, SeatRequest,
     SeatState,
 };

@@ -333,6 +333,18 @@ pub struct SeatLine {
     pub carried: Vec<String>,
 }
 
+/// An achievement a finished game earned a seat (the last awaiting frame's `awards`).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct AwardLine {
+    /// The seat that earned it.
+    pub seat: usize,
+    /// Its key (`first_win`: `snl_words::ACHIEVEMENTS`).
+    pub achievement: String,
+    /// It in words, as every front end shows it ("First win: won a game": `snl_words::earned`).
+    pub text: String,
+}
+
 /// One line of a board's legend: a kind of cell on it (`snl_words::legend`).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -344,20 +356,6 @@ pub struct LegendEntry {
     pub name: String,
     /// What it does.
     pub meaning: String,
-}
-
-/// An achievement a finished game earned a player (`snl_session::Achievement`, in its words).
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct AchievementLine {
-    /// The player's name.
-    pub player: String,
-    /// The name it is stored under (`first_win`).
-    pub key: String,
-    /// Its title ("First win").
-    pub title: String,
-    /// What earned it ("won a game").
-    pub description: String,
 }
 
 /// A room's public state (`GET /api/rooms/{room}`, a welcome's `state`): never a token.
@@ -403,8 +401,8 @@ pub struct RoomState {
     /// The legend of the board: each kind of cell on it, with what it does.
     #[serde(default)]
     pub legend: Vec<LegendEntry>,
-    /// Once the game is over, the achievements it earned each player, seat by seat (absent when
-    /// none, and while the game runs).
+    /// Once the game is over, what it earned each seat (as the awaiting frame at its end says);
+    /// absent while it runs or when it earned nothing.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub achievements: Vec<AchievementLine>,
+    pub awards: Vec<AwardLine>,
 }

@@ -5,7 +5,7 @@
 use snl_engine::{Board, Game, Pending};
 use snl_words::{carried_marks, describe_option, legend, standing};
 
-use crate::{Awaited, LegendEntry, SeatLine};
+use crate::{Awaited, AwardLine, LegendEntry, SeatLine};
 
 /// Each seat's words now: where it stands, what the cell effects left it.
 pub fn seat_lines(game: &Game) -> Vec<SeatLine> {
@@ -21,6 +21,11 @@ pub fn seat_lines(game: &Game) -> Vec<SeatLine> {
                 .collect(),
         })
         .collect()
+}
+
+/// The award of `achievement` (its key) to `seat`, with its words (`snl_words::earned`).
+pub fn award_line(seat: usize, achievement: &str) -> AwardLine {
+    AwardLine { seat, achievement: achievement.to_owned(), text: snl_words::earned(achievement) }
 }
 
 /// What `game` awaits, the input having id `input`: a roll or a choice (its options labelled)

@@ -11,16 +11,20 @@
 //!   [`clock_status`] ("turn 0:25 · game 9:41"), [`standing`] ("finished 2nd", "2nd on 41"),
 //!   [`room_traits`] ("race of 3 rounds · game clock 10:00"), [`legend`] (the kinds on a board).
 //! - Rank and name words: [`ordinal`], [`agree`], [`whom`], [`whose`], [`place`].
+//! - [`achievement`] and [`earned`]: the title of every achievement, what earns it, and the line
+//!   a game's end shows for one.
 //! - [`dice_verdict`]: what a dice test's p-value means, in words.
 //!
 //! Nothing here reads a terminal, a clock or a socket; it depends on the engine alone, and keeps
 //! to what rustc 1.85 compiles (the browser's build).
 
+mod achievements;
 mod options;
 mod pictures;
 mod sentences;
 mod status;
 
+pub use achievements::{ACHIEVEMENTS, AchievementWords, achievement, earned};
 pub use options::{describe_option, roll_words};
 pub use pictures::{CellKind, Hue, Picture, carried, carried_marks};
 pub use sentences::{Sentences, agree, ordinal, place, rules_in_words, whom, whose};

@@ -120,7 +120,11 @@ fn join_plays_a_seat_to_the_end_and_watchers_are_told_the_same_game() {
     assert!(told.contains("New game on a board of 100 cells: Ann, Robo."), "{told}");
     assert!(told.contains("Ann rolled "), "{told}");
     assert!(told.contains("Robo rolled "), "{told}");
-    assert!(told.trim_end().lines().rev().take(3).any(|l| l == "Final ranking:"), "{told}");
+    // The end: the ranking, then what the game earned each seat, as the server awarded it.
+    let end: Vec<&str> = told.lines().skip_while(|l| *l != "Final ranking:").collect();
+    assert_eq!(end.get(3), Some(&"Achievements earned:"), "{told}");
+    let winner = end[1].trim().trim_start_matches("1. ").split(" (").next().unwrap();
+    assert!(end.contains(&format!("  {winner} — First win: won a game").as_str()), "{told}");
 
     let live = live.wait_with_output().unwrap();
     assert_eq!(live.status.code(), Some(0), "{}", String::from_utf8_lossy(&live.stderr));

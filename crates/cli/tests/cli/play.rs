@@ -180,6 +180,23 @@ fn the_setup_offers_the_party_board() {
 }
 
 #[test]
+fn the_setup_takes_a_board_file_at_the_board_question() {
+    let tiny = fixture("boards/tiny.toml");
+    let answers = format!("{tiny}\n2\nAnn\neasy\nBob\nhard\n");
+    let args = ["play", "--setup", "--rolls", "2,1,6,5,4,6,3"];
+    let run = snl_with_input(&args, &answers);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("Board (classic, milton-bradley"), "{}", run.stdout);
+    // The file's board is played: 12 cells, its ladder 2→7 and its snake 11→3.
+    assert!(run.stdout.contains("New game on a board of 12 cells: Ann, Bob."), "{}", run.stdout);
+    assert!(run.stdout.contains("Yes! A ladder at 2 took Ann up to 7"), "{}", run.stdout);
+    assert!(run.stdout.contains("Bob rolled a 6 and moved from 6 to 12"), "{}", run.stdout);
+    // A file that is not there is named, as `--board` names it.
+    let gone = snl_with_input(&args[..2], "no-such-board.toml\n\n\n\n\n\n");
+    assert_fails(&gone, 2, &["no-such-board.toml"]);
+}
+
+#[test]
 fn the_setup_explains_a_bad_answer_and_asks_again() {
     let run =
         snl_with_input(&["play", "--setup", "--seed", "2"], "monopoly\n\none\n\n\neasy\n\n\n");

@@ -357,7 +357,9 @@ fn the_full_screen_says_reconnecting_while_the_server_is_down_and_plays_on_once_
     // The screen's copy of the game followed every event (a missed or doubled one stops it):
     // its ranking is the one a watcher is told afterwards, each player where the server has them.
     let watched = crate::util::snl_with_input(&["watch", &url, "--plain"], "");
-    let ranking = watched.stdout.split("Final ranking:").nth(1).unwrap_or_default().to_owned();
+    let ranking = watched.stdout.split("Final ranking:").nth(1).unwrap_or_default();
+    // The ranking ends where what the game earned is told.
+    let ranking = ranking.split("Achievements earned:").next().unwrap_or_default().to_owned();
     for line in ranking.lines().map(str::trim).filter(|l| !l.is_empty()) {
         let (_, who) = line.split_once(". ").unwrap();
         assert!(end.contains(who), "{who} missing:\n{end}");

@@ -30,7 +30,7 @@ import { api, connect, dropToken, heldTokens, keepToken } from './net.js';
  *   turns: number, ranking: string[], seq: number, turn_left_ms?: number | null,
  *   game_time?: number | null, game_left_ms?: number | null, race?: string | null,
  *   legend?: {kind: string, name: string, meaning: string}[],
- *   achievements?: {player: string, key: string, title: string, description: string}[]}} RoomView
+ *   awards?: {seat: number, achievement: string, text: string}[]}} RoomView
  * @typedef {{kind: 'event', seq: number, event: import('./plan.js').WireEvent, text?: string}
  *   | {kind: 'awaiting', awaiting: Awaiting, until?: number | null, seats?: SeatLine[],
  *     race?: string | null}
@@ -514,18 +514,17 @@ function showWinner(fresh) {
   }
 }
 
-/** What the game earned each player, as the server words it (`achievements` of the state). */
+/** What the game earned each seat, as the server words it (`awards` of the state: snl_words::earned). */
 function drawEarned() {
-  const earned = view?.achievements ?? [];
+  const earned = view?.awards ?? [];
   const list = $('earned');
   list.replaceChildren(...earned.map((a) => {
     const li = document.createElement('li');
+    const name = view?.seats.find((s) => s.seat === a.seat)?.name ?? `Seat ${a.seat + 1}`;
     // Not data-player: that names a token wherever it is on the page.
-    li.dataset.earner = a.player;
-    li.dataset.key = a.key;
-    const title = document.createElement('strong');
-    title.textContent = a.title;
-    li.append(`${a.player}: `, title, ` — ${a.description}`);
+    li.dataset.earner = name;
+    li.dataset.key = a.achievement;
+    li.textContent = `${name} — ${a.text}`;
     return li;
   }));
   $('earned-card').hidden = earned.length === 0;
@@ -535,7 +534,7 @@ function drawEarned() {
 async function fetchEarned() {
   try {
     const state = await api(`/api/rooms/${encodeURIComponent(room)}`);
-    if (view && state.achievements) view.achievements = state.achievements;
+    if (view && state.awards) view.awards = state.awards;
     drawEarned();
   } catch {
     // Nothing more to show: the ranking is there.

@@ -52,10 +52,16 @@ pub(crate) fn view(app: &App, inner: Rect) -> View {
     View { cell_width, cell_height, top, left, rows: shown_rows, columns: shown_columns }
 }
 
-/// The legend under the board: the glyph and name of each kind of cell the board has, in at
-/// most `width` columns (where a jump ends is left out first, then snakes and ladders when the
-/// board has effects, then the names).
-fn legend(app: &App, board: &Board, width: usize) -> Line<'static> {
+/// The legend: the glyph and name of each kind of cell the board has, under the board in at
+/// most `width` columns, and over it (at its top right) what did not fit under it, in at most
+/// `top` columns. Where a jump ends is left out first, then snakes and ladders move over the
+/// board (left out when they do not fit there: the help explains them), then the names go.
+fn legend(
+    app: &App,
+    board: &Board,
+    width: usize,
+    top: usize,
+) -> (Line<'static>, Option<Line<'static>>) {
     let kinds: Vec<CellKind> = CellKind::ALL.into_iter().filter(|k| k.on(board)).collect();
     let ends = |k: &CellKind| matches!(k, CellKind::SnakeTail | CellKind::LadderTop);
     let named = |kinds: &[CellKind]| -> usize {
@@ -65,14 +71,24 @@ fn legend(app: &App, board: &Board, width: usize) -> Line<'static> {
     if named(&shown) > width {
         shown.retain(|k| !ends(k));
     }
-    // Then snakes and ladders, which the help explains, so that the effects keep their names.
+    // Then snakes and ladders, so that the effects keep their names.
     let jumps = |k: &CellKind| matches!(k, CellKind::SnakeHead | CellKind::LadderFoot);
+    let mut over = None;
     if named(&shown) > width && shown.iter().any(|k| !jumps(k)) {
+        let moved: Vec<CellKind> = shown.iter().copied().filter(jumps).collect();
         shown.retain(|k| !jumps(k));
+        if !moved.is_empty() && named(&moved) <= top {
+            over = Some(legend_line(app, &moved, true).right_aligned());
+        }
     }
     let with_names = named(&shown) <= width;
+    (legend_line(app, &shown, with_names), over)
+}
+
+/// The glyphs of `kinds`, each with its name when `with_names`.
+fn legend_line(app: &App, kinds: &[CellKind], with_names: bool) -> Line<'static> {
     let mut spans = vec![Span::raw(" ")];
-    for kind in shown {
+    for kind in kinds {
         let picture = kind.picture();
         spans.push(Span::styled(picture.glyph, hue_style(app, picture.hue)));
         spans.push(Span::raw(if with_names { format!(" {} ", picture.name) } else { " ".into() }));
@@ -84,17 +100,21 @@ pub(super) fn render(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let game = app.session.game();
     let board = game.board();
     let layout = board.layout();
-    let legend = legend(app, board, usize::from(area.width.saturating_sub(4)));
-    let mut block = Block::bordered()
-        .title(format!(" {} cells ", board.size()))
-        .title_bottom(legend)
-        .border_style(tint(app, Color::DarkGray));
-    let inner = block.inner(area);
-    let view = view(app, inner);
-    if view.rows < layout.rows() || view.columns < layout.width() {
-        let hidden = Line::from(" ↑↓ PgUp PgDn scroll, f follows ").right_aligned();
-        block = block.title(hidden);
+    let title = format!(" {} cells ", board.size());
+    let mut block = Block::bordered().border_style(tint(app, Color::DarkGray));
+    let view = view(app, block.inner(area));
+    let scrolled = view.rows < layout.rows() || view.columns < layout.width();
+    // Over the board, right of its title: the scroll keys when it scrolls, else what of the
+    // legend did not fit under it.
+    let top = if scrolled { 0 } else { usize::from(area.width.saturating_sub(6)) - title.width() };
+    let (under, over) = legend(app, board, usize::from(area.width.saturating_sub(4)), top);
+    block = block.title(title).title_bottom(under);
+    if scrolled {
+        block = block.title(Line::from(" ↑↓ PgUp PgDn scroll, f follows ").right_aligned());
+    } else if let Some(over) = over {
+        block = block.title(over);
     }
+    let inner = block.inner(area);
     frame.render_widget(block, area);
     let (cw, ch) = (view.cell_width, view.cell_height);
     let x0 = inner.x + (inner.width - view.columns as u16 * cw) / 2;

@@ -9,7 +9,7 @@ use ratatui::{
 };
 use unicode_width::UnicodeWidthStr;
 
-use super::style::{fit, hue_style, player_style, tint, wrap};
+use super::style::{fit, hue_style, player_style, tint, wrap, wrap_hanging};
 use snl_words::{CellKind, agree, rules_in_words};
 
 use crate::app::{App, Mode};
@@ -181,6 +181,26 @@ pub(super) fn the_end(frame: &mut Frame<'_>, area: Rect, app: &App) {
             ),
             Span::raw(format!(" {} (on {place})", fit(&s.name, 20))),
         ]));
+    }
+    if !app.awards.is_empty() {
+        lines.push(Line::raw(""));
+        lines.push(Line::raw("Achievements earned:"));
+        let width = usize::from(area.width.saturating_sub(6)).min(60);
+        for (seat, text) in &app.awards {
+            let name = game.seats().get(*seat).map_or("?", |s| s.name.as_str());
+            let said =
+                wrap_hanging(&format!("{} — {text}", fit(name, 20)), width.saturating_sub(2), 2);
+            for (i, part) in said.into_iter().enumerate() {
+                let mark = match i {
+                    0 => Span::styled(
+                        app.marks.get(*seat).map_or(' ', |m| *m).to_string(),
+                        player_style(app, *seat).add_modifier(Modifier::BOLD),
+                    ),
+                    _ => Span::raw("  "),
+                };
+                lines.push(Line::from(vec![mark, Span::raw(format!(" {part}"))]));
+            }
+        }
     }
     lines.push(Line::raw(""));
     let keys = match app.mode.replay() {

@@ -48,6 +48,8 @@ pub(crate) fn receive(app: &mut App, update: Update) {
     match update {
         Update::Welcome { seq, state, .. } => {
             online.input = state.awaiting.map(|a| a.input());
+            // A room over before it was joined says what its game earned in its state.
+            app.awards = state.awards.iter().map(|a| (a.seat, a.text.clone())).collect();
             online.caught_up_to = online.caught_up_to.max(seq);
             if online.connection != Connection::Live {
                 app.note("Connected again: the events missed follow.");
@@ -60,7 +62,11 @@ pub(crate) fn receive(app: &mut App, update: Update) {
             hear(app, online, me, &numbered);
         }
         // The local copy knows what is awaited; the room's id of it is echoed.
-        Update::Awaiting(awaiting) => online.input = awaiting.map(|a| a.input()),
+        Update::Awaiting(awaiting, awards) => {
+            online.input = awaiting.map(|a| a.input());
+            // The end: what the game earned its seats, as the server awarded it.
+            app.awards = awards.into_iter().map(|a| (a.seat, a.text)).collect();
+        }
         Update::Refused { message, .. } => {
             online.asked = false;
             app.note(&format!("The server says: {message}."));
