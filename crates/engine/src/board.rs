@@ -6,6 +6,7 @@
 
 mod file;
 mod layout;
+mod parts;
 mod problem;
 mod reach;
 mod spec;
@@ -17,7 +18,7 @@ pub use layout::{Layout, default_width};
 pub use problem::{BoardError, BoardProblem};
 pub use reach::Reach;
 pub use spec::{
-    BoardSpec, CellSpec, LadderSpec, MAX_BOARD_FILE_BYTES, MAX_BOARD_FILE_VALUES, ParseBoardError,
+    BoardSpec, CellSpec, LadderSpec, MAX_BOARD_FILE_BYTES, MAX_BOARD_FILE_TOKENS, ParseBoardError,
     PartialBoard, SnakeSpec,
 };
 

@@ -48,7 +48,7 @@ mod turn;
 
 pub use board::{
     Board, BoardError, BoardProblem, BoardSpec, CellSpec, Jump, LadderSpec, Layout,
-    MAX_BOARD_FILE_BYTES, MAX_BOARD_FILE_VALUES, MAX_CELLS, ParseBoardError, PartialBoard, Reach,
+    MAX_BOARD_FILE_BYTES, MAX_BOARD_FILE_TOKENS, MAX_CELLS, ParseBoardError, PartialBoard, Reach,
     SnakeSpec, check_board_file, default_width, file_rules,
 };
 pub use dice::{

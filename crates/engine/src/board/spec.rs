@@ -3,34 +3,33 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::parts::{Parts, REPEATED};
 use crate::rules::RuleSpec;
 
 /// The longest board file (or standard input) that is read, in bytes: room for a jump on every
 /// one of a million cells.
 pub const MAX_BOARD_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
-/// The most values (counted as the `=`, `,` and `[` in the file, which bound them from above) a
-/// board file may hold: a snake or ladder written as a `[[snake]]` table counts 4, so 500,000
-/// jumps fit (a 20 MB file, validated in under 1 GB). The TOML reader keeps every value it reads
-/// with its span and table, so this, not the file's length, bounds its memory: a 64 MiB file of
-/// one long array held 33 million values and took 5 GB before it was refused up front, in 70 MB
-/// (issue 29).
-pub const MAX_BOARD_FILE_VALUES: usize = 2_000_000;
+/// The most TOML tokens (values, punctuation, line ends, runs of spaces, comments) one part of
+/// a board file may hold: its `[[snake]]`, `[[ladder]]` and `[[cell]]` tables are read a batch
+/// of 1,024 at a time, the rest of the file at once, and the TOML reader keeps every token of
+/// what it reads with its place (about 75 bytes a token), so this bounds its memory to about
+/// 150 MB, whatever the file's length (issue 29). Any number of jumps written as tables fits (a
+/// table holds 18); a wormhole's `exits` list, or jumps written in one inline array, hold about
+/// 2 tokens a number.
+pub const MAX_BOARD_FILE_TOKENS: usize = 2_000_000;
 
-/// The values `text` may hold at most (see [`MAX_BOARD_FILE_VALUES`]), counted without parsing.
-fn values_bound(text: &str) -> usize {
-    text.bytes().filter(|&b| matches!(b, b'=' | b',' | b'[')).count()
-}
-
-/// The problem of a file with too many values to read, if it is one.
-fn too_many_values(text: &str) -> Option<ParseBoardError> {
-    let values = values_bound(text);
-    (values > MAX_BOARD_FILE_VALUES).then(|| ParseBoardError {
+/// The problem of a file with a part of too many tokens to read, if it is one (`whole`: when the
+/// file is read whole).
+fn too_many_tokens(parts: &Parts<'_>, whole: bool) -> Option<ParseBoardError> {
+    let tokens = if whole { parts.tokens } else { parts.most_tokens };
+    (tokens > MAX_BOARD_FILE_TOKENS).then(|| ParseBoardError {
         line: 0,
         column: 0,
         message: format!(
-            "it holds up to {values} values (its '=', ',' and '[' counted), more than the \
-             {MAX_BOARD_FILE_VALUES} a board file may hold"
+            "it holds {tokens} TOML tokens (values, punctuation, line ends) in one part (a \
+             [[snake]], [[ladder]] or [[cell]] table, or the rest), more than the \
+             {MAX_BOARD_FILE_TOKENS} one part may hold"
         ),
     })
 }
@@ -92,22 +91,46 @@ impl BoardSpec {
         spec
     }
 
-    /// Reads a TOML board file's text.
+    /// Reads a TOML board file's text, in parts (see `parts.rs`): its `[[snake]]`, `[[ladder]]`
+    /// and `[[cell]]` tables a batch at a time, so that the memory it takes is the text's and
+    /// the board's, not the TOML reader's for the whole file.
     ///
     /// # Errors
     ///
-    /// [`ParseBoardError`] with the line and column of the first problem.
+    /// [`ParseBoardError`] with the line and column of the first problem found.
     pub fn from_toml(text: &str) -> Result<BoardSpec, ParseBoardError> {
-        if let Some(problem) = too_many_values(text) {
+        use toml::de::DeTable;
+        let parts = Parts::of(text);
+        if let Some(problem) = too_many_tokens(&parts, false) {
             return Err(problem);
         }
-        toml::from_str(text).map_err(|e| describe(&Lines::of(text), &e))
+        let fail = |e: &toml::de::Error, place: &dyn Fn(usize) -> usize| {
+            describe(&Lines::of(text), e, place)
+        };
+        let in_rest = |o| parts.in_file(o);
+        let root = DeTable::parse(&parts.rest).map_err(|e| fail(&e, &in_rest))?;
+        if parts.names_repeated(root.get_ref().keys().map(|k| k.get_ref().as_ref())) {
+            if let Some(problem) = too_many_tokens(&parts, true) {
+                return Err(problem);
+            }
+            return toml::from_str(text).map_err(|e| fail(&e, &|o| o));
+        }
+        let mut spec = BoardSpec::deserialize(toml::de::Deserializer::from(root))
+            .map_err(|e| fail(&e, &in_rest))?;
+        for batch in &parts.batches {
+            let part: Loose =
+                toml::from_str(&text[batch.clone()]).map_err(|e| fail(&e, &|o| o + batch.start))?;
+            spec.snakes.extend(part.snakes);
+            spec.ladders.extend(part.ladders);
+            spec.cells.extend(part.cells);
+        }
+        Ok(spec)
     }
 
     /// Reads as much of a board file as is well formed, with every TOML problem found (not only
     /// the first): a syntax error, a key that is not a board's, a value of the wrong kind. The
     /// spec holds the parts that were read, so that [`crate::Board::new`] can list the board's own
-    /// problems beside these.
+    /// problems beside these. Read in parts, as [`BoardSpec::from_toml`] reads.
     ///
     /// ```
     /// use snl_engine::BoardSpec;
@@ -120,80 +143,50 @@ impl BoardSpec {
     /// assert!(read.size_read);
     /// ```
     pub fn from_toml_partial(text: &str) -> PartialBoard {
-        use toml::de::{DeTable, DeValue};
-        if let Some(problem) = too_many_values(text) {
-            return PartialBoard {
-                spec: BoardSpec::default(),
-                problems: vec![problem],
-                size_read: false,
-            };
+        use toml::de::DeTable;
+        let mut read =
+            PartialBoard { spec: BoardSpec::default(), problems: Vec::new(), size_read: false };
+        let parts = Parts::of(text);
+        if let Some(problem) = too_many_tokens(&parts, false) {
+            read.problems.push(problem);
+            return read;
         }
-        let (root, errors) = DeTable::parse_recoverable(text);
         // Indexed once: each problem's line and column is then found without reading the file
         // from its start (20,000 unknown keys took 11 s that way, issue 29).
         let lines = Lines::of(text);
-        let mut problems: Vec<ParseBoardError> =
-            errors.iter().map(|e| describe(&lines, e)).collect();
-        let mut spec = BoardSpec::default();
-        let mut size_read = false;
-        // Each top-level entry is read alone, and each snake or ladder alone, so that one bad
-        // part does not hide the others.
-        let mut read_one = |key: &toml::Spanned<toml::de::DeString<'_>>,
-                            value: toml::Spanned<DeValue<'_>>,
-                            problems: &mut Vec<ParseBoardError>| {
-            let mut one = DeTable::new();
-            one.insert(key.clone(), value);
-            let table = toml::Spanned::new(key.span(), one);
-            match Loose::deserialize(toml::de::Deserializer::from(table)) {
-                Ok(part) => {
-                    if let Some(size) = part.size {
-                        spec.size = size;
-                        size_read = true;
-                    }
-                    spec.width = part.width.or(spec.width);
-                    spec.snakes.extend(part.snakes);
-                    spec.ladders.extend(part.ladders);
-                    spec.cells.extend(part.cells);
-                    if let Some(rules) = part.rules {
-                        spec.rules = rules;
-                    }
-                }
-                Err(e) => {
-                    let mut problem = describe(&lines, &e);
-                    if !problem.message.starts_with("unknown field") {
-                        problem.message = format!("{}: {}", key.get_ref(), problem.message);
-                    }
-                    problems.push(problem);
-                }
+        let (root, errors) = DeTable::parse_recoverable(&parts.rest);
+        let whole = parts.names_repeated(root.get_ref().keys().map(|k| k.get_ref().as_ref()));
+        let in_rest = |o| parts.in_file(o);
+        let parsed: Vec<(_, &dyn Fn(usize) -> usize)> = if whole {
+            if let Some(problem) = too_many_tokens(&parts, true) {
+                read.problems.push(problem);
+                return read;
             }
+            vec![(DeTable::parse_recoverable(text), &|o| o)]
+        } else {
+            vec![((root, errors), &in_rest)]
         };
-        for (key, value) in root.get_ref() {
-            match value.get_ref() {
-                DeValue::Array(items)
-                    if matches!(key.get_ref().as_ref(), "snake" | "ladder" | "cell") =>
-                {
-                    for item in items {
-                        let mut one = toml::de::DeArray::new();
-                        one.push(item.clone());
-                        read_one(
-                            key,
-                            toml::Spanned::new(item.span(), DeValue::Array(one)),
-                            &mut problems,
-                        );
-                    }
-                }
-                _ => read_one(key, value.clone(), &mut problems),
+        for ((root, errors), place) in parsed {
+            read.problems.extend(errors.iter().map(|e| describe(&lines, e, place)));
+            if !root.get_ref().keys().any(|k| k.get_ref() == "size") {
+                read.problems.push(ParseBoardError {
+                    line: 0,
+                    column: 0,
+                    message: "missing field `size`".to_owned(),
+                });
+            }
+            read_entries(root, &lines, place, &mut read);
+        }
+        if !whole {
+            for batch in &parts.batches {
+                let (root, errors) = DeTable::parse_recoverable(&text[batch.clone()]);
+                let place = |o| o + batch.start;
+                read.problems.extend(errors.iter().map(|e| describe(&lines, e, &place)));
+                read_entries(root, &lines, &place, &mut read);
             }
         }
-        if !root.get_ref().keys().any(|k| k.get_ref() == "size") {
-            problems.push(ParseBoardError {
-                line: 0,
-                column: 0,
-                message: "missing field `size`".to_owned(),
-            });
-        }
-        problems.sort_by_key(|p| (p.line, p.column));
-        PartialBoard { spec, problems, size_read }
+        read.problems.sort_by_key(|p| (p.line, p.column));
+        read
     }
 
     /// Writes the spec as a TOML board file.
@@ -243,12 +236,71 @@ struct Loose {
     rules: Option<RuleSpec>,
 }
 
-/// A TOML error as a line, a column and a message that names a duplicate key.
-fn describe(lines: &Lines<'_>, e: &toml::de::Error) -> ParseBoardError {
-    let (line, column) = e.span().map_or((0, 0), |span| lines.line_column(span.start));
+/// Reads each top-level entry of a part of a board file (`place` gives the file's byte for
+/// each of its bytes) into `read`:
+/// each alone, and each snake, ladder or cell alone, so that one bad part does not hide the
+/// others.
+fn read_entries(
+    root: toml::Spanned<toml::de::DeTable<'_>>,
+    lines: &Lines<'_>,
+    place: &dyn Fn(usize) -> usize,
+    read: &mut PartialBoard,
+) {
+    use toml::de::{DeTable, DeValue};
+    let mut read_one = |key: &toml::Spanned<toml::de::DeString<'_>>,
+                        value: toml::Spanned<DeValue<'_>>| {
+        let mut one = DeTable::new();
+        one.insert(key.clone(), value);
+        let table = toml::Spanned::new(key.span(), one);
+        match Loose::deserialize(toml::de::Deserializer::from(table)) {
+            Ok(part) => {
+                if let Some(size) = part.size {
+                    read.spec.size = size;
+                    read.size_read = true;
+                }
+                read.spec.width = part.width.or(read.spec.width);
+                read.spec.snakes.extend(part.snakes);
+                read.spec.ladders.extend(part.ladders);
+                read.spec.cells.extend(part.cells);
+                if let Some(rules) = part.rules {
+                    read.spec.rules = rules;
+                }
+            }
+            Err(e) => {
+                let mut problem = describe(lines, &e, place);
+                if !problem.message.starts_with("unknown field") {
+                    problem.message = format!("{}: {}", key.get_ref(), problem.message);
+                }
+                read.problems.push(problem);
+            }
+        }
+    };
+    for (key, value) in root.into_inner() {
+        match value.get_ref() {
+            DeValue::Array(items) if REPEATED.contains(&key.get_ref().as_ref()) => {
+                for item in items {
+                    let mut one = toml::de::DeArray::new();
+                    one.push(item.clone());
+                    read_one(&key, toml::Spanned::new(item.span(), DeValue::Array(one)));
+                }
+            }
+            _ => read_one(&key, value),
+        }
+    }
+}
+
+/// A TOML error (in a part of the file whose bytes `place` finds in it) as a line, a column and
+/// a message that names a duplicate key.
+fn describe(
+    lines: &Lines<'_>,
+    e: &toml::de::Error,
+    place: &dyn Fn(usize) -> usize,
+) -> ParseBoardError {
+    let span = e.span().map(|span| place(span.start)..place(span.end));
+    let (line, column) = span.clone().map_or((0, 0), |span| lines.line_column(span.start));
     let mut message = e.message().trim_end().replace("expected u32", "expected a whole number");
     // The parser says only "duplicate key"; the key is the text at the error's span.
-    let key = e.span().and_then(|span| lines.text.get(span)).map(str::trim).unwrap_or_default();
+    let key = span.and_then(|span| lines.text.get(span)).map(str::trim).unwrap_or_default();
     if message == "duplicate key" && !key.is_empty() {
         message = format!("duplicate key '{}': each key may be given once", crate::seat::cut(key));
     }
@@ -277,43 +329,61 @@ fn cut_quoted(message: &str) -> String {
     out
 }
 
-/// A text indexed for places: where each line starts, and how many characters come before
-/// every [`Lines::STRIDE`]-th byte, so that a place is found in a few steps whatever the file's
-/// size and however many problems it has (reading the text from its start for each problem was
-/// quadratic).
+/// A text indexed for places: for every [`Lines::STRIDE`]-th byte, how many characters and line
+/// ends come before it and where its line starts, so that a place is found in a few steps
+/// whatever the file's size and however many problems it has (reading the text from its start
+/// for each problem was quadratic), in memory a small part of the text's (a line start kept for
+/// every line took 8 bytes a line: 512 MiB for a 64 MiB file of line ends).
 struct Lines<'a> {
     text: &'a str,
-    /// The byte where each line starts (line 1 at 0).
-    starts: Vec<usize>,
-    /// The byte at the char boundary at or just before `k · STRIDE`, and the characters before it.
-    chars_at: Vec<(usize, usize)>,
+    /// For the char boundary at or just before each `k · STRIDE`: that byte, the characters and
+    /// the line ends before it, and the byte where its line starts.
+    marks: Vec<Mark>,
+}
+
+/// One entry of [`Lines`]'s index.
+#[derive(Clone, Copy)]
+struct Mark {
+    at: usize,
+    chars: usize,
+    lines: usize,
+    line_start: usize,
 }
 
 impl<'a> Lines<'a> {
     const STRIDE: usize = 4096;
 
     fn of(text: &'a str) -> Lines<'a> {
-        let mut starts = vec![0];
-        starts.extend(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1));
-        let mut chars_at = vec![(0, 0)];
-        let (mut at, mut chars) = (0, 0);
+        let mut mark = Mark { at: 0, chars: 0, lines: 0, line_start: 0 };
+        let mut marks = vec![mark];
         for k in 1..=text.len() / Self::STRIDE {
             let mut next = k * Self::STRIDE;
             while !text.is_char_boundary(next) {
                 next -= 1;
             }
-            chars += text[at..next].chars().count();
-            at = next;
-            chars_at.push((at, chars));
+            let block = &text[mark.at..next];
+            mark.chars += block.chars().count();
+            let ends = block.bytes().filter(|&b| b == b'\n').count();
+            mark.lines += ends;
+            if ends > 0 {
+                mark.line_start = mark.at + block.rfind('\n').map_or(0, |i| i + 1);
+            }
+            mark.at = next;
+            marks.push(mark);
         }
-        Lines { text, starts, chars_at }
+        Lines { text, marks }
+    }
+
+    /// The index entry at or before byte `offset` (a char boundary).
+    fn mark(&self, offset: usize) -> Mark {
+        // Entry k is at most 3 bytes before k · STRIDE, so never past `offset`.
+        self.marks[(offset / Self::STRIDE).min(self.marks.len() - 1)]
     }
 
     /// The characters before byte `offset` (a char boundary).
     fn chars_before(&self, offset: usize) -> usize {
-        // Entry k is at most 3 bytes before k · STRIDE, so never past `offset`.
-        let (at, chars) = self.chars_at[(offset / Self::STRIDE).min(self.chars_at.len() - 1)];
-        chars + self.text[at..offset].chars().count()
+        let mark = self.mark(offset);
+        mark.chars + self.text[mark.at..offset].chars().count()
     }
 
     /// The 1-based line and column of byte `offset`, the column counted in characters as an
@@ -323,8 +393,10 @@ impl<'a> Lines<'a> {
         while !self.text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let line = self.starts.partition_point(|&start| start <= offset);
-        let start = self.starts[line - 1];
+        let mark = self.mark(offset);
+        let block = &self.text[mark.at..offset];
+        let line = mark.lines + block.bytes().filter(|&b| b == b'\n').count() + 1;
+        let start = block.rfind('\n').map_or(mark.line_start, |i| mark.at + i + 1);
         (line, self.chars_before(offset) - self.chars_before(start) + 1)
     }
 }
@@ -378,6 +450,9 @@ mod tests {
             text.push_str(&"x".repeat((i * 37) % 5000));
             text.push('\n');
         }
+        // A line over several strides, and lines of nothing but their end.
+        text.push_str(&"y€".repeat(9000));
+        text.push_str("\n\n\n\nz");
         let lines = Lines::of(&text);
         let places = (0..=text.len()).step_by(997).chain([0, text.len()]);
         for offset in places.filter(|&o| text.is_char_boundary(o)) {
