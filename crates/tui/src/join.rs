@@ -384,11 +384,13 @@ fn follow_from(
 ) -> CmdResult<bool> {
     let mut table: Option<Table> = None;
     let mut due: Option<Awaited> = None;
+    let me = seat.as_ref().map(|(me, _)| *me);
+    let mut autopilot = false;
     if let Some(state) = state {
         table = Some(Table::from_state(&state));
+        autopilot = autoplayed(&state, me);
         due = state.awaiting;
     }
-    let mut autopilot = false;
     // What is awaited from this seat and not yet asked (`due`): asked once the events before it
     // are told.
     let ended = || Failure::other(anyhow::anyhow!("the connection to the room ended"));
@@ -423,6 +425,7 @@ fn follow_from(
         };
         match update {
             Update::Welcome { state, .. } => {
+                autopilot |= autoplayed(&state, me);
                 if table.is_none() {
                     table = Some(Table::from_state(&state));
                     due = state.awaiting;
@@ -497,4 +500,16 @@ fn prompt(
         Answer::Intent(frame) => Answer::Intent(frame.answering(Some(awaited.input()))),
         other => other,
     }))
+}
+
+/// Whether `me`'s seat is played by the computer because its grace ran out while away: said
+/// with the key that takes it back.
+fn autoplayed(state: &RoomState, me: Option<usize>) -> bool {
+    let taken = me.and_then(|me| state.seats.get(me)).is_some_and(|s| s.autoplayed);
+    if taken {
+        crate::stderr_line!(
+            "The computer plays your seat since your grace ran out: press Enter to take it back."
+        );
+    }
+    taken
 }

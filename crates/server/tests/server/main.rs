@@ -6,6 +6,7 @@ mod support;
 
 mod cluster;
 mod edge;
+mod grace;
 mod hostile;
 mod insight;
 mod lifecycle;
