@@ -299,6 +299,7 @@ pub struct Rooms {
 }
 
 /// A seat in a room's public state.
+#[expect(clippy::struct_excessive_bools, reason = "each flag is a field of the wire a page reads")]
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct SeatState {
