@@ -220,7 +220,7 @@ impl Room {
     /// How the room's dice can be checked: the secret and the seed once the game is over.
     fn fairness(&self) -> Option<RoomFairness> {
         let commitment = self.commitment.clone()?;
-        let revealed = self.is_over().then(|| self.session.as_ref()).flatten();
+        let revealed = self.session.as_ref().filter(|_| self.is_over());
         Some(RoomFairness {
             commitment,
             seat_seeds: self.seat_seeds.clone(),

@@ -241,6 +241,8 @@ impl Local {
                 open: false,
                 online: true,
                 autopilot: false,
+                grace_left_ms: None,
+                autoplayed: false,
                 position: positions[i],
                 rank: ranks[i],
                 standing: line.standing,
@@ -269,6 +271,7 @@ impl Local {
             game_left_ms: None,
             race: race_status_of(game),
             legend: legend_entries(game.board()),
+            fairness: None,
         }
     }
 
