@@ -996,6 +996,60 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
+    async fn a_dropped_persons_turn_clock_pauses_in_the_grace_and_runs_on_from_there_on_return() {
+        let request = r#"{"seats":[{"kind":"human"},{"kind":"human"}],"turn_time":30,"seed":1}"#;
+        let (handle, dir) = room("grace-clock", request, Duration::ZERO).await;
+        let mut tokens = Vec::new();
+        for (seat, name) in [(0, "Ann"), (1, "Bob")] {
+            let name = name.to_owned();
+            let token = ask(&handle, |reply| Msg::Claim { seat, name, seed: None, reply }).await;
+            tokens.push(token.unwrap());
+        }
+        let join = |token: Option<String>| {
+            let handle = handle.clone();
+            async move {
+                ask(&handle, |reply| Msg::Join { token, since: None, recent: None, reply })
+                    .await
+                    .unwrap()
+            }
+        };
+        let view = || async { json!(ask(&handle, |reply| Msg::View { reply }).await) };
+        let mut rx = join(None).await.events;
+        let mut told = Vec::new();
+        let mut hear = |rx: &mut broadcast::Receiver<Batch>| {
+            while let Ok(batch) = rx.try_recv() {
+                told.extend(events(&batch));
+            }
+            told.clone()
+        };
+        assert_eq!(join(Some(tokens[0].clone())).await.seat, Some(0));
+
+        // Ann's page goes 10 s into her turn: her clock stops with 20 s left for her grace.
+        tokio::time::advance(Duration::from_secs(10)).await;
+        handle.tx.send(Msg::Leave { seat: 0 }).await.unwrap();
+        tokio::time::advance(Duration::from_secs(100)).await;
+        let state = view().await;
+        assert_eq!(state["turn_left_ms"], 20_000, "{state}");
+        assert_eq!(state["seats"][0]["grace_left_ms"], 20_000, "{state}");
+        let heard = hear(&mut rx);
+        assert!(heard.contains(&json!({"type": "grace_started", "player": "Ann", "seconds": 120})));
+        assert!(heard.iter().all(|e| e["type"] != "timed_out"), "{heard:?}");
+
+        // She is back within the grace: her turn runs on from 20 s.
+        assert_eq!(join(Some(tokens[0].clone())).await.seat, Some(0));
+        let state = view().await;
+        assert_eq!(state["turn_left_ms"], 20_000, "{state}");
+        assert_eq!(state["seats"][0]["grace_left_ms"], Value::Null, "{state}");
+        tokio::time::advance(Duration::from_secs(19)).await;
+        assert!(hear(&mut rx).iter().all(|e| e["type"] != "timed_out"));
+        tokio::time::advance(Duration::from_secs(2)).await;
+        let late = events(&rx.recv().await.unwrap());
+        assert_eq!(late[0], json!({"type": "timed_out", "player": "Ann"}));
+        assert!(hear(&mut rx).contains(&json!({"type": "seat_returned", "player": "Ann"})));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[tokio::test(start_paused = true)]
     async fn a_welcome_mid_turn_tells_the_time_left_of_the_turn_clock_and_the_game_clock() {
         let request = r#"{"seats":[{"kind":"human"},{"kind":"human"}],"turn_time":30,
             "game_time":600,"seed":1}"#;
