@@ -216,7 +216,7 @@ impl Clocks {
         }
     }
 
-    /// Whether the person's turn clock is held ([`Clocks::hold_turn`]).
+    /// Whether the person's turn clock is held (`hold_turn`, for a room's screen).
     pub fn turn_held(&self) -> bool {
         self.held.is_some()
     }
