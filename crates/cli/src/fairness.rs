@@ -6,8 +6,9 @@ use std::{collections::BTreeMap, path::Path};
 use clap::Args;
 use snl_analysis::fairness::{FaceCounts, FaceTest};
 use snl_engine::Board;
+use snl_session::fairness::check_room;
 use snl_store::{DiceState, Save, SaveError};
-use snl_tui::console::Console;
+use snl_tui::{ClientError, RoomUrl, console::Console, room_save};
 use snl_words::dice_verdict;
 
 use crate::{
@@ -21,18 +22,22 @@ use crate::{
 /// Options of `snl verify`.
 #[derive(Args, Clone, Debug)]
 #[command(after_help = "Exit 0 when every roll and wormhole draw is what the game's seed gives \
-(ChaCha8, docs/fairness.md); 1 when one is not, or the rolls were given by hand (--rolls); 2 \
-when the game cannot be read.\n\nLimits: a save file of at most 1073741824 bytes (1 GiB); ID at \
+(ChaCha8, docs/fairness.md) and, for an online room's game, the seed is what its revealed secret \
+(whose SHA-256 is the commitment published before the first roll) and its seats' seeds give; 1 \
+when one is not, or the rolls were given by hand (--rolls); 2 when the game cannot be read or \
+the room's game is not over.\n\nLimits: a save file of at most 1073741824 bytes (1 GiB); ID at \
 most 9223372036854775807.")]
 pub(crate) struct VerifyArgs {
-    /// A game's number in the game database (see `snl games`), or a save file.
-    #[arg(value_name = "ID|FILE")]
+    /// An online room's address (http://HOST:PORT/room/ID, once its game is over), a game's
+    /// number in the game database (see `snl games`), or a save file.
+    #[arg(value_name = "ROOM_URL|ID|FILE")]
     pub(crate) game: String,
     #[command(flatten)]
     pub(crate) db: DbArgs,
 }
 
-/// `snl verify`: every roll and wormhole draw of the game re-derived from its seed.
+/// `snl verify`: every roll and wormhole draw of the game re-derived from its seed, and an
+/// online room's seed from its revealed secret and its seats' seeds.
 pub(crate) fn verify(args: &VerifyArgs, console: &mut Console) -> CmdResult {
     // A save whose dice do not agree with its history is refused by the reader: that is the
     // answer here, not a file that cannot be read.
@@ -41,7 +46,18 @@ pub(crate) fn verify(args: &VerifyArgs, console: &mut Console) -> CmdResult {
         let name = shown(&args.game, VALUE_SHOWN);
         return Err(Failure::other(anyhow::anyhow!("the save file {name} is not verified: {why}")));
     }
-    let (save, from) = read_game(&args.game, &args.db)?;
+    let (save, from) = if args.game.starts_with("http://") || args.game.starts_with("https://") {
+        let url: RoomUrl =
+            args.game.parse().map_err(|e: ClientError| Failure::bad(anyhow::anyhow!("{e}")))?;
+        let save = room_save(&url).map_err(|e| {
+            let failure = anyhow::anyhow!("room {url}: {e}");
+            if e.is_bad_input() { Failure::bad(failure) } else { Failure::other(failure) }
+        })?;
+        (save, format!("room {url}"))
+    } else {
+        let (save, from) = read_game(&args.game, &args.db)?;
+        (save, from.to_string())
+    };
     let not_verified =
         |why: String| Failure::other(anyhow::anyhow!("{from} is not verified: {why}"));
     let seed = match &save.dice {
@@ -52,6 +68,11 @@ pub(crate) fn verify(args: &VerifyArgs, console: &mut Console) -> CmdResult {
             ));
         }
     };
+    if let Some(room) = save.dice.room() {
+        check_room(room, seed).map_err(not_verified)?;
+    }
+    // The rolls first: a changed roll is the answer even when the rest no longer replays.
+    save.dice.agrees_with(&save.game).map_err(not_verified)?;
     match save.restore() {
         Ok(_) => {}
         Err(SaveError::DiceHistory(why)) => return Err(not_verified(why)),
@@ -69,10 +90,19 @@ pub(crate) fn verify(args: &VerifyArgs, console: &mut Console) -> CmdResult {
         (if rolls == 1 { "roll" } else { "rolls" }, if draws == 1 { "draw" } else { "draws" });
     let wormholes =
         if draws > 0 { format!(" and {draws} wormhole {draws_word}") } else { String::new() };
+    let source = match save.dice.room() {
+        Some(room) => format!(
+            "seed {seed} gives, the seed its revealed secret (SHA-256 {}, the commitment \
+             published before the first roll) and its {} seats' seeds derive",
+            room.commitment,
+            room.seat_seeds.len()
+        ),
+        None => format!("seed {seed} gives"),
+    };
     writeln!(
         console.out,
-        "{from}: all {rolls} {rolls_word}{wormholes} verified: each is what seed {seed} gives \
-         (ChaCha8, docs/fairness.md)"
+        "{from}: all {rolls} {rolls_word}{wormholes} verified: each is what {source} (ChaCha8, \
+         docs/fairness.md)"
     )
     .or_other()
 }

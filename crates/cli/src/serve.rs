@@ -35,6 +35,11 @@ pub(crate) struct ServeArgs {
     /// The pause before a computer seat plays, in milliseconds, so people can follow.
     #[arg(long, value_name = "N", default_value_t = 600, help_heading = "Rooms")]
     pub(crate) bot_delay_ms: u64,
+    /// Seconds a person whose connection drops keeps their seat, their turn clock paused and
+    /// counting down for everyone; then the computer (hard) plays it until they take it back.
+    #[arg(long, value_name = "S", default_value_t = snl_server::DEFAULT_GRACE_SECS,
+        value_parser = clap::value_parser!(u64).range(0..=86_400), help_heading = "Rooms")]
+    pub(crate) grace: u64,
     /// Most rooms not over at once; more are refused.
     #[arg(long, value_name = "N", default_value_t = 10_000, help_heading = "Rooms")]
     pub(crate) max_rooms: usize,
@@ -71,6 +76,7 @@ pub(crate) struct ServeArgs {
 pub(crate) fn run(args: &ServeArgs, console: &mut Console) -> CmdResult {
     let mut config = Config::new(args.db.required_path()?);
     config.bot_delay = Duration::from_millis(args.bot_delay_ms);
+    config.grace = Duration::from_secs(args.grace);
     config.max_rooms = args.max_rooms;
     config.max_connections = args.max_connections;
     config.edge.per_address = args.connections_per_address;

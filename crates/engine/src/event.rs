@@ -169,6 +169,25 @@ pub enum Event<P = usize> {
         /// Whose seat.
         player: P,
     },
+    /// A person's last connection dropped while the game ran: the seat is kept for them for
+    /// `seconds` (the grace), their turn clock paused (online play; sessions report it).
+    GraceStarted {
+        /// Whose seat.
+        player: P,
+        /// How long the seat is kept.
+        seconds: u64,
+    },
+    /// The grace ran out with the person away: the computer (hard) plays the seat until they
+    /// take it back.
+    SeatAutoplayed {
+        /// Whose seat.
+        player: P,
+    },
+    /// The person came back within the grace, or took their seat back from the computer.
+    SeatReturned {
+        /// Whose seat.
+        player: P,
+    },
     /// The game clock ran out.
     TimeUp {},
     /// A line of chat from a seat (online play).
@@ -218,6 +237,9 @@ impl<P> Event<P> {
             | Event::PlayerFinished { player, .. }
             | Event::Presence { player, .. }
             | Event::TimedOut { player }
+            | Event::GraceStarted { player, .. }
+            | Event::SeatAutoplayed { player }
+            | Event::SeatReturned { player }
             | Event::Chat { player, .. }
             | Event::Undone { player, .. } => Some(player),
             Event::GameStarted { .. }
@@ -278,6 +300,11 @@ impl<P> Event<P> {
                 Event::Presence { player: f(player), online: *online }
             }
             Event::TimedOut { player } => Event::TimedOut { player: f(player) },
+            Event::GraceStarted { player, seconds } => {
+                Event::GraceStarted { player: f(player), seconds: *seconds }
+            }
+            Event::SeatAutoplayed { player } => Event::SeatAutoplayed { player: f(player) },
+            Event::SeatReturned { player } => Event::SeatReturned { player: f(player) },
             Event::TimeUp {} => Event::TimeUp {},
             Event::Chat { player, text } => Event::Chat { player: f(player), text: text.clone() },
             Event::Undone { turn, player } => Event::Undone { turn: *turn, player: f(player) },
@@ -428,6 +455,11 @@ impl Observer for Transcript {
                 writeln!(t, "{} {}", name(player), if *online { "back" } else { "away" })
             }
             Event::TimedOut { player } => writeln!(t, "timed out {}", name(player)),
+            Event::GraceStarted { player, seconds } => {
+                writeln!(t, "grace {} {seconds} s", name(player))
+            }
+            Event::SeatAutoplayed { player } => writeln!(t, "autoplayed {}", name(player)),
+            Event::SeatReturned { player } => writeln!(t, "returned {}", name(player)),
             Event::TimeUp {} => writeln!(t, "time up"),
             Event::Chat { player, text } => writeln!(t, "chat {}: {text}", name(player)),
             Event::Undone { player, turn } => writeln!(t, "undo to turn {turn}, {}", name(player)),

@@ -24,7 +24,7 @@ use crate::{
     frames::{ClientFrame, ErrorCode, MAX_CHAT, ServerFrame},
     policy::{Job, Policies},
     recent::Recent,
-    room::{Act, ClaimProblem, Command, Refusal, Room, Told, Waiting},
+    room::{Act, ClaimProblem, Command, Kept, Refusal, Room, Told, Waiting},
     setup::{RoomSetup, check_name},
     store::Writer,
     token::{self, TokenHash},
@@ -53,7 +53,14 @@ pub(crate) enum Msg {
     /// An intent from a connection (`seat` none for a spectator).
     Do { seat: Option<usize>, frame: ClientFrame, reply: oneshot::Sender<Result<(), Refusal>> },
     /// `POST …/seats/{seat}`.
-    Claim { seat: usize, name: String, reply: oneshot::Sender<Result<String, ClaimError>> },
+    Claim {
+        seat: usize,
+        name: String,
+        seed: Option<String>,
+        reply: oneshot::Sender<Result<String, ClaimError>>,
+    },
+    /// `GET /api/rooms/{room}/save`: the game once over, its dice's secret revealed.
+    Save { reply: oneshot::Sender<Result<Save, String>> },
     /// `GET /api/rooms/{room}`.
     View { reply: oneshot::Sender<RoomState> },
     /// `GET /api/rooms/{room}/odds`: where the tokens stand.
@@ -99,6 +106,8 @@ pub(crate) struct Context {
     pub(crate) open_for: Duration,
     /// Chat lines each seat and each room may send.
     pub(crate) chat: crate::ChatLimit,
+    /// How long a dropped person's seat is kept before the computer plays it (`--grace`).
+    pub(crate) grace: Duration,
 }
 
 impl Context {
@@ -117,6 +126,7 @@ impl Context {
             linger,
             open_for,
             chat: crate::ChatLimit::default(),
+            grace: Duration::from_secs(crate::DEFAULT_GRACE_SECS),
         }
     }
 }
@@ -167,6 +177,12 @@ struct Actor {
     deadline: Option<(Instant, usize, (u32, bool))>,
     /// When the game clock runs out.
     game_end: Option<Instant>,
+    /// How long a dropped person's seat is kept, and when each seat's grace runs out.
+    grace: Duration,
+    graces: Vec<Option<Instant>>,
+    /// The turn clock's time left, kept while the awaited person is in their grace: the seat,
+    /// the input's key and the time.
+    paused: Option<(usize, (u32, bool), Duration)>,
     recorded: bool,
     broken: bool,
     /// What the last awaiting frame announced.
@@ -331,6 +347,7 @@ fn start(replayed: Replayed, context: Context, summary: watch::Sender<LobbyEntry
     let Replayed { room, hashes, seq, input, log_len, recent } = replayed;
     let (out, _) = broadcast::channel(BACKLOG);
     let online = vec![0; room.setup.seats.len()];
+    let graces = vec![None; online.len()];
     let recorded = room.is_over();
     let announced = Some(room.waiting());
     let summarized = summary_key(&room);
@@ -357,6 +374,9 @@ fn start(replayed: Replayed, context: Context, summary: watch::Sender<LobbyEntry
         bot_at: None,
         deadline: None,
         game_end: None,
+        grace: context.grace,
+        graces,
+        paused: None,
         recorded,
         broken: false,
         announced,
@@ -394,6 +414,7 @@ fn summary_of(room: &Room) -> LobbyEntry {
             room.setup.turn_time,
             room.setup.game_time,
         ),
+        commitment: room.commitment().map(str::to_owned),
     }
 }
 
@@ -408,8 +429,14 @@ impl Actor {
     async fn run(mut self, mut rx: mpsc::Receiver<Msg>) {
         // After a restart nobody is connected: tell it, then go on where the room stood.
         for seat in 0..self.room.present().len() {
+            // A grace told before a restart starts again in full (nobody could come back while
+            // the server was down).
+            if self.room.kept()[seat] == Kept::Grace {
+                self.graces[seat] = Some(Instant::now() + self.grace);
+            }
             if self.room.present()[seat] {
                 let _ = self.execute(Some(Command::Presence { seat, online: false }), vec![]).await;
+                self.start_grace(seat).await;
             }
         }
         let _ = self.execute(None, vec![]).await;
@@ -453,6 +480,15 @@ impl Actor {
                         let _ = self.execute(Some(Command::TimeOut { seat }), vec![]).await;
                     }
                 }
+                () = sleep_until(self.graces.iter().flatten().min().copied()) => {
+                    let now = Instant::now();
+                    for seat in 0..self.graces.len() {
+                        if self.graces[seat].is_some_and(|at| at <= now) {
+                            self.graces[seat] = None;
+                            let _ = self.execute(Some(Command::Autoplay { seat }), vec![]).await;
+                        }
+                    }
+                }
                 () = sleep_until(self.game_end) => {
                     self.game_end = None;
                     let _ = self.execute(Some(Command::TimeUp), vec![]).await;
@@ -469,6 +505,20 @@ impl Actor {
                     self.expire_at = None;
                 }
             }
+        }
+    }
+
+    /// Keeps `seat`, whose person's last connection went, for the grace while the game runs:
+    /// told to everyone (`grace_started`); the turn clock pauses (`arm_clocks`) and when the
+    /// grace runs out the computer plays the seat (`Command::Autoplay`).
+    async fn start_grace(&mut self, seat: usize) {
+        if !self.room.in_play() || self.room.kept()[seat] != Kept::Held {
+            return;
+        }
+        let seconds = self.grace.as_secs();
+        if self.execute(Some(Command::Grace { seat, seconds }), vec![]).await.is_ok() {
+            self.graces[seat] = Some(Instant::now() + self.grace);
+            self.arm_clocks();
         }
     }
 
@@ -507,6 +557,7 @@ impl Actor {
                 if self.online[seat] == 0 {
                     let online = false;
                     let _ = self.execute(Some(Command::Presence { seat, online }), vec![]).await;
+                    self.start_grace(seat).await;
                 }
             }
             Msg::Do { seat, frame, reply } => {
@@ -530,8 +581,11 @@ impl Actor {
                 };
                 let _ = reply.send(result);
             }
-            Msg::Claim { seat, name, reply } => {
-                let _ = reply.send(self.claim(seat, &name).await);
+            Msg::Claim { seat, name, seed, reply } => {
+                let _ = reply.send(self.claim(seat, &name, seed).await);
+            }
+            Msg::Save { reply } => {
+                let _ = reply.send(self.room.finished_save());
             }
             Msg::View { reply } => {
                 let _ = reply.send(self.view(self.seq));
@@ -568,6 +622,7 @@ impl Actor {
         if let Some(seat) = seat {
             self.online[seat] += 1;
             if self.online[seat] == 1 {
+                self.graces[seat] = None;
                 self.execute(Some(Command::Presence { seat, online: true }), vec![]).await?;
             }
         }
@@ -582,7 +637,12 @@ impl Actor {
         Ok(Joined { seat, welcome, missed, kept, events })
     }
 
-    async fn claim(&mut self, seat: usize, name: &str) -> Result<String, ClaimError> {
+    async fn claim(
+        &mut self,
+        seat: usize,
+        name: &str,
+        seed: Option<String>,
+    ) -> Result<String, ClaimError> {
         let name = check_name(name).map_err(ClaimError::BadName)?;
         self.room.check_claim(seat, &name).map_err(ClaimError::Problem)?;
         let token = token::fresh()
@@ -594,7 +654,7 @@ impl Actor {
             name: name.clone(),
             token_hash: hash.to_vec(),
         };
-        self.execute(Some(Command::Claim { seat, name }), vec![write])
+        self.execute(Some(Command::Claim { seat, name, seed }), vec![write])
             .await
             .map_err(|r| ClaimError::Server(r.message))?;
         self.hashes[seat] = Some(hash);
@@ -747,8 +807,13 @@ impl Actor {
             u64::try_from(at.saturating_duration_since(Instant::now()).as_millis())
                 .unwrap_or(u64::MAX)
         };
-        state.turn_left_ms = self.deadline.map(|(at, _, _)| left(at));
+        state.turn_left_ms = self.deadline.map(|(at, _, _)| left(at)).or_else(|| {
+            self.paused.map(|(_, _, rest)| u64::try_from(rest.as_millis()).unwrap_or(u64::MAX))
+        });
         state.game_left_ms = self.game_end.map(left);
+        for (seat, at) in state.seats.iter_mut().zip(&self.graces) {
+            seat.grace_left_ms = at.map(left);
+        }
         state
     }
 
@@ -782,6 +847,20 @@ impl Actor {
             Waiting::Person { seat, key } => {
                 self.bot_at = None;
                 let Some(seconds) = self.room.setup.turn_time else { return };
+                if self.graces[seat].is_some() {
+                    // Paused in the person's grace: what was left is kept for their return.
+                    if let Some((at, s, k)) = self.deadline.take()
+                        && (s, k) == (seat, key)
+                    {
+                        self.paused = Some((seat, key, at.saturating_duration_since(now)));
+                    }
+                    return;
+                }
+                if let Some((s, k, rest)) = self.paused.take()
+                    && (s, k) == (seat, key)
+                {
+                    self.deadline = Some((now + rest, seat, key));
+                }
                 if self.deadline.is_none_or(|(_, s, k)| (s, k) != (seat, key)) {
                     self.deadline = Some((now + Duration::from_secs(seconds), seat, key));
                 }
@@ -883,7 +962,7 @@ mod tests {
         let (handle, dir) = room("clock", request, Duration::ZERO).await;
         for (seat, name) in [(0, "Ann"), (1, "Bob")] {
             let name = name.to_owned();
-            ask(&handle, |reply| Msg::Claim { seat, name, reply }).await.unwrap();
+            ask(&handle, |reply| Msg::Claim { seat, name, seed: None, reply }).await.unwrap();
         }
         let joined =
             ask(&handle, |reply| Msg::Join { token: None, since: None, recent: None, reply }).await;
@@ -918,6 +997,64 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
+    async fn a_dropped_persons_turn_clock_pauses_in_the_grace_and_runs_on_from_there_on_return() {
+        let request = r#"{"seats":[{"kind":"human"},{"kind":"human"}],"turn_time":30,"seed":1}"#;
+        let (handle, dir) = room("grace-clock", request, Duration::ZERO).await;
+        let mut tokens = Vec::new();
+        for (seat, name) in [(0, "Ann"), (1, "Bob")] {
+            let name = name.to_owned();
+            let token = ask(&handle, |reply| Msg::Claim { seat, name, seed: None, reply }).await;
+            tokens.push(token.unwrap());
+        }
+        let join = |token: Option<String>| {
+            let handle = handle.clone();
+            async move {
+                ask(&handle, |reply| Msg::Join { token, since: None, recent: None, reply })
+                    .await
+                    .unwrap()
+            }
+        };
+        let view = || async { json!(ask(&handle, |reply| Msg::View { reply }).await) };
+        let mut rx = join(None).await.events;
+        let mut told = Vec::new();
+        let mut hear = |rx: &mut broadcast::Receiver<Batch>| {
+            while let Ok(batch) = rx.try_recv() {
+                told.extend(events(&batch));
+            }
+            told.clone()
+        };
+        assert_eq!(join(Some(tokens[0].clone())).await.seat, Some(0));
+
+        // Ann's page goes 10 s into her turn: her clock stops with 20 s left for her grace.
+        tokio::time::advance(Duration::from_secs(10)).await;
+        handle.tx.send(Msg::Leave { seat: 0 }).await.unwrap();
+        // Answered after the leave: the grace has started.
+        assert_eq!(view().await["seats"][0]["grace_left_ms"], 120_000);
+        tokio::time::advance(Duration::from_secs(100)).await;
+        let state = view().await;
+        assert_eq!(state["turn_left_ms"], 20_000, "{state}");
+        assert_eq!(state["seats"][0]["grace_left_ms"], 20_000, "{state}");
+        let heard = hear(&mut rx);
+        assert!(heard.contains(&json!({"type": "grace_started", "player": "Ann", "seconds": 120})));
+        assert!(heard.iter().all(|e| e["type"] != "timed_out"), "{heard:?}");
+
+        // She is back within the grace: her turn runs on from 20 s.
+        assert_eq!(join(Some(tokens[0].clone())).await.seat, Some(0));
+        let state = view().await;
+        assert_eq!(state["turn_left_ms"], 20_000, "{state}");
+        assert_eq!(state["seats"][0]["grace_left_ms"], Value::Null, "{state}");
+        tokio::time::advance(Duration::from_secs(19)).await;
+        assert_eq!(view().await["turn_left_ms"], 1_000);
+        tokio::time::advance(Duration::from_secs(2)).await;
+        let mut late = hear(&mut rx);
+        while !late.contains(&json!({"type": "timed_out", "player": "Ann"})) {
+            late.extend(events(&rx.recv().await.unwrap()));
+        }
+        assert!(late.contains(&json!({"type": "seat_returned", "player": "Ann"})));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[tokio::test(start_paused = true)]
     async fn a_welcome_mid_turn_tells_the_time_left_of_the_turn_clock_and_the_game_clock() {
         let request = r#"{"seats":[{"kind":"human"},{"kind":"human"}],"turn_time":30,
             "game_time":600,"seed":1}"#;
@@ -934,7 +1071,7 @@ mod tests {
         assert_eq!(welcome(handle.clone()).await["game_left_ms"], Value::Null);
         for (seat, name) in [(0, "Ann"), (1, "Bob")] {
             let name = name.to_owned();
-            ask(&handle, |reply| Msg::Claim { seat, name, reply }).await.unwrap();
+            ask(&handle, |reply| Msg::Claim { seat, name, seed: None, reply }).await.unwrap();
         }
         assert_eq!(welcome(handle.clone()).await["turn_left_ms"], 30_000);
         tokio::time::advance(Duration::from_millis(12_500)).await;
@@ -961,7 +1098,7 @@ mod tests {
         tokio::time::advance(Duration::from_hours(1)).await;
         for (seat, name) in [(0, "Ann"), (1, "Bob")] {
             let name = name.to_owned();
-            ask(&handle, |reply| Msg::Claim { seat, name, reply }).await.unwrap();
+            ask(&handle, |reply| Msg::Claim { seat, name, seed: None, reply }).await.unwrap();
         }
         let roll = |seat| {
             let handle = handle.clone();
@@ -1032,7 +1169,7 @@ mod tests {
         assert_eq!(json!(*handle.summary.borrow())["status"], "open");
         for (seat, name) in [(0, "Ann"), (1, "Bob")] {
             let name = name.to_owned();
-            ask(&handle, |reply| Msg::Claim { seat, name, reply }).await.unwrap();
+            ask(&handle, |reply| Msg::Claim { seat, name, seed: None, reply }).await.unwrap();
         }
         assert_eq!(json!(*handle.summary.borrow())["seats"][1]["name"], "Bob");
         let mut turns_seen = 0;
@@ -1057,7 +1194,7 @@ mod tests {
         let setup = serde_json::from_str::<CreateRoom>(request).unwrap().check(1).unwrap();
         let mut room = Room::new("r".into(), setup.clone());
         let log = [
-            Command::Claim { seat: 0, name: "Ann".into() },
+            Command::Claim { seat: 0, name: "Ann".into(), seed: None },
             Command::Act { seat: 0, act: Act::Roll },
         ];
         let mut events = Vec::new();

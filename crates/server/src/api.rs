@@ -16,6 +16,7 @@ use axum::{
     response::IntoResponse,
     routing::{get, post},
 };
+use snl_session::fairness::MAX_SEAT_SEED;
 use snl_store::RoomWrite;
 use snl_wire::rooms::{Claim, ClaimAnswer, Created, Rooms};
 use tokio::sync::oneshot;
@@ -38,6 +39,7 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         .route("/api/rooms/{room}/seats/{seat}", post(claim))
         .route("/api/rooms/{room}/ws", get(websocket))
         .route("/api/rooms/{room}/odds", get(crate::odds::endpoint))
+        .route("/api/rooms/{room}/save", get(save))
         .route("/api/lobby/ws", get(crate::lobby::endpoint))
         .route("/api/boards/check", post(crate::boards::endpoint))
         .route("/api/games", get(crate::games::list))
@@ -68,7 +70,14 @@ async fn create(
             format!("no randomness: {e}"),
         )
     };
-    let setup = request.check(token::random_u64().map_err(randomness)?).map_err(ApiError::bad)?;
+    // A seed named makes the dice known to the room's creator; otherwise the room draws a
+    // secret and publishes its commitment (docs/fairness.md).
+    let named = request.seed.is_some();
+    let mut setup =
+        request.check(token::random_u64().map_err(randomness)?).map_err(ApiError::bad)?;
+    if !named {
+        setup.secret = Some(token::secret().map_err(randomness)?);
+    }
     // Counted and reserved under one lock, so rooms created at once never pass the cap.
     let reserved = Reservation::take(&shared)?;
     let id = format!("{:016x}", token::random_u64().map_err(randomness)?);
@@ -164,6 +173,19 @@ async fn view(State(shared): State<Arc<Shared>>, Path(room): Path<String>) -> Ap
     Ok(Json(answer.await.map_err(|_| ApiError::gone(&room))?).into_response())
 }
 
+/// `GET /api/rooms/{room}/save`: the room's game as a save file keeps it, its dice with the
+/// revealed secret, once the game is over (`snl verify ROOM_URL` reads it).
+async fn save(State(shared): State<Arc<Shared>>, Path(room): Path<String>) -> ApiResult {
+    let handle = room_handle(&shared, &room).await?;
+    let (reply, answer) = oneshot::channel();
+    handle.tx.send(Msg::Save { reply }).await.map_err(|_| ApiError::gone(&room))?;
+    match answer.await.map_err(|_| ApiError::gone(&room))? {
+        Ok(save) => Ok(([(axum::http::header::CONTENT_TYPE, "application/json")], save.to_json())
+            .into_response()),
+        Err(message) => Err(ApiError::new(StatusCode::CONFLICT, "not_over", message)),
+    }
+}
+
 async fn claim(
     State(shared): State<Arc<Shared>>,
     Path((room, seat)): Path<(String, String)>,
@@ -177,9 +199,19 @@ async fn claim(
             format!("there is no seat '{}'", crate::quote::shown(&seat)),
         )
     })?;
-    let Claim { name } = body_json(body)?;
+    let Claim { name, seed } = body_json(body)?;
+    if let Some(seed) = seed.as_deref().filter(|s| s.chars().count() > MAX_SEAT_SEED) {
+        return Err(ApiError::bad(format!(
+            "seed '{}' is longer than {MAX_SEAT_SEED} characters",
+            crate::quote::shown(seed)
+        )));
+    }
     let (reply, answer) = oneshot::channel();
-    handle.tx.send(Msg::Claim { seat, name, reply }).await.map_err(|_| ApiError::gone(&room))?;
+    handle
+        .tx
+        .send(Msg::Claim { seat, name, seed, reply })
+        .await
+        .map_err(|_| ApiError::gone(&room))?;
     match answer.await.map_err(|_| ApiError::gone(&room))? {
         Ok(token) => Ok(Json(ClaimAnswer { seat, token }).into_response()),
         Err(ClaimError::BadName(message)) => Err(ApiError::bad(message)),

@@ -132,6 +132,9 @@ impl Default for CreateLimit {
     }
 }
 
+/// How long a dropped person's seat is kept by default, in seconds (`--grace`).
+pub const DEFAULT_GRACE_SECS: u64 = 120;
+
 /// How the server runs.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -164,6 +167,9 @@ pub struct Config {
     pub open_for: Duration,
     /// Rooms one client address may create: `burst` at once, then `rate` a minute.
     pub create_limit: CreateLimit,
+    /// How long a person whose connection dropped keeps their seat while the game runs (their
+    /// turn clock paused) before the computer (hard) plays it (`--grace`).
+    pub grace: Duration,
     /// Whether every commit waits for the disk (safe against a power cut) rather than for the
     /// operating system only (safe against the process being killed, the default).
     pub fsync: bool,
@@ -185,6 +191,7 @@ impl Config {
             linger: Duration::from_mins(1),
             open_for: Duration::from_mins(30),
             create_limit: CreateLimit::default(),
+            grace: Duration::from_secs(DEFAULT_GRACE_SECS),
             fsync: false,
         }
     }
@@ -278,6 +285,7 @@ pub async fn open(config: Config) -> Result<App, ServeError> {
         (config.linger, config.open_for),
     );
     context.chat = config.chat;
+    context.grace = config.grace;
     let mut rooms = HashMap::new();
     let restored = stored.len();
     for room in stored {

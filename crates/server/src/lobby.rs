@@ -183,6 +183,7 @@ mod tests {
             seats: Vec::new(),
             turns: 0,
             about: String::new(),
+            commitment: None,
         }
     }
 

@@ -6,13 +6,14 @@
 
 use serde::{Deserialize, Serialize};
 use snl_engine::{Board, Event, Numbered, Pending, SeatKind, Status};
+use snl_session::fairness::{commitment, room_seed, unhex};
 use snl_session::{Awaiting, Intent, Session, SessionError};
-use snl_store::DiceState;
+use snl_store::{DiceState, RoomDice};
 use snl_words::{Sentences, race_status, race_status_of, standing};
 
 use snl_wire::{
     frames::{Awaited, ErrorCode, ServerFrame},
-    rooms::{AwardLine, LegendEntry, RoomState, RoomStatus, SeatLine, SeatState},
+    rooms::{AwardLine, LegendEntry, RoomFairness, RoomState, RoomStatus, SeatLine, SeatState},
 };
 
 use crate::setup::RoomSetup;
@@ -21,8 +22,14 @@ use crate::setup::RoomSetup;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "do", rename_all = "snake_case")]
 pub(crate) enum Command {
-    /// A person takes an open seat.
-    Claim { seat: usize, name: String },
+    /// A person takes an open seat, adding a seed of their own to the room's dice (none: the
+    /// empty string).
+    Claim {
+        seat: usize,
+        name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seed: Option<String>,
+    },
     /// A seated person's intent.
     Act { seat: usize, act: Act },
     /// The computer seat awaited plays its next input.
@@ -40,6 +47,11 @@ pub(crate) enum Command {
     Greedy { why: String },
     /// Nobody took the room's open seats in time: the room is closed for good.
     Expire,
+    /// A seated person's last connection dropped while the game runs: the seat is kept for
+    /// `seconds` (`snl serve --grace`).
+    Grace { seat: usize, seconds: u64 },
+    /// The grace of `seat` ran out with its person away: the computer (hard) plays the seat.
+    Autoplay { seat: usize },
 }
 
 /// A person's intent for the game.
@@ -107,6 +119,25 @@ pub(crate) struct Room {
     sentences: Option<Sentences>,
     /// Whether the room expired with seats open ([`Command::Expire`]).
     expired: bool,
+    /// Each seat's own seed for the dice: a computer's empty from the start, a person's as
+    /// given when the seat was taken; none while the seat is open.
+    seat_seeds: Vec<Option<String>>,
+    /// SHA-256 of the room's secret, when it has one (`RoomSetup::secret`).
+    commitment: Option<String>,
+    /// Whether each seat is in its grace ([`Command::Grace`]) or played by the computer after
+    /// it ([`Command::Autoplay`]) until its person takes it back.
+    kept: Vec<Kept>,
+}
+
+/// Where a person's seat stands while its person is away.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kept {
+    /// Its person holds it (here or not yet dropped).
+    Held,
+    /// Dropped: kept for its person until the grace runs out.
+    Grace,
+    /// The grace ran out: the computer plays it until its person takes it back.
+    Autoplayed,
 }
 
 /// One event of the room, numbered, players by name, with its sentence: what is stored and
@@ -133,6 +164,9 @@ impl Room {
     pub(crate) fn new(id: String, setup: RoomSetup) -> Room {
         let names = setup.seats.iter().map(|s| s.name.clone()).collect();
         let seats = setup.seats.len();
+        let seat_seeds =
+            setup.seats.iter().map(|s| (s.kind != SeatKind::Human).then(String::new)).collect();
+        let commitment = setup.secret.as_deref().map(|s| commitment(&unhex(s).unwrap_or_default()));
         let mut room = Room {
             id,
             setup,
@@ -142,6 +176,9 @@ impl Room {
             present: vec![false; seats],
             sentences: None,
             expired: false,
+            seat_seeds,
+            commitment,
+            kept: vec![Kept::Held; seats],
         };
         room.start_when_full();
         room
@@ -154,11 +191,56 @@ impl Room {
         let names: Vec<String> = self.names.iter().flatten().cloned().collect();
         // Checked when the room was created, with the names checked distinct when taken.
         if let Ok(game) = self.setup.game(&names) {
-            let dice = DiceState::seeded(self.setup.seed);
+            let dice = self.dice();
             // Online rooms offer no undo (SPEC §9): no mark is kept at each turn.
             let session = Session::at(game, dice, &self.setup.board_name, self.seq).without_undo();
             self.sentences = Some(Sentences::new(session.game()));
             self.session = Some(session);
+        }
+    }
+
+    /// The room's dice, once every seat is taken: from its secret and the seats' own seeds
+    /// (docs/fairness.md), or the seed its request named.
+    fn dice(&self) -> DiceState {
+        let (Some(secret), Some(commitment)) = (&self.setup.secret, &self.commitment) else {
+            return DiceState::seeded(self.setup.seed);
+        };
+        let seat_seeds: Vec<String> = self.seat_seeds.iter().flatten().cloned().collect();
+        let seed = room_seed(&unhex(secret).unwrap_or_default(), &seat_seeds);
+        let room = RoomDice { commitment: commitment.clone(), seat_seeds, secret: secret.clone() };
+        DiceState::of_room(seed, room)
+    }
+
+    /// SHA-256 of the room's secret, published from its creation; none for a room whose
+    /// request named its seed.
+    pub(crate) fn commitment(&self) -> Option<&str> {
+        self.commitment.as_deref()
+    }
+
+    /// How the room's dice can be checked: the secret and the seed once the game is over.
+    fn fairness(&self) -> Option<RoomFairness> {
+        let commitment = self.commitment.clone()?;
+        let revealed = self.session.as_ref().filter(|_| self.is_over());
+        Some(RoomFairness {
+            commitment,
+            seat_seeds: self.seat_seeds.clone(),
+            secret: revealed.and(self.setup.secret.clone()),
+            seed: revealed.and_then(|s| s.dice().seed()),
+        })
+    }
+
+    /// The game as a save keeps it, its dice's secret revealed, once it is over.
+    ///
+    /// # Errors
+    ///
+    /// One sentence when the game is not over.
+    pub(crate) fn finished_save(&self) -> Result<snl_store::Save, String> {
+        match &self.session {
+            Some(session) if self.is_over() => Ok(session.save()),
+            _ => Err(format!(
+                "the game of room {} is not over: its dice's secret is revealed at the end",
+                self.id
+            )),
         }
     }
 
@@ -229,10 +311,11 @@ impl Room {
     /// [`Refusal`] when the command is not possible now; the room is unchanged.
     pub(crate) fn apply(&mut self, command: &Command) -> Result<Vec<Told>, Refusal> {
         match command {
-            Command::Claim { seat, name } => {
+            Command::Claim { seat, name, seed } => {
                 self.check_claim(*seat, name)
                     .map_err(|p| Refusal::new(ErrorCode::Refused, p.to_string()))?;
                 self.names[*seat] = Some(name.clone());
+                self.seat_seeds[*seat] = Some(seed.clone().unwrap_or_default());
                 self.start_when_full();
                 Ok(Vec::new())
             }
@@ -241,7 +324,36 @@ impl Room {
                 if std::mem::replace(&mut self.present[*seat], *online) == *online {
                     return Ok(Vec::new());
                 }
-                Ok(vec![self.tell(Event::Presence { player: name, online: *online })])
+                let mut told =
+                    vec![self.tell(Event::Presence { player: name.clone(), online: *online })];
+                // Back within the grace: the seat is theirs again at once.
+                if *online && self.kept[*seat] == Kept::Grace {
+                    self.kept[*seat] = Kept::Held;
+                    told.push(self.tell(Event::SeatReturned { player: name }));
+                }
+                Ok(told)
+            }
+            Command::Grace { seat, seconds } => {
+                let player = self.name(*seat)?;
+                if self.kept[*seat] != Kept::Held || !self.in_play() {
+                    return Err(Refusal::new(ErrorCode::Refused, "no grace: nothing to keep"));
+                }
+                self.kept[*seat] = Kept::Grace;
+                Ok(vec![self.tell(Event::GraceStarted { player, seconds: *seconds })])
+            }
+            Command::Autoplay { seat } => {
+                let player = self.name(*seat)?;
+                if self.kept[*seat] != Kept::Grace || !self.in_play() {
+                    return Err(Refusal::new(ErrorCode::Refused, "the seat is not in its grace"));
+                }
+                self.kept[*seat] = Kept::Autoplayed;
+                let mut told = vec![self.tell(Event::SeatAutoplayed { player })];
+                let session = self.started()?;
+                let events = session
+                    .act(*seat, Intent::Autopilot { on: true })
+                    .map_err(|e| refusal(&e, session))?;
+                told.extend(self.told(events));
+                Ok(told)
             }
             Command::Chat { seat, text } => {
                 let player = self.name(*seat)?;
@@ -255,7 +367,14 @@ impl Room {
                 };
                 let session = self.started()?;
                 let events = session.act(*seat, intent).map_err(|e| refusal(&e, session))?;
-                Ok(self.told(events))
+                let mut told = self.told(events);
+                // Taken back from the computer that played it after the grace: one click.
+                if *act == (Act::Autopilot { on: false }) && self.kept[*seat] != Kept::Held {
+                    self.kept[*seat] = Kept::Held;
+                    let player = self.name(*seat)?;
+                    told.push(self.tell(Event::SeatReturned { player }));
+                }
+                Ok(told)
             }
             Command::Computer => {
                 let session = self.started()?;
@@ -381,6 +500,8 @@ impl Room {
                 open: self.names[i].is_none(),
                 online: online.get(i).is_some_and(|&n| n > 0),
                 autopilot: session.is_some_and(|s| s.on_autopilot(i)),
+                grace_left_ms: None,
+                autoplayed: self.kept[i] == Kept::Autoplayed,
                 position: game.map_or(0, |g| g.positions()[i]),
                 rank: game.and_then(|g| g.ranks()[i]),
                 standing: lines[i].standing.clone(),
@@ -409,6 +530,7 @@ impl Room {
             race: self.race_line(),
             legend: self.legend(),
             awards: self.award_lines(),
+            fairness: self.fairness(),
         }
     }
 
@@ -463,6 +585,16 @@ impl Room {
     /// none (seats open, or the game over).
     pub(crate) fn awaiting(&self, input: u64) -> Option<Awaited> {
         self.session.as_ref().and_then(|s| snl_wire::views::awaited(s.game(), input))
+    }
+
+    /// Where each seat stands while its person is away.
+    pub(crate) fn kept(&self) -> &[Kept] {
+        &self.kept
+    }
+
+    /// Whether the game has begun and is not over.
+    pub(crate) fn in_play(&self) -> bool {
+        self.session.is_some() && !self.is_over()
     }
 
     /// Whether the room expired with seats open.
@@ -581,7 +713,7 @@ mod tests {
     }
 
     fn claim(room: &mut Room, seat: usize, name: &str) {
-        plain(room.apply(&Command::Claim { seat, name: name.into() })).unwrap();
+        plain(room.apply(&Command::Claim { seat, name: name.into(), seed: None })).unwrap();
     }
 
     #[test]
@@ -591,7 +723,8 @@ mod tests {
         assert_eq!(r.waiting(), Waiting::Seats);
         let roll = Command::Act { seat: 0, act: Act::Roll };
         assert_eq!(plain(r.apply(&roll)).unwrap_err().code, ErrorCode::NotStarted);
-        let taken = plain(r.apply(&Command::Claim { seat: 1, name: "Ann".into() })).unwrap_err();
+        let again = Command::Claim { seat: 1, name: "Ann".into(), seed: None };
+        let taken = plain(r.apply(&again)).unwrap_err();
         assert!(taken.message.contains("'Ann' is taken"));
         claim(&mut r, 1, "Bob");
         assert!(matches!(r.waiting(), Waiting::Person { seat: 0, .. }));
@@ -623,6 +756,59 @@ mod tests {
     }
 
     #[test]
+    fn a_grace_the_computer_after_it_and_the_seat_taken_back_replay_from_the_log() {
+        let json = r#"{"seats":[{"kind":"human"},{"kind":"easy","name":"Robo"}],"seed":2}"#;
+        let mut first = room(json);
+        let mut log = Vec::new();
+        let mut told = Vec::new();
+        let mut run = |r: &mut Room, command: Command, log: &mut Vec<Command>| {
+            let events = plain(r.apply(&command)).unwrap();
+            log.push(command);
+            told.extend(events.clone());
+            // A few computer inputs (not the whole game once Ann's seat is the computer's).
+            for _ in 0..4 {
+                if r.waiting() != Waiting::Computer {
+                    break;
+                }
+                told.extend(plain(r.apply(&Command::Computer)).unwrap());
+                log.push(Command::Computer);
+            }
+            events
+        };
+        run(&mut first, Command::Claim { seat: 0, name: "Ann".into(), seed: None }, &mut log);
+        run(&mut first, Command::Presence { seat: 0, online: true }, &mut log);
+        run(&mut first, Command::Act { seat: 0, act: Act::Roll }, &mut log);
+        let refused = first.apply(&Command::Autoplay { seat: 0 }).unwrap_err();
+        assert_eq!(refused.code, ErrorCode::Refused, "no grace yet: nothing changes");
+        run(&mut first, Command::Presence { seat: 0, online: false }, &mut log);
+        let grace = run(&mut first, Command::Grace { seat: 0, seconds: 9 }, &mut log);
+        assert_eq!(grace, [Event::GraceStarted { player: "Ann".into(), seconds: 9 }]);
+        assert!(matches!(first.waiting(), Waiting::Person { seat: 0, .. }), "kept for Ann");
+        let auto = run(&mut first, Command::Autoplay { seat: 0 }, &mut log);
+        assert_eq!(auto[0], Event::SeatAutoplayed { player: "Ann".into() });
+        assert_eq!(first.kept()[0], Kept::Autoplayed);
+        assert!(first.session().unwrap().game().rolls() >= 3, "the computer played her turn");
+        let back = run(&mut first, Command::Presence { seat: 0, online: true }, &mut log);
+        assert_eq!(back.len(), 1, "back, but the computer keeps the seat until taken back");
+        let taken = Command::Act { seat: 0, act: Act::Autopilot { on: false } };
+        let taken = run(&mut first, taken, &mut log);
+        assert_eq!(taken.last(), Some(&Event::SeatReturned { player: "Ann".into() }));
+        assert_eq!(first.kept()[0], Kept::Held);
+
+        let mut second = room(json);
+        let mut again = Vec::new();
+        for command in &log {
+            again.extend(plain(second.apply(command)).unwrap());
+        }
+        assert_eq!(again, told);
+        assert_eq!(second.seq(), first.seq());
+        assert_eq!(
+            second.session().unwrap().game().state(),
+            first.session().unwrap().game().state()
+        );
+    }
+
+    #[test]
     fn presence_is_told_only_when_it_changes() {
         let mut r = room(r#"{"seats":[{"kind":"human"},{"kind":"easy"}]}"#);
         assert_eq!(
@@ -639,7 +825,7 @@ mod tests {
         let json = r#"{"seats":[{"kind":"human"},{"kind":"greedy"}],"rules":"bonus-six",
             "game_time":60}"#;
         let mut first = room(json);
-        let mut log = vec![Command::Claim { seat: 0, name: "Ann".into() }];
+        let mut log = vec![Command::Claim { seat: 0, name: "Ann".into(), seed: None }];
         let mut told = Vec::new();
         plain(first.apply(&log[0])).unwrap();
         while first.waiting() != Waiting::Over {
@@ -669,8 +855,8 @@ mod tests {
             "rules":"bonus-six","turn_time":5,"game_time":60}"#;
         let mut first = room(json);
         let mut log = vec![
-            Command::Claim { seat: 0, name: "Ann".into() },
-            Command::Claim { seat: 1, name: "Bob".into() },
+            Command::Claim { seat: 0, name: "Ann".into(), seed: None },
+            Command::Claim { seat: 1, name: "Bob".into(), seed: None },
         ];
         let mut told = Vec::new();
         for command in &log {

@@ -36,8 +36,15 @@ pub struct RoomSetup {
     /// The game clock in seconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub game_time: Option<u64>,
-    /// The dice's seed.
+    /// The seed named by the request, or drawn for the board (a random board's): the dice's
+    /// seed when the room has no `secret`.
     pub seed: u64,
+    /// The room's secret seed, 32 bytes in lowercase hex, drawn when the request names no seed:
+    /// its SHA-256 is published at once, the dice come from it and the seats' own seeds, and it
+    /// is revealed when the game is over (docs/fairness.md). Stored with the room, never sent
+    /// before then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<String>,
 }
 
 /// A room's request checked into its setup.
@@ -77,7 +84,8 @@ impl CheckRoom for CreateRoom {
             seats.push(SeatRequest { kind: seat.kind, name });
         }
         let (turn_time, game_time) = (self.turn_time, self.game_time);
-        let setup = RoomSetup { board_name, board, rules, seats, turn_time, game_time, seed };
+        let setup =
+            RoomSetup { board_name, board, rules, seats, turn_time, game_time, seed, secret: None };
         let names: Vec<String> =
             (0..setup.seats.len()).map(|i| format!("Seat {}", i + 1)).collect();
         setup.game(&names).map_err(|e| e.clone())?;

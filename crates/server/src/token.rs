@@ -32,6 +32,17 @@ pub(crate) fn random_u64() -> Result<u64, getrandom::Error> {
     getrandom::u64()
 }
 
+/// A room's secret seed: 32 random bytes in lowercase hex (docs/fairness.md).
+///
+/// # Errors
+///
+/// When the operating system gives no randomness.
+pub(crate) fn secret() -> Result<String, getrandom::Error> {
+    let mut bytes = [0u8; snl_session::fairness::SECRET_BYTES];
+    getrandom::fill(&mut bytes)?;
+    Ok(snl_session::fairness::hex(&bytes))
+}
+
 /// The hash kept for `token`.
 pub(crate) fn hash(token: &str) -> TokenHash {
     Sha256::digest(token.as_bytes()).into()

@@ -46,6 +46,37 @@ pub fn room_seed(secret: &[u8], seat_seeds: &[String]) -> u64 {
     u64::from_le_bytes(first)
 }
 
+/// Checks that `seed` is what an online room's revealed material gives: the secret hashes to
+/// the commitment published before the first roll, and the secret with the seats' seeds
+/// derives `seed` ([`room_seed`]).
+///
+/// # Errors
+///
+/// One sentence naming what does not agree.
+pub fn check_room(room: &snl_store::RoomDice, seed: u64) -> Result<(), String> {
+    let secret = unhex(&room.secret)
+        .filter(|s| s.len() == SECRET_BYTES)
+        .ok_or_else(|| format!("its revealed secret is not {SECRET_BYTES} bytes of hex"))?;
+    let hashed = commitment(&secret);
+    if !hashed.eq_ignore_ascii_case(&room.commitment) {
+        return Err(format!(
+            "SHA-256 of its revealed secret is {hashed}, not the commitment {} published \
+             before the first roll",
+            room.commitment
+        ));
+    }
+    let derived = room_seed(&secret, &room.seat_seeds);
+    if derived != seed {
+        return Err(format!(
+            "its secret and seats' seeds give seed {derived}, but its dice rolled from seed {seed}"
+        ));
+    }
+    Ok(())
+}
+
+/// The bytes of a room's secret.
+pub const SECRET_BYTES: usize = 32;
+
 /// `bytes` in lowercase hex.
 pub fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
@@ -102,6 +133,25 @@ mod tests {
         assert_ne!(seed, room_seed(&secret, &["ab".to_owned(), String::new()]));
         assert_ne!(seed, room_seed(&secret[1..], &seats));
         assert_eq!(seed, PINNED, "{seed}");
+    }
+
+    #[test]
+    fn a_room_checks_when_its_secret_and_seeds_give_its_seed_and_names_what_does_not() {
+        let secret = [9_u8; 32];
+        let seats = vec!["x".to_owned(), String::new()];
+        let room = snl_store::RoomDice {
+            commitment: commitment(&secret),
+            seat_seeds: seats.clone(),
+            secret: hex(&secret),
+        };
+        let seed = room_seed(&secret, &seats);
+        assert_eq!(check_room(&room, seed), Ok(()));
+        let why = check_room(&room, seed ^ 1).unwrap_err();
+        assert!(why.contains(&format!("give seed {seed}")), "{why}");
+        let other = snl_store::RoomDice { commitment: commitment(b"other"), ..room.clone() };
+        assert!(check_room(&other, seed).unwrap_err().contains("not the commitment"));
+        let short = snl_store::RoomDice { secret: "abcd".into(), ..room };
+        assert!(check_room(&short, seed).unwrap_err().contains("not 32 bytes"));
     }
 
     const PINNED: u64 = 12_755_314_830_973_023_730;

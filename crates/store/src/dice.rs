@@ -6,6 +6,20 @@ use snl_engine::{
     SeededDice,
 };
 
+/// The material an online room's seed comes from (docs/fairness.md, "Online rooms"): the
+/// commitment published before any roll, each seat's own seed in seating order (empty when
+/// none), and the secret once revealed. `snl_session::fairness` derives and checks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoomDice {
+    /// SHA-256 of the secret, lowercase hex.
+    pub commitment: String,
+    /// Each seat's own seed, in seating order.
+    pub seat_seeds: Vec<String>,
+    /// The secret, lowercase hex (32 bytes).
+    pub secret: String,
+}
+
 /// Where a game's rolls come from, and how far along they are.
 ///
 /// Seeded dice keep the whole generator state (ChaCha8's key, stream and position), not only the
@@ -31,6 +45,10 @@ pub enum DiceState {
         seed: u64,
         /// The generator where it stands.
         generator: SeededDice,
+        /// How an online room drew `seed` (commit–reveal, docs/fairness.md); none for a local
+        /// game, whose seed is its own proof.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        room: Option<RoomDice>,
     },
     /// Rolls given in advance (`--rolls`), and how many are used.
     Scripted(ScriptedDice),
@@ -39,7 +57,20 @@ pub enum DiceState {
 impl DiceState {
     /// Fresh fair dice for `seed`.
     pub fn seeded(seed: u64) -> DiceState {
-        DiceState::Seeded { seed, generator: SeededDice::new(seed) }
+        DiceState::Seeded { seed, generator: SeededDice::new(seed), room: None }
+    }
+
+    /// Fresh fair dice for `seed`, drawn by an online room as `room` tells.
+    pub fn of_room(seed: u64, room: RoomDice) -> DiceState {
+        DiceState::Seeded { seed, generator: SeededDice::new(seed), room: Some(room) }
+    }
+
+    /// How an online room drew the seed, for its seeded dice.
+    pub fn room(&self) -> Option<&RoomDice> {
+        match self {
+            DiceState::Seeded { room, .. } => room.as_ref(),
+            DiceState::Scripted(_) => None,
+        }
     }
 
     /// The seed, for seeded dice.
@@ -72,11 +103,11 @@ impl DiceState {
     /// # Errors
     ///
     /// A sentence naming the first thing that disagrees.
-    pub(crate) fn agrees_with(&self, state: &GameState) -> Result<(), String> {
+    pub fn agrees_with(&self, state: &GameState) -> Result<(), String> {
         let dice = state.rules.thrown_dice();
         let rolls = state.history.len();
         match self {
-            DiceState::Seeded { seed, generator } => {
+            DiceState::Seeded { seed, generator, .. } => {
                 let mut fresh = SeededDice::new(*seed);
                 let (saved, derived) = (Parts::of(generator), Parts::of(&fresh));
                 if saved.key != derived.key {

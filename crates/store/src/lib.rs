@@ -54,7 +54,7 @@ pub use db::{
     Action, BUSY_TIMEOUT, Database, DbError, Earned, GameId, GameStatus, GameSummary, Logged,
     MoveRow, NewSeries, PlayerStats, SCHEMA_VERSION, SeriesId, SeriesSummary,
 };
-pub use dice::DiceState;
+pub use dice::{DiceState, RoomDice};
 pub use rooms::{
     CHECKPOINT_PAGES, Checkpointer, ROOM_SCHEMA_VERSION, RoomStore, RoomWrite, StoredRoom,
 };

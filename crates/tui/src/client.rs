@@ -32,7 +32,7 @@ const RECONNECTS: u32 = 35;
 
 /// Why the client could not do what it was asked.
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum ClientError {
+pub enum ClientError {
     /// The address is not a room's page address.
     #[error(
         "'{0}' is not a room's address: it looks like http://HOST:PORT/room/ID (the room page's address)"
@@ -54,7 +54,7 @@ pub(crate) enum ClientError {
 impl ClientError {
     /// Whether the request was wrong (a bad address, an unknown room, a full room, a taken name)
     /// rather than the network or the server failing.
-    pub(crate) fn is_bad_input(&self) -> bool {
+    pub fn is_bad_input(&self) -> bool {
         match self {
             ClientError::BadUrl(_) => true,
             ClientError::Refused { code, .. } => !code.starts_with("server") && code != "gone",
@@ -65,7 +65,7 @@ impl ClientError {
 
 /// A room's address: `http://HOST:PORT/room/ID`, as its page shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct RoomUrl {
+pub struct RoomUrl {
     /// `HOST:PORT`.
     pub(crate) host: String,
     /// The room's id.
@@ -178,9 +178,25 @@ pub(crate) fn take_seat(url: &RoomUrl, name: &str) -> Result<(usize, String), Cl
         });
     };
     let path = format!("/api/rooms/{}/seats/{seat}", url.room);
-    let claim = serde_json::to_string(&Claim { name: name.to_owned() }).unwrap_or_default();
+    // The seat's own seed for the room's dice (docs/fairness.md): 16 random bytes in hex.
+    let mut bytes = [0_u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| network(url, format!("no randomness: {e}")))?;
+    let seed = Some(snl_session::fairness::hex(&bytes));
+    let claim = serde_json::to_string(&Claim { name: name.to_owned(), seed }).unwrap_or_default();
     let answer: ClaimAnswer = http(url, "POST", &path, Some(claim))?;
     Ok((answer.seat, answer.token))
+}
+
+/// The room's game once over, as a save file keeps it, its dice's secret revealed
+/// (`GET /api/rooms/{room}/save`): what `snl verify ROOM_URL` checks.
+///
+/// # Errors
+///
+/// [`ClientError`] when the server cannot be reached or refuses (the game is not over).
+pub fn room_save(url: &RoomUrl) -> Result<snl_store::Save, ClientError> {
+    let save: serde_json::Value = http(url, "GET", &format!("/api/rooms/{}/save", url.room), None)?;
+    snl_store::Save::from_json(save.to_string().as_bytes())
+        .map_err(|e| network(url, format!("its saved game cannot be read: {e}")))
 }
 
 /// What the room tells the front end.

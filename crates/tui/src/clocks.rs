@@ -67,6 +67,8 @@ pub struct Clocks {
     game_end: Option<Duration>,
     /// The person timed and when their time runs out.
     turn_end: Option<(Awaited, Duration)>,
+    /// The person's turn clock held with this much left ([`Clocks::hold_turn`]).
+    held: Option<(Awaited, Duration)>,
 }
 
 impl Clocks {
@@ -90,6 +92,7 @@ impl Clocks {
             game_time: game_time.map(Duration::from_secs),
             game_end: None,
             turn_end: None,
+            held: None,
         })
     }
 
@@ -117,6 +120,9 @@ impl Clocks {
             Awaiting::Choice(d) => Some((d.seat, rolls, true)),
             Awaiting::Computer { .. } | Awaiting::Over => None,
         };
+        if self.held.is_some_and(|(timed, _)| Some(timed) != awaited) {
+            self.held = None;
+        }
         match (awaited, self.turn_time) {
             (Some(awaited), Some(time)) => {
                 if self.turn_end.is_none_or(|(timed, _)| timed != awaited) {
@@ -194,12 +200,34 @@ impl Clocks {
         }
     }
 
+    /// Holds the person's turn clock where it stands while `hold` (a room's person dropped and
+    /// is in their grace: the server pauses it), and lets it run on from there after: for a
+    /// screen that shows a room's clocks.
+    pub(crate) fn hold_turn(&mut self, hold: bool) {
+        let now = self.clock.now();
+        if hold {
+            if let (None, Some((awaited, end))) = (self.held, self.turn_end) {
+                self.held = Some((awaited, end.saturating_sub(now)));
+            }
+        } else if let Some((awaited, rest)) = self.held.take()
+            && self.turn_end.is_some_and(|(timed, _)| timed == awaited)
+        {
+            self.turn_end = Some((awaited, now + rest));
+        }
+    }
+
+    /// Whether the person's turn clock is held (`hold_turn`, for a room's screen).
+    pub fn turn_held(&self) -> bool {
+        self.held.is_some()
+    }
+
     /// The time left to the person timed, and to the game, as of the last look ([`Clocks::due`]),
     /// for the screen.
     pub fn left(&self) -> (Option<Duration>, Option<Duration>) {
         let now = self.clock.now();
         let left = |end: Duration| end.saturating_sub(now);
-        (self.turn_end.map(|(_, end)| left(end)), self.game_end.map(left))
+        let turn = self.held.map(|(_, rest)| rest).or(self.turn_end.map(|(_, end)| left(end)));
+        (turn, self.game_end.map(left))
     }
 }
 

@@ -388,13 +388,15 @@ fn follow_from(
     // then, else from the awaiting frame that follows the end.
     let (mut over_at_welcome, mut ended_live) = (false, false);
     let mut awards = Vec::new();
+    let me = seat.as_ref().map(|(me, _)| *me);
+    let mut autopilot = false;
     if let Some(state) = state {
         over_at_welcome = state.status == RoomStatus::Over;
         awards.clone_from(&state.awards);
         table = Some(Table::from_state(&state));
+        autopilot = autoplayed(&state, me);
         due = state.awaiting;
     }
-    let mut autopilot = false;
     // What is awaited from this seat and not yet asked (`due`): asked once the events before it
     // are told.
     let ended = || Failure::other(anyhow::anyhow!("the connection to the room ended"));
@@ -434,6 +436,7 @@ fn follow_from(
                 }
                 over_at_welcome = state.status == RoomStatus::Over;
                 awards.clone_from(&state.awards);
+                autopilot |= autoplayed(&state, me);
                 if table.is_none() {
                     table = Some(Table::from_state(&state));
                     due = state.awaiting;
@@ -530,4 +533,16 @@ fn prompt(
         Answer::Intent(frame) => Answer::Intent(frame.answering(Some(awaited.input()))),
         other => other,
     }))
+}
+
+/// Whether `me`'s seat is played by the computer because its grace ran out while away: said
+/// with the key that takes it back.
+fn autoplayed(state: &RoomState, me: Option<usize>) -> bool {
+    let taken = me.and_then(|me| state.seats.get(me)).is_some_and(|s| s.autoplayed);
+    if taken {
+        crate::stderr_line!(
+            "The computer plays your seat since your grace ran out: press Enter to take it back."
+        );
+    }
+    taken
 }

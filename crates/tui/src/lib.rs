@@ -69,6 +69,8 @@ mod terminal;
 mod ui;
 mod update;
 
+pub use client::{ClientError, RoomUrl, room_save};
+
 #[cfg(test)]
 mod online_tests;
 #[cfg(test)]

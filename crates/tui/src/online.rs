@@ -9,13 +9,14 @@
 //! keys become intents in [`Online::outbox`], which the loop in `screen.rs` sends).
 
 use std::collections::VecDeque;
+use std::time::{Duration, Instant};
 
 use snl_engine::{Board, BoardSpec, Event, Game, Input, Pending, Rules, Seat, SeatKind};
-use snl_session::{Intent, Session};
+use snl_session::{Awaiting, Intent, Session};
 use snl_store::DiceState;
 use snl_wire::{frames::ClientFrame, rooms::RoomState};
 
-use crate::clocks::Clocks;
+use crate::clocks::{Clock, Clocks};
 
 /// The local copy of a room's game, played from the server's events.
 #[derive(Clone, Debug)]
@@ -162,6 +163,11 @@ pub(crate) struct Online {
     pub(crate) autopilot: Vec<bool>,
     /// Seats whose player is away (told by `presence`).
     pub(crate) away: Vec<bool>,
+    /// When each dropped person's grace runs out, on [`Online::time`] (told by `grace_started`
+    /// or a welcome's `grace_left_ms`; ended by `seat_autoplayed` or `seat_returned`).
+    pub(crate) grace: Vec<Option<Duration>>,
+    /// The time the graces count on (a test's is pretend).
+    pub(crate) time: Clock,
     /// Intents for the loop to send.
     pub(crate) outbox: Vec<ClientFrame>,
     /// An intent was sent and its answer not heard yet: keys wait.
@@ -207,10 +213,12 @@ impl Online {
             .collect();
         let board_name = state.board_name.clone();
         let game = new_game(&board, &rules, &names, &kinds)?;
-        Ok(Online {
+        let mut online = Online {
             url: url.to_owned(),
             autopilot: vec![false; names.len()],
             away,
+            grace: Vec::new(),
+            time: Clock::Real(Instant::now()),
             names,
             kinds,
             board,
@@ -226,7 +234,38 @@ impl Online {
             started: false,
             clocks: Clocks::new(state.turn_time, state.game_time, None),
             chat: None,
-        })
+        };
+        online.take_graces(state);
+        Ok(online)
+    }
+
+    /// Takes the graces running as a room's state tells them (`grace_left_ms`): a screen that
+    /// joins, or joins again, counts from there.
+    pub(crate) fn take_graces(&mut self, state: &RoomState) {
+        let now = self.time.now();
+        self.grace = state
+            .seats
+            .iter()
+            .map(|s| s.grace_left_ms.map(|ms| now + Duration::from_millis(ms)))
+            .collect();
+    }
+
+    /// How long `seat`'s person, dropped, keeps the seat before the computer plays it; none
+    /// when the seat is not in its grace.
+    pub(crate) fn grace_left(&self, seat: usize) -> Option<Duration> {
+        let end = self.grace.get(seat).copied().flatten()?;
+        Some(end.saturating_sub(self.time.now()))
+    }
+
+    /// Whether what the room awaits is from a person in their grace: the room's turn clock is
+    /// paused.
+    pub(crate) fn awaited_in_grace(&self, awaiting: &Awaiting) -> bool {
+        let seat = match awaiting {
+            Awaiting::Roll { seat } => *seat,
+            Awaiting::Choice(d) => d.seat,
+            Awaiting::Computer { .. } | Awaiting::Over => return false,
+        };
+        self.grace.get(seat).is_some_and(Option::is_some)
     }
 
     /// A session over the local copy of the game (what the screen draws), with the seats on

@@ -532,3 +532,74 @@ fn when_the_game_clock_runs_out_the_watchers_screen_says_so_and_ends_with_the_ro
     let shown = text(&app, 130, 40);
     assert!(shown.contains("Time is up"), "{shown}");
 }
+
+/// One event of the room as the server numbers it.
+fn told(seq: u64, event: Event<String>) -> Numbered<String> {
+    Numbered { seq, event }
+}
+
+#[test]
+fn join_and_watch_show_a_dropped_seat_kept_counting_down_its_turn_clock_paused_and_its_return() {
+    // A watcher's screen (a seated person's is the same screen, `snl join`).
+    {
+        let mut app = timed_screen(None, 17_500, 587_500);
+        let step = std::time::Duration::from_secs(5);
+        online_mut(&mut app).time =
+            crate::clocks::Clock::Pretend { now: std::time::Duration::ZERO, step };
+        let ann = || "Ann".to_owned();
+        hear(
+            &mut app,
+            &[
+                told(1, Event::Presence { player: ann(), online: false }),
+                told(2, Event::GraceStarted { player: ann(), seconds: 120 }),
+            ],
+        );
+        update(&mut app, Action::Tick);
+        let screen = text(&app, 120, 40);
+        assert!(screen.contains("seat kept 2:00"), "{screen}");
+        assert!(screen.contains("⏱ turn 0:18 paused · game 9:48"), "{screen}");
+        assert!(log(&app).contains("Ann dropped: the seat is kept for 2:00"), "{}", log(&app));
+        // Time passes: the grace counts down, Ann's turn clock stays where it was.
+        online_mut(&mut app).time.waited();
+        wait_5s(&mut app);
+        let screen = text(&app, 120, 40);
+        assert!(screen.contains("seat kept 1:55"), "{screen}");
+        assert!(screen.contains("⏱ turn 0:18 paused · game 9:43"), "{screen}");
+
+        // She is back within the grace: the seat is hers, her clock runs on from 0:18.
+        hear(
+            &mut app,
+            &[
+                told(3, Event::Presence { player: ann(), online: true }),
+                told(4, Event::SeatReturned { player: ann() }),
+            ],
+        );
+        wait_5s(&mut app);
+        let screen = text(&app, 120, 40);
+        assert!(!screen.contains("seat kept"), "{screen}");
+        assert!(screen.contains("⏱ turn 0:13 · game 9:38"), "{screen}");
+        assert!(log(&app).contains("Ann is here."), "{}", log(&app));
+        assert!(log(&app).contains("Ann took the seat back"), "{}", log(&app));
+        assert_eq!(online(&app).lost, None, "the screen follows the game on");
+    }
+}
+
+#[test]
+fn a_screen_that_joins_during_a_grace_counts_from_what_the_server_says() {
+    let mut state = state(Rules::default());
+    state.seats[0].online = false;
+    state.seats[0].grace_left_ms = Some(61_500);
+    let opts = Options { color: true, fast: true, quiet: true, ..Options::default() };
+    let mut online = Online::new(URL, &state).unwrap();
+    // The graces count on a clock standing at 0: the welcome's 61.5 s show as 1:02.
+    let (now, step) = (std::time::Duration::ZERO, std::time::Duration::ZERO);
+    online.time = crate::clocks::Clock::Pretend { now, step };
+    let mut app = room::app(online, None, opts);
+    room::receive(&mut app, Update::Welcome { seat: None, seq: 0, state: Box::new(state) });
+    let screen = text(&app, 120, 40);
+    assert!(screen.contains("away, seat kept 1:02"), "{screen}");
+}
+
+fn online_mut(app: &mut App) -> &mut Online {
+    app.mode.room_mut().unwrap()
+}

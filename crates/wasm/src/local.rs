@@ -244,6 +244,8 @@ impl Local {
                 open: false,
                 online: true,
                 autopilot: false,
+                grace_left_ms: None,
+                autoplayed: false,
                 position: positions[i],
                 rank: ranks[i],
                 standing: line.standing,
@@ -275,6 +277,7 @@ impl Local {
             // Achievements are awarded from the game database, which a game on this device has
             // not (and snl-session, which names them, is not in the browser's engine).
             awards: Vec::new(),
+            fairness: None,
         }
     }
 

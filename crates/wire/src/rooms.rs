@@ -226,6 +226,10 @@ pub struct Created {
 pub struct Claim {
     /// The name taken at the table.
     pub name: String,
+    /// The seat's own seed for the room's dice (docs/fairness.md), at most 64 characters; the
+    /// page makes one with `crypto.getRandomValues`. None: the empty string.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
 }
 
 /// The answer to a seat taken.
@@ -282,6 +286,26 @@ pub struct LobbyEntry {
     /// 0:30` (`snl_words::room_traits`); absent for a classic game without clocks.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub about: String,
+    /// SHA-256 of the room's secret seed, published before any roll ([`RoomFairness`]); absent
+    /// for a room created with a seed named.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commitment: Option<String>,
+}
+
+/// How a room's dice can be checked (commit–reveal, docs/fairness.md): in its state from
+/// its creation.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoomFairness {
+    /// SHA-256 of the room's secret, lowercase hex: published before any roll.
+    pub commitment: String,
+    /// Each seat's own seed as it was given when taken (a computer's, or a person's who gave
+    /// none, is empty), in seating order; null for a seat still open.
+    pub seat_seeds: Vec<Option<String>>,
+    /// The secret, lowercase hex, once revealed: when the game is over.
+    pub secret: Option<String>,
+    /// The dice's seed derived from the secret and the seats' seeds, once revealed.
+    pub seed: Option<u64>,
 }
 
 /// The answer to `GET /api/rooms`: the rooms with open seats or running.
@@ -293,6 +317,7 @@ pub struct Rooms {
 }
 
 /// A seat in a room's public state.
+#[expect(clippy::struct_excessive_bools, reason = "each flag is a field of the wire a page reads")]
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct SeatState {
@@ -308,6 +333,14 @@ pub struct SeatState {
     pub online: bool,
     /// Whether the computer plays it for its person.
     pub autopilot: bool,
+    /// While its person is away in their grace (`snl serve --grace`): the milliseconds left
+    /// before the computer plays the seat; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grace_left_ms: Option<u64>,
+    /// Whether the computer plays it because its person's grace ran out (they take it back
+    /// with the `autopilot` frame, `on` false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub autoplayed: bool,
     /// Its token's cell.
     pub position: u32,
     /// Its rank once finished (or, at a race's or the game clock's end, ranked by position).
@@ -405,4 +438,8 @@ pub struct RoomState {
     /// absent while it runs or when it earned nothing.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub awards: Vec<AwardLine>,
+    /// How its dice can be checked; absent for a room created with a seed named (whose seed
+    /// its creator knows).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fairness: Option<RoomFairness>,
 }

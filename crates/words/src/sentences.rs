@@ -240,6 +240,17 @@ impl Sentences {
             Event::Presence { player, online } => {
                 agree(&name(*player), "is", "are") + if *online { " back" } else { " away" }
             }
+            Event::GraceStarted { player, seconds } => format!(
+                "{} dropped: the seat is kept for {}, then the computer plays it",
+                name(*player),
+                crate::status::clock(*seconds)
+            ),
+            Event::SeatAutoplayed { player } => {
+                format!("The computer plays for {} until they take the seat back", name(*player))
+            }
+            Event::SeatReturned { player } => {
+                format!("{} took the seat back", name(*player))
+            }
             Event::TimeUp {} => "Time is up: the game ends with this round.".to_owned(),
             Event::GameEnded { ranking } => {
                 let mut text = String::from("Final ranking:");

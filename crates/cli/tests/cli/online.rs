@@ -51,7 +51,7 @@ pub(crate) fn serve() -> Served {
 
 impl Served {
     /// Kills the server with SIGKILL and starts it again on the same database and address.
-    fn kill_and_restart(&mut self) {
+    pub(crate) fn kill_and_restart(&mut self) {
         self.kill();
         self.start_again();
     }
@@ -62,6 +62,11 @@ impl Served {
         self.child.wait().unwrap();
     }
 
+    /// The server's game database.
+    pub(crate) fn db(&self) -> &str {
+        &self.db
+    }
+
     /// Starts the server again on the same database and address.
     pub(crate) fn start_again(&mut self) {
         let (child, addr) = start_server(&self.db, &self.addr);
@@ -70,7 +75,7 @@ impl Served {
     }
 }
 
-fn http(addr: &str, method: &str, path: &str, body: &str) -> Value {
+pub(crate) fn http(addr: &str, method: &str, path: &str, body: &str) -> Value {
     let mut stream = TcpStream::connect(addr).unwrap();
     write!(
         stream,

@@ -189,11 +189,18 @@ fn serve_killed_mid_game_restores_the_room_and_reconnecting_clients_miss_nothing
         players[0].seen.iter().map(|f| f["event"]["type"].as_str().unwrap()).collect();
     assert_eq!(kinds.iter().filter(|k| **k == "game_started").count(), 1);
     assert_eq!(kinds.last(), Some(&"game_ended"));
-    // After the restart both were told away (nobody was connected), then back.
-    let presence: Vec<&Value> =
-        players[0].seen[before..].iter().take(4).map(|f| &f["event"]).collect();
-    assert_eq!(presence[0], &json!({"type": "presence", "player": "Ann", "online": false}));
-    assert_eq!(presence[1], &json!({"type": "presence", "player": "Bob", "online": false}));
+    // After the restart both were told away (nobody was connected), each seat kept for its
+    // grace (issue 30, point 3), then back.
+    let told: Vec<&Value> = players[0].seen[before..].iter().take(4).map(|f| &f["event"]).collect();
+    assert_eq!(
+        told,
+        [
+            &json!({"type": "presence", "player": "Ann", "online": false}),
+            &json!({"type": "grace_started", "player": "Ann", "seconds": 120}),
+            &json!({"type": "presence", "player": "Bob", "online": false}),
+            &json!({"type": "grace_started", "player": "Bob", "seconds": 120}),
+        ]
+    );
     // The finished game is in the database like any other.
     drop(second);
     let games = crate::util::snl_json(&["games", "--db", &db, "--json"]);
@@ -234,7 +241,12 @@ fn serve_help_groups_each_option_under_its_own_heading() {
     };
     assert_eq!(under("Listening"), ["addr", "open"], "{}", run.stdout);
     assert_eq!(under("Game database"), ["db", "fsync"], "{}", run.stdout);
-    assert_eq!(under("Rooms"), ["bot-delay-ms", "max-rooms", "rooms-per-minute"], "{}", run.stdout);
+    assert_eq!(
+        under("Rooms"),
+        ["bot-delay-ms", "grace", "max-rooms", "rooms-per-minute"],
+        "{}",
+        run.stdout
+    );
     assert_eq!(
         under("Connections"),
         ["max-connections", "connections-per-address", "rate", "allow-origin"],

@@ -77,7 +77,13 @@ impl Player {
 
     /// The game's events, without who came and went.
     fn game(&self) -> Vec<Value> {
-        self.seen.iter().map(|f| f["event"].clone()).filter(|e| e["type"] != "presence").collect()
+        // Not her comings and goings: presence, and the grace kept while she was away.
+        let away = ["presence", "grace_started", "seat_returned"];
+        self.seen
+            .iter()
+            .map(|f| f["event"].clone())
+            .filter(|e| !away.iter().any(|t| e["type"] == *t))
+            .collect()
     }
 }
 

@@ -7,6 +7,7 @@ mod support;
 mod cluster;
 mod edge;
 mod full_disk;
+mod grace;
 mod heartbeat;
 mod hostile;
 mod insight;

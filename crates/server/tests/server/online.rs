@@ -221,14 +221,17 @@ async fn a_reconnect_with_since_gets_exactly_the_missed_events() {
         replayed.push(back.frame().await);
     }
     assert!(gap_free(&replayed, 5));
-    // Everything she had seen after 4, then her going away and coming back.
+    // Everything she had seen after 4, then her going away (her seat kept for the grace) and
+    // coming back within it.
     assert_eq!(replayed[..seen.len() - 3], seen[3..]);
     let tail: Vec<&Value> = replayed[seen.len() - 3..].iter().map(|f| &f["event"]).collect();
     assert_eq!(
         tail,
         [
             &json!({"type": "presence", "player": "Ann", "online": false}),
-            &json!({"type": "presence", "player": "Ann", "online": true})
+            &json!({"type": "grace_started", "player": "Ann", "seconds": 120}),
+            &json!({"type": "presence", "player": "Ann", "online": true}),
+            &json!({"type": "seat_returned", "player": "Ann"})
         ]
     );
     // A since past the end is refused.

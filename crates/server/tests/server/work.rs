@@ -153,11 +153,13 @@ fn a_restarted_server_serves_at_once_while_its_rooms_are_rebuilt() {
         assert_eq!(state["status"], "open");
         for (room, seq) in &stored {
             let state = server.state(room).await;
-            assert_eq!(state["seq"].as_u64(), Some(*seq + 1), "{room}: its events and Ann gone");
+            // Its events, then Ann gone and her seat kept for the grace.
+            assert_eq!(state["seq"].as_u64(), Some(*seq + 2), "{room}: its events and Ann gone");
+            assert!(state["seats"][0]["grace_left_ms"].as_u64().is_some(), "{state}");
             assert_eq!(state["awaiting"]["seat"], 0, "{state}");
         }
         let mut ann = Client::connect(server.addr, &stored[0].0, None).await.unwrap();
         let welcome = ann.hello(None, Some(0)).await;
-        assert_eq!(welcome["seq"].as_u64(), Some(stored[0].1 + 1));
+        assert_eq!(welcome["seq"].as_u64(), Some(stored[0].1 + 2));
     });
 }

@@ -6,7 +6,7 @@
 
 import { el, render, tokenIcon, tokenLayer } from './board.js';
 import { center, frame } from './geometry.js';
-import { api } from './net.js';
+import { api, takeSeat } from './net.js';
 import { zoomer } from './zoom.js';
 import { boardCheck, checkBoardFile } from './engine.js';
 
@@ -315,7 +315,7 @@ async function openRoom(/** @type {SubmitEvent} */ e) {
     const others = Array.from({ length: seats() - 1 }, () => ({ kind: 'hard' }));
     const made = await api('/api/rooms', { board: boardJson(), rules: rules(), seats: [{ kind: 'human' }, ...others] });
     const name = input('name').value.trim() || 'Designer';
-    const seat = await api(`/api/rooms/${encodeURIComponent(made.room)}/seats/0`, { name });
+    const seat = await takeSeat(made.room, 0, name);
     location.href = `/room/${encodeURIComponent(made.room)}#token=${encodeURIComponent(seat.token)}`;
   } catch (err) {
     $('use-error').textContent = err instanceof TypeError

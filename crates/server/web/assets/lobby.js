@@ -4,7 +4,7 @@
 // engine in the page (local.js): people taking turns at this screen and computer seats, no server.
 
 import { render } from './board.js';
-import { api, keepToken } from './net.js';
+import { api, keepToken, takeSeat } from './net.js';
 import { checkBoardFile } from './engine.js';
 import { keepNew } from './local.js';
 
@@ -191,7 +191,7 @@ form.addEventListener('submit', async (e) => {
     for (let i = 0; i < rows.length; i++) {
       if (rows[i].kind !== 'human' || (i > 0 && !sameDevice)) continue;
       const name = i === 0 ? me : rows[i].name || `Player ${++others}`;
-      const { token } = await api(`/api/rooms/${created.room}/seats/${i}`, { name });
+      const { token } = await takeSeat(created.room, i, name);
       keepToken(created.room, token);
     }
     location.assign(`/room/${created.room}`);

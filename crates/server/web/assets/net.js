@@ -18,6 +18,27 @@ export async function api(path, body) {
 const key = (room) => `snl.room.${room}`;
 
 /**
+ * A seat's own seed for the room's dice (docs/fairness.md): 16 random bytes from
+ * crypto.getRandomValues, in hex. Sent when a seat is taken; the server cannot foresee it.
+ * @returns {string}
+ */
+export function seatSeed() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Takes seat `seat` of `room` as `name`, with a seed of the page's own for the dice.
+ * @param {string} room
+ * @param {number} seat
+ * @param {string} name
+ * @returns {Promise<{seat: number, token: string}>}
+ */
+export function takeSeat(room, seat, name) {
+  return api(`/api/rooms/${encodeURIComponent(room)}/seats/${seat}`, { name, seed: seatSeed() });
+}
+
+/**
  * The seat tokens this device holds for `room`.
  * @param {string} room
  * @returns {string[]}

@@ -12,7 +12,7 @@ import { planEvent, catchUpSpeed } from './plan.js';
 import { playBeat, celebrate } from './anim.js';
 import { diceTray } from './dice.js';
 import { armSound, play as playSound, setSound, soundOn } from './sound.js';
-import { api, connect, dropToken, heldTokens, keepToken } from './net.js';
+import { api, connect, dropToken, heldTokens, keepToken, takeSeat } from './net.js';
 
 /**
  * @typedef {import('./net.js').Frame} Frame
@@ -30,7 +30,9 @@ import { api, connect, dropToken, heldTokens, keepToken } from './net.js';
  *   turns: number, ranking: string[], seq: number, turn_left_ms?: number | null,
  *   game_time?: number | null, game_left_ms?: number | null, race?: string | null,
  *   legend?: {kind: string, name: string, meaning: string}[],
- *   awards?: {seat: number, achievement: string, text: string}[]}} RoomView
+ *   awards?: {seat: number, achievement: string, text: string}[],
+ *   fairness?: {commitment: string, seat_seeds: (string | null)[], secret: string | null,
+ *     seed: number | null}}} RoomView
  * @typedef {{kind: 'event', seq: number, event: import('./plan.js').WireEvent, text?: string}
  *   | {kind: 'awaiting', awaiting: Awaiting, until?: number | null, seats?: SeatLine[],
  *     race?: string | null}
@@ -230,7 +232,7 @@ function claimForm(seat) {
     e.preventDefault();
     const name = input.value.trim();
     try {
-      const { token } = await api(`/api/rooms/${encodeURIComponent(room)}/seats/${seat}`, { name });
+      const { token } = await takeSeat(room, seat, name);
       localStorage.setItem('snl.name', name);
       keepToken(room, token);
       location.reload();
@@ -339,6 +341,7 @@ function adopt(state, until) {
   gameEnd = typeof state.game_left_ms === 'number' ? Date.now() + state.game_left_ms : null;
   tickGameClock();
   drawLegend();
+  drawFairness();
   draw();
   follow(current);
   drawPlayers();
@@ -405,6 +408,34 @@ function drawLegend() {
   const entries = view?.legend ?? [];
   $('legend').replaceChildren(...legendItems(entries));
   $('legend-card').hidden = entries.length === 0;
+}
+
+/**
+ * The room's dice commitment (docs/fairness.md): published before the first roll, the secret
+ * behind it revealed when the game is over, with the command that checks every roll.
+ */
+function drawFairness() {
+  const fair = view?.fairness;
+  $('fair-card').hidden = !fair;
+  if (!fair) return;
+  $('fair-commitment').textContent = fair.commitment;
+  $('fair-secret-row').hidden = !fair.secret;
+  $('fair-secret').textContent = fair.secret ?? '';
+  $('fair-check').textContent = `snl verify ${location.origin}/room/${view?.room ?? ''}`;
+  $('fair-check-row').hidden = !fair.secret;
+  $('fair-hidden-row').hidden = Boolean(fair.secret);
+}
+
+/** The game is over: the room's state now reveals the dice's secret. */
+async function revealed() {
+  if (!view?.fairness) return;
+  try {
+    const state = await api(`/api/rooms/${encodeURIComponent(room)}`);
+    if (view && state.fairness) view.fairness = state.fairness;
+    drawFairness();
+  } catch {
+    // The card keeps saying the secret is revealed at the end; a reload shows it.
+  }
 }
 
 /** @param {string} name */
@@ -490,7 +521,10 @@ async function show(event, text) {
   if (seat && event.type !== 'presence') seat.position = positions[event.player] ?? seat.position;
   draw();
   if (['moved', 'snake', 'ladder', 'wormhole', 'turn_voided', 'player_finished', 'shield_gained', 'shield_used', 'game_ended'].includes(event.type)) drawPlayers();
-  if (event.type === 'game_ended') showWinner(true);
+  if (event.type === 'game_ended') {
+    showWinner(true);
+    revealed();
+  }
 }
 
 /** @param {boolean} fresh whether the game just ended here (celebrate) */

@@ -193,8 +193,8 @@ impl Database {
         let head: Head = serde_json::from_str(&head)
             .map_err(|e| bad(id, "games row", format!("has a head that cannot be read ({e})")))?;
         let dice = match (head.dice, &base.dice) {
-            (HeadDice::Seeded { generator }, DiceState::Seeded { seed, .. }) => {
-                DiceState::Seeded { seed: *seed, generator }
+            (HeadDice::Seeded { generator }, DiceState::Seeded { seed, room, .. }) => {
+                DiceState::Seeded { seed: *seed, generator, room: room.clone() }
             }
             (HeadDice::Scripted { used }, DiceState::Scripted(list)) => {
                 let mut list = list.clone();

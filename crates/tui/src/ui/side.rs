@@ -69,6 +69,10 @@ fn render_players(frame: &mut Frame<'_>, area: Rect, app: &App, two_lines: bool)
             if online.away.get(seat) == Some(&true) {
                 kind.push_str(", away");
             }
+            // Dropped: the seat is kept for them this long, then the computer plays it.
+            if let Some(left) = online.grace_left(seat) {
+                kind = format!("{kind}, seat kept {}", minutes_seconds(left));
+            }
         }
         let at = app.shown[seat];
         let place = if at == 0 { "start".to_owned() } else { at.to_string() };
@@ -129,7 +133,8 @@ fn clock_line(clocks: &Clocks) -> Line<'static> {
     let (turn, game) = clocks.left();
     let mut parts = Vec::new();
     if let Some(left) = turn {
-        parts.push(format!("turn {}", minutes_seconds(left)));
+        let held = if clocks.turn_held() { " paused" } else { "" };
+        parts.push(format!("turn {}{held}", minutes_seconds(left)));
     }
     if let Some(left) = game {
         parts.push(format!("game {}", minutes_seconds(left)));

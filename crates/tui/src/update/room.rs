@@ -47,6 +47,10 @@ pub(crate) fn receive(app: &mut App, update: Update) {
     };
     match update {
         Update::Welcome { seq, state, .. } => {
+            online.take_graces(&state);
+            if me.and_then(|me| state.seats.get(me)).is_some_and(|s| s.autoplayed) {
+                app.note("The computer plays your seat since your grace ran out: a takes it back.");
+            }
             online.input = state.awaiting.map(|a| a.input());
             // A room over before it was joined says what its game earned in its state.
             app.awards = state.awards.iter().map(|a| (a.seat, a.text.clone())).collect();
@@ -85,10 +89,16 @@ pub(crate) fn receive(app: &mut App, update: Update) {
     }
     app.mode = mode;
     app.refresh_chances();
-    if let Some(clocks) = app.mode.room_mut().and_then(|room| room.clocks.as_mut()) {
-        match told_left {
-            Some((turn, game)) => clocks.told_left(&app.session, turn, game),
-            None => clocks.look(&app.session),
+    let awaiting = app.session.awaiting();
+    if let Some(room) = app.mode.room_mut() {
+        let held = room.awaited_in_grace(&awaiting);
+        if let Some(clocks) = room.clocks.as_mut() {
+            match told_left {
+                Some((turn, game)) => clocks.told_left(&app.session, turn, game),
+                None => clocks.look(&app.session),
+            }
+            // The server pauses the turn clock of a person in their grace.
+            clocks.hold_turn(held);
         }
     }
 }
@@ -112,6 +122,25 @@ fn hear(app: &mut App, online: &mut Online, me: Option<usize>, numbered: &Number
         Event::Chat { player, text } => {
             app.say(Said { text: format!("{player}: {text}"), tone: Tone::Plain });
         }
+        // A dropped person's seat kept, then played by the computer, then taken back: told in
+        // the room's words, the countdown in the players panel (from the welcome's
+        // `grace_left_ms` for what happened before the screen connected).
+        Event::GraceStarted { player, .. }
+        | Event::SeatAutoplayed { player }
+        | Event::SeatReturned { player } => {
+            let seat = online.names.iter().position(|n| n == player);
+            if let (Some(seat), true) = (seat, live) {
+                online.grace[seat] = match &numbered.event {
+                    Event::GraceStarted { seconds, .. } => {
+                        Some(online.time.now() + std::time::Duration::from_secs(*seconds))
+                    }
+                    _ => None,
+                };
+            }
+            for said in said_of(&mut app.sentences, &event) {
+                app.say(said);
+            }
+        }
         Event::Autopilot { on, .. } => {
             if let Some(&seat) = event.player()
                 && let Some(flag) = online.autopilot.get_mut(seat)
@@ -129,6 +158,7 @@ fn hear(app: &mut App, online: &mut Online, me: Option<usize>, numbered: &Number
             if *players != online.names {
                 players.clone_into(&mut online.names);
                 online.away.resize(players.len(), false);
+                online.grace.resize(players.len(), None);
                 online.autopilot.resize(players.len(), false);
                 match new_game(&online.board, &online.rules, &online.names, &online.kinds) {
                     Ok(game) => online.mirror = Mirror::new(game),
@@ -206,8 +236,13 @@ pub(crate) fn chat(app: &mut App, key: ChatKey) {
 /// as the animation reaches it.
 pub(crate) fn tick(app: &mut App) {
     app.next_beat();
-    if let Some(clocks) = app.mode.room_mut().and_then(|room| room.clocks.as_mut()) {
-        clocks.look(&app.session);
+    let awaiting = app.session.awaiting();
+    if let Some(room) = app.mode.room_mut() {
+        let held = room.awaited_in_grace(&awaiting);
+        if let Some(clocks) = room.clocks.as_mut() {
+            clocks.look(&app.session);
+            clocks.hold_turn(held);
+        }
     }
 }
 
