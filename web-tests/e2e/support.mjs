@@ -15,15 +15,17 @@ export const shots = process.env.SNL_SHOTS ?? path.join(root, 'target', 'web-scr
 mkdirSync(shots, { recursive: true });
 
 /**
- * Starts `snl serve` and resolves with its address once it prints its first line.
+ * Starts `snl serve` (with `args` more of its options) and resolves with its address once it
+ * prints its first line.
+ * @param {string[]} [args]
  * @returns {Promise<{url: string, db: string | null, stop: () => void}>}
  */
-export async function startServer() {
+export async function startServer(args = []) {
   // A server already running (e.g. dev-server.mjs in front of one), for working on the pages.
   if (process.env.SNL_URL) return { url: process.env.SNL_URL, db: process.env.SNL_DB ?? null, stop() {} };
   const bin = process.env.SNL_BIN ?? path.join(root, 'target', 'release', 'snl');
   const dir = mkdtempSync(path.join(tmpdir(), 'snl-web-'));
-  const child = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--db', path.join(dir, 'games.db'), '--bot-delay-ms', '0', '--rate', '200'], {
+  const child = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--db', path.join(dir, 'games.db'), '--bot-delay-ms', '0', '--rate', '200', ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: /** @type {import('node:stream').Readable} */ (child.stdout) });

@@ -19,7 +19,7 @@ import { api, connect, dropToken, heldTokens, keepToken, takeSeat } from './net.
  * @typedef {import('./net.js').Link} Link
  * @typedef {{seat: number, kind: string, name: string | null, open: boolean, online: boolean,
  *   autopilot: boolean, position: number, rank: number | null, standing?: string,
- *   carried?: string[]}} SeatView
+ *   carried?: string[], grace_left_ms?: number | null, autoplayed?: boolean}} SeatView
  * @typedef {{standing: string, carried?: string[]}} SeatLine
  * @typedef {{type: 'roll', seat: number, input: number} | {type: 'choice', seat: number,
  *   options: {steps: number, lands: number, top_face: boolean, landed: number,
@@ -77,6 +77,20 @@ let pumping = false;
 let sent = false;
 /** @type {number | null} */
 let deadline = null;
+/**
+ * When each dropped person's grace runs out (`Date.now()` time), by seat: the seat is kept for
+ * them until then, then the computer plays it (`--grace`).
+ * @type {Map<number, number>}
+ */
+const graceEnds = new Map();
+/**
+ * The turn clock held while the person awaited is in their grace (the server pauses it): what
+ * was left, for input `input`.
+ * @type {{input: number, left: number} | null}
+ */
+let paused = null;
+/** @param {number} seconds */
+const clockText = (seconds) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 
 const faces = () => Number(/d(\d+)/.exec(view?.rules?.dice ?? '1d6')?.[1] ?? 6);
 const seatName = (/** @type {number} */ seat) => view?.seats[seat]?.name ?? `seat ${seat + 1}`;
@@ -158,15 +172,50 @@ function drawPlayers() {
     badges.className = 'badges';
     if (mine.has(s.seat)) badges.appendChild(badge('you', 'badge-you'));
     if (s.kind === 'human' && !s.open) badges.appendChild(badge(s.online ? 'online' : 'away', s.online ? 'badge-on' : 'badge-away'));
-    if (s.autopilot) badges.appendChild(badge('autopilot', 'badge-auto'));
+    const graceEnd = graceEnds.get(s.seat);
+    if (graceEnd !== undefined) {
+      const kept = badge(graceText(graceEnd), 'badge-grace');
+      kept.dataset.graceEnd = String(graceEnd);
+      kept.setAttribute('role', 'timer');
+      badges.appendChild(kept);
+    }
+    if (s.autopilot) badges.appendChild(badge(s.autoplayed ? 'computer plays' : 'autopilot', 'badge-auto'));
     // What the cell effects left the seat, as the server words it (snl_words::carried_marks).
     for (const mark of s.carried ?? []) badges.appendChild(badge(mark, mark === 'shield' ? 'badge-shield' : 'badge-skip'));
     li.appendChild(badges);
     if (s.open && view.status === 'open' && s.seat !== first) li.appendChild(claimForm(s.seat));
     if (s.open && view.status === 'open' && mine.size > 0) li.appendChild(inviteButton(s.seat));
-    if (mine.has(s.seat) && view.status === 'running' && !s.rank) li.appendChild(autopilotSwitch(s));
+    if (mine.has(s.seat) && view.status === 'running' && !s.rank) li.appendChild(s.autoplayed ? takeBack(s) : autopilotSwitch(s));
     list.appendChild(li);
   }
+}
+
+/** @param {number} end when the grace runs out, in `Date.now()` time */
+function graceText(end) {
+  return `seat kept ${clockText(Math.max(0, Math.ceil((end - Date.now()) / 1000)))}`;
+}
+
+/** The graces count down in the players panel. */
+function tickGraces() {
+  for (const el of document.querySelectorAll('[data-grace-end]')) {
+    el.textContent = graceText(Number(/** @type {HTMLElement} */ (el).dataset.graceEnd));
+  }
+}
+setInterval(tickGraces, 1000);
+
+/**
+ * The computer plays this device's seat since its grace ran out: one click takes it back.
+ * @param {SeatView} s
+ */
+function takeBack(s) {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'take-back';
+  button.textContent = 'Take my seat back';
+  button.addEventListener('click', () => {
+    if (mine.get(s.seat)?.send({ type: 'autopilot', on: false })) button.disabled = true;
+  });
+  return button;
 }
 
 /** @param {string} text @param {string} cls */
@@ -296,7 +345,7 @@ function drawControls() {
     status.textContent = ours ? (mine.size > 1 ? `${who}'s turn: ${verb}!` : `Your turn, ${who}: ${verb}!`) : `${who} to ${verb}…`;
   }
   status.classList.toggle('yours', ours);
-  $('timer').hidden = deadline === null;
+  $('timer').hidden = deadline === null && paused === null;
   // Keyboard hints only for a seat this device holds: a spectator's keys do nothing.
   $('hint').hidden = mine.size === 0;
   const race = $('race');
@@ -337,6 +386,11 @@ function adopt(state, until) {
   awaiting = state.awaiting;
   current = awaiting ? seatName(awaiting.seat) : null;
   zoom.show(state.board);
+  graceEnds.clear();
+  for (const s of state.seats) {
+    if (typeof s.grace_left_ms === 'number') graceEnds.set(s.seat, Date.now() + s.grace_left_ms);
+  }
+  paused = null;
   startClock(until);
   gameEnd = typeof state.game_left_ms === 'number' ? Date.now() + state.game_left_ms : null;
   tickGameClock();
@@ -359,6 +413,23 @@ function adopt(state, until) {
 function startClock(until) {
   const person = awaiting && view?.seats[awaiting.seat]?.kind === 'human' && !view.seats[awaiting.seat].autopilot;
   deadline = view?.turn_time && person ? until ?? Date.now() + view.turn_time * 1000 : null;
+  holdClock();
+}
+
+/**
+ * Holds the turn clock while the person awaited is in their grace (the server pauses it) and
+ * lets it run on from there when they are back for the same input.
+ */
+function holdClock() {
+  const held = awaiting !== null && graceEnds.has(awaiting.seat);
+  if (held && deadline !== null && awaiting) {
+    paused = { input: awaiting.input, left: Math.max(0, deadline - Date.now()) };
+    deadline = null;
+  } else if (!held && paused) {
+    const seat = awaiting ? view?.seats[awaiting.seat] : undefined;
+    if (awaiting?.input === paused.input && seat && !seat.autopilot && !seat.autoplayed) deadline = Date.now() + paused.left;
+    paused = null;
+  }
   tickClock();
 }
 
@@ -370,13 +441,21 @@ const clockOf = (state) => (typeof state?.turn_left_ms === 'number' ? Date.now()
 
 function tickClock() {
   const timer = $('timer');
+  if (deadline === null && paused) {
+    const left = Math.ceil(paused.left / 1000);
+    timer.hidden = false;
+    timer.textContent = `${clockText(left)} paused`;
+    timer.setAttribute('aria-label', `the turn clock is paused with ${left} seconds left while ${awaiting ? seatName(awaiting.seat) : ''} is away`);
+    timer.classList.remove('low');
+    return;
+  }
   if (deadline === null) {
     timer.hidden = true;
     return;
   }
   const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
   timer.hidden = false;
-  timer.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+  timer.textContent = clockText(left);
   timer.setAttribute('aria-label', `${left} seconds left for ${awaiting ? seatName(awaiting.seat) : ''}`);
   timer.classList.toggle('low', left <= 5);
 }
@@ -398,7 +477,7 @@ function tickGameClock() {
   const left = Math.max(0, Math.ceil((gameEnd - Date.now()) / 1000));
   row.hidden = false;
   const clock = $('game-clock');
-  clock.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+  clock.textContent = clockText(left);
   clock.setAttribute('aria-label', `${left} seconds left in the game`);
 }
 setInterval(tickGameClock, 1000);
@@ -477,6 +556,21 @@ async function show(event, text) {
     case 'autopilot':
       if (seat) seat.autopilot = event.on;
       drawPlayers();
+      break;
+    case 'grace_started':
+      if (seat) graceEnds.set(seat.seat, Date.now() + Number(event.seconds) * 1000);
+      holdClock();
+      drawPlayers();
+      break;
+    case 'seat_autoplayed':
+    case 'seat_returned':
+      if (seat) {
+        graceEnds.delete(seat.seat);
+        seat.autoplayed = event.type === 'seat_autoplayed';
+      }
+      holdClock();
+      drawPlayers();
+      drawControls();
       break;
     case 'shield_gained':
       shields.add(event.player);
