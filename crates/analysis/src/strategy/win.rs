@@ -55,10 +55,13 @@ pub const MAX_SEATS: usize = 4;
 pub const MAX_BYTES: u64 = 3_500_000_000;
 
 /// Joint states at most (times the movers kept: one when every seat plays `win`, else one per
-/// seat). 3 seats on a 100-cell board all playing `win` are 1.03 million and take about a minute
-/// of one core; with seats playing fixed strategies, three times that; 4 seats all playing `win`
-/// reach the limit at 42 cells (measured: `cargo bench -p snl-analysis --bench win`).
-pub const MAX_STATES: u64 = 3_200_000;
+/// seat), so that what is accepted is solved in about a minute of one core. 3 seats on a
+/// 100-cell board all playing `win` are 1.03 million (about a minute); 4 seats all playing `win`
+/// reach the limit at 32 cells (1.05 million; measured on this 2-core machine while it ran other
+/// work: 4 seats took 2 s of processor time on 16 cells, 12 s on 22 and 42 s on 28, about 70 µs
+/// a state, so 42 cells — 3.1 million, the earlier limit — took over four minutes; the bench is
+/// `cargo bench -p snl-analysis --bench win`).
+pub const MAX_STATES: u64 = 1_100_000;
 
 /// A sweep that moves no value by more than this (absolute, on chances) has settled.
 pub const SETTLED: f64 = 1e-13;
