@@ -13,6 +13,8 @@
 
 /** Side of a cell in the drawing's units. */
 export const CELL = 100;
+/** Boards of more cells than this are drawn zoomable (up to 400 the whole board stays legible). */
+export const ZOOM_ABOVE = 400;
 /** Height of the start tray under the board, where tokens off the board wait. */
 export const TRAY = 70;
 

@@ -7,7 +7,7 @@
 // device (local.js), whose frames come from the engine in the page instead of a server.
 
 import { render, tokenIcon, shapeName, tokenSpace, legendItems } from './board.js';
-import { zoomer } from './zoom.js';
+import { ZOOM_ABOVE } from './geometry.js';
 import { planEvent, catchUpSpeed } from './plan.js';
 import { playBeat, celebrate } from './anim.js';
 import { diceTray } from './dice.js';
@@ -46,7 +46,22 @@ const isLocal = /^\/local(\/|\/index\.html)?$/.test(location.pathname);
 if (isLocal) document.body.dataset.local = 'true';
 const room = isLocal ? 'local' : decodeURIComponent(location.pathname.split('/')[2] ?? '');
 const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($('board')));
-const zoom = zoomer(svg, $('board-wrap'), $('zoom'), () => follow(current));
+/**
+ * The board's zoom (zoom.js), loaded with the first board large enough to need it: a room on a
+ * board of up to 400 cells carries none of it.
+ * @type {import('./zoom.js').Zoomer | null}
+ */
+let zoom = null;
+/** @param {import('./geometry.js').BoardJson} board */
+function showZoom(board) {
+  if (zoom) zoom.show(board);
+  else if (board.size > ZOOM_ABOVE) {
+    void import('./zoom.js').then(({ zoomer }) => {
+      zoom ??= zoomer(svg, $('board-wrap'), $('zoom'), () => follow(current));
+      zoom.show(view?.board ?? board);
+    });
+  }
+}
 const dice = diceTray($('dice'));
 const rollButton = /** @type {HTMLButtonElement} */ ($('roll'));
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
@@ -385,7 +400,7 @@ function adopt(state, until) {
   for (const s of state.seats) if (s.name) positions[s.name] = s.position;
   awaiting = state.awaiting;
   current = awaiting ? seatName(awaiting.seat) : null;
-  zoom.show(state.board);
+  showZoom(state.board);
   graceEnds.clear();
   for (const s of state.seats) {
     if (typeof s.grace_left_ms === 'number') graceEnds.set(s.seat, Date.now() + s.grace_left_ms);

@@ -3,10 +3,8 @@
 // sends as one) zooms about the pointer, and the board pans by scrolling or by a mouse drag.
 
 import { numberFont } from './board.js';
-import { CELL, frame } from './geometry.js';
+import { CELL, ZOOM_ABOVE, frame } from './geometry.js';
 
-/** Boards of more cells than this are drawn zoomable (up to 400 the whole board stays legible). */
-export const ZOOM_ABOVE = 400;
 /** Each step of the buttons and of the wheel. */
 const STEP = 1.4;
 /** The smallest size, in CSS pixels, the numbers are first drawn at on a zoomable board. */
