@@ -62,10 +62,13 @@ async fn a_room_closed_by_a_full_disk_is_not_listed_and_plays_on_once_the_disk_h
     bob.send(json!({"type": "roll"})).await;
     let (events, _) = until_awaiting(&mut bob).await;
     assert!(gap_free(&events, stored + 1), "every event once, in order: {events:?}");
-    // Only who came and went was stored while the room was closed (its seats' connections
-    // ended); then Bob's roll.
+    // Only who came and went (and the seats kept for them) was stored while the room was
+    // closed (its seats' connections ended); then Bob's roll.
     let (closed, played) = events.split_at(usize::try_from(last - stored).unwrap());
-    assert!(closed.iter().all(|e| e["event"]["type"] == "presence"), "{closed:?}");
+    let coming_and_going = |e: &Value| {
+        matches!(e["event"]["type"].as_str(), Some("presence" | "grace_started" | "seat_returned"))
+    };
+    assert!(closed.iter().all(coming_and_going), "{closed:?}");
     assert!(played.iter().any(|e| e["event"]["type"] == "dice_rolled"), "{played:?}");
     let (_, lobby) = http(addr, "GET", "/api/rooms", None).await;
     assert!(listed(&lobby), "listed again once it plays: {lobby}");
