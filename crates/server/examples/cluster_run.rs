@@ -124,9 +124,16 @@ async fn person(addr: SocketAddr, room: String, token: String, think: Duration) 
     }
 }
 
-/// The game's events, without who came and went.
+/// The game's events, without who came and went (and the seats kept for them while away: a
+/// person whose node died is away until the client reconnects elsewhere).
 fn game(frames: &[Value]) -> Vec<Value> {
-    frames.iter().map(|f| f["event"].clone()).filter(|e| e["type"] != "presence").collect()
+    frames
+        .iter()
+        .map(|f| f["event"].clone())
+        .filter(|e| {
+            !matches!(e["type"].as_str(), Some("presence" | "grace_started" | "seat_returned"))
+        })
+        .collect()
 }
 
 /// Creates a room through `addr`, takes seat 0; returns (room, token).
