@@ -1,4 +1,4 @@
-// Long on purpose: the room tables, their migrations and the batched write are one schema read together; a fifth is tests.
+// Long because the room tables, their migrations and the batched write are one schema read together; a fifth is tests.
 //! Online rooms kept in the game database (`snl serve`): each room's setup, its seats with the
 //! hashes of their tokens (never a token), the log of commands that rebuilds its game, and every
 //! event it sent, numbered. The server writes a batch of rooms' changes in one transaction

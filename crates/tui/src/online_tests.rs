@@ -1,3 +1,4 @@
+// Long because one table of online screens (join, watch, reconnects, the grace) shares one scripted room and its helpers.
 //! The online screen without a network: a room's game played by a session as the server plays
 //! it (seeded dice, the computer on the server), its events named and numbered as the server
 //! sends them, fed to the screen through the same update the loop uses; keys go through the

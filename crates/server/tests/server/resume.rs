@@ -119,6 +119,8 @@ async fn person(
     let mut seen = Seen::default();
     // A roll sent just before a drop, sent again after the resume with the same input id.
     let mut pending: Option<Value> = None;
+    // Connections gone silent, held unread to the end.
+    let mut silent = Vec::new();
     loop {
         let mut socket = open(server.addr, &room).await;
         let since = seen.last();
@@ -216,12 +218,10 @@ async fn person(
                 drop(socket);
             }
             Leave::Silent => {
-                // Says nothing and reads nothing (answers no ping) until the server gives up on
-                // it: its heartbeat finds it; the next connection is opened meanwhile.
-                tokio::spawn(async move {
-                    tokio::time::sleep(Duration::from_millis(400)).await;
-                    drop(socket);
-                });
+                // Says nothing and reads nothing (answers no ping): the server's heartbeat finds
+                // it; it is held, never read, until the game ends, the next connection opened
+                // meanwhile.
+                silent.push(socket);
             }
         }
     }
