@@ -124,3 +124,40 @@ test('a game that snl play recorded in the same database replays to where it end
   assert.deepEqual(await tokens(page), positionsAfter(game, n));
   assert.deepEqual(errors, []);
 });
+
+test('the replay page checks every roll and wormhole draw against the revealed secret itself, and names the roll an altered answer changed', async () => {
+  // No seed named: the server commits to a secret before the first roll and reveals it at the end.
+  const made = await post(`${server.url}/api/rooms`, { board: 'party', seats: [{ kind: 'easy', name: 'Vee' }, { kind: 'greedy', name: 'Wes' }] });
+  const { page, errors } = await openPage(browser);
+  await page.goto(`${server.url}/room/${made.room}`);
+  await page.waitForSelector('#winner:not([hidden])');
+  const list = await (await fetch(`${server.url}/api/games`)).json();
+  const recorded = list.games.find((/** @type {{seats: {name: string}[]}} */ g) => g.seats.map((s) => s.name).join() === 'Vee,Wes');
+  assert.ok(recorded, JSON.stringify(list));
+  const game = await (await fetch(`${server.url}/api/games/${recorded.id}`)).json();
+  const { seed, room, history } = game.dice;
+  assert.match(seed, /^\d+$/);
+  assert.match(room.secret, /^[0-9a-f]{64}$/, 'the secret is revealed once the game is over');
+
+  await page.goto(`${server.url}/replay/${recorded.id}`);
+  await page.waitForSelector('body[data-dice="verified"]');
+  const said = await page.locator('#fair-result').textContent() ?? '';
+  assert.ok(said.startsWith(`Checked in this page: all ${history.length} rolls`), said);
+  assert.ok(said.includes(`seed ${seed} gives`) && said.includes(room.commitment), said);
+
+  // The same game with its third roll changed on the way to the page: the page finds it alone.
+  const altered = await openPage(browser);
+  await altered.page.route(`**/api/games/${recorded.id}`, async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    const roll = body.dice.history[2].roll;
+    roll[0] = roll[0] % 6 + 1;
+    await route.fulfill({ response, json: body });
+  });
+  await altered.page.goto(`${server.url}/replay/${recorded.id}`);
+  await altered.page.waitForSelector('body[data-dice="not-verified"]');
+  const refused = await altered.page.locator('#fair-result').textContent() ?? '';
+  assert.ok(refused.startsWith(`Not verified: seed ${seed} gives`) && refused.includes('for move 3 of the history'), refused);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(altered.errors, []);
+});

@@ -32,6 +32,7 @@
 //! - [`strategy`]: easy, greedy and hard (optimal) decisions under the choice rules.
 //! - [`simulate`] and [`tournament`]: parallel Monte Carlo, deterministic for a seed.
 //! - [`design`]: boards searched for a game length and fairness asked for.
+//! - [`commitment`]: the commit–reveal derivation of an online room's dice seed.
 //! - [`fairness`]: dice counts against even chances (chi-square and its p-value).
 //! - [`Budget`]: the caller's cancel flag and deadline, which long work checks to stop early.
 
@@ -43,6 +44,7 @@ pub use support::{Unsupported, Work, check_supported, check_supported_for, check
 mod budget;
 pub use budget::Budget;
 
+pub mod commitment;
 pub mod design;
 pub mod exact;
 pub mod fairness;

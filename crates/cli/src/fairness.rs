@@ -5,11 +5,11 @@ use std::{collections::BTreeMap, path::Path};
 
 use clap::Args;
 use snl_analysis::fairness::{FaceCounts, FaceTest};
-use snl_engine::Board;
+use snl_engine::{SeededDice, check_rolls};
 use snl_session::fairness::check_room;
 use snl_store::{DiceState, Save, SaveError};
 use snl_tui::{ClientError, RoomUrl, console::Console, room_save};
-use snl_words::dice_verdict;
+use snl_words::{dice_verdict, dice_verified};
 
 use crate::{
     common::{CmdResult, Failure, OrFail},
@@ -79,32 +79,12 @@ pub(crate) fn verify(args: &VerifyArgs, console: &mut Console) -> CmdResult {
         Err(e) => return Err(Failure::bad(anyhow::anyhow!("{from} cannot be read: {e}"))),
     }
     let state = &save.game;
-    let draws = if state.board.cells.is_empty() {
-        0
-    } else {
-        let board = Board::new(&state.board, &state.rules).or_other()?;
-        state.history.iter().map(|m| board.draws_of(&m.jumps).len()).sum()
-    };
-    let rolls = state.history.len();
-    let (rolls_word, draws_word) =
-        (if rolls == 1 { "roll" } else { "rolls" }, if draws == 1 { "draw" } else { "draws" });
-    let wormholes =
-        if draws > 0 { format!(" and {draws} wormhole {draws_word}") } else { String::new() };
-    let source = match save.dice.room() {
-        Some(room) => format!(
-            "seed {seed} gives, the seed its revealed secret (SHA-256 {}, the commitment \
-             published before the first roll) and its {} seats' seeds derive",
-            room.commitment,
-            room.seat_seeds.len()
-        ),
-        None => format!("seed {seed} gives"),
-    };
-    writeln!(
-        console.out,
-        "{from}: all {rolls} {rolls_word}{wormholes} verified: each is what {source} (ChaCha8, \
-         docs/fairness.md)"
-    )
-    .or_other()
+    let checked =
+        check_rolls(&state.board, &state.rules, &state.history, &mut SeededDice::new(seed))
+            .map_err(|e| not_verified(format!("seed {seed} {e}")))?;
+    let room = save.dice.room().map(|r| (r.commitment.as_str(), r.seat_seeds.len()));
+    writeln!(console.out, "{from}: {}", dice_verified(checked.rolls, checked.draws, seed, room))
+        .or_other()
 }
 
 /// One player's faces of one kind of die, over the games counted.

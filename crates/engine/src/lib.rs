@@ -30,6 +30,8 @@
 //!   the rules offer a choice, and an [`Observer`] for every [`Event`].
 //! - [`GameState`]: a game as plain data (save files, databases); [`Game::restore`] is the one
 //!   door back, replaying the history to check it, and [`RestoreError`] names what is wrong.
+//! - [`check_rolls`]: whether a [`RollSource`] gives a recorded history's rolls and wormhole
+//!   draws (how seeded dice are verified).
 
 mod board;
 mod dice;
@@ -39,6 +41,7 @@ mod game;
 mod moves;
 mod phase;
 mod presets;
+mod proof;
 mod record;
 mod rules;
 mod save;
@@ -61,6 +64,7 @@ pub use game::{Decider, FirstOption, Game, PlayError, SetupError};
 pub use moves::{Advance, Entry, Meets, Met, MoveOption, Next, Outcome};
 pub use phase::{ApplyError, Checkpoint, Input, Pending, Status};
 pub use presets::{Preset, RandomBoard, RandomBoardError, UnknownPreset};
+pub use proof::{RollMismatch, RollsChecked, check_rolls};
 pub use record::{Decision, MoveKind, MoveRecord, TurnReport};
 pub use rules::{
     AfterRoll, Bonus, Choice, Finish, JumpMode, MaxBonus, Mode, OnMax, Overshoot, RuleSet,

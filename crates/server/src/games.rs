@@ -12,8 +12,11 @@ use std::{
 
 use serde::Serialize;
 use snl_engine::{Event, Game};
-use snl_store::{Database, DbError, GameId};
-use snl_wire::api::{GameEntry, GamePage, RecordedGame};
+use snl_store::{Database, DbError, DiceState, GameId, Save};
+use snl_wire::{
+    api::{DiceProof, GameEntry, GamePage, RecordedGame},
+    rooms::RoomFairness,
+};
 use snl_words::Sentences;
 
 /// Most games in one page of the list.
@@ -111,7 +114,26 @@ impl Library {
             events,
             legend: crate::room::legend_entries(end.board()),
             chat,
+            dice: dice_proof(&save),
         })
+    }
+}
+
+/// What the replay page checks the game's dice with.
+fn dice_proof(save: &Save) -> DiceProof {
+    let history = save.game.history.clone();
+    match &save.dice {
+        DiceState::Seeded { seed, room, .. } => DiceProof {
+            seed: Some(seed.to_string()),
+            room: room.as_ref().map(|r| RoomFairness {
+                commitment: r.commitment.clone(),
+                seat_seeds: r.seat_seeds.iter().cloned().map(Some).collect(),
+                secret: Some(r.secret.clone()),
+                seed: Some(*seed),
+            }),
+            history,
+        },
+        DiceState::Scripted(_) => DiceProof { seed: None, room: None, history },
     }
 }
 

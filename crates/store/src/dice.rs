@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 use snl_engine::{
-    Board, Dice, GameState, ParseRollsError, Roll, RollError, RollSource, Rules, ScriptedDice,
-    SeededDice,
+    Dice, GameState, ParseRollsError, Roll, RollError, RollMismatch, RollSource, Rules,
+    ScriptedDice, SeededDice, check_rolls,
 };
 
 /// The material an online room's seed comes from (docs/fairness.md, "Online rooms"): the
@@ -202,40 +202,18 @@ impl RollSource for DiceState {
     }
 }
 
-/// Gives every roll and wormhole draw of a history, in order, from `source`, and says where one
-/// differs from the history's: `what` names the source in the sentence.
+/// Gives every roll and wormhole draw of a history, in order, from `source` ([`check_rolls`]),
+/// and says where one differs from the history's: `what` names the source in the sentence.
 fn replay_source(
     source: &mut impl RollSource,
     state: &GameState,
     what: &str,
 ) -> Result<(), String> {
-    let dice = state.rules.thrown_dice();
-    // The wormholes' draws are read from each move's jumps, which need the board's exits.
-    let board = if state.board.cells.is_empty() {
-        None
-    } else {
-        Some(Board::new(&state.board, &state.rules).map_err(|e| e.to_string())?)
-    };
-    for (i, m) in state.history.iter().enumerate() {
-        let roll = source.roll(m.seat, dice).map_err(|e| e.to_string())?;
-        if roll != m.roll {
-            return Err(format!(
-                "{what} gives {roll:?} for move {} of the history, which has {:?}",
-                i + 1,
-                m.roll
-            ));
+    match check_rolls(&state.board, &state.rules, &state.history, source) {
+        Ok(_) => Ok(()),
+        Err(e @ (RollMismatch::Roll { .. } | RollMismatch::Draw { .. })) => {
+            Err(format!("{what} {e}"))
         }
-        for (index, count) in board.as_ref().map(|b| b.draws_of(&m.jumps)).unwrap_or_default() {
-            let drawn = source.draw(m.seat, count).map_err(|e| e.to_string())?;
-            if drawn != index {
-                return Err(format!(
-                    "{what} draws wormhole exit {} for move {} of the history, which took exit {}",
-                    drawn + 1,
-                    i + 1,
-                    index + 1
-                ));
-            }
-        }
+        Err(e) => Err(e.to_string()),
     }
-    Ok(())
 }

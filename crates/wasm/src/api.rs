@@ -6,8 +6,8 @@ use std::cell::RefCell;
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use serde_json::json;
-use snl_analysis::{Budget, exact};
-use snl_engine::{Board, BoardSpec, Roll, Rules};
+use snl_analysis::{Budget, commitment, exact};
+use snl_engine::{Board, BoardSpec, Roll, RollMismatch, Rules, SeededDice, check_rolls};
 use snl_wire::{
     BoardCheck,
     answers::{CheckLimits, OddsAsked, OddsTables},
@@ -250,6 +250,75 @@ pub fn analysable(request: &str) -> String {
 #[cfg(test)]
 fn value(answer: &str) -> serde_json::Value {
     serde_json::from_str(answer).unwrap()
+}
+
+/// `verify`'s request: a recorded game's board, rules and dice (`GET /api/games/{id}`'s
+/// `dice`, [`snl_wire::api::DiceProof`]).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VerifyAsked {
+    board: BoardSpec,
+    #[serde(default)]
+    rules: Rules,
+    seed: Option<String>,
+    #[serde(default)]
+    room: Option<RoomAsked>,
+    history: Vec<snl_engine::MoveRecord>,
+}
+
+/// An online room's commit–reveal material, as the room's `fairness` has it (its derived
+/// `seed`, if sent, is not trusted: it is derived here).
+#[derive(Debug, Deserialize)]
+struct RoomAsked {
+    commitment: String,
+    seat_seeds: Vec<Option<String>>,
+    secret: Option<String>,
+}
+
+/// A recorded game's dice checked as `snl verify` checks them: an online room's revealed secret
+/// against its commitment and, with the seats' seeds, against the seed; then every roll and
+/// wormhole draw against what the seed's ChaCha8 dice give. `{"verified": true, "rolls",
+/// "draws", "text"}` with `snl verify`'s sentence, or `{"verified": false, "why": sentence}`.
+pub fn verify(request: &str) -> String {
+    let asked: VerifyAsked = match read(request) {
+        Ok(asked) => asked,
+        Err(answer) => return answer,
+    };
+    let refused = |why: String| json!({ "verified": false, "why": why }).to_string();
+    let Some(seed) = asked.seed else {
+        return refused(
+            "its rolls were given by hand (--rolls), so no seed stands behind them".into(),
+        );
+    };
+    let Ok(seed) = seed.parse::<u64>() else {
+        return error(format_args!("the seed {seed:.40} is not a whole number below 2^64"));
+    };
+    if let Some(room) = &asked.room {
+        let Some(secret) = &room.secret else {
+            return refused("its secret is not revealed yet: it is, once the game is over".into());
+        };
+        let seats: Vec<String> =
+            room.seat_seeds.iter().map(|s| s.clone().unwrap_or_default()).collect();
+        if let Err(why) = commitment::check_room(&room.commitment, secret, &seats, seed) {
+            return refused(why);
+        }
+    }
+    match check_rolls(&asked.board, &asked.rules, &asked.history, &mut SeededDice::new(seed)) {
+        Ok(checked) => {
+            let room = asked.room.as_ref().map(|r| (r.commitment.as_str(), r.seat_seeds.len()));
+            json!({
+                "verified": true,
+                "rolls": checked.rolls,
+                "draws": checked.draws,
+                "text": snl_words::dice_verified(checked.rolls, checked.draws, seed, room),
+            })
+            .to_string()
+        }
+        Err(e @ (RollMismatch::Roll { .. } | RollMismatch::Draw { .. })) => {
+            refused(format!("seed {seed} {e}"))
+        }
+        Err(e) => refused(e.to_string()),
+    }
 }
 
 #[cfg(test)]

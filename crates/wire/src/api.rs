@@ -2,7 +2,7 @@
 //! recorded games.
 
 use serde::{Deserialize, Deserializer, Serialize};
-use snl_engine::{BoardSpec, Event, Rules, Seat};
+use snl_engine::{BoardSpec, Event, MoveRecord, Rules, Seat};
 
 use crate::{records::GameSummary, rooms::RulesChoice};
 
@@ -221,4 +221,21 @@ pub struct RecordedGame {
     /// none: always for a game played with `snl play`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub chat: Vec<ChatEntry>,
+    /// What the page needs to check the game's dice itself (docs/fairness.md).
+    pub dice: DiceProof,
+}
+
+/// A recorded game's dice, for a check in the page (the wasm engine's `verify`, the same check
+/// as `snl verify`): the seed, an online room's commit–reveal material, and every roll.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiceProof {
+    /// The dice's seed in decimal — text, as a page's numbers keep only 53 bits — or absent
+    /// when the rolls were given by hand (`--rolls`), so no seed stands behind them.
+    pub seed: Option<String>,
+    /// The room's commitment, seats' seeds and revealed secret, for a game played online.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub room: Option<crate::rooms::RoomFairness>,
+    /// Every roll of the game with its jumps, as the engine records them.
+    pub history: Vec<MoveRecord>,
 }

@@ -13,7 +13,8 @@
 //! - Rank and name words: [`ordinal`], [`agree`], [`whom`], [`whose`], [`place`].
 //! - [`achievement`] and [`earned`]: the title of every achievement, what earns it, and the line
 //!   a game's end shows for one.
-//! - [`dice_verdict`]: what a dice test's p-value means, in words.
+//! - [`dice_verdict`]: what a dice test's p-value means, in words; [`dice_verified`]: what a
+//!   check of a game's rolls against its seed found.
 //!
 //! Nothing here reads a terminal, a clock or a socket; it depends on the engine alone, and keeps
 //! to what rustc 1.85 compiles (the browser's build).
@@ -29,8 +30,8 @@ pub use options::{describe_option, roll_words};
 pub use pictures::{CellKind, Hue, Picture, carried, carried_marks};
 pub use sentences::{Sentences, agree, ordinal, place, rules_in_words, whom, whose};
 pub use status::{
-    LegendLine, chance, clock, clock_status, clock_time, finished, legend, race_status,
-    race_status_of, reach_verdict, room_traits, seat_default_name, standing,
+    LegendLine, chance, clock, clock_status, clock_time, dice_verified, finished, legend,
+    race_status, race_status_of, reach_verdict, room_traits, seat_default_name, standing,
 };
 
 /// What a test of dice against even chances found, in words a person can read, from its

@@ -158,6 +158,29 @@ pub fn reach_verdict(reach: &Reach, size: u32) -> String {
     }
 }
 
+/// What a check of a game's dice found when every roll agreed (`snl verify`, the replay page):
+/// `all 57 rolls and 2 wormhole draws verified: each is what seed 5 gives (ChaCha8,
+/// docs/fairness.md)`; for an online room, `room` is its commitment and its number of seats.
+pub fn dice_verified(rolls: usize, draws: usize, seed: u64, room: Option<(&str, usize)>) -> String {
+    let rolls_word = if rolls == 1 { "roll" } else { "rolls" };
+    let wormholes = match draws {
+        0 => String::new(),
+        1 => " and 1 wormhole draw".to_owned(),
+        n => format!(" and {n} wormhole draws"),
+    };
+    let source = match room {
+        Some((commitment, seats)) => format!(
+            "seed {seed} gives, the seed its revealed secret (SHA-256 {commitment}, the \
+             commitment published before the first roll) and its {seats} seats' seeds derive"
+        ),
+        None => format!("seed {seed} gives"),
+    };
+    format!(
+        "all {rolls} {rolls_word}{wormholes} verified: each is what {source} (ChaCha8, \
+         docs/fairness.md)"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use snl_engine::{Preset, Rules};

@@ -135,6 +135,18 @@ export const odds = (request) => call('odds', request);
 export const analysable = (request) => call('analysable', request);
 
 /**
+ * A recorded game's dice checked as `snl verify` checks them (docs/fairness.md): an online room's
+ * revealed secret against its commitment and its seats' seeds, then every roll and wormhole draw
+ * against the seed's dice. `request` is the board and rules with GET /api/games/{id}'s `dice`.
+ * @param {{board: BoardJson, rules: RulesJson, seed: string | null,
+ *   room?: {commitment: string, seat_seeds: (string | null)[], secret: string | null} | null,
+ *   history: unknown[]}} request
+ * @returns {Promise<{verified: true, rolls: number, draws: number, text: string}
+ *   | {verified: false, why: string}>}
+ */
+export const verify = (request) => call('verify', request);
+
+/**
  * @typedef {{act: 'roll'} | {act: 'choose', option: number}} LocalIntent
  * @typedef {{type: string} & Record<string, any>} LocalFrame
  */

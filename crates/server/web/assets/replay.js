@@ -148,6 +148,24 @@ function play() {
   timer = window.setTimeout(tick, delay());
 }
 
+/**
+ * Checks the game's dice here, with the engine `snl verify` uses, compiled to wasm
+ * (docs/fairness.md): the page trusts no sentence of the server's about them.
+ */
+async function checkDice() {
+  const out = $('fair-result');
+  try {
+    const { verify } = await import('./engine.js');
+    const dice = game.dice;
+    const answer = await verify({ board: game.board, rules: game.rules, seed: dice.seed ?? null, room: dice.room ?? null, history: dice.history });
+    out.textContent = answer.verified ? `Checked in this page: ${answer.text}.` : `Not verified: ${answer.why}.`;
+    document.body.dataset.dice = answer.verified ? 'verified' : 'not-verified';
+  } catch (e) {
+    out.textContent = `The dice could not be checked in this page: ${/** @type {Error} */ (e).message}`;
+    document.body.dataset.dice = 'unchecked';
+  }
+}
+
 function pause() {
   clearTimeout(timer);
   timer = 0;
@@ -198,6 +216,7 @@ async function viewer() {
     e.preventDefault();
   });
   document.body.dataset.ready = 'true';
+  checkDice();
 }
 
 /** @type {number | null} */

@@ -102,3 +102,78 @@ fn odds_follow_the_tokens_and_a_winner_takes_all() {
     let bad = value(&odds(&json!({ "board": board, "positions": [101, 1] }).to_string()));
     assert!(bad["error"].as_str().unwrap().contains("positions [101, 1]"), "{bad}");
 }
+
+/// A party game (wormholes draw from the dice's stream) played to its end with seed `seed`.
+fn party_game(seed: u64) -> snl_engine::GameState {
+    use snl_engine::{FirstOption, Game, Preset, Seat, SeatKind};
+    let rules = Rules::default();
+    let board = Board::new(&Preset::Party.spec(), &rules).unwrap();
+    let seats = vec![Seat::new("Ann", SeatKind::Easy), Seat::new("Bob", SeatKind::Easy)];
+    let mut game = Game::new(board, rules, seats).unwrap();
+    game.play_to_end(&mut SeededDice::new(seed), &mut FirstOption, &mut Vec::new()).unwrap();
+    game.state()
+}
+
+#[test]
+fn the_page_verifies_a_seeded_games_rolls_and_draws_and_names_the_first_changed_roll() {
+    // A seed whose game takes a wormhole, so the draws are checked too.
+    let (seed, state) = (1..100)
+        .map(|seed| (seed, party_game(seed)))
+        .find(|(_, s)| {
+            let board = Board::new(&s.board, &s.rules).unwrap();
+            s.history.iter().any(|m| !board.draws_of(&m.jumps).is_empty())
+        })
+        .unwrap();
+    let request = |history: &[snl_engine::MoveRecord], seed: Option<String>| {
+        json!({ "board": state.board, "rules": state.rules, "seed": seed, "history": history })
+            .to_string()
+    };
+    let good = value(&verify(&request(&state.history, Some(seed.to_string()))));
+    assert_eq!(good["verified"], true, "{good}");
+    assert_eq!(good["rolls"], state.history.len());
+    assert!(good["draws"].as_u64().unwrap() > 0, "{good}");
+    let text = good["text"].as_str().unwrap();
+    assert!(text.starts_with(&format!("all {} rolls and ", state.history.len())), "{text}");
+    assert!(text.contains(&format!("seed {seed} gives")), "{text}");
+
+    // Move 3's roll changed by one pip: named, with what the seed gives.
+    let mut changed = state.history.clone();
+    let face = changed[2].roll.dice()[0];
+    let other = if face == 6 { 5 } else { face + 1 };
+    changed[2].roll = snl_engine::Roll::from_faces(&[other]);
+    let bad = value(&verify(&request(&changed, Some(seed.to_string()))));
+    assert_eq!(bad["verified"], false, "{bad}");
+    let why = bad["why"].as_str().unwrap();
+    assert!(why.contains("for move 3 of the history"), "{why}");
+
+    let by_hand = value(&verify(&request(&state.history, None)));
+    assert_eq!(by_hand["verified"], false);
+    assert!(by_hand["why"].as_str().unwrap().contains("given by hand"));
+    let junk = value(&verify(&request(&state.history, Some("12x".into()))));
+    assert!(junk["error"].as_str().unwrap().contains("12x"), "{junk}");
+}
+
+#[test]
+fn the_page_checks_an_online_rooms_secret_against_its_commitment_and_seats_seeds() {
+    use snl_analysis::commitment::{commitment as commit, hex, room_seed};
+    let secret = [3_u8; 32];
+    let seats = vec![Some("ann".to_owned()), Some(String::new())];
+    let plain: Vec<String> = seats.iter().map(|s| s.clone().unwrap()).collect();
+    let seed = room_seed(&secret, &plain);
+    let state = party_game(seed);
+    let request = |secret: Option<String>, published: String| {
+        json!({
+            "board": state.board, "rules": state.rules, "seed": seed.to_string(),
+            "history": state.history,
+            "room": { "commitment": published, "seat_seeds": seats, "secret": secret, "seed": 1 },
+        })
+        .to_string()
+    };
+    let good = value(&verify(&request(Some(hex(&secret)), commit(&secret))));
+    assert_eq!(good["verified"], true, "{good}");
+    assert!(good["text"].as_str().unwrap().contains(&commit(&secret)));
+    let hidden = value(&verify(&request(None, commit(&secret))));
+    assert!(hidden["why"].as_str().unwrap().contains("not revealed yet"), "{hidden}");
+    let other = value(&verify(&request(Some(hex(&secret)), commit(b"another secret"))));
+    assert!(other["why"].as_str().unwrap().contains("not the commitment"), "{other}");
+}
