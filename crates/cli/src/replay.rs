@@ -7,6 +7,7 @@ use std::{io::Write, path::Path, time::Duration};
 use clap::Args;
 use snl_engine::{Board, Event, Game, Numbered, Observer, SeatKind, Status};
 use snl_store::{GameId, Save};
+use snl_wire::ChatEntry;
 
 use crate::{
     common::{CmdResult, Failure, OrFail},
@@ -62,8 +63,16 @@ pub(crate) fn run(args: &ReplayArgs, console: &mut Console) -> CmdResult {
         .restore()
         .map_err(|e| Failure::bad(anyhow::anyhow!("{from} cannot be replayed: {e}")))?;
     let text = !args.json && args.events.is_none();
+    // The chat said in the room of a game played online, where it was said (none for a file).
+    let chat = match &from {
+        From::Database(id) if text => {
+            let db = open_existing(&args.db)?;
+            db.chat(*id).map_err(|e| db_failure(db.path(), &e))?
+        }
+        _ => Vec::new(),
+    };
     if text && snl_tui::replay_wanted(&end, args.plain, console) {
-        return snl_tui::replay(&end, &save, &from.to_string(), args.speed, console);
+        return snl_tui::replay(&end, &save, &chat, &from.to_string(), args.speed, console);
     }
     let color = console.color;
     let pause = (text && console.stdout_tty && args.speed > 0.0)
@@ -93,7 +102,9 @@ pub(crate) fn run(args: &ReplayArgs, console: &mut Console) -> CmdResult {
         kinds: first.seats().iter().map(|s| s.kind).collect(),
         positions: first.positions(),
         board: first.board().clone(),
+        chat: chat.iter().peekable(),
     };
+    paced.chat_until(0);
     Game::replay(&save.game, &mut paced).or_other()?;
     let error = match &mut paced.view {
         View::Text(n) => n.take_error(),
@@ -188,6 +199,19 @@ struct Paced<'w> {
     /// Where the tokens stand, followed from the events.
     positions: Vec<u32>,
     board: Board,
+    /// The room's chat still to say, each line after the events told before it.
+    chat: std::iter::Peekable<std::slice::Iter<'w, ChatEntry>>,
+}
+
+impl Paced<'_> {
+    /// Says the chat lines said once `told` events had been told.
+    fn chat_until(&mut self, told: u64) {
+        while let Some(line) = self.chat.next_if(|line| line.at <= told) {
+            if let View::Text(n) = &mut self.view {
+                n.raw(&format!("{}: {}", line.player, line.text));
+            }
+        }
+    }
 }
 
 impl Observer for Paced<'_> {
@@ -225,5 +249,6 @@ impl Observer for Paced<'_> {
             View::Events(j) => j.write(&Numbered { seq: self.seq, event: event.clone() }),
             View::Quiet => {}
         }
+        self.chat_until(self.seq);
     }
 }

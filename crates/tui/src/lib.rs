@@ -195,12 +195,14 @@ pub fn replay_wanted(end: &Game, plain: bool, console: &Console) -> bool {
 pub fn replay(
     end: &Game,
     save: &Save,
+    chat: &[snl_wire::ChatEntry],
     title: &str,
     speed: f64,
     console: &mut Console,
 ) -> CmdResult {
-    let recording =
-        Recording::new(end, save.dice.clone(), &save.board_name).map_err(Failure::other)?;
+    let recording = Recording::new(end, save.dice.clone(), &save.board_name)
+        .map_err(Failure::other)?
+        .with_chat(chat);
     let intro = format!(
         "Replay of {title}: {} turns. Space plays, ← → step, ? shows the keys.",
         recording.turns()

@@ -11,7 +11,7 @@ use snl_store::DiceState;
 
 use snl_words::Sentences;
 
-use crate::log::{Said, said_of};
+use crate::log::{Said, Tone, said_of};
 
 /// The longest game the viewer takes: each point is rebuilt from the start of the game, about
 /// 0.1 s at 100,000 turns (6 ms at 10,000); a longer game is shown line by line.
@@ -57,6 +57,8 @@ pub(crate) struct Recording {
     pub(crate) steps: Vec<Vec<Numbered<usize>>>,
     /// `said[k]`: the sentences of `steps[k]`, for the log.
     pub(crate) said: Vec<Vec<Said>>,
+    /// `told[k][i]`: how many of `said[k]` event `i` of `steps[k]` gave.
+    told: Vec<Vec<usize>>,
     pub(crate) dice: DiceState,
     pub(crate) board_name: String,
 }
@@ -72,7 +74,7 @@ impl Recording {
         let mut game = Game::new(end.board().clone(), *end.rules(), end.seats().to_vec())?;
         let mut sentences = Sentences::new(&game);
         let mut points = vec![game.checkpoint()];
-        let (mut steps, mut said) = (Vec::new(), Vec::new());
+        let (mut steps, mut said, mut told) = (Vec::new(), Vec::new(), Vec::new());
         let mut step: Vec<Event> = Vec::new();
         let mut seq = 0;
         let mut close = |game: &Game, step: &mut Vec<Event>, sentences: &mut Sentences| {
@@ -83,7 +85,10 @@ impl Recording {
                     Numbered { seq, event }
                 })
                 .collect();
-            said.push(events.iter().flat_map(|n| said_of(sentences, &n.event)).collect());
+            let each: Vec<Vec<Said>> =
+                events.iter().map(|n| said_of(sentences, &n.event)).collect();
+            told.push(each.iter().map(Vec::len).collect());
+            said.push(each.into_iter().flatten().collect());
             steps.push(events);
             points.push(game.checkpoint());
         };
@@ -106,7 +111,38 @@ impl Recording {
             outcome(&game) == outcome(end),
             "the viewer could not cut the game into turns (play it with --plain)"
         );
-        Ok(Recording { last: game, points, steps, said, dice, board_name: board_name.to_owned() })
+        Ok(Recording {
+            last: game,
+            points,
+            steps,
+            said,
+            told,
+            dice,
+            board_name: board_name.to_owned(),
+        })
+    }
+
+    /// The chat said in the game's room put in the log: each line after the events told before
+    /// it (`at`, counted as `GET /api/games/{id}` and the web replay count them), in the step
+    /// that holds that event (the first step for a line said before any).
+    pub(crate) fn with_chat(mut self, chat: &[snl_wire::ChatEntry]) -> Recording {
+        for line in chat.iter().rev() {
+            let k = self
+                .steps
+                .iter()
+                .position(|step| step.last().is_some_and(|n| n.seq >= line.at))
+                .unwrap_or(self.steps.len().saturating_sub(1));
+            let Some(said) = self.said.get_mut(k) else { continue };
+            // After the sentences of the step's events told by then (a step's sentences follow
+            // its events in order; a roll told with its move has none of its own).
+            let before = self.steps[k].iter().filter(|n| n.seq <= line.at).count();
+            let at = self.told[k][..before].iter().sum::<usize>().min(said.len());
+            said.insert(
+                at,
+                Said { text: format!("{}: {}", line.player, line.text), tone: Tone::Plain },
+            );
+        }
+        self
     }
 
     /// The index of the last point.

@@ -347,3 +347,27 @@ fn a_replayed_race_says_its_round_and_that_it_is_over_at_the_end() {
     let ranked = app.session.game().ranks().iter().filter(|r| r.is_some()).count();
     assert_eq!(ranked, 3, "everyone ranked at the race's end");
 }
+
+#[test]
+fn the_chat_said_in_the_room_is_in_the_log_after_the_events_told_before_it() {
+    let (game, dice, _) = played(Rules::default(), 3);
+    let plain = Recording::new(&game, dice.clone(), "classic").unwrap();
+    let end_of_third = plain.steps[2].last().unwrap().seq;
+    let line = |at: u64, player: &str, text: &str| snl_wire::ChatEntry {
+        at,
+        player: player.into(),
+        text: text.into(),
+    };
+    let chat =
+        [line(0, "Ann", "hi"), line(end_of_third, "Bob", "nice"), line(end_of_third, "Ann", "ty")];
+    let with = Recording::new(&game, dice, "classic").unwrap().with_chat(&chat);
+    let texts = |k: usize| with.said[k].iter().map(|s| s.text.clone()).collect::<Vec<_>>();
+    assert_eq!(texts(0)[0], "Ann: hi");
+    assert_eq!(texts(0)[1..], plain.said[0].iter().map(|s| s.text.clone()).collect::<Vec<_>>()[..]);
+    let third = texts(2);
+    assert_eq!(third[third.len() - 2..], ["Bob: nice".to_owned(), "Ann: ty".to_owned()]);
+    assert_eq!(third.len(), plain.said[2].len() + 2);
+    for k in [1, 3, 4] {
+        assert_eq!(with.said[k].len(), plain.said[k].len(), "step {k} has no chat");
+    }
+}

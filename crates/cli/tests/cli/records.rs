@@ -259,6 +259,53 @@ fn replay_tells_a_recorded_or_saved_game_event_for_event() {
     assert_eq!(whole["finished"], true);
 }
 
+/// The chat said in an online room is kept with its recorded game (`game_chat`, written by the
+/// server's store); `snl replay` says each line after the events told before it.
+#[test]
+fn replay_says_the_chat_of_a_room_game_where_it_was_said() {
+    let dir = TempDir::new("replay-chat");
+    let db = dir.file("games.db");
+    let played =
+        snl(&["play", "--seed", "8", "--player", "Ann:easy", "--player", "Bob:easy", "--db", &db]);
+    assert_eq!(played.code, 0, "{}", played.stderr);
+    let events = snl(&["replay", "1", "--events", "jsonl", "--db", &db]);
+    let kinds: Vec<String> = events
+        .stdout
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["type"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    // After three whole turns: the event before the fourth turn starts.
+    let third = kinds.iter().enumerate().filter(|(_, k)| *k == "turn_started").nth(3).unwrap().0;
+    let line = |at: usize, player: &str, text: &str| snl_wire::ChatEntry {
+        at: at as u64,
+        player: player.into(),
+        text: text.into(),
+    };
+    let lines = [
+        line(0, "Ann", "good luck"),
+        line(third, "Bob", "nice ladder"),
+        line(kinds.len(), "Ann", "gg"),
+    ];
+    let mut store = snl_store::RoomStore::open(std::path::Path::new(&db)).unwrap();
+    store.keep_chat(snl_store::GameId(1), &lines).unwrap();
+    drop(store);
+
+    let replayed = snl(&["replay", "1", "--plain", "--speed", "0", "--db", &db]);
+    assert_eq!(replayed.code, 0, "{}", replayed.stderr);
+    let out = &replayed.stdout;
+    let place = |text: &str| out.find(text).unwrap_or_else(|| panic!("{text} missing:\n{out}"));
+    let rolled_before = |at: usize| out[..at].matches(" rolled ").count();
+    assert_eq!(rolled_before(place("Ann: good luck")), 0, "{out}");
+    assert_eq!(rolled_before(place("Bob: nice ladder")), 3, "{out}");
+    assert_eq!(rolled_before(place("Ann: gg")), out.matches(" rolled ").count(), "{out}");
+    assert!(place("Ann: gg") > place(" wins!"), "{out}");
+}
+
 #[test]
 fn replay_of_an_unfinished_game_says_how_to_go_on_and_refuses_bad_input() {
     let dir = TempDir::new("replay-cut");
