@@ -6,10 +6,13 @@ use std::{collections::BTreeMap, path::Path};
 use clap::Args;
 use snl_analysis::fairness::{FaceCounts, FaceTest};
 use snl_engine::{SeededDice, check_rolls};
-use snl_session::fairness::check_room;
+use snl_session::{
+    dice_stats::{HISTORY_BOUND, HISTORY_GAMES, Recorded, Tally, recorded_faces},
+    fairness::check_room,
+};
 use snl_store::{DiceState, Save, SaveError};
 use snl_tui::{ClientError, RoomUrl, console::Console, room_save};
-use snl_words::{dice_verdict, dice_verified};
+use snl_words::{dice_verdict, dice_verified, p_text};
 
 use crate::{
     common::{CmdResult, Failure, OrFail},
@@ -87,14 +90,8 @@ pub(crate) fn verify(args: &VerifyArgs, console: &mut Console) -> CmdResult {
         .or_other()
 }
 
-/// One player's faces of one kind of die, over the games counted.
-struct Tally {
-    player: String,
-    counts: FaceCounts,
-}
-
-/// `snl stats --dice`: each player's faces of each kind of die, over every recorded game with
-/// seeded dice, against even chances.
+/// `snl stats --dice`: each player's faces of each kind of die, over the newest recorded games
+/// with seeded dice ([`recorded_faces`]), against even chances.
 pub(crate) fn dice_stats(args: &StatsArgs, console: &mut Console) -> CmdResult {
     let (player, json, db) = (args.player.as_deref(), args.json, &args.db);
     if let Some(name) = player {
@@ -109,32 +106,12 @@ pub(crate) fn dice_stats(args: &StatsArgs, console: &mut Console) -> CmdResult {
             )));
         }
     }
-    let mut tallies: BTreeMap<(String, u8), FaceCounts> = BTreeMap::new();
-    let mut skipped = 0;
-    if let Some(db) = open_read(db)? {
-        for game in read_rows(&db, db.games())? {
-            let save = read_rows(&db, db.load(game.id))?;
-            if !matches!(save.dice, DiceState::Seeded { .. }) {
-                skipped += 1;
-                continue;
-            }
-            let state = &save.game;
-            let faces = state.rules.thrown_dice().faces() as u8;
-            for m in &state.history {
-                let name = &state.seats[m.seat].name;
-                if player.is_some_and(|p| p != name) {
-                    continue;
-                }
-                let counts =
-                    tallies.entry((name.clone(), faces)).or_insert_with(|| FaceCounts::new(faces));
-                for &face in m.roll.dice() {
-                    counts.add(face);
-                }
-            }
-        }
-    }
-    let mut rows: Vec<Tally> =
-        tallies.into_iter().map(|((player, _), counts)| Tally { player, counts }).collect();
+    let recorded = match open_read(db)? {
+        Some(db) => read_rows(&db, recorded_faces(&db, player))?,
+        None => Recorded::default(),
+    };
+    let (skipped, bounded) = (recorded.skipped, recorded.games == HISTORY_GAMES);
+    let mut rows = recorded.tallies;
     // Everyone's together, per kind of die, after the players (with more than one player).
     if player.is_none() && rows.len() > 1 {
         let mut all: BTreeMap<u8, FaceCounts> = BTreeMap::new();
@@ -174,12 +151,13 @@ pub(crate) fn dice_stats(args: &StatsArgs, console: &mut Console) -> CmdResult {
     write!(out, "{}", table(&header, &right, lines)).or_other()?;
     writeln!(
         out,
-        "P: the chance that fair dice look at least this uneven (Pearson's chi-square test).{}",
+        "P: the chance that fair dice look at least this uneven (Pearson's chi-square test).{}{}",
         if skipped > 0 {
             format!(" {skipped} game(s) with rolls given by hand (--rolls) are not counted.")
         } else {
             String::new()
-        }
+        },
+        if bounded { format!(" Counted over {HISTORY_BOUND}.") } else { String::new() }
     )
     .or_other()
 }
@@ -193,10 +171,6 @@ fn faces_text(counts: &FaceCounts) -> String {
         let (low, high) = (c.iter().min().unwrap_or(&0), c.iter().max().unwrap_or(&0));
         format!("{low} to {high} a face")
     }
-}
-
-fn p_text(p: f64) -> String {
-    if p < 0.0001 { "<0.0001".to_owned() } else { format!("{p:.4}") }
 }
 
 fn row_json(row: &Tally, test: &FaceTest) -> serde_json::Value {

@@ -61,7 +61,8 @@ pub(crate) struct StatsArgs {
     #[arg(long, value_name = "NAME")]
     pub(crate) player: Option<String>,
     /// Each player's dice instead: every face's count against even chances, with Pearson's
-    /// chi-square test, its p-value and what it means (games with seeded dice only).
+    /// chi-square test, its p-value and what it means (games with seeded dice only), over the
+    /// newest 1,000 recorded games (with --player: the newest 1,000 that player played).
     #[arg(long)]
     pub(crate) dice: bool,
     /// Print JSON (an array, or one object with --player) instead of the table.

@@ -65,6 +65,8 @@ pub(crate) enum Msg {
     View { reply: oneshot::Sender<RoomState> },
     /// `GET /api/rooms/{room}/odds`: where the tokens stand.
     Standing { reply: oneshot::Sender<crate::standing::Standing> },
+    /// `GET /api/rooms/{room}/dice`: each seat's faces in the game.
+    Dice { reply: oneshot::Sender<crate::dice::RoomFaces> },
 }
 
 /// Why a seat was not given.
@@ -592,6 +594,9 @@ impl Actor {
             }
             Msg::Standing { reply } => {
                 let _ = reply.send(crate::standing::standing(&self.room, self.seq));
+            }
+            Msg::Dice { reply } => {
+                let _ = reply.send(crate::dice::room_faces(&self.room, self.seq));
             }
         }
     }

@@ -1,7 +1,8 @@
 //! The HTTP side of SPEC §9: create a room, take a seat, the lobby, a room's public state, and
-//! the door to a room's WebSocket; the routes of a room's odds (`odds`), the board check
-//! (`boards`) and recorded games (`games`), whose handlers sit in those modules. Every error is
-//! `{"error": {"code", "message"}}` with a 4xx status (`http.rs`, which the endpoint modules share).
+//! the door to a room's WebSocket; the routes of a room's odds (`odds`) and dice statistics
+//! (`dice`), the board check (`boards`) and recorded games (`games`), whose handlers sit in those
+//! modules. Every error is `{"error": {"code", "message"}}` with a 4xx status (`http.rs`, which
+//! the endpoint modules share).
 
 use std::sync::Arc;
 
@@ -39,6 +40,7 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         .route("/api/rooms/{room}/seats/{seat}", post(claim))
         .route("/api/rooms/{room}/ws", get(websocket))
         .route("/api/rooms/{room}/odds", get(crate::odds::endpoint))
+        .route("/api/rooms/{room}/dice", get(crate::dice::endpoint))
         .route("/api/rooms/{room}/save", get(save))
         .route("/api/lobby/ws", get(crate::lobby::endpoint))
         .route("/api/boards/check", post(crate::boards::endpoint))

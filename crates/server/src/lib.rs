@@ -33,6 +33,7 @@ mod api;
 pub mod boards;
 mod chat;
 mod cluster;
+mod dice;
 mod edge;
 pub mod frames;
 pub mod games;
@@ -242,6 +243,8 @@ struct Shared {
     work: odds::Work,
     /// Recorded games, read for replays.
     library: games::Library,
+    /// Players' dice histories, read from the recorded games.
+    dice: dice::Histories,
     cluster: cluster::Cluster,
     /// The lobby's changes, for the lobby streams.
     lobby: lobby::Lobby,
@@ -298,6 +301,7 @@ pub async fn open(config: Config) -> Result<App, ServeError> {
         writer,
         context,
         library: games::Library::new(config.db.clone()),
+        dice: dice::Histories::new(config.db.clone()),
         config,
         connections: AtomicUsize::new(0),
         creating: AtomicUsize::new(0),

@@ -32,6 +32,7 @@
 //! ```
 
 pub mod achievements;
+pub mod dice_stats;
 pub mod fairness;
 mod intent;
 mod keep;

@@ -1,4 +1,4 @@
-//! The other HTTP bodies: errors, a room's live odds, the board check of the editor, and the
+//! The other HTTP bodies: errors, a room's live odds and dice statistics, the board check of the editor, and the
 //! recorded games.
 
 use serde::{Deserialize, Deserializer, Serialize};
@@ -54,6 +54,61 @@ pub struct OddsSeat {
     pub win: Option<f64>,
     /// The fewest rolls it still needs (null when the last cell cannot be reached).
     pub fewest_rolls: Option<u32>,
+}
+
+/// `GET /api/rooms/{room}/dice`: each seat's faces in this game and over its player's recorded
+/// games, against even chances (docs/fairness.md).
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiceAnswer {
+    /// The room's id.
+    pub room: String,
+    /// The room's last event when they were counted.
+    pub seq: u64,
+    /// The faces of the die the room's game throws.
+    pub faces: u8,
+    /// Which recorded games the histories count, in words ("the newest 1,000 recorded games
+    /// each player played").
+    pub history_over: String,
+    /// Each seat's.
+    pub seats: Vec<DiceSeat>,
+}
+
+/// One seat's dice statistics.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiceSeat {
+    /// Its number.
+    pub seat: usize,
+    /// Its name, once it has one.
+    pub name: Option<String>,
+    /// Its faces in this game.
+    pub game: DiceTest,
+    /// Its player's faces of this die over the recorded games (no throws when none was
+    /// recorded, or the seat has no name yet).
+    pub history: DiceTest,
+    /// How many recorded games of the player's were read for it.
+    pub history_games: usize,
+}
+
+/// Faces counted and their test against even chances (Pearson's chi-square).
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiceTest {
+    /// Each face's count, face 1 first.
+    pub counts: Vec<u64>,
+    /// Faces thrown in all.
+    pub throws: u64,
+    /// Each face's expected count.
+    pub expected: f64,
+    /// The chi-square statistic.
+    pub chi_square: f64,
+    /// The chance that fair dice look at least this uneven (1 with no throws).
+    pub p_value: f64,
+    /// What the p-value means ("nothing unusual", "rarer than 1 in 100", …).
+    pub verdict: String,
+    /// The whole line, as every front end shows it.
+    pub text: String,
 }
 
 /// `POST /api/boards/check` as sent.

@@ -13,8 +13,8 @@
 //! - Rank and name words: [`ordinal`], [`agree`], [`whom`], [`whose`], [`place`].
 //! - [`achievement`] and [`earned`]: the title of every achievement, what earns it, and the line
 //!   a game's end shows for one.
-//! - [`dice_verdict`]: what a dice test's p-value means, in words; [`dice_verified`]: what a
-//!   check of a game's rolls against its seed found.
+//! - [`dice_verdict`]: what a dice test's p-value means, in words; [`dice_line`]: one row of
+//!   a dice panel; [`dice_verified`]: what a check of a game's rolls against its seed found.
 //!
 //! Nothing here reads a terminal, a clock or a socket; it depends on the engine alone, and keeps
 //! to what rustc 1.85 compiles (the browser's build).
@@ -49,6 +49,34 @@ pub fn dice_verdict(p_value: f64) -> &'static str {
     }
 }
 
+/// How a dice test's p-value is written: four decimals, or "<0.0001" below.
+pub fn p_text(p_value: f64) -> String {
+    if p_value < 0.000_1 { "<0.0001".to_owned() } else { format!("{p_value:.4}") }
+}
+
+/// One line of a dice panel, from each face's count (face 1 first), the count each face is
+/// expected and the test's p-value: "6 throws · 1:1 2:1 3:1 4:1 5:1 6:1 · expected 1.0 each ·
+/// p 1.0000 · nothing unusual", or "no throws" when nothing was thrown. A die of more than 12
+/// faces gives its fewest and most a face instead of every count.
+pub fn dice_line(counts: &[u64], expected: f64, p_value: f64) -> String {
+    let throws: u64 = counts.iter().sum();
+    if throws == 0 {
+        return "no throws".to_owned();
+    }
+    let faces = if counts.len() <= 12 {
+        counts.iter().zip(1..).map(|(c, f)| format!("{f}:{c}")).collect::<Vec<_>>().join(" ")
+    } else {
+        let (low, high) = (counts.iter().min(), counts.iter().max());
+        format!("{} to {} a face", low.unwrap_or(&0), high.unwrap_or(&0))
+    };
+    let word = if throws == 1 { "throw" } else { "throws" };
+    format!(
+        "{throws} {word} · {faces} · expected {expected:.1} each · p {} · {}",
+        p_text(p_value),
+        dice_verdict(p_value)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,5 +91,11 @@ mod tests {
         assert_eq!(dice_verdict(0.009), "rarer than 1 in 100");
         assert_eq!(dice_verdict(0.0005), "rarer than 1 in 1,000");
         assert_eq!(dice_verdict(1e-9), "rarer than 1 in 10,000");
+        assert_eq!(
+            dice_line(&[1, 1, 1, 1, 1, 1], 1.0, 1.0),
+            "6 throws · 1:1 2:1 3:1 4:1 5:1 6:1 · expected 1.0 each · p 1.0000 · nothing unusual"
+        );
+        assert_eq!(dice_line(&[0, 0, 0, 0, 0, 0], 0.0, 1.0), "no throws");
+        assert_eq!(p_text(0.000_01), "<0.0001");
     }
 }

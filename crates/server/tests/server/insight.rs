@@ -201,7 +201,7 @@ async fn a_board_is_checked_with_every_problem_or_analysed_exactly() {
 }
 
 /// Records a game of two easy computers on the classic board as `snl play` does, seeded.
-fn record_local_game(db_path: &std::path::Path) -> (i64, Vec<Value>) {
+pub(crate) fn record_local_game(db_path: &std::path::Path) -> (i64, Vec<Value>) {
     let mut db = Database::open(db_path).unwrap();
     let rules = Rules::default();
     let board = Board::new(&Preset::Classic.spec(), &rules).unwrap();

@@ -5,6 +5,7 @@
 mod support;
 
 mod cluster;
+mod dice;
 mod edge;
 mod full_disk;
 mod grace;

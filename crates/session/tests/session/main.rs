@@ -2,5 +2,6 @@
 //! `tests/tests.rs`): one module per subject.
 
 mod clocks;
+mod dice;
 mod effects;
 mod numbering;
