@@ -107,7 +107,7 @@ pub(crate) fn dice_stats(args: &StatsArgs, console: &mut Console) -> CmdResult {
         }
     }
     let recorded = match open_read(db)? {
-        Some(db) => read_rows(&db, recorded_faces(&db, player))?,
+        Some(db) => read_rows(&db, recorded_faces(&db, player, None))?,
         None => Recorded::default(),
     };
     let (skipped, bounded) = (recorded.skipped, recorded.games == HISTORY_GAMES);

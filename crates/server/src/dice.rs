@@ -68,7 +68,7 @@ impl Histories {
         {
             return Ok(recorded.clone());
         }
-        let recorded = Arc::new(recorded_faces(db, Some(player))?);
+        let recorded = Arc::new(recorded_faces(db, Some(player), None)?);
         if kept.len() >= KEPT_PLAYERS {
             kept.clear();
         }

@@ -85,12 +85,17 @@ impl Recorded {
 
 /// Each player's faces (or `player`'s alone) over the newest [`HISTORY_GAMES`] recorded games
 /// (that `player` played, when given) whose dice were seeded; games whose rolls were given by
-/// hand are read but not counted.
+/// hand are read but not counted; game `except` (the one being played, recorded as it goes) is
+/// left out.
 ///
 /// # Errors
 ///
 /// Whatever the database reports reading a game.
-pub fn recorded_faces(db: &Database, player: Option<&str>) -> Result<Recorded, DbError> {
+pub fn recorded_faces(
+    db: &Database,
+    player: Option<&str>,
+    except: Option<GameId>,
+) -> Result<Recorded, DbError> {
     let mut tallies: BTreeMap<(String, u8), FaceCounts> = BTreeMap::new();
     let mut recorded = Recorded::default();
     let mut before: Option<GameId> = None;
@@ -100,7 +105,9 @@ pub fn recorded_faces(db: &Database, player: Option<&str>) -> Result<Recorded, D
             if recorded.games == HISTORY_GAMES {
                 break 'pages;
             }
-            if player.is_some_and(|p| !game.seats.iter().any(|s| s.name == p)) {
+            if Some(game.id) == except
+                || player.is_some_and(|p| !game.seats.iter().any(|s| s.name == p))
+            {
                 continue;
             }
             recorded.games += 1;

@@ -60,6 +60,8 @@ pub(crate) enum ViewAction {
     Resize,
     /// Show or hide the help.
     Help,
+    /// Show or hide the dice panel.
+    Dice,
     /// Ask to leave (`q`).
     Quit,
     /// Stay (`n` at the question, Esc).
@@ -96,6 +98,7 @@ pub(crate) fn from_key(key: KeyEvent, app: &App) -> Option<Action> {
             });
         }
         Overlay::Help => return Some(Action::View(ViewAction::Help)),
+        Overlay::Dice => return Some(Action::View(ViewAction::Dice)),
         Overlay::None => {}
     }
     if let Some(room) = app.mode.room() {
@@ -117,6 +120,7 @@ pub(crate) fn from_key(key: KeyEvent, app: &App) -> Option<Action> {
             KeyCode::Char(' ') if app.mode.room().is_some() => None,
             KeyCode::Char('q' | ' ') | KeyCode::Enter | KeyCode::Esc => Some(Action::Leave),
             KeyCode::Char('?') => Some(Action::View(ViewAction::Help)),
+            KeyCode::Char('d') => Some(Action::View(ViewAction::Dice)),
             _ => scroll(key.code),
         };
     }
@@ -130,6 +134,7 @@ pub(crate) fn from_key(key: KeyEvent, app: &App) -> Option<Action> {
         KeyCode::Char('a') => Some(Action::Game(GameAction::Autopilot)),
         KeyCode::Char('s') => Some(Action::Game(GameAction::Save)),
         KeyCode::Char('?' | 'h') | KeyCode::F(1) => Some(Action::View(ViewAction::Help)),
+        KeyCode::Char('d') => Some(Action::View(ViewAction::Dice)),
         KeyCode::Char('q') | KeyCode::Esc => Some(Action::View(ViewAction::Quit)),
         KeyCode::Char('f') => Some(Action::View(ViewAction::Follow)),
         KeyCode::Char(c) => Some(Action::Unknown(c)),

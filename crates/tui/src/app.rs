@@ -142,6 +142,8 @@ pub(crate) enum Overlay {
     None,
     Help,
     ConfirmQuit,
+    /// The dice panel (`d`), with the players' histories read when it opened.
+    Dice,
 }
 
 /// Why the game left the screen.
@@ -174,6 +176,8 @@ pub(crate) struct App {
     pub(crate) log: VecDeque<Said>,
     pub(crate) beats: VecDeque<Beat>,
     pub(crate) overlay: Overlay,
+    /// The players' dice histories, read when the dice panel last opened.
+    pub(crate) dice_history: Option<crate::dice::History>,
     /// Rows scrolled by hand from the view that follows the current player (negative: up);
     /// a new turn follows again.
     pub(crate) scroll: i32,
@@ -244,6 +248,7 @@ impl App {
             log: VecDeque::new(),
             beats: VecDeque::new(),
             overlay: Overlay::None,
+            dice_history: None,
             scroll: 0,
             bells: 0,
             wait: 0,

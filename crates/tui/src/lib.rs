@@ -54,6 +54,7 @@ mod app;
 mod client;
 pub mod clocks;
 pub mod console;
+mod dice;
 pub mod display;
 pub mod failure;
 pub mod join;

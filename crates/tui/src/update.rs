@@ -50,6 +50,11 @@ fn look(app: &mut App, view: ViewAction) {
         ViewAction::Help => {
             app.overlay = if app.overlay == Overlay::Help { Overlay::None } else { Overlay::Help };
         }
+        ViewAction::Dice if app.overlay == Overlay::Dice => app.overlay = Overlay::None,
+        ViewAction::Dice => {
+            app.dice_history = Some(crate::dice::history(app));
+            app.overlay = Overlay::Dice;
+        }
         ViewAction::Quit => app.overlay = Overlay::ConfirmQuit,
         ViewAction::Stay => app.overlay = Overlay::None,
         // The drawing clamps the view to the board.

@@ -116,15 +116,21 @@ fn recorded_faces_match_a_hand_count_of_the_recorded_games_events() {
     by_hand.play_turn(&mut scripted, &mut FirstOption, &mut Vec::new()).unwrap();
     db.record(id, Action::Turn, &Save::new(&by_hand, &scripted, "classic"), &[], 2).unwrap();
 
-    let everyone = recorded_faces(&db, None).unwrap();
+    let everyone = recorded_faces(&db, None, None).unwrap();
     assert_eq!((everyone.games, everyone.skipped), (4, 1));
     assert_eq!(everyone.of("Ann", 6).unwrap().counts(), &ann);
     assert_eq!(everyone.of("Bob", 6).unwrap().counts(), &bob);
-    let of_bob = recorded_faces(&db, Some("Bob")).unwrap();
+    let of_bob = recorded_faces(&db, Some("Bob"), None).unwrap();
     assert_eq!((of_bob.games, of_bob.skipped), (3, 1));
     assert_eq!(of_bob.tallies.len(), 1);
     assert_eq!(of_bob.of("Bob", 6).unwrap().counts(), &bob);
-    assert!(recorded_faces(&db, Some("Nobody")).unwrap().tallies.is_empty());
+    assert!(recorded_faces(&db, Some("Nobody"), None).unwrap().tallies.is_empty());
+    // The game being played is left out of its own players' history.
+    let first = snl_store::GameId(1);
+    let without = recorded_faces(&db, Some("Bob"), Some(first)).unwrap();
+    assert_eq!(without.games, 2);
+    let bob_first = without.of("Bob", 6).unwrap().counts().iter().sum::<u64>();
+    assert!(bob_first < bob.iter().sum::<u64>());
     let mut merged = FaceCounts::new(6);
     merged.merge(everyone.of("Ann", 6).unwrap());
     assert_eq!(merged.test().throws, ann.iter().sum::<u64>());

@@ -72,7 +72,9 @@ fn live_keys(app: &App) -> Vec<(&'static str, String)> {
     let (undo, redo) = app.session.can_undo_redo();
     let mut keys: Vec<(&str, String)> = Vec::new();
     match (app.overlay, app.session.awaiting()) {
-        (Overlay::Help, _) => keys.push(("any key", "back to the game".to_owned())),
+        (Overlay::Help | Overlay::Dice, _) => {
+            keys.push(("any key", "back to the game".to_owned()));
+        }
         (Overlay::ConfirmQuit, _) => {
             keys.push(("y", "leave".to_owned()));
             keys.push(("n", "stay".to_owned()));
@@ -103,6 +105,7 @@ fn live_keys(app: &App) -> Vec<(&'static str, String)> {
         }
     }
     if app.overlay == Overlay::None {
+        keys.push(("d", "dice".to_owned()));
         keys.push(("?", "help".to_owned()));
         if !matches!(app.session.awaiting(), Awaiting::Over) {
             keys.push(("q", "quit".to_owned()));
@@ -121,7 +124,9 @@ fn online_keys(app: &App, online: &Online, me: Option<usize>) -> Vec<(&'static s
     }
     let awaiting = app.session.awaiting();
     match (app.overlay, &awaiting) {
-        (Overlay::Help, _) => keys.push(("any key", "back to the game".to_owned())),
+        (Overlay::Help | Overlay::Dice, _) => {
+            keys.push(("any key", "back to the game".to_owned()));
+        }
         (Overlay::ConfirmQuit, _) => {
             keys.push(("y", "leave".to_owned()));
             keys.push(("n", "stay".to_owned()));

@@ -53,6 +53,7 @@ pub(crate) fn render(frame: &mut Frame<'_>, app: &App) {
     footer::render(frame, footer_area, app);
     match app.overlay {
         Overlay::Help => overlay::help(frame, area, app),
+        Overlay::Dice => overlay::dice(frame, area, app),
         Overlay::ConfirmQuit => overlay::confirm_quit(frame, board_area, app),
         Overlay::None if app.stop.is_none() && !app.animating() => {
             if matches!(app.session.awaiting(), Awaiting::Over) {

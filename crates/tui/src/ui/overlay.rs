@@ -64,6 +64,7 @@ pub(super) fn help(frame: &mut Frame<'_>, area: Rect, app: &App) {
             keys.push(key("", "you watch: the players' moves come as they play"));
         }
         keys.extend([
+            key("d", "dice so far: each face against fair dice"),
             key("↑ ↓ PgUp PgDn", "scroll a large board; f follows again"),
             key("?", "this help"),
         ]);
@@ -80,6 +81,7 @@ pub(super) fn help(frame: &mut Frame<'_>, area: Rect, app: &App) {
             key("u  r", "undo, redo your last turn"),
             key("a", "autopilot: the computer plays your seat; a again"),
             key("s", "save the game to a file, to go on later"),
+            key("d", "dice so far: each face against fair dice"),
             key("↑ ↓ PgUp PgDn", "scroll a large board; f follows again"),
             key("?", "this help"),
             key("q  Ctrl-C", "leave (the game is kept, to resume)"),
@@ -127,6 +129,53 @@ pub(super) fn help(frame: &mut Frame<'_>, area: Rect, app: &App) {
         frame,
         area,
         " Help — any key goes back ",
+        lines,
+        Style::new().add_modifier(Modifier::BOLD),
+    );
+}
+
+/// The dice panel: each seat's faces this game and over its player's recorded games.
+pub(super) fn dice(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let width = usize::from(area.width.saturating_sub(8)).clamp(20, 96);
+    let mut lines = Vec::new();
+    let fallback;
+    let history = match &app.dice_history {
+        Some(history) => history,
+        None => {
+            fallback = crate::dice::history(app);
+            &fallback
+        }
+    };
+    let game = app.session.game();
+    for (seat, (now, before)) in crate::dice::seat_lines(app, history).into_iter().enumerate() {
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!(" {} ", app.marks[seat]),
+                player_style(app, seat).add_modifier(Modifier::BOLD),
+            ),
+            Span::styled(
+                fit(&game.seats()[seat].name, 24),
+                Style::new().add_modifier(Modifier::BOLD),
+            ),
+        ]));
+        for (what, said) in [("this game", now), ("history", before)] {
+            for part in wrap_hanging(&format!("{what}: {said}"), width, 4) {
+                lines.push(Line::raw(format!("   {part}")));
+            }
+        }
+    }
+    lines.push(Line::raw(""));
+    let note = format!(
+        "p: the chance that fair dice look at least this uneven (Pearson's chi-square test). {}",
+        history.over
+    );
+    for part in wrap(&note, width) {
+        lines.push(Line::raw(format!(" {part}")));
+    }
+    boxed(
+        frame,
+        area,
+        " Dice so far — any key goes back ",
         lines,
         Style::new().add_modifier(Modifier::BOLD),
     );
