@@ -1,115 +1,34 @@
-// Dice statistics beside a room's board (GET /api/rooms/{room}/dice): each seat's faces this game
-// and over its player's recorded games, each against the count fair dice would give, with the
-// server's chi-square p-value and its verdict in words. The page works nothing out: it shows the
-// numbers and sentences the server sends (the same as `snl stats --dice` and the full-screen
-// game). It asks again once the page has shown what it received (the page marks itself idle), at
-// most once a second, so a fast replay does not ask for every event. The game on this device
-// (/local) has no server to ask: the card stays hidden there.
+// Dice statistics beside a room's board (GET /api/rooms/{room}/dice): asked when the page is idle,
+// at most once a second; the table (dicetable.js) loads once there is something to show.
 
-const isLocal = document.body.dataset.local === 'true';
-const room = isLocal ? '' : decodeURIComponent(location.pathname.split('/')[2] ?? '');
-const card = document.getElementById('dice-card');
-const table = /** @type {HTMLTableElement | null} */ (document.getElementById('dice-stats'));
-/** Least time between two questions, in milliseconds. */
-const GAP = 1000;
-let asked = -Infinity;
-let asking = false;
-/** Whether the page went idle again while a question was out. */
+const room = document.body.dataset.local === 'true' ? '' : decodeURIComponent(location.pathname.split('/')[2] ?? '');
+let at = -1e9;
+let busy = false;
 let again = false;
-/** @type {ReturnType<typeof setTimeout> | undefined} */
-let waiting;
-
-/**
- * @param {string} tag
- * @param {string} text
- * @param {Record<string, string>} [attrs]
- */
-function cell(tag, text, attrs = {}) {
-  const node = document.createElement(tag);
-  node.textContent = text;
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  return node;
-}
-
-/** @param {number} p */
-const pText = (p) => (p < 0.0001 ? '<0.0001' : p.toFixed(4));
-
-/**
- * One row: who and what is counted, each face's count (or the server's line for a die of many
- * faces), the count expected of each face, the p-value and the verdict.
- * @param {string} who @param {string} what @param {any} test @param {boolean} each
- */
-function row(who, what, test, each) {
-  const tr = document.createElement('tr');
-  const head = cell('th', who, { scope: 'row' });
-  head.append(document.createElement('br'), cell('small', what));
-  tr.append(head);
-  if (each) tr.append(...test.counts.map((/** @type {number} */ c) => cell('td', String(c), { class: 'num' })));
-  else tr.append(cell('td', test.text));
-  const none = test.throws === 0;
-  tr.append(
-    cell('td', none ? '—' : test.expected.toFixed(1), { class: 'num' }),
-    cell('td', none ? '—' : pText(test.p_value), { class: 'num' }),
-    cell('td', none ? 'no throws' : test.verdict, { class: 'verdict' }),
-  );
-  tr.dataset.throws = String(test.throws);
-  return tr;
-}
-
-/** @param {any} answer */
-function draw(answer) {
-  if (!table || !card) return;
-  const each = answer.faces <= 12;
-  const head = document.createElement('tr');
-  head.append(cell('th', 'Player', { scope: 'col' }));
-  if (each) for (let f = 1; f <= answer.faces; f++) head.append(cell('th', String(f), { scope: 'col', title: `face ${f}` }));
-  else head.append(cell('th', `Faces of the d${answer.faces}`, { scope: 'col' }));
-  head.append(cell('th', 'Exp.', { scope: 'col', title: 'each face’s count if the dice are fair' }), cell('th', 'p', { scope: 'col', title: 'the chance fair dice look at least this uneven' }), cell('th', 'Verdict', { scope: 'col' }));
-  const body = document.createElement('tbody');
-  for (const s of answer.seats) {
-    const name = s.name ?? `Seat ${s.seat + 1}`;
-    const game = row(name, 'this game', s.game, each);
-    game.dataset.seat = String(s.seat);
-    game.dataset.kind = 'game';
-    const games = s.history_games === 1 ? '1 recorded game' : `${s.history_games} recorded games`;
-    const history = row(name, s.name === null ? 'no player yet' : s.history_games === 0 ? 'no recorded game' : `history, ${games}`, s.history, each);
-    history.dataset.seat = String(s.seat);
-    history.dataset.kind = 'history';
-    history.className = 'history';
-    body.append(game, history);
-  }
-  const thead = document.createElement('thead');
-  thead.append(head);
-  const caption = cell('caption', `Each face’s count against the count fair dice give (Pearson’s chi-square test); history over ${answer.history_over}.`);
-  table.replaceChildren(caption, thead, body);
-  table.dataset.seq = String(answer.seq);
-  card.hidden = false;
-}
+/** @type {ReturnType<typeof setTimeout> | 0} */
+let timer = 0;
 
 async function ask() {
-  if (asking) { again = true; return; }
-  if (waiting !== undefined) return;
-  const wait = asked + GAP - performance.now();
-  if (wait > 0) {
-    waiting = setTimeout(() => { waiting = undefined; void ask(); }, wait);
-    return;
-  }
-  asking = true;
-  asked = performance.now();
+  if (busy) { again = true; return; }
+  if (timer) return;
+  const wait = at + 1000 - performance.now();
+  if (wait > 0) { timer = setTimeout(() => { timer = 0; void ask(); }, wait); return; }
+  busy = true;
+  at = performance.now();
   try {
-    const response = await fetch(`/api/rooms/${encodeURIComponent(room)}/dice`);
-    if (response.ok) draw(await response.json());
+    const r = await fetch(`/api/rooms/${encodeURIComponent(room)}/dice`);
+    const answer = r.ok ? await r.json() : null;
+    if (answer?.seats.some((/** @type {any} */ s) => s.game.throws || s.history.throws)) (await import('./dicetable.js')).draw(answer);
   } catch {
     // The next move asks again.
   } finally {
-    asking = false;
+    busy = false;
     if (again) { again = false; void ask(); }
   }
 }
 
-if (card && table && room) {
-  new MutationObserver(() => {
-    if (document.body.dataset.idle === 'true') void ask();
-  }).observe(document.body, { attributes: true, attributeFilter: ['data-idle'] });
+if (room && document.getElementById('dice-card')) {
+  new MutationObserver(() => { if (document.body.dataset.idle === 'true') void ask(); })
+    .observe(document.body, { attributes: true, attributeFilter: ['data-idle'] });
   void ask();
 }
