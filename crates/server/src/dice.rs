@@ -21,6 +21,9 @@ use crate::{http::ApiError, room::Room};
 /// Players whose histories are kept; past it all are dropped.
 const KEPT_PLAYERS: usize = 4_096;
 
+/// A player's history, with the newest game recorded when it was read.
+type Kept = (Option<i64>, Arc<Recorded>);
+
 /// A room's faces, taken from the room by its task.
 #[derive(Clone, Debug)]
 pub(crate) struct RoomFaces {
@@ -46,7 +49,7 @@ pub(crate) struct Histories {
     path: PathBuf,
     db: Mutex<Option<Database>>,
     /// Each player's history, with the newest game recorded when it was read.
-    kept: Mutex<HashMap<String, (Option<i64>, Arc<Recorded>)>>,
+    kept: Mutex<HashMap<String, Kept>>,
 }
 
 impl Histories {

@@ -73,6 +73,8 @@ mod update;
 pub use client::{ClientError, RoomUrl, room_save};
 
 #[cfg(test)]
+mod dice_tests;
+#[cfg(test)]
 mod online_tests;
 #[cfg(test)]
 mod parity_tests;

@@ -5,7 +5,7 @@ use snl_analysis::fairness::FaceCounts;
 use snl_engine::{
     Board, Dice, Event, FirstOption, Game, Preset, Rules, ScriptedDice, Seat, SeatKind, Status,
 };
-use snl_session::dice_stats::{HISTORY_GAMES, game_faces, recorded_faces};
+use snl_session::dice_stats::{game_faces, recorded_faces};
 use snl_store::{Action, Database, DiceState, Save};
 use snl_words::{dice_line, dice_verdict};
 
@@ -67,7 +67,7 @@ fn a_games_faces_match_a_hand_count_and_a_p_value_worked_out_by_hand() {
     // Six sixes: chi² = (6 − 1)²/1 + 5 · (0 − 1)²/1 = 30 on 5 degrees of freedom, whose tail
     // for an odd count of degrees is erfc(√(x/2)) + √(2x/π) e^(−x/2) (1 + x/3) = 1.47486e-5.
     let bob = faces[1].test();
-    assert_eq!(bob.chi_square, 30.0);
+    assert!((bob.chi_square - 30.0).abs() < 1e-12, "{}", bob.chi_square);
     assert!((bob.p_value - 1.474_858_103_844_305e-5).abs() < 1e-12, "{}", bob.p_value);
     assert_eq!(dice_verdict(bob.p_value), "rarer than 1 in 10,000");
     assert!(
@@ -134,5 +134,4 @@ fn recorded_faces_match_a_hand_count_of_the_recorded_games_events() {
     let mut merged = FaceCounts::new(6);
     merged.merge(everyone.of("Ann", 6).unwrap());
     assert_eq!(merged.test().throws, ann.iter().sum::<u64>());
-    assert!(HISTORY_GAMES >= 4);
 }

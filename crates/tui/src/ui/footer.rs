@@ -18,12 +18,16 @@ use crate::{
 };
 
 pub(super) fn render(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    let keys = match &app.mode {
+    let mut keys = match &app.mode {
         Mode::Replay(replay) => replay_keys(app, replay, area.width),
         Mode::Seat { room, seat } => online_keys(app, room, Some(*seat)),
         Mode::Spectator { room } => online_keys(app, room, None),
         Mode::Local { .. } => live_keys(app),
     };
+    // Where the keys do not all fit, the dice panel's is left to the help.
+    if used(&keys) > usize::from(area.width) {
+        keys.retain(|(k, _)| *k != "d");
+    }
     let mut spans = vec![Span::raw(" ")];
     if let Some(line) = app.mode.room().and_then(|room| room.chat.as_deref()) {
         // The end of the line typed, as much as leaves room for its two keys.
@@ -38,6 +42,11 @@ pub(super) fn render(frame: &mut Frame<'_>, area: Rect, app: &App) {
         spans.push(Span::raw(format!(" {what}  ")));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The columns `keys` take on the line.
+fn used(keys: &[(&str, String)]) -> usize {
+    1 + keys.iter().map(|(k, w)| k.width() + w.width() + 4).sum::<usize>()
 }
 
 /// The replay viewer's keys; where they do not all fit, Home and End are left to the help.
@@ -61,8 +70,7 @@ fn replay_keys(app: &App, replay: &Replay, width: u16) -> Vec<(&'static str, Str
     keys.push(("Home End", "ends".to_owned()));
     keys.push(("?", "help".to_owned()));
     keys.push(("q", "quit".to_owned()));
-    let used: usize = 1 + keys.iter().map(|(k, w)| k.width() + w.width() + 4).sum::<usize>();
-    if used > usize::from(width) {
+    if used(&keys) > usize::from(width) {
         keys.retain(|(k, _)| *k != "Home End");
     }
     keys

@@ -136,15 +136,14 @@ pub(super) fn help(frame: &mut Frame<'_>, area: Rect, app: &App) {
 
 /// The dice panel: each seat's faces this game and over its player's recorded games.
 pub(super) fn dice(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    let width = usize::from(area.width.saturating_sub(8)).clamp(20, 96);
+    let width = usize::from(area.width.saturating_sub(8)).clamp(20, 112);
     let mut lines = Vec::new();
     let fallback;
-    let history = match &app.dice_history {
-        Some(history) => history,
-        None => {
-            fallback = crate::dice::history(app);
-            &fallback
-        }
+    let history = if let Some(history) = &app.dice_history {
+        history
+    } else {
+        fallback = crate::dice::history(app);
+        &fallback
     };
     let game = app.session.game();
     for (seat, (now, before)) in crate::dice::seat_lines(app, history).into_iter().enumerate() {
