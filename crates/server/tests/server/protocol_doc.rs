@@ -6,7 +6,10 @@ use crate::support::Server;
 use serde::{Serialize, de::DeserializeOwned};
 use serde_json::{Value, json};
 use snl_wire::{
-    api::{BoardCheck, BoardCheckAnswer, ErrorBody, GameAt, GamePage, OddsAnswer, RecordedGame},
+    api::{
+        BoardCheck, BoardCheckAnswer, DiceAnswer, ErrorBody, GameAt, GamePage, OddsAnswer,
+        RecordedGame,
+    },
     frames::{ClientFrame, LobbyFrame, ServerFrame},
     rooms::{Claim, ClaimAnswer, CreateRoom, Created, RoomState, Rooms},
 };
@@ -35,6 +38,7 @@ fn round_trip_labelled(label: &str, text: &str) {
         "response rooms" => round_trip::<Rooms>(text),
         "response room" => round_trip::<RoomState>(text),
         "response odds" => round_trip::<OddsAnswer>(text),
+        "response dice" => round_trip::<DiceAnswer>(text),
         "response board-check" => round_trip::<BoardCheckAnswer>(text),
         "response games" => round_trip::<GamePage>(text),
         "response game" => round_trip::<RecordedGame>(text),
