@@ -3,7 +3,7 @@
 //! its p-value and the verdict in words). The counting is [`snl_session::dice_stats`], the test
 //! [`FaceCounts::test`], the words [`snl_words::dice_line`]: the same as `snl stats --dice` and
 //! the full-screen game. A player's history is read on the blocking pool through a read-only
-//! connection of its own, and kept until a newer game is recorded.
+//! connection of its own, and kept until a newer game of that player's is recorded.
 
 use std::{
     collections::HashMap,
@@ -21,7 +21,7 @@ use crate::{http::ApiError, room::Room};
 /// Players whose histories are kept; past it all are dropped.
 const KEPT_PLAYERS: usize = 4_096;
 
-/// A player's history, with the newest game recorded when it was read.
+/// A player's history, with the newest game of theirs when it was read.
 type Kept = (Option<i64>, Arc<Recorded>);
 
 /// A room's faces, taken from the room by its task.
@@ -48,7 +48,7 @@ pub(crate) fn room_faces(room: &Room, seq: u64) -> RoomFaces {
 pub(crate) struct Histories {
     path: PathBuf,
     db: Mutex<Option<Database>>,
-    /// Each player's history, with the newest game recorded when it was read.
+    /// Each player's history, with the newest game of theirs when it was read.
     kept: Mutex<HashMap<String, Kept>>,
 }
 
@@ -64,7 +64,8 @@ impl Histories {
             *db = Some(Database::open_existing(&self.path)?);
         }
         let db = db.as_ref().expect("opened above");
-        let newest = db.games_page(None, 1)?.first().map(|g| g.id.0);
+        // A player's history changes only with a new game of theirs.
+        let newest = db.newest_game_of(player)?.map(|id| id.0);
         let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some((at, recorded)) = kept.get(player)
             && *at == newest

@@ -90,6 +90,16 @@ async fn a_rooms_dice_match_a_hand_count_of_its_rolls_and_the_players_recorded_g
     assert_eq!(seats[1]["history"]["throws"], 0);
     assert_eq!(seats[1]["history"]["text"], "no throws");
 
+    // Another game of Ann's recorded: her kept history is read again, both games counted.
+    let (_, more) = record_local_game(&server.dir.path().join("games.db"));
+    let mut both = history["Ann"];
+    for (total, more) in both.iter_mut().zip(count_by_hand(&more)["Ann"]) {
+        *total += more;
+    }
+    let (_, dice) = server.http("GET", &path, None).await;
+    assert_test(&dice["seats"][0]["history"], &both, "Ann's two games");
+    assert_eq!(dice["seats"][0]["history_games"], 2);
+
     let (status, missing) = server.http("GET", "/api/rooms/nosuchroom/dice", None).await;
     assert_eq!(status, 404, "{missing}");
     assert_eq!(missing["error"]["code"], "no_such_room", "{missing}");

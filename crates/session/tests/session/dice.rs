@@ -125,6 +125,12 @@ fn recorded_faces_match_a_hand_count_of_the_recorded_games_events() {
     assert_eq!(of_bob.tallies.len(), 1);
     assert_eq!(of_bob.of("Bob", 6).unwrap().counts(), &bob);
     assert!(recorded_faces(&db, Some("Nobody"), None).unwrap().tallies.is_empty());
+    // Each player's newest game, what the server's kept histories are checked against.
+    let newest = |name: &str| db.newest_game_of(name).unwrap().map(|id| id.0);
+    assert_eq!(
+        (newest("Ann"), newest("Bob"), newest("Cy"), newest("Nobody")),
+        (Some(4), Some(4), Some(3), None)
+    );
     // The game being played is left out of its own players' history.
     let first = snl_store::GameId(1);
     let without = recorded_faces(&db, Some("Bob"), Some(first)).unwrap();

@@ -345,6 +345,21 @@ impl Database {
         Ok(found)
     }
 
+    /// The newest recorded game with a seat named `player`, if any (cheap: the seats are
+    /// indexed by name) — what a kept count of that player's games is checked against.
+    ///
+    /// # Errors
+    ///
+    /// Whatever SQLite reports.
+    pub fn newest_game_of(&self, player: &str) -> Result<Option<GameId>, DbError> {
+        let newest: Option<i64> = self.conn.query_row(
+            "SELECT MAX(game_id) FROM seats WHERE name = ?1",
+            [player],
+            |r| r.get(0),
+        )?;
+        Ok(newest.map(GameId))
+    }
+
     /// Every player over finished games, by wins, then win rate, then fewer games, then name.
     ///
     /// # Errors
