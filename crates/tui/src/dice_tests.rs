@@ -116,3 +116,32 @@ fn the_dice_panel_counts_the_players_recorded_games_but_not_the_game_being_playe
     assert!(shown.contains("history: no recorded game"), "Bob has none: {shown}");
     assert!(shown.contains("this game left out"), "{shown}");
 }
+
+#[test]
+fn a_watchers_dice_panel_shows_the_rooms_faces_as_counted_from_its_events() {
+    use crate::online_tests::{hear, room_game, screen_of, settle};
+    let (events, _) = room_game(Rules::default(), 3, 60);
+    let mut app = screen_of(None, Rules::default(), true);
+    hear(&mut app, &events);
+    settle(&mut app);
+    // Counted here from the events the server sent, by name.
+    let mut faces = [[0_u64; 6]; 2];
+    for numbered in &events {
+        if let Event::DiceRolled { player, dice, .. } = &numbered.event {
+            let seat = usize::from(player != "Ann");
+            for &face in dice.dice() {
+                faces[seat][usize::from(face) - 1] += 1;
+            }
+        }
+    }
+    press(&mut app, KeyCode::Char('d'));
+    assert_eq!(app.overlay, Overlay::Dice);
+    let shown = text(&app, 130, 40);
+    for counts in faces {
+        let listed: Vec<String> = counts.iter().zip(1..).map(|(c, f)| format!("{f}:{c}")).collect();
+        let want =
+            format!("this game: {} throws · {}", counts.iter().sum::<u64>(), listed.join(" "));
+        assert!(shown.contains(&want), "{want}\n{shown}");
+    }
+    assert!(shown.contains("the room's page shows it"), "{shown}");
+}

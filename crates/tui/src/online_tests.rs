@@ -28,7 +28,7 @@ const URL: &str = "http://127.0.0.1:8080/room/5f0c2a9e81d34b07";
 /// A room's game of Ann (a person, seat 1) and Robo (hard) as the server plays it: Ann rolls
 /// when awaited and takes the last option of a choice; the events as the server sends them, and
 /// the game at the end. `until`: stop once this many events were told.
-fn room_game(rules: Rules, seed: u64, until: usize) -> (Vec<Numbered<String>>, Game) {
+pub(super) fn room_game(rules: Rules, seed: u64, until: usize) -> (Vec<Numbered<String>>, Game) {
     play_on(room_session(rules, seed), Vec::new(), until)
 }
 
@@ -91,7 +91,7 @@ fn state(rules: Rules) -> RoomState {
 }
 
 /// The screen of seat `me` (none: a watcher), welcomed.
-fn screen_of(me: Option<usize>, rules: Rules, fast: bool) -> App {
+pub(super) fn screen_of(me: Option<usize>, rules: Rules, fast: bool) -> App {
     let state = state(rules);
     let opts = Options { color: true, fast, quiet: true, ..Options::default() };
     let mut app = room::app(Online::new(URL, &state).unwrap(), me, opts);
@@ -99,14 +99,14 @@ fn screen_of(me: Option<usize>, rules: Rules, fast: bool) -> App {
     app
 }
 
-fn hear(app: &mut App, events: &[Numbered<String>]) {
+pub(super) fn hear(app: &mut App, events: &[Numbered<String>]) {
     for numbered in events {
         room::receive(app, Update::Event(numbered.clone()));
     }
 }
 
 /// Ticks until the animation is over.
-fn settle(app: &mut App) {
+pub(super) fn settle(app: &mut App) {
     for _ in 0..100_000 {
         if !app.animating() {
             return;
