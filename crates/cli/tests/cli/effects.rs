@@ -155,16 +155,7 @@ fn events_of_effects_are_told_in_words_and_as_json_lines() {
     let mut jsonl_args = args.to_vec();
     jsonl_args.extend(["--events", "jsonl"]);
     let lines = snl(&jsonl_args);
-    let types: Vec<String> = lines
-        .stdout
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["type"]
-                .as_str()
-                .unwrap()
-                .to_owned()
-        })
-        .collect();
+    let types = event_types(&lines.stdout);
     // Seed 11 on party meets at least two kinds of effect; each is told in words too.
     let said = [
         ("extra_roll", "landed on an extra-roll cell and rolls again"),

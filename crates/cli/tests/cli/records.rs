@@ -269,16 +269,7 @@ fn replay_says_the_chat_of_a_room_game_where_it_was_said() {
         snl(&["play", "--seed", "8", "--player", "Ann:easy", "--player", "Bob:easy", "--db", &db]);
     assert_eq!(played.code, 0, "{}", played.stderr);
     let events = snl(&["replay", "1", "--events", "jsonl", "--db", &db]);
-    let kinds: Vec<String> = events
-        .stdout
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["type"]
-                .as_str()
-                .unwrap()
-                .to_owned()
-        })
-        .collect();
+    let kinds = event_types(&events.stdout);
     // After three whole turns: the event before the fourth turn starts.
     let third = kinds.iter().enumerate().filter(|(_, k)| *k == "turn_started").nth(3).unwrap().0;
     let line = |at: usize, player: &str, text: &str| snl_wire::ChatEntry {

@@ -95,6 +95,19 @@ pub(crate) fn snl(args: &[&str]) -> Run {
     snl_with_input(args, "")
 }
 
+/// The `type` of each event in `jsonl` (SPEC §6: one JSON object per line), in order.
+pub(crate) fn event_types(jsonl: &str) -> Vec<String> {
+    jsonl
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["type"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect()
+}
+
 /// Runs `snl` with `args`, asserts it succeeded, and parses its standard output as one JSON value.
 #[track_caller]
 pub(crate) fn snl_json(args: &[&str]) -> serde_json::Value {
