@@ -40,7 +40,7 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         .route("/api/rooms/{room}/seats/{seat}", post(claim))
         .route("/api/rooms/{room}/ws", get(websocket))
         .route("/api/rooms/{room}/odds", get(crate::odds::endpoint))
-        .route("/api/rooms/{room}/dice", get(crate::dice::endpoint))
+        .route("/api/rooms/{room}/dice", get(dice))
         .route("/api/rooms/{room}/save", get(save))
         .route("/api/lobby/ws", get(crate::lobby::endpoint))
         .route("/api/boards/check", post(crate::boards::endpoint))
@@ -264,4 +264,25 @@ async fn websocket(
             };
             ws::connection(socket, (room, handle), limits, guard, read_back)
         }))
+}
+
+/// `GET /api/rooms/{room}/dice`.
+async fn dice(
+    axum::extract::State(shared): axum::extract::State<Arc<crate::Shared>>,
+    axum::extract::Path(room): axum::extract::Path<String>,
+) -> crate::http::ApiResult<axum::Json<snl_wire::api::DiceAnswer>> {
+    let handle = room_handle(&shared, &room).await?;
+    let (reply, answer) = tokio::sync::oneshot::channel();
+    handle.tx.send(crate::actor::Msg::Dice { reply }).await.map_err(|_| ApiError::gone(&room))?;
+    let faces = answer.await.map_err(|_| ApiError::gone(&room))?;
+    let answer = tokio::task::spawn_blocking(move || shared.dice.answer(&room, &faces))
+        .await
+        .map_err(|e| {
+            ApiError::new(
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                "server_error",
+                format!("the dice statistics failed: {e}"),
+            )
+        })?;
+    Ok(axum::Json(answer))
 }

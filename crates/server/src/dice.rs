@@ -16,7 +16,7 @@ use snl_session::dice_stats::{HISTORY_BOUND, Recorded, die_faces, game_faces, re
 use snl_store::{Database, DbError};
 use snl_wire::api::{DiceAnswer, DiceSeat, DiceTest};
 
-use crate::{http::ApiError, room::Room};
+use crate::room::Room;
 
 /// Players whose histories are kept; past it all are dropped.
 const KEPT_PLAYERS: usize = 4_096;
@@ -82,7 +82,7 @@ impl Histories {
 
     /// The answer for `room` from its faces (blocking): a history that cannot be read is said
     /// in `history_over`, its seats' histories empty.
-    fn answer(&self, room: &str, faces: &RoomFaces) -> DiceAnswer {
+    pub(crate) fn answer(&self, room: &str, faces: &RoomFaces) -> DiceAnswer {
         let mut history_over = format!("{HISTORY_BOUND} each player played");
         let mut seats = Vec::with_capacity(faces.game.len());
         for (seat, (name, game)) in faces.names.iter().zip(&faces.game).enumerate() {
@@ -128,25 +128,4 @@ pub(crate) fn dice_test(counts: &FaceCounts) -> DiceTest {
         verdict: snl_words::dice_verdict(test.p_value).to_owned(),
         text: snl_words::dice_line(counts.counts(), test.expected, test.p_value),
     }
-}
-
-/// `GET /api/rooms/{room}/dice`.
-pub(crate) async fn endpoint(
-    axum::extract::State(shared): axum::extract::State<Arc<crate::Shared>>,
-    axum::extract::Path(room): axum::extract::Path<String>,
-) -> crate::http::ApiResult<axum::Json<DiceAnswer>> {
-    let handle = crate::cluster::room_handle(&shared, &room).await?;
-    let (reply, answer) = tokio::sync::oneshot::channel();
-    handle.tx.send(crate::actor::Msg::Dice { reply }).await.map_err(|_| ApiError::gone(&room))?;
-    let faces = answer.await.map_err(|_| ApiError::gone(&room))?;
-    let answer = tokio::task::spawn_blocking(move || shared.dice.answer(&room, &faces))
-        .await
-        .map_err(|e| {
-            ApiError::new(
-                axum::http::StatusCode::SERVICE_UNAVAILABLE,
-                "server_error",
-                format!("the dice statistics failed: {e}"),
-            )
-        })?;
-    Ok(axum::Json(answer))
 }

@@ -177,7 +177,7 @@ pub(crate) struct App {
     pub(crate) beats: VecDeque<Beat>,
     pub(crate) overlay: Overlay,
     /// The players' dice histories, read when the dice panel last opened.
-    pub(crate) dice_history: Option<crate::dice::History>,
+    pub(crate) dice_history: Option<DiceHistory>,
     /// Rows scrolled by hand from the view that follows the current player (negative: up);
     /// a new turn follows again.
     pub(crate) scroll: i32,
@@ -520,4 +520,15 @@ pub(crate) fn marks<'a>(names: impl Iterator<Item = &'a str>) -> Vec<char> {
         }
     }
     marks.into_iter().map(|m| m.unwrap_or('?')).collect()
+}
+
+/// Each seat's player's faces over the recorded games, read when the dice panel opens
+/// ([`crate::dice::history`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct DiceHistory {
+    /// Per seat: the faces of this game's die, and the recorded games read (`None`: nothing
+    /// could be read).
+    pub(crate) seats: Vec<Option<(snl_analysis::fairness::FaceCounts, usize)>>,
+    /// What the histories are over, or why there are none: a sentence.
+    pub(crate) over: String,
 }

@@ -8,23 +8,13 @@ use snl_analysis::fairness::FaceCounts;
 use snl_session::dice_stats::{HISTORY_BOUND, die_faces, game_faces, recorded_faces};
 use snl_store::Database;
 
-use crate::app::App;
-
-/// Each seat's player's faces over the recorded games, read when the panel opens.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct History {
-    /// Per seat: the faces of this game's die, and the recorded games read (`None`: nothing
-    /// could be read).
-    pub(crate) seats: Vec<Option<(FaceCounts, usize)>>,
-    /// What the histories are over, or why there are none: a sentence.
-    pub(crate) over: String,
-}
+use crate::app::{App, DiceHistory};
 
 /// The histories of `app`'s players, from the database its game records into (blocking: read
 /// once, when the panel opens).
-pub(crate) fn history(app: &App) -> History {
+pub(crate) fn history(app: &App) -> DiceHistory {
     let game = app.session.game();
-    let nothing = |over: String| History { seats: vec![None; game.seats().len()], over };
+    let nothing = |over: String| DiceHistory { seats: vec![None; game.seats().len()], over };
     if app.mode.room().is_some() {
         return nothing("No recorded history on this screen: the room's page shows it.".into());
     }
@@ -47,14 +37,14 @@ pub(crate) fn history(app: &App) -> History {
             Err(e) => return nothing(format!("No recorded history: the game database {e}.")),
         }
     }
-    History {
+    DiceHistory {
         seats,
-        over: format!("History: over {HISTORY_BOUND} each player played, this game left out."),
+        over: format!("DiceHistory: over {HISTORY_BOUND} each player played, this game left out."),
     }
 }
 
 /// One seat's two lines in words: this game, and its player's history.
-pub(crate) fn seat_lines(app: &App, history: &History) -> Vec<(String, String)> {
+pub(crate) fn seat_lines(app: &App, history: &DiceHistory) -> Vec<(String, String)> {
     let game = app.session.game();
     let now = game_faces(game.rules(), game.seats().len(), game.history());
     now.iter()
