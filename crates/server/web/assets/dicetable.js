@@ -38,11 +38,10 @@ function row(who, what, test, each) {
   if (each) tr.append(...test.counts.map((/** @type {number} */ c) => cell('td', String(c), { class: 'num' })));
   else tr.append(cell('td', test.text));
   const none = test.throws === 0;
-  tr.append(
-    cell('td', none ? '—' : test.expected.toFixed(1), { class: 'num' }),
-    cell('td', none ? '—' : pText(test.p_value), { class: 'num' }),
-    cell('td', none ? 'no throws' : test.verdict, { class: 'verdict' }),
-  );
+  // The verdict under its p-value: the card is narrow beside the board.
+  const p = cell('td', none ? '—' : pText(test.p_value), { class: 'num' });
+  p.append(document.createElement('br'), cell('small', none ? 'no throws' : test.verdict, { class: 'verdict' }));
+  tr.append(cell('td', none ? '—' : test.expected.toFixed(1), { class: 'num' }), p);
   tr.dataset.throws = String(test.throws);
   return tr;
 }
@@ -55,7 +54,7 @@ export function draw(answer) {
   head.append(cell('th', 'Player', { scope: 'col' }));
   if (each) for (let f = 1; f <= answer.faces; f++) head.append(cell('th', String(f), { scope: 'col', title: `face ${f}` }));
   else head.append(cell('th', `Faces of the d${answer.faces}`, { scope: 'col' }));
-  head.append(cell('th', 'Exp.', { scope: 'col', title: 'each face’s count if the dice are fair' }), cell('th', 'p', { scope: 'col', title: 'the chance fair dice look at least this uneven' }), cell('th', 'Verdict', { scope: 'col' }));
+  head.append(cell('th', 'Exp.', { scope: 'col', title: 'each face’s count if the dice are fair' }), cell('th', 'p, verdict', { scope: 'col', title: 'the chance fair dice look at least this uneven, in words' }));
   const body = document.createElement('tbody');
   for (const s of answer.seats) {
     const name = s.name ?? `Seat ${s.seat + 1}`;
