@@ -144,6 +144,9 @@ pub(crate) fn from_key(key: KeyEvent, app: &App) -> Option<Action> {
 
 /// A key of the replay viewer; `typing`: a turn number is being typed.
 fn replay_key(code: KeyCode, typing: bool) -> Option<Action> {
+    if code == KeyCode::Char('d') {
+        return Some(Action::View(ViewAction::Dice));
+    }
     let control = match code {
         KeyCode::Char(c @ '0'..='9') => Control::Digit(c as u8 - b'0'),
         KeyCode::Backspace if typing => Control::RubOut,

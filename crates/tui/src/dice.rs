@@ -18,6 +18,12 @@ pub(crate) fn history(app: &App) -> DiceHistory {
     if app.mode.room().is_some() {
         return nothing("No recorded history on this screen: the room's page shows it.".into());
     }
+    if app.mode.replay().is_some() {
+        return nothing(
+            "In a replay, this game up to here; snl stats --dice counts each player's history."
+                .into(),
+        );
+    }
     let Some(path) = &app.kept.db else {
         return nothing("No recorded history: this game is recorded nowhere.".into());
     };

@@ -371,3 +371,34 @@ fn the_chat_said_in_the_room_is_in_the_log_after_the_events_told_before_it() {
         assert_eq!(with.said[k].len(), plain.said[k].len(), "step {k} has no chat");
     }
 }
+
+#[test]
+fn in_a_replay_d_shows_each_seats_faces_up_to_the_turn_shown_counted_by_hand() {
+    let (game, dice, _) = played(Rules::default(), 7);
+    let mut app = viewer(&game, dice, true);
+    for _ in 0..6 {
+        press(&mut app, KeyCode::Right);
+    }
+    assert_eq!(at(&app), 6);
+    press(&mut app, KeyCode::Char('d'));
+    let shown = text(&app, 130, 40);
+    // Counted here from the record: the rolls of the first six turns, seat by seat.
+    for (seat, s) in game.seats().iter().enumerate() {
+        let mut counts = [0_u64; 6];
+        for m in game.history().iter().filter(|m| m.turn <= 6 && m.seat == seat) {
+            for &face in m.roll.dice() {
+                counts[usize::from(face) - 1] += 1;
+            }
+        }
+        let throws: u64 = counts.iter().sum();
+        let faces: Vec<String> = counts.iter().zip(1..).map(|(c, f)| format!("{f}:{c}")).collect();
+        let line =
+            format!("{throws} throw{} · {}", if throws == 1 { "" } else { "s" }, faces.join(" "));
+        assert!(throws == 0 || shown.contains(&line), "{} {line} missing:\n{shown}", s.name);
+    }
+    assert!(shown.contains("snl stats --dice counts each player's history"), "{shown}");
+    press(&mut app, KeyCode::Char('x'));
+    assert_eq!(at(&app), 6, "the panel's key changes nothing else");
+    press(&mut app, KeyCode::Char('?'));
+    assert!(text(&app, 80, 24).contains("dice so far"));
+}

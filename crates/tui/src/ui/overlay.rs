@@ -47,6 +47,7 @@ pub(super) fn help(frame: &mut Frame<'_>, area: Rect, app: &App) {
             key("Home End", "the start, the end (g G)"),
             key("0-9 Enter", "go to a turn: its number, then Enter"),
             key("+ -", "faster, slower (¼× to 64×)"),
+            key("d", "dice so far: each face against fair dice"),
             key("↑ ↓ PgUp PgDn", "scroll a large board; f follows again"),
             key("?", "this help"),
             key("q  Esc", "leave the replay"),
