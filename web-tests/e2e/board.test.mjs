@@ -43,6 +43,8 @@ exits = [2, 30]
 test('a board file is drawn with its snakes, ladders and effect cells; sound off is remembered', async () => {
   const { page, errors } = await openPage(browser);
   await page.goto(server.url);
+  // The lobby's script runs after the first paint: a file given before it listens is not read.
+  await page.waitForSelector('html[data-ready]', { state: 'attached' });
   await page.getByLabel('Board', { exact: true }).selectOption('file');
   await page.getByLabel('Board file (.toml or .json)').setInputFiles({ name: 'fx.toml', mimeType: 'text/plain', buffer: Buffer.from(BOARD) });
   await page.waitForSelector('#preview [data-cell="36"]');
