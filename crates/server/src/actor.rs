@@ -297,8 +297,17 @@ pub(crate) fn replay(stored: StoredRoom) -> Result<Replayed, String> {
     let mut seq = 0;
     let mut input = (0, room.waiting());
     for (i, text) in stored.log.iter().enumerate() {
-        let command: Command = serde_json::from_str(text)
+        let mut command: Command = serde_json::from_str(text)
             .map_err(|e| format!("room {id}: command {} cannot be read: {e}", i + 1))?;
+        if let Command::Chat { text, .. } = &mut command {
+            // Logged without its line, which the event it told keeps (a log stored before
+            // that has it in both).
+            if text.is_empty() {
+                *text = said(stored.events.get(seq as usize)).ok_or_else(|| {
+                    format!("room {id}: event {} does not replay to what was stored", seq + 1)
+                })?;
+            }
+        }
         let events = room.apply(&command).map_err(|r| {
             format!("room {id}: command {} is refused on replay: {}", i + 1, r.message)
         })?;
@@ -326,6 +335,14 @@ pub(crate) fn replay(stored: StoredRoom) -> Result<Replayed, String> {
     }
     let recent = Recent::of_stored(&stored.events);
     Ok(Replayed { room, hashes, seq, input, log_len: stored.log.len() as u64, recent })
+}
+
+/// The line of chat that `stored`, an event frame as stored, tells, if it tells one.
+fn said(stored: Option<&String>) -> Option<String> {
+    match serde_json::from_str::<ServerFrame>(stored?) {
+        Ok(ServerFrame::Event { event: snl_engine::Event::Chat { text, .. }, .. }) => Some(text),
+        _ => None,
+    }
 }
 
 /// Whether `stored`, an event frame as stored, is what `told` says: the same frame, or one
@@ -1224,5 +1241,45 @@ mod tests {
         more.push("{}".into());
         let error = replay(stored(more)).unwrap_err();
         assert!(error.contains("events are stored but its log replays to"), "{error}");
+    }
+
+    #[test]
+    fn a_chat_line_is_logged_by_who_said_it_and_replayed_from_the_event_that_keeps_it() {
+        let request = r#"{"seats":[{"kind":"human"},{"kind":"easy","name":"Robo"}],"seed":4}"#;
+        let setup = serde_json::from_str::<CreateRoom>(request).unwrap().check(1).unwrap();
+        let mut room = Room::new("r".into(), setup.clone());
+        let log = [
+            Command::Claim { seat: 0, name: "Ann".into(), seed: None },
+            Command::Chat { seat: 0, text: "good luck, Robo".into() },
+            Command::Act { seat: 0, act: Act::Roll },
+        ];
+        let mut events = Vec::new();
+        for command in &log {
+            for told in room.apply(command).unwrap() {
+                events.push(told.frame().to_text());
+            }
+        }
+        let logged: Vec<String> = log.iter().map(|c| serde_json::to_string(c).unwrap()).collect();
+        assert_eq!(logged[1], r#"{"do":"chat","seat":0}"#, "the line is not in the log");
+        assert_eq!(events.iter().filter(|e| e.contains("good luck, Robo")).count(), 1);
+        let stored = |log: Vec<String>, events: Vec<String>| StoredRoom {
+            id: "r".into(),
+            setup: serde_json::to_string(&setup).unwrap(),
+            seats: vec![(0, "Ann".into(), vec![1; 32])],
+            log,
+            events,
+        };
+        let replayed = replay(stored(logged.clone(), events.clone())).unwrap();
+        assert_eq!(replayed.seq, events.len() as u64);
+        // A log stored before kept the line in the command too: it replays the same.
+        let mut older = logged.clone();
+        older[1] = r#"{"do":"chat","seat":0,"text":"good luck, Robo"}"#.into();
+        assert_eq!(replay(stored(older, events.clone())).unwrap().seq, events.len() as u64);
+        // A chat command whose event tells no line does not replay.
+        let mut lost = events;
+        let chat = lost.iter().position(|e| e.contains("good luck")).unwrap();
+        lost[chat] = lost[chat + 1].clone();
+        let error = replay(stored(logged, lost)).unwrap_err();
+        assert_eq!(error, format!("room r: event {} does not replay to what was stored", chat + 1));
     }
 }

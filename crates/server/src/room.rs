@@ -36,8 +36,13 @@ pub(crate) enum Command {
     Computer,
     /// The person awaited ran out of time: their seat's computer plays the rest of the turn.
     TimeOut { seat: usize },
-    /// A line of chat.
-    Chat { seat: usize, text: String },
+    /// A line of chat. The log keeps only who said it: the line is kept once, in the event
+    /// that tells it, and a replay reads it from there (`actor::replay`).
+    Chat {
+        seat: usize,
+        #[serde(default, skip_serializing)]
+        text: String,
+    },
     /// A seat's first connection came, or its last went.
     Presence { seat: usize, online: bool },
     /// The game clock ran out: the round in play is completed, then the game ends.

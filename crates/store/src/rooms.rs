@@ -28,12 +28,13 @@ use std::path::Path;
 
 use rusqlite::{OptionalExtension, params};
 
-use snl_wire::{ChatEntry, GameId};
+use snl_engine::Event;
+use snl_wire::{ChatEntry, GameId, ServerFrame};
 
 use crate::db::{Database, DbError};
 
 /// The room tables' schema version.
-pub const ROOM_SCHEMA_VERSION: u32 = 3;
+pub const ROOM_SCHEMA_VERSION: u32 = 4;
 
 /// Each step takes the room tables from its index to the next version.
 const ROOM_MIGRATIONS: [&str; ROOM_SCHEMA_VERSION as usize] = [
@@ -96,6 +97,13 @@ const ROOM_MIGRATIONS: [&str; ROOM_SCHEMA_VERSION as usize] = [
         player   TEXT    NOT NULL,
         text     TEXT    NOT NULL,
         PRIMARY KEY (game_id, number)
+    );",
+    // 4: the room each recorded online game was played in. Its chat is read from the room's
+    // events, where it is already kept: a line is stored once (`game_chat` stays for the
+    // games recorded before, and gets no new rows).
+    "CREATE TABLE game_rooms (
+        game_id  INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        room     TEXT    NOT NULL REFERENCES rooms (id)
     );",
 ];
 
@@ -344,12 +352,32 @@ impl RoomStore {
         heads.into_iter().map(|(id, setup)| self.rest_of(id, setup)).collect()
     }
 
-    /// Keeps the chat said in the room of recorded game `game`, in order.
+    /// Links recorded game `game` to `room`, the room it was played in: its chat is then read
+    /// from the room's events ([`Database::chat`]).
+    ///
+    /// # Errors
+    ///
+    /// Whatever SQLite reports (a game linked twice among them).
+    pub fn link_game(&mut self, game: GameId, room: &str) -> Result<(), DbError> {
+        self.db.conn.execute(
+            "INSERT INTO game_rooms (game_id, room) VALUES (?1, ?2)",
+            params![game.0, room],
+        )?;
+        Ok(())
+    }
+
+    /// Keeps `lines` as the chat of recorded game `game` in the table the games recorded
+    /// before room schema 4 used (for tests of the databases they left).
     ///
     /// # Errors
     ///
     /// Whatever SQLite reports (a line kept twice among them).
-    pub fn keep_chat(&mut self, game: GameId, lines: &[ChatEntry]) -> Result<(), DbError> {
+    #[doc(hidden)]
+    pub fn keep_chat_as_before(
+        &mut self,
+        game: GameId,
+        lines: &[ChatEntry],
+    ) -> Result<(), DbError> {
         let tx = self.db.conn.transaction()?;
         {
             let mut insert = tx.prepare_cached(
@@ -440,22 +468,41 @@ fn room_version(conn: &rusqlite::Connection) -> rusqlite::Result<Option<u32>> {
 }
 
 impl Database {
-    /// The chat said in the room of recorded game `game`, in order ([`RoomStore::keep_chat`]);
-    /// none for a game played elsewhere, or in a database that has no room tables.
+    /// The chat said in the room of recorded game `game`, in order, each line with the number
+    /// of the game's events told before it: read from the room's events
+    /// ([`RoomStore::link_game`]), or for a game recorded before room schema 4 from the table
+    /// it was copied to. None for a game played elsewhere, or in a database that has no room
+    /// tables.
     ///
     /// # Errors
     ///
     /// Whatever SQLite reports.
     pub fn chat(&self, game: GameId) -> Result<Vec<ChatEntry>, DbError> {
-        let kept: Option<i64> = self
-            .conn
-            .query_row(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'game_chat'",
-                [],
+        let has = |table: &str| -> Result<bool, DbError> {
+            Ok(self.conn.query_row(
+                "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1)",
+                [table],
                 |r| r.get(0),
-            )
-            .optional()?;
-        if kept.is_none() {
+            )?)
+        };
+        if has("game_rooms")? {
+            let room: Option<String> = self
+                .conn
+                .query_row("SELECT room FROM game_rooms WHERE game_id = ?1", [game.0], |r| r.get(0))
+                .optional()?;
+            if let Some(room) = room {
+                let mut stmt = self
+                    .conn
+                    .prepare("SELECT event FROM room_events WHERE room = ?1 ORDER BY seq")?;
+                let frames = stmt.query_map([room], |r| r.get::<_, String>(0))?;
+                let mut lines = ChatLines::default();
+                for frame in frames {
+                    lines.read(&frame?);
+                }
+                return Ok(lines.lines);
+            }
+        }
+        if !has("game_chat")? {
             return Ok(Vec::new());
         }
         let mut stmt = self
@@ -471,6 +518,31 @@ impl Database {
             })?
             .collect::<Result<Vec<_>, _>>()?;
         Ok(lines)
+    }
+}
+
+/// The chat lines among a room's event frames as stored, each after the game's events before
+/// it (presence and chat are the room's, not the game's: the game's replay tells none of them).
+#[derive(Default)]
+struct ChatLines {
+    /// The game's events read so far.
+    at: u64,
+    lines: Vec<ChatEntry>,
+}
+
+impl ChatLines {
+    fn read(&mut self, frame: &str) {
+        let Ok(ServerFrame::Event { event, .. }) = serde_json::from_str::<ServerFrame>(frame)
+        else {
+            return;
+        };
+        match event {
+            Event::Chat { player, text } => {
+                self.lines.push(ChatEntry { at: self.at, player, text });
+            }
+            Event::Presence { .. } => {}
+            _ => self.at += 1,
+        }
     }
 }
 
@@ -645,7 +717,7 @@ mod tests {
     }
 
     #[test]
-    fn the_chat_kept_with_a_recorded_game_comes_back_in_order_and_a_plain_database_has_none() {
+    fn a_recorded_games_chat_is_read_from_its_rooms_events_and_an_older_copy_still_reads() {
         use snl_engine::{Board, Game, Preset, Rules, Seat, SeatKind};
         let dir = TestDir::new("rooms-chat");
         let path = dir.path().join("games.db");
@@ -657,18 +729,32 @@ mod tests {
         // A game recorded by `snl play`, before any room table: no chat, and no error.
         let plain = Database::open(&path).unwrap().new_game(&save, 0).unwrap();
         assert_eq!(Database::open_existing(&path).unwrap().chat(plain).unwrap(), vec![]);
+
         let mut store = RoomStore::open(&path).unwrap();
+        let said = |text: &str| Event::Chat { player: "Ann".to_owned(), text: text.into() };
+        let turn = Event::TurnStarted { player: "Ann".to_owned(), position: 0 };
+        let here = Event::Presence { player: "Robo".to_owned(), online: true };
+        let told = [said("hello"), here, turn.clone(), turn.clone(), said("gg"), turn];
+        let mut writes = vec![create("r")];
+        for (seq, event) in (1..).zip(told) {
+            let event = ServerFrame::Event { seq, event, text: None }.to_text();
+            writes.push(RoomWrite::Event { room: "r".into(), seq, event });
+        }
+        store.write(&writes).unwrap();
         let id = store.database().new_game(&save, 0).unwrap();
-        let line = |at: u64, player: &str, text: &str| ChatEntry {
-            at,
-            player: player.into(),
-            text: text.into(),
-        };
-        let lines = [line(0, "Ann", "hello"), line(7, "Robo", "gg"), line(7, "Ann", "wp")];
-        store.keep_chat(id, &lines).unwrap();
-        assert!(store.keep_chat(id, &lines[..1]).is_err(), "a line is kept once");
-        assert_eq!(store.database().chat(id).unwrap(), lines);
+        store.link_game(id, "r").unwrap();
+        assert!(store.link_game(id, "r").is_err(), "a game is played in one room");
+        let line = |at: u64, text: &str| ChatEntry { at, player: "Ann".into(), text: text.into() };
+        // Each after the game's events told before it: presence and chat are not the game's.
+        assert_eq!(store.database().chat(id).unwrap(), [line(0, "hello"), line(2, "gg")]);
         assert_eq!(store.database().chat(plain).unwrap(), vec![]);
+
+        // A game recorded before schema 4 kept its chat in a table of its own.
+        let older = store.database().new_game(&save, 0).unwrap();
+        let lines = [line(0, "hi"), line(7, "wp")];
+        store.keep_chat_as_before(older, &lines).unwrap();
+        assert!(store.keep_chat_as_before(older, &lines[..1]).is_err(), "a line is kept once");
+        assert_eq!(store.database().chat(older).unwrap(), lines);
     }
 
     #[test]

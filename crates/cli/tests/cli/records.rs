@@ -7,6 +7,8 @@ use std::{
     process::{Command, Stdio},
 };
 
+use serde_json::json;
+
 use crate::util::*;
 
 fn json(run: &Run) -> serde_json::Value {
@@ -259,8 +261,9 @@ fn replay_tells_a_recorded_or_saved_game_event_for_event() {
     assert_eq!(whole["finished"], true);
 }
 
-/// The chat said in an online room is kept with its recorded game (`game_chat`, written by the
-/// server's store); `snl replay` says each line after the events told before it.
+/// The chat said in an online room is read from the room's events, the recorded game linked
+/// to its room (as the server's store does); `snl replay` says each line after the events told
+/// before it.
 #[test]
 fn replay_says_the_chat_of_a_room_game_where_it_was_said() {
     let dir = TempDir::new("replay-chat");
@@ -272,18 +275,26 @@ fn replay_says_the_chat_of_a_room_game_where_it_was_said() {
     let kinds = event_types(&events.stdout);
     // After three whole turns: the event before the fourth turn starts.
     let third = kinds.iter().enumerate().filter(|(_, k)| *k == "turn_started").nth(3).unwrap().0;
-    let line = |at: usize, player: &str, text: &str| snl_wire::ChatEntry {
-        at: at as u64,
-        player: player.into(),
-        text: text.into(),
-    };
-    let lines = [
-        line(0, "Ann", "good luck"),
-        line(third, "Bob", "nice ladder"),
-        line(kinds.len(), "Ann", "gg"),
-    ];
+    let said = |player: &str, text: &str| json!({"type": "chat", "player": player, "text": text});
+    let chat = [(0, said("Ann", "good luck")), (third, said("Bob", "nice ladder"))];
+    // The room's events as the server stores them: the game's, with the chat among them.
+    let mut told = Vec::new();
+    for (at, line) in events.stdout.lines().enumerate() {
+        told.extend(chat.iter().filter(|(before, _)| *before == at).map(|(_, e)| e.clone()));
+        let mut event: serde_json::Value = serde_json::from_str(line).unwrap();
+        event.as_object_mut().unwrap().remove("seq");
+        told.push(event);
+    }
+    told.push(said("Ann", "gg"));
+    let mut writes =
+        vec![snl_store::RoomWrite::Create { room: "r".into(), setup: "{}".into(), now_ms: 0 }];
+    for (seq, event) in (1..).zip(told) {
+        let event = json!({"type": "event", "seq": seq, "event": event}).to_string();
+        writes.push(snl_store::RoomWrite::Event { room: "r".into(), seq, event });
+    }
     let mut store = snl_store::RoomStore::open(std::path::Path::new(&db)).unwrap();
-    store.keep_chat(snl_store::GameId(1), &lines).unwrap();
+    store.write(&writes).unwrap();
+    store.link_game(snl_store::GameId(1), "r").unwrap();
     drop(store);
 
     let replayed = snl(&["replay", "1", "--plain", "--speed", "0", "--db", &db]);

@@ -6,9 +6,7 @@
 
 use std::{path::Path, sync::mpsc, thread};
 
-use snl_engine::Event;
 use snl_store::{DbError, GameId, RoomStore, RoomWrite, Save, StoredRoom};
-use snl_wire::{ChatEntry, ServerFrame};
 use tokio::sync::oneshot;
 
 use super::{Pending, Storage, StorageError};
@@ -156,7 +154,7 @@ fn commit(store: &mut RoomStore, group: Vec<Batch>, clock: fn() -> u64) {
             match store.database().new_game(&save, clock()) {
                 Ok(id) => {
                     award(store, id, &save, clock());
-                    keep_chat(store, id, &writes);
+                    link_room(store, id, &writes);
                 }
                 Err(e) => eprintln!("snl serve: a finished game was not recorded: {e}"),
             }
@@ -176,48 +174,18 @@ fn award(store: &mut RoomStore, id: GameId, save: &Save, now_ms: u64) {
     }
 }
 
-/// Keeps the chat said in the room of finished game `id` (the room `writes` ends), each line
-/// with the number of the game's events told before it, for the game's replay.
-fn keep_chat(store: &mut RoomStore, id: GameId, writes: &[RoomWrite]) {
+/// Links finished game `id` to the room `writes` ends, so that its replay reads the chat
+/// from the room's events (where it is kept already).
+fn link_room(store: &mut RoomStore, id: GameId, writes: &[RoomWrite]) {
     let Some(room) = writes.iter().find_map(|w| match w {
         RoomWrite::Over { room } => Some(room),
         _ => None,
     }) else {
         return;
     };
-    let events = match store.room(room) {
-        Ok(Some(stored)) => stored.events,
-        Ok(None) => return,
-        Err(e) => {
-            eprintln!("snl serve: the chat of a finished game was not kept: {e}");
-            return;
-        }
-    };
-    let lines = chat_lines(&events);
-    if !lines.is_empty()
-        && let Err(e) = store.keep_chat(id, &lines)
-    {
-        eprintln!("snl serve: the chat of a finished game was not kept: {e}");
+    if let Err(e) = store.link_game(id, room) {
+        eprintln!("snl serve: the chat of a finished game was not linked to it: {e}");
     }
-}
-
-/// The chat lines among a room's stored event frames, each after the game's events before it
-/// (presence and chat are the room's, not the game's: the game's replay tells none of them).
-fn chat_lines(frames: &[String]) -> Vec<ChatEntry> {
-    let mut at = 0;
-    let mut lines = Vec::new();
-    for frame in frames {
-        let Ok(ServerFrame::Event { event, .. }) = serde_json::from_str::<ServerFrame>(frame)
-        else {
-            continue;
-        };
-        match event {
-            Event::Chat { player, text } => lines.push(ChatEntry { at, player, text }),
-            Event::Presence { .. } => {}
-            _ => at += 1,
-        }
-    }
-    lines
 }
 
 impl Storage for SqliteStorage {

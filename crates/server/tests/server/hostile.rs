@@ -2,9 +2,11 @@
 //! exactly one error frame back, nothing in the room changes, nothing panics, and the players
 //! play on to the end.
 
+use std::path::Path;
+
 use serde_json::{Value, json};
 
-use crate::support::Server;
+use crate::support::{Client, Server};
 
 /// xorshift64*: the frames are drawn from a fixed seed.
 struct Draw(u64);
@@ -201,4 +203,92 @@ async fn a_seat_flooding_chat_from_many_connections_says_no_more_than_its_share(
     let told = flood_chat(&server, &room, &ann, (5, 20)).await;
     let allowed = 5 + started.elapsed().as_secs() as usize + 1;
     assert!((5..=allowed).contains(&told), "{told} lines told of 100, {allowed} allowed");
+}
+
+/// Every value of the database at `path` that holds `text`, as `table.column`, once per value.
+fn kept(path: &Path, text: &str) -> Vec<String> {
+    let db = rusqlite::Connection::open(path).unwrap();
+    let names = |sql: &str| -> Vec<String> {
+        let mut stmt = db.prepare(sql).unwrap();
+        stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+    };
+    let mut found = Vec::new();
+    for table in names("SELECT name FROM sqlite_master WHERE type = 'table'") {
+        for column in names(&format!("SELECT name FROM pragma_table_info('{table}')")) {
+            let sql = format!(
+                "SELECT COUNT(*) FROM \"{table}\" WHERE instr(CAST(\"{column}\" AS TEXT), ?1) > 0"
+            );
+            let count: u32 = db.query_row(&sql, [text], |r| r.get(0)).unwrap();
+            found.extend(std::iter::repeat_n(format!("{table}.{column}"), count as usize));
+        }
+    }
+    found
+}
+
+#[test]
+fn a_chat_line_is_stored_once_and_still_told_after_a_restart_and_in_the_games_replay() {
+    // Issue 28, V8: a line was kept in the room's log, in its events and, once the game was
+    // recorded, in a table of the game's: three copies.
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    let (dir, open_room, seq) = runtime.block_on(async {
+        let server = Server::start("chat-once").await;
+        // A game played to its end, with a line said before the first roll.
+        let finished = server
+            .room(
+                json!({"seats": [{"kind": "human"}, {"kind": "easy", "name": "Robo"}], "seed": 3}),
+            )
+            .await;
+        let ann = server.claim(&finished, 0, "Ann").await;
+        let mut a = server.connect(&finished).await;
+        a.hello(Some(&ann), None).await;
+        a.send(json!({"type": "chat", "text": "said once: good luck"})).await;
+        a.send(json!({"type": "autopilot", "on": true})).await;
+        a.events_until("game_ended").await;
+        // A room still open, with a line said in it.
+        let open = server.room(json!({"seats": [{"kind": "human"}, {"kind": "human"}]})).await;
+        let ann = server.claim(&open, 0, "Ann").await;
+        let mut a = server.connect(&open).await;
+        a.hello(Some(&ann), None).await;
+        a.send(json!({"type": "chat", "text": "said once: anyone?"})).await;
+        let told = a.events_until("chat").await;
+        let seq = told.last().unwrap()["seq"].as_u64().unwrap();
+        let Server { dir, .. } = server;
+        (dir, open, seq)
+    });
+    drop(runtime);
+    let path = dir.path().join("games.db");
+    for line in ["said once: good luck", "said once: anyone?"] {
+        assert_eq!(kept(&path, line), ["room_events.event"], "{line}");
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let server = Server::reopen(dir, |_| {}).await;
+        // The open room is rebuilt from its log, the line read from the event that keeps it.
+        let mut watcher = Client::connect(server.addr, &open_room, None).await.unwrap();
+        let welcome = watcher.hello(None, Some(0)).await;
+        assert_eq!(welcome["state"]["status"], "open", "{welcome}");
+        let mut said = Vec::new();
+        for _ in 0..welcome["seq"].as_u64().unwrap() {
+            let frame = watcher.frame().await;
+            if frame["event"]["type"] == "chat" {
+                said.push((frame["seq"].as_u64().unwrap(), frame["event"]["text"].clone()));
+            }
+        }
+        assert_eq!(said, [(seq, json!("said once: anyone?"))]);
+        // The recorded game's replay says its line where it was said: before the first roll.
+        let (_, games) = server.http("GET", "/api/games", None).await;
+        let id = &games["games"][0]["id"];
+        let (status, game) = server.http("GET", &format!("/api/games/{id}"), None).await;
+        assert_eq!(status, 200, "{game}");
+        let chat = game["chat"].as_array().unwrap();
+        assert_eq!(chat.len(), 1, "{chat:?}");
+        assert_eq!(
+            (&chat[0]["player"], &chat[0]["text"]),
+            (&json!("Ann"), &json!("said once: good luck"))
+        );
+        let at = chat[0]["at"].as_u64().unwrap() as usize;
+        let events = game["events"].as_array().unwrap();
+        let first_roll = events.iter().position(|e| e["event"]["type"] == "dice_rolled");
+        assert!(at < first_roll.unwrap(), "{chat:?}");
+    });
 }
