@@ -202,6 +202,10 @@ pub struct Analysis {
     pub expected_landings: Option<Vec<f64>>,
     /// Index c: the expected number of turns begun on position c; `None` as above.
     pub expected_turn_starts: Option<Vec<f64>>,
+    /// Whether the landings were asked for but [`Options::budget`] ran out before them, or the
+    /// chain's budget while they were solved, on a chain built under a limited budget (they are
+    /// then `None`).
+    pub landings_cut: bool,
     /// Distinct cells reached by backward moves: the size of the back cells' system.
     pub back_cells: usize,
     min_turns: Option<u32>,
@@ -281,6 +285,8 @@ pub fn analyze_with(
         Solver::new(&chain, options.method, options.max_dense_back_cells, &options.chain_budget);
     let n = chain.size() as usize;
     let class = solver.classes();
+    // The exact numbers first; the distribution and the landings as the time allows.
+    let exact = expectations(&chain, &solver, class)?;
     let distribution = distribution::propagate(
         &chain,
         class,
@@ -289,31 +295,91 @@ pub fn analyze_with(
         options.geometric_tail,
         &options.budget,
     );
-
     let mut analysis = Analysis {
         rules: *rules,
         size: board.size(),
-        expected_turns: f64::INFINITY,
-        expected_rolls: f64::INFINITY,
-        std_dev_turns: f64::INFINITY,
-        never_finish_probability: 1.0,
+        expected_turns: exact.turns,
+        expected_rolls: exact.rolls,
+        std_dev_turns: exact.std_dev,
+        never_finish_probability: exact.never,
         distribution,
         expected_landings: None,
         expected_turn_starts: None,
+        landings_cut: false,
         back_cells: solver.back_cells(),
         min_turns: fewest_turns(&chain),
     };
-    if !solver.start_is_live() {
+    if !(options.landings && analysis.is_finite()) {
         return Ok(analysis);
+    }
+    // On a chain whose building has a deadline of its own (a board large enough for time to
+    // matter), landings past the time given, or stopped by it, are left out and said to be;
+    // elsewhere they cost about what the expectations did, and are always computed.
+    let spent = options.chain_budget.is_limited()
+        && options.budget.is_limited()
+        && options.budget.is_spent();
+    let visits = if spent { Err(AnalysisError::Stopped) } else { solver.visits() };
+    let visits = match visits {
+        Ok(visits) => visits,
+        Err(AnalysisError::Stopped) => {
+            analysis.landings_cut = true;
+            return Ok(analysis);
+        }
+        Err(e) => return Err(e),
+    };
+    let cells = board.size() as usize;
+    let mut landings = vec![0.0; cells + 1];
+    if let Some(e) = &effects {
+        let mut scratch = effects::EffectScratch::default();
+        let mut starts = vec![0.0; cells];
+        for b in (0..n).filter(|&b| visits[b] > 0.0) {
+            e.turn(b as u32, &mut scratch, Some((&mut landings, visits[b])));
+            starts[chain.cell_of(b as u32) as usize] += visits[b];
+        }
+        analysis.expected_turn_starts = Some(starts);
+    } else {
+        let mut scratch = Scratch::default();
+        for b in (0..n).filter(|&b| visits[b] > 0.0) {
+            model.turn(b as u32, &mut scratch, Some((&mut landings, visits[b])));
+        }
+        analysis.expected_turn_starts = Some(visits);
+    }
+    analysis.expected_landings = Some(landings);
+    Ok(analysis)
+}
+
+/// The exact numbers of one token's game: [`expectations`].
+struct Expectations {
+    never: f64,
+    turns: f64,
+    rolls: f64,
+    std_dev: f64,
+}
+
+/// The chance of never finishing and, when it is 0, the expected turns and rolls and the
+/// turns' standard deviation (all infinite otherwise), solved on `chain`.
+fn expectations(
+    chain: &TurnChain,
+    solver: &Solver<'_>,
+    class: &[Class],
+) -> Result<Expectations, AnalysisError> {
+    let mut found = Expectations {
+        never: 1.0,
+        turns: f64::INFINITY,
+        rolls: f64::INFINITY,
+        std_dev: f64::INFINITY,
+    };
+    if !solver.start_is_live() {
+        return Ok(found);
     }
     if solver.has_trap() {
         // Chance of ending up where N is out of reach, summed without cancellation.
-        let trapped = per_position(&chain, class, |e| class[e as usize] == Class::Trapped);
-        analysis.never_finish_probability = solver.at_start(&trapped)?;
-        return Ok(analysis);
+        let trapped = per_position(chain, class, |e| class[e as usize] == Class::Trapped);
+        found.never = solver.at_start(&trapped)?;
+        return Ok(found);
     }
-    analysis.never_finish_probability = 0.0;
-
+    found.never = 0.0;
+    let n = chain.size() as usize;
     let live = |b: usize| class[b] == Class::Live;
     let ones: Vec<f64> = (0..n).map(|b| if live(b) { 1.0 } else { 0.0 }).collect();
     let turns = solver.everywhere(&ones)?;
@@ -323,7 +389,7 @@ pub fn analyze_with(
     // its solve (a whole GMRES solve on boards with many back cells).
     let one_roll = rolls.iter().zip(&ones).all(|(r, o)| r.to_bits() == o.to_bits());
     // Var T_b = Σ_e K(b,e) Var T_e + Σ_e K(b,e) (E T_e + 1 − E T_b)²: a non-negative cost per
-    // turn, so the variance is solved like an expectation, without E[T²] − E[T]² cancelling.
+    // turn, so the variance is found like an expectation, without E[T²] − E[T]² cancelling.
     let spread: Vec<f64> = (0..n)
         .map(|b| {
             if !live(b) {
@@ -333,31 +399,10 @@ pub fn analyze_with(
         })
         .collect();
     let start = chain.start() as usize;
-    analysis.expected_turns = turns[start];
-    analysis.expected_rolls = if one_roll { turns[start] } else { solver.at_start(&rolls)? };
-    analysis.std_dev_turns = solver.at_start(&spread)?.sqrt();
-    if options.landings {
-        let visits = solver.visits()?;
-        let cells = board.size() as usize;
-        let mut landings = vec![0.0; cells + 1];
-        if let Some(e) = &effects {
-            let mut scratch = effects::EffectScratch::default();
-            let mut starts = vec![0.0; cells];
-            for b in (0..n).filter(|&b| visits[b] > 0.0) {
-                e.turn(b as u32, &mut scratch, Some((&mut landings, visits[b])));
-                starts[chain.cell_of(b as u32) as usize] += visits[b];
-            }
-            analysis.expected_turn_starts = Some(starts);
-        } else {
-            let mut scratch = Scratch::default();
-            for b in (0..n).filter(|&b| visits[b] > 0.0) {
-                model.turn(b as u32, &mut scratch, Some((&mut landings, visits[b])));
-            }
-            analysis.expected_turn_starts = Some(visits);
-        }
-        analysis.expected_landings = Some(landings);
-    }
-    Ok(analysis)
+    found.turns = turns[start];
+    found.rolls = if one_roll { turns[start] } else { solver.at_start(&rolls)? };
+    found.std_dev = solver.at_start(&spread)?.sqrt();
+    Ok(found)
 }
 
 /// Back cells up to which [`turns_everywhere`] factors their system; beyond, GMRES.

@@ -287,36 +287,55 @@ impl Board {
     /// Every way a roll of `steps` cells (0: declined) from `from`, holding a shield or not, may
     /// end, each with its chance, as the engine's turn plays it.
     pub fn outcomes(&self, rules: &Rules, from: u32, steps: u32, shield: bool) -> Vec<Outcome> {
+        let mut out = Vec::new();
+        self.each_outcome(rules, from, steps, shield, &mut |mut outcome, jumps| {
+            outcome.jumps = jumps.to_vec();
+            out.push(outcome);
+        });
+        out
+    }
+
+    /// The ways of [`Board::outcomes`], told one at a time to `way` with their jumps lent
+    /// beside them (the outcome's own `jumps` left empty): nothing is allocated for the search
+    /// of a large board, which asks of every cell and step.
+    pub fn each_outcome(
+        &self,
+        rules: &Rules,
+        from: u32,
+        steps: u32,
+        shield: bool,
+        way: &mut impl FnMut(Outcome, &[Jump]),
+    ) {
         let entry = self.enter(rules, from, steps, shield);
         let landed = entry.landed;
-        let outcome = |jumps: &[Jump], to: u32, chance: f64| Outcome {
+        let outcome = |to: u32, chance: f64| Outcome {
             steps,
             landed,
             shield_used: false,
-            jumps: jumps.to_vec(),
+            jumps: Vec::new(),
             to,
             moved: true,
             met: Met::Nothing,
             shield,
             chance,
         };
-        let mut out = Vec::new();
         if entry.blocked {
-            out.push(Outcome { moved: false, ..outcome(&[], from, 1.0) });
-            return out;
+            // A token that did not move meets nothing where it stays.
+            way(Outcome { moved: false, ..outcome(from, 1.0) }, &[]);
+            return;
         }
-        if entry.shield_stops {
-            out.push(Outcome { shield_used: true, shield: false, ..outcome(&[], landed, 1.0) });
-        } else {
-            self.walks(rules.jumps, landed, &mut |jumps, to, chance| {
-                out.push(outcome(jumps, to, chance));
-            });
-        }
-        for o in &mut out {
+        let mut tell = |mut o: Outcome, jumps: &[Jump]| {
             o.met = self.met(o.to);
             o.shield |= o.met == Met::Shield;
+            way(o, jumps);
+        };
+        if entry.shield_stops {
+            tell(Outcome { shield_used: true, shield: false, ..outcome(landed, 1.0) }, &[]);
+        } else {
+            self.walks(rules.jumps, landed, &mut |jumps, to, chance| {
+                tell(outcome(to, chance), jumps);
+            });
         }
-        out
     }
 
     /// One way to play a roll: `steps` cells from `from` (0: stay), counting as a top face or

@@ -240,7 +240,22 @@ pub(crate) fn propagate(
 ) -> TurnDistribution {
     let n = chain.size() as usize;
     let start = chain.start() as usize;
-    let step = Step::new(chain, class);
+    let live = if class[start] == Class::Live { 1.0 } else { 0.0 };
+    // Laying the step out is a pass over every transition (seconds on 10^7 cells): the budget
+    // may run out in it, and then no turn is followed.
+    let Some(step) = Step::within(chain, class, budget) else {
+        return TurnDistribution {
+            cdf: vec![0.0],
+            survival: vec![1.0],
+            rolls: Vec::new(),
+            residual: live,
+            complete: live < tail,
+            propagated: 0,
+            bound: 0.0,
+            far: Vec::new(),
+            geometric: None,
+        };
+    };
     let trap = class.contains(&Class::Trapped);
     let rolls: Vec<f64> = (0..n)
         .map(|b| if class[b] == Class::Unreached { 0.0 } else { chain.rolls(b as u32) })
@@ -256,7 +271,7 @@ pub(crate) fn propagate(
     let mut now = vec![0.0; n + 1];
     let mut next = vec![0.0; n + 1];
     now[start] = 1.0;
-    let mut live = if class[start] == Class::Live { 1.0 } else { 0.0 };
+    let mut live = live;
     let mut finished = 0.0;
     let mut cdf = vec![0.0];
     let mut survival = vec![1.0];
@@ -385,6 +400,9 @@ pub(crate) fn propagate(
     }
 }
 
+/// Sources laid out between two looks at the budget while a [`Step`] is built.
+const BUDGET_SOURCES: u32 = 1 << 16;
+
 /// Turns followed in the geometric tail at most (unless the work limit would have allowed more
 /// propagated turns): 48 MB of `P(T ≤ k)`, `P(T > k)` and rolls, games of up to some 75,000
 /// turns on average to a 1e-12 tail. Past them the quantiles come from the tail's law.
@@ -478,19 +496,33 @@ impl Scaled {
 const BLOCK: usize = 16;
 
 impl Step {
-    fn new(chain: &TurnChain, class: &[Class]) -> Step {
-        Step::build(chain, class, true)
+    /// The step, or `None` once `budget` is spent (read every [`BUDGET_SOURCES`] sources).
+    fn within(chain: &TurnChain, class: &[Class], budget: &Budget) -> Option<Step> {
+        Step::build(chain, class, true, budget)
     }
 
-    /// The step, with [`Weights::Uniform`] when `uniform` and it pays.
-    fn build(chain: &TurnChain, class: &[Class], uniform_ok: bool) -> Step {
+    /// The step, with [`Weights::Uniform`] when `uniform` and it pays; `None` once `budget` is
+    /// spent.
+    fn build(
+        chain: &TurnChain,
+        class: &[Class],
+        uniform_ok: bool,
+        budget: &Budget,
+    ) -> Option<Step> {
         let n = chain.size();
         let sources = || (0..n).filter(|&b| class[b as usize] != Class::Unreached);
+        let spent = |b: u32| budget.is_limited() && b % BUDGET_SOURCES == 0 && budget.is_spent();
+        if budget.is_limited() && budget.is_spent() {
+            return None;
+        }
         let offset = |b: u32, e: u32| i64::from(e) - i64::from(b);
         // How many reached sources use each offset.
         let mut uses = std::collections::HashMap::<i64, u64>::new();
         let mut transitions = 0_u64;
         for b in sources() {
+            if spent(b) {
+                return None;
+            }
             for (e, _) in chain.row(b) {
                 *uses.entry(offset(b, e)).or_default() += 1;
                 transitions += 1;
@@ -510,6 +542,9 @@ impl Step {
         let mut probs = vec![0.0; offsets.len() * stride];
         let mut rest = Vec::new();
         for b in sources() {
+            if spent(b) {
+                return None;
+            }
             for (e, p) in chain.row(b) {
                 match offsets.binary_search(&offset(b, e)) {
                     Ok(i) => probs[i * stride + e as usize] = p,
@@ -536,7 +571,7 @@ impl Step {
             }
         }
         let rest = rest.into_iter().map(|(b, _, p)| (b, p)).collect();
-        Step { offsets, weights, core, rest, rest_targets, transitions, size: u64::from(n) }
+        Some(Step { offsets, weights, core, rest, rest_targets, transitions, size: u64::from(n) })
     }
 
     /// Multiply-adds per turn, for the work budget (each transition once, plus a few passes
@@ -768,7 +803,9 @@ mod tests {
                     })
                     .collect();
                 let want = product(&chain, &class, &now);
-                let forms = [Step::build(&chain, &class, true), Step::build(&chain, &class, false)];
+                let unlimited = Budget::unlimited();
+                let forms = [true, false]
+                    .map(|uniform| Step::build(&chain, &class, uniform, &unlimited).unwrap());
                 if name == "standard" {
                     assert!(matches!(forms[0].weights, Weights::Uniform { .. }), "{rules}");
                 }

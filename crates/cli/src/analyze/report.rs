@@ -174,7 +174,8 @@ impl Summary {
 
 impl Report<'_> {
     /// The object of SPEC §7 (`expected_turns` … `expected_game_rolls`), with infinite values as
-    /// null, plus `p_never_finish`, `distribution_complete`, `expected_landings` (index = cell)
+    /// null, plus `p_never_finish`, `distribution_complete`, `expected_landings` (index = cell; null when the
+    /// time given ran out before them, `landings_complete` false)
     /// and, with seats, their names, `expected_game_turns`, `seats_unresolved` (the weight of
     /// games left undecided when the distribution stopped; the seat figures are null unless it
     /// is below 1e-9) and, under finish all, `rank_probability` (per seat, index r = P(rank r + 1)).
@@ -216,8 +217,9 @@ impl Report<'_> {
             "quantiles": quantiles,
             "p_finish_by": &a.p_finish_by()[..=listed],
             "distribution_complete": a.distribution.is_complete(),
-            "complete": a.distribution.is_complete() && self.worth_complete,
+            "complete": a.distribution.is_complete() && self.worth_complete && !a.landings_cut,
             "expected_landings": a.expected_landings,
+            "landings_complete": !a.landings_cut,
         });
         if let Some(tail) = tail {
             v["p_finish_by_tail"] = tail;
@@ -548,6 +550,14 @@ impl Report<'_> {
 
     fn write_landings(&self, out: &mut dyn Write) -> std::io::Result<()> {
         let Some(landings) = &self.analysis.expected_landings else {
+            if self.analysis.landings_cut {
+                writeln!(
+                    out,
+                    "\nPartial: {} stopped the analysis before the landings (how often each cell is \
+                     landed on); the expectations above are exact",
+                    self.stopped_by
+                )?;
+            }
             return Ok(());
         };
         let mut cells: Vec<(usize, f64)> =

@@ -48,9 +48,9 @@ impl Board {
         let (reachable, can_finish) = search(states, start, &goals, |p, push| {
             let (cell, shield) = ((p / 2) as u32, p % 2 == 1);
             for &s in steps {
-                for way in self.outcomes(rules, cell, s, shield) {
+                self.each_outcome(rules, cell, s, shield, &mut |way, _| {
                     push(index(way.to, way.shield));
-                }
+                });
             }
         });
         let mut trapped: Vec<u32> = (0..states)
