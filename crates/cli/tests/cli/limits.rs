@@ -9,9 +9,14 @@ use crate::util::*;
 /// Runs `snl` under an address-space cap of 512 MB (`prlimit` from util-linux), so that a command
 /// that tried to allocate for 4294967295 cells would abort instead of passing.
 fn snl_capped(args: &[&str]) -> Run {
+    snl_under(536_870_912, args)
+}
+
+/// Runs `snl` under an address-space cap of `bytes`.
+fn snl_under(bytes: u64, args: &[&str]) -> Run {
     let scratch = TempDir::new("capped");
     let out = Command::new("prlimit")
-        .arg("--as=536870912")
+        .arg(format!("--as={bytes}"))
         .arg(env!("CARGO_BIN_EXE_snl"))
         .args(args)
         .env("SNL_DB", scratch.path().join("games.db"))
@@ -288,5 +293,53 @@ fn an_analysis_of_effects_on_too_many_cells_is_refused_up_front() {
     one_sentence(
         &run,
         "a board with cell effects is analysed up to 1000000 cells, and 'random' has 10000000",
+    );
+}
+
+/// Issue 29, finding 4: the largest board analysed whole (10^7 cells) fits in the memory the
+/// README states, 3.5 GiB of address space (it peaks at some 2.5 GB resident).
+#[test]
+fn the_largest_board_is_analysed_exactly_under_the_memory_the_readme_states() {
+    let run = snl_under(
+        3_758_096_384,
+        &["analyze", "--board", "random", "--size", "10000000", "--seed", "4", "--json"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert!(v["expected_turns"].as_f64().is_some_and(f64::is_finite), "{v}");
+    assert_eq!(v["landings_complete"], true);
+}
+
+/// Issue 29, findings 4 and 9: a game of a million turns is saved in a file that loads (its
+/// journal rewritten whole before it passes its bound: a 1.9-million-turn game once wrote a save
+/// `--load` refused), and loading it fits in the 1 GiB of address space the README states.
+#[test]
+fn a_million_turn_game_is_saved_loadable_and_loads_under_the_memory_the_readme_states() {
+    let dir = TempDir::new("long-save");
+    let save = dir.file("long.json");
+    // Three easy players on the largest board, all to be ranked: millions of turns to play.
+    let game = ["--board", "random", "--size", "10000000", "--seed", "3", "--finish", "all"];
+    let players = ["--player", "A:easy", "--player", "B:easy", "--player", "C:easy"];
+    let made = Command::new(env!("CARGO_BIN_EXE_snl"))
+        .arg("play")
+        .args(game)
+        .args(players)
+        .args(["--no-record", "--fast", "--plain", "--stop-after", "1000000", "--save", &save])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(made.status.code(), Some(0), "{}", String::from_utf8_lossy(&made.stderr));
+    let len = std::fs::metadata(&save).unwrap().len();
+    assert!((100_000_000..=snl_store::MAX_SAVE_BYTES).contains(&len), "{len} bytes");
+    let run = snl_under(
+        1_073_741_824,
+        &["play", "--load", &save, "--stop-after", "1", "--no-record", "--fast", "--plain"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("1000001"),
+        "{}",
+        &run.stdout[run.stdout.len().saturating_sub(300)..]
     );
 }

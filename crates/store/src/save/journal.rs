@@ -39,7 +39,7 @@ use std::{
 use serde::{Deserialize, Serialize};
 use snl_engine::{Game, MoveRecord};
 
-use super::{SAVE_FORMAT, Save, SaveError, Wire, as_written, digest, fnv1a64};
+use super::{MAX_SAVE_BYTES, SAVE_FORMAT, Save, SaveError, Wire, as_written, digest, fnv1a64};
 use crate::{
     atomic::write_atomically,
     dice::DiceState,
@@ -133,12 +133,25 @@ pub struct SaveJournal {
     last_record: Option<MoveRecord>,
     /// Records written and then taken back by undos since line 1 was written.
     undone: usize,
+    /// The file's length now, and line 1's.
+    written: u64,
+    first: u64,
+    /// The length past which the file is rewritten whole ([`SaveJournal::COMPACT_AT`]).
+    compact_at: u64,
 }
 
 impl SaveJournal {
     /// Records taken back beyond which (and beyond the history's length) the file is rewritten
     /// whole: its cost, spread over the undos that made it due, stays the same per action.
     pub const REWRITE_AFTER_UNDONE: usize = 1024;
+
+    /// The length (bytes) past which the file is rewritten whole, line 1 then holding every
+    /// record — or past twice line 1, when that is more, up to what is read back
+    /// ([`MAX_SAVE_BYTES`], 1 GiB). An appended line carries the game's head (some 550 bytes a
+    /// turn on a large board), line 1 about 110 bytes a record: a 1.9-million-turn game once
+    /// wrote 1.14 GB that `--load` refused; rewritten so, a save holds a game of some 9 million
+    /// turns, where line 1 alone nears the limit.
+    pub const COMPACT_AT: u64 = MAX_SAVE_BYTES / 2;
 
     /// Writes line 1 — the game as it stands — to `path` atomically, so that a path that cannot
     /// be written is refused at once, and opens the file for appending.
@@ -150,7 +163,11 @@ impl SaveJournal {
         let (text, last_digest) = first_line(save);
         write_atomically(path, text.as_bytes())?;
         let file = OpenOptions::new().append(true).open(path)?;
+        let first = text.len() as u64;
         Ok(SaveJournal {
+            written: first,
+            first,
+            compact_at: Self::COMPACT_AT,
             path: path.to_owned(),
             file,
             board_name: save.board_name.clone(),
@@ -210,7 +227,15 @@ impl SaveJournal {
         entry.digest.clone_from(&line_digest);
         let mut line = serde_json::to_vec(&entry).expect("a journal line is always JSON");
         line.push(b'\n');
+        // Past its bound the file is rewritten whole: the bound is at least twice line 1, so
+        // that a rewrite's cost is spread over as many bytes appended, and at most what is
+        // read back; once line 1 alone passes that, the game is longer than a save holds.
+        let bound = MAX_SAVE_BYTES.min(self.compact_at.max(2 * self.first));
+        if self.written + line.len() as u64 > bound && self.first < bound {
+            return self.rewrite(game, dice, seq);
+        }
         self.file.write_all(&line)?;
+        self.written += line.len() as u64;
         if sync {
             self.file.sync_data()?;
         }
@@ -229,10 +254,20 @@ impl SaveJournal {
         self.file.sync_data()
     }
 
+    /// Sets the length past which the file is rewritten whole ([`SaveJournal::COMPACT_AT`] by
+    /// default; smaller in tests).
+    #[doc(hidden)]
+    #[must_use]
+    pub fn compacting_at(mut self, bytes: u64) -> SaveJournal {
+        self.compact_at = bytes;
+        self
+    }
+
     /// Replaces the file with line 1 for the game as it stands.
     fn rewrite(&mut self, game: &Game, dice: &DiceState, seq: u64) -> io::Result<()> {
         let save = Save::numbered(game, dice, &self.board_name, seq);
-        *self = SaveJournal::create(&self.path, &save)?;
+        let compact_at = self.compact_at;
+        *self = SaveJournal::create(&self.path, &save)?.compacting_at(compact_at);
         Ok(())
     }
 }
@@ -241,12 +276,13 @@ impl SaveJournal {
 /// following in `rest`, one line at a time (so memory holds the game, not the file): line 1's
 /// digest, each line's chained digest, and the lines replayed onto line 1. A last line without
 /// its newline is dropped.
-pub(super) fn read(
-    first: serde_json::Value,
-    rest: &mut dyn io::BufRead,
-) -> Result<Save, SaveError> {
-    let mut wire: Wire =
-        serde_json::from_value(first).map_err(|e| SaveError::Shape(e.to_string()))?;
+pub(super) fn read(first: &[u8], rest: &mut dyn io::BufRead) -> Result<Save, SaveError> {
+    // Straight into its types, never a tree of JSON values: line 1 of a journal rewritten whole
+    // holds the whole history (see [`SaveJournal::COMPACT_AT`]).
+    let mut wire: Wire = serde_json::from_slice(first).map_err(|e| {
+        let place = format!(" at line {} column {}", e.line(), e.column());
+        SaveError::Shape(e.to_string().trim_end_matches(&place).to_owned())
+    })?;
     let Some(written) = wire.digest.take() else {
         return Err(SaveError::Shape(
             "it has no \"digest\" (every save since version 2 has one)".into(),

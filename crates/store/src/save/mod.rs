@@ -263,16 +263,16 @@ impl Save {
             Some(end) => (&bytes[..end], &bytes[end + 1..]),
             None => (bytes, &[][..]),
         };
-        if let Ok(value @ serde_json::Value::Object(_)) = serde_json::from_slice(first) {
-            if value.get("format").and_then(serde_json::Value::as_str) != Some(SAVE_FORMAT) {
+        if let Ok(header) = serde_json::from_slice::<Header>(first) {
+            if header.format.as_ref().and_then(serde_json::Value::as_str) != Some(SAVE_FORMAT) {
                 return Err(SaveError::NotASave);
             }
-            match value.get("version").and_then(serde_json::Value::as_u64) {
+            match header.version.as_ref().and_then(serde_json::Value::as_u64) {
                 Some(found) if found > u64::from(SAVE_VERSION) => {
                     return Err(SaveError::Newer { found, supported: SAVE_VERSION });
                 }
                 Some(found) if journal::is_journal(found) => {
-                    return journal::read(value, &mut &rest[..]);
+                    return journal::read(first, &mut &rest[..]);
                 }
                 _ => {}
             }
@@ -341,21 +341,24 @@ impl Save {
         }
         let mut first = Vec::new();
         read_line_at_most(&mut reader, &mut first, MAX_SAVE_BYTES)?;
-        let journal = serde_json::from_slice::<serde_json::Value>(&first).ok().filter(|v| {
-            v.get("format").and_then(serde_json::Value::as_str) == Some(SAVE_FORMAT)
-                && v.get("version")
+        // Its format and version only, every other field skipped unread.
+        let journal = serde_json::from_slice::<Header>(&first).ok().is_some_and(|h| {
+            h.format.as_ref().and_then(serde_json::Value::as_str) == Some(SAVE_FORMAT)
+                && h.version
+                    .as_ref()
                     .and_then(serde_json::Value::as_u64)
                     .is_some_and(journal::is_journal)
         });
-        let save = match journal {
-            Some(value) => journal::read(value, &mut reader),
-            None => match read_at_most(&mut reader, MAX_SAVE_BYTES - first.len() as u64)? {
+        let save = if journal {
+            journal::read(&first, &mut reader)
+        } else {
+            match read_at_most(&mut reader, MAX_SAVE_BYTES - first.len() as u64)? {
                 Some(rest) => {
                     first.extend_from_slice(&rest);
                     Save::from_json(&first)
                 }
                 None => return Err(too_large),
-            },
+            }
         };
         if reader.get_ref().limit() == 0 {
             return Err(too_large);
