@@ -1210,21 +1210,27 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    #[test]
-    fn a_stored_room_whose_events_do_not_replay_is_refused_naming_the_event() {
+    /// Ann and a computer's room after `log`: its setup and the event frames it told.
+    fn told_after(log: &[Command]) -> (RoomSetup, Vec<String>) {
         let request = r#"{"seats":[{"kind":"human"},{"kind":"easy","name":"Robo"}],"seed":4}"#;
         let setup = serde_json::from_str::<CreateRoom>(request).unwrap().check(1).unwrap();
         let mut room = Room::new("r".into(), setup.clone());
-        let log = [
-            Command::Claim { seat: 0, name: "Ann".into(), seed: None },
-            Command::Act { seat: 0, act: Act::Roll },
-        ];
         let mut events = Vec::new();
-        for command in &log {
+        for command in log {
             for told in room.apply(command).unwrap() {
                 events.push(told.frame().to_text());
             }
         }
+        (setup, events)
+    }
+
+    #[test]
+    fn a_stored_room_whose_events_do_not_replay_is_refused_naming_the_event() {
+        let log = [
+            Command::Claim { seat: 0, name: "Ann".into(), seed: None },
+            Command::Act { seat: 0, act: Act::Roll },
+        ];
+        let (setup, events) = told_after(&log);
         let stored = |events: Vec<String>| StoredRoom {
             id: "r".into(),
             setup: serde_json::to_string(&setup).unwrap(),
@@ -1245,20 +1251,12 @@ mod tests {
 
     #[test]
     fn a_chat_line_is_logged_by_who_said_it_and_replayed_from_the_event_that_keeps_it() {
-        let request = r#"{"seats":[{"kind":"human"},{"kind":"easy","name":"Robo"}],"seed":4}"#;
-        let setup = serde_json::from_str::<CreateRoom>(request).unwrap().check(1).unwrap();
-        let mut room = Room::new("r".into(), setup.clone());
         let log = [
             Command::Claim { seat: 0, name: "Ann".into(), seed: None },
             Command::Chat { seat: 0, text: "good luck, Robo".into() },
             Command::Act { seat: 0, act: Act::Roll },
         ];
-        let mut events = Vec::new();
-        for command in &log {
-            for told in room.apply(command).unwrap() {
-                events.push(told.frame().to_text());
-            }
-        }
+        let (setup, events) = told_after(&log);
         let logged: Vec<String> = log.iter().map(|c| serde_json::to_string(c).unwrap()).collect();
         assert_eq!(logged[1], r#"{"do":"chat","seat":0}"#, "the line is not in the log");
         assert_eq!(events.iter().filter(|e| e.contains("good luck, Robo")).count(), 1);
