@@ -161,3 +161,41 @@ test('the replay page checks every roll and wormhole draw against the revealed s
   assert.deepEqual(errors, []);
   assert.deepEqual(altered.errors, []);
 });
+
+test('the replay shows each player’s dice up to the point shown, as a room does', async () => {
+  const made = await post(`${server.url}/api/rooms`, { seats: [{ kind: 'greedy', name: 'Dot' }, { kind: 'easy', name: 'Eve' }], seed: 21 });
+  const { page, errors } = await openPage(browser);
+  await page.goto(`${server.url}/room/${made.room}`);
+  await page.waitForSelector('#winner:not([hidden])');
+  const list = await (await fetch(`${server.url}/api/games`)).json();
+  const id = list.games[0].id;
+  const game = await (await fetch(`${server.url}/api/games/${id}`)).json();
+  await page.goto(`${server.url}/replay/${id}`);
+  await at(page, 0);
+  const middle = Math.floor(game.events.length / 2);
+  await page.locator('#seek').fill(String(middle));
+  await at(page, middle);
+  await page.waitForSelector(`#dice-stats[data-seq="${middle}"]`);
+  assert.equal(await page.locator('#dice-card').isVisible(), true);
+  // The faces counted are those of the rolls whose events all came by then.
+  const standing = await (await fetch(`${server.url}/api/games/${id}/at/${middle}`)).json();
+  /** @type {Record<string, number>} */
+  const thrown = { Dot: 0, Eve: 0 };
+  for (const { event: e } of game.events.slice(0, standing.at)) if (e.type === 'dice_rolled') thrown[e.player] += e.dice.length;
+  const rows = page.locator('#dice-stats tr[data-kind="game"]');
+  assert.equal(await rows.count(), 2, 'one row a player, no history rows in a replay');
+  for (const [seat, name] of ['Dot', 'Eve'].entries()) {
+    const row = page.locator(`#dice-stats tr[data-kind="game"][data-seat="${seat}"]`);
+    assert.equal(Number(await row.getAttribute('data-throws')), thrown[name], name);
+    assert.match(await row.locator('th').textContent() ?? '', new RegExp(`^${name}`));
+  }
+  assert.ok(thrown.Dot + thrown.Eve > 0);
+  // At the end: every throw of the game.
+  await page.keyboard.press('End');
+  await at(page, game.events.length);
+  await page.waitForSelector(`#dice-stats[data-seq="${game.events.length}"]`);
+  const all = game.events.filter((/** @type {any} */ x) => x.event.type === 'dice_rolled').reduce((/** @type {number} */ sum, /** @type {any} */ x) => sum + x.event.dice.length, 0);
+  const counted = await page.locator('#dice-stats tr[data-kind="game"]').evaluateAll((trs) => trs.reduce((sum, tr) => sum + Number(tr.getAttribute('data-throws')), 0));
+  assert.equal(counted, all);
+  assert.deepEqual(errors, []);
+});

@@ -181,12 +181,16 @@ impl Library {
         let odds = work
             .answer(&format!("game {id}"), &standing)
             .map_err(|e| (503, "server_error", format!("the odds of game {id}: {e}")))?;
+        let faces =
+            snl_session::dice_stats::game_faces(&state.rules, state.seats.len(), game.history());
         Ok(snl_wire::api::GameAt {
             id,
             at: seq,
             seats: snl_wire::views::seat_lines(&game),
             race: snl_words::race_status_of(&game),
             odds,
+            faces: snl_session::dice_stats::die_faces(&state.rules),
+            dice: faces.iter().map(crate::dice::dice_test).collect(),
         })
     }
 }

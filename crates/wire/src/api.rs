@@ -243,6 +243,11 @@ pub struct GameAt {
     pub race: Option<String>,
     /// Each seat's chance to win and fewest rolls from there.
     pub odds: OddsAnswer,
+    /// The faces of the die the game throws.
+    pub faces: u8,
+    /// Each seat's faces thrown up to this standing, in seat order, against even chances (as a
+    /// room's [`DiceSeat::game`]).
+    pub dice: Vec<DiceTest>,
 }
 
 /// `GET /api/games/{id}`: one recorded game, for a replay.

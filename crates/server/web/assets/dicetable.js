@@ -1,6 +1,7 @@
 // The dice statistics table of a room page (dicestats.js loads it once there is something to
-// show): each seat's faces this game and over its player's recorded games, the count fair dice
-// give, the p-value and the verdict, all as the server sent them.
+// show) and of a replay (replay.js, the faces up to the point shown): each seat's faces this
+// game and, in a room, over its player's recorded games, the count fair dice give, the p-value
+// and the verdict, all as the server sent them.
 
 const card = document.getElementById('dice-card');
 // Its styles load with it: the room page's first load does not carry them.
@@ -61,16 +62,19 @@ export function draw(answer) {
     const game = row(name, 'this game', s.game, each);
     game.dataset.seat = String(s.seat);
     game.dataset.kind = 'game';
+    body.append(game);
+    if (answer.history_over === undefined) continue; // a replay: the game only
     const games = s.history_games === 1 ? '1 recorded game' : `${s.history_games} recorded games`;
     const history = row(name, s.name === null ? 'no player yet' : s.history_games === 0 ? 'no recorded game' : `history, ${games}`, s.history, each);
     history.dataset.seat = String(s.seat);
     history.dataset.kind = 'history';
     history.className = 'history';
-    body.append(game, history);
+    body.append(history);
   }
   const thead = document.createElement('thead');
   thead.append(head);
-  const caption = cell('caption', `Each face’s count against the count fair dice give (Pearson’s chi-square test); history over ${answer.history_over}.`);
+  const over = answer.history_over === undefined ? '' : `; history over ${answer.history_over}`;
+  const caption = cell('caption', `Each face’s count against the count fair dice give (Pearson’s chi-square test)${over}.`);
   table.replaceChildren(caption, thead, body);
   table.dataset.seq = String(answer.seq);
   card.hidden = false;

@@ -123,6 +123,11 @@ async function standing(k) {
   race.textContent = answer.race ?? '';
   drawOdds($('replay-odds'), answer.odds);
   $('replay-odds').dataset.at = String(k);
+  // Each seat's faces up to here, in the table a room shows (loaded once there are some).
+  if (answer.dice.some((/** @type {{throws: number}} */ t) => t.throws > 0) || $('dice-stats').dataset.seq) {
+    const seats = answer.dice.map((/** @type {any} */ test, /** @type {number} */ seat) => ({ seat, name: game.seats[seat]?.name ?? null, game: test }));
+    (await import('./dicetable.js')).draw({ faces: answer.faces, seq: k, seats });
+  }
 }
 
 /** @param {number} i */
