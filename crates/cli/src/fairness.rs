@@ -28,7 +28,7 @@ use crate::{
 (ChaCha8, docs/fairness.md) and, for an online room's game, the seed is what its revealed secret \
 (whose SHA-256 is the commitment published before the first roll) and its seats' seeds give; 1 \
 when one is not, or the rolls were given by hand (--rolls); 2 when the game cannot be read or \
-the room's game is not over.\n\nLimits: a save file of at most 1073741824 bytes (1 GiB); ID at \
+the room's game is not over.\n\nLimits: a save file of at most 268435456 bytes (256 MiB); ID at \
 most 9223372036854775807.")]
 pub(crate) struct VerifyArgs {
     /// An online room's address (http://HOST:PORT/room/ID, once its game is over), a game's

@@ -39,7 +39,7 @@ pub(crate) struct PlayArgs {
     pub(crate) setup: bool,
     /// Go on with the game saved in FILE: its board, rules, players and dice (every board, rules,
     /// players and dice option is refused with it). Turns are saved back to FILE unless --save
-    /// names another; a game the game database recorded goes on in its record. At most 1 GiB: a save is rewritten whole before it passes half of that, so it holds a game of some nine million turns; loading one of a million turns takes some 500 MB.
+    /// names another; a game the game database recorded goes on in its record. At most 256 MiB: a save is rewritten whole before it passes half of that, so it holds a game of some 2.3 million turns (a longer game is told where its save stops); loading takes some 500 bytes a turn, the largest save within 1.5 GiB.
     #[arg(long, value_name = "FILE", help_heading = "Saving", conflicts_with_all = [
         "board", "size", "snakes", "ladders", "effects", "min_jump", "rules", "start", "dice",
         "overshoot", "jumps", "bonus", "max_bonus", "on_max", "finish", "choice", "mode", "rounds",

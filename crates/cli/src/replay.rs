@@ -23,9 +23,9 @@ use snl_tui::{
 /// Options of `snl replay`.
 #[derive(Args, Clone, Debug)]
 #[command(
-    after_help = "Limits: a save file of at most 1073741824 bytes (1 GiB: a save is rewritten \
-whole before it passes half of that, so it holds some nine million turns, read a line at a time: \
-a million turns load in about 500 MB); ID \
+    after_help = "Limits: a save file of at most 268435456 bytes (256 MiB: a save is rewritten \
+whole before it passes half of that, so it holds some 2.3 million turns, read a line at a time: \
+some 500 bytes a turn, the largest within 1.5 GiB); ID \
 at most 9223372036854775807 (SQLite's largest row number)."
 )]
 pub(crate) struct ReplayArgs {

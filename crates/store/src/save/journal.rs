@@ -136,8 +136,10 @@ pub struct SaveJournal {
     /// The file's length now, and line 1's.
     written: u64,
     first: u64,
-    /// The length past which the file is rewritten whole ([`SaveJournal::COMPACT_AT`]).
+    /// The length past which the file is rewritten whole ([`SaveJournal::COMPACT_AT`]), and
+    /// the most it may hold ([`MAX_SAVE_BYTES`]).
     compact_at: u64,
+    max: u64,
 }
 
 impl SaveJournal {
@@ -147,10 +149,11 @@ impl SaveJournal {
 
     /// The length (bytes) past which the file is rewritten whole, line 1 then holding every
     /// record — or past twice line 1, when that is more, up to what is read back
-    /// ([`MAX_SAVE_BYTES`], 1 GiB). An appended line carries the game's head (some 550 bytes a
-    /// turn on a large board), line 1 about 110 bytes a record: a 1.9-million-turn game once
-    /// wrote 1.14 GB that `--load` refused; rewritten so, a save holds a game of some 9 million
-    /// turns, where line 1 alone nears the limit.
+    /// ([`MAX_SAVE_BYTES`], 256 MiB). An appended line carries the game's head (some 550 bytes
+    /// a turn on a large board), line 1 about 110 bytes a record: a 1.9-million-turn game once
+    /// wrote 1.14 GB that `--load` refused. Rewritten so, a save holds a game of some 2.3
+    /// million turns, where line 1 alone nears the limit; a longer game is told that its save
+    /// stops there (the append's error), never written past what loads.
     pub const COMPACT_AT: u64 = MAX_SAVE_BYTES / 2;
 
     /// Writes line 1 — the game as it stands — to `path` atomically, so that a path that cannot
@@ -160,14 +163,30 @@ impl SaveJournal {
     ///
     /// Any I/O error; the file at `path` is then as it was.
     pub fn create(path: &Path, save: &Save) -> io::Result<SaveJournal> {
+        SaveJournal::create_within(path, save, Self::COMPACT_AT, MAX_SAVE_BYTES)
+    }
+
+    /// As [`SaveJournal::create`], rewritten whole past `compact_at` bytes and holding at most
+    /// `max` (smaller than the defaults in tests).
+    #[doc(hidden)]
+    pub fn create_within(
+        path: &Path,
+        save: &Save,
+        compact_at: u64,
+        max: u64,
+    ) -> io::Result<SaveJournal> {
         let (text, last_digest) = first_line(save);
+        if text.len() as u64 > max {
+            return Err(past_the_limit(max, save.game.turns));
+        }
         write_atomically(path, text.as_bytes())?;
         let file = OpenOptions::new().append(true).open(path)?;
         let first = text.len() as u64;
         Ok(SaveJournal {
             written: first,
             first,
-            compact_at: Self::COMPACT_AT,
+            compact_at,
+            max,
             path: path.to_owned(),
             file,
             board_name: save.board_name.clone(),
@@ -230,9 +249,14 @@ impl SaveJournal {
         // Past its bound the file is rewritten whole: the bound is at least twice line 1, so
         // that a rewrite's cost is spread over as many bytes appended, and at most what is
         // read back; once line 1 alone passes that, the game is longer than a save holds.
-        let bound = MAX_SAVE_BYTES.min(self.compact_at.max(2 * self.first));
-        if self.written + line.len() as u64 > bound && self.first < bound {
-            return self.rewrite(game, dice, seq);
+        let bound = self.max.min(self.compact_at.max(2 * self.first));
+        if self.written + line.len() as u64 > bound {
+            if self.first < bound {
+                return self.rewrite(game, dice, seq);
+            }
+            if self.written + line.len() as u64 > self.max {
+                return Err(past_the_limit(self.max, game.turns()));
+            }
         }
         self.file.write_all(&line)?;
         self.written += line.len() as u64;
@@ -254,22 +278,20 @@ impl SaveJournal {
         self.file.sync_data()
     }
 
-    /// Sets the length past which the file is rewritten whole ([`SaveJournal::COMPACT_AT`] by
-    /// default; smaller in tests).
-    #[doc(hidden)]
-    #[must_use]
-    pub fn compacting_at(mut self, bytes: u64) -> SaveJournal {
-        self.compact_at = bytes;
-        self
-    }
-
     /// Replaces the file with line 1 for the game as it stands.
     fn rewrite(&mut self, game: &Game, dice: &DiceState, seq: u64) -> io::Result<()> {
         let save = Save::numbered(game, dice, &self.board_name, seq);
-        let compact_at = self.compact_at;
-        *self = SaveJournal::create(&self.path, &save)?.compacting_at(compact_at);
+        *self = SaveJournal::create_within(&self.path, &save, self.compact_at, self.max)?;
         Ok(())
     }
+}
+
+/// Why turn `turn` of a game is not saved: the file would pass `max` bytes, what is read back.
+fn past_the_limit(max: u64, turn: u32) -> io::Error {
+    io::Error::other(format!(
+        "the game has grown past what a save file holds ({max} bytes, some 2.3 million turns at \
+         the default limit), so its turn {turn} is not saved"
+    ))
 }
 
 /// Reads a journal whose line 1 is `first` (already found to be a version 3 or 4 save), the rest

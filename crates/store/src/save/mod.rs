@@ -90,11 +90,13 @@ fn read_line_at_most(
     }
 }
 
-/// The longest save file that is read, in bytes (1 GiB): room for a game of about two million
-/// turns of two seats (a journal line is some 500 bytes). A journal is read a line at a time, so
-/// memory holds the game (about 100 bytes a turn) and not the file. A longer file is refused
-/// before it is read (an endless one such as `/dev/zero` after the limit).
-pub const MAX_SAVE_BYTES: u64 = 1024 * 1024 * 1024;
+/// The longest save file that is read, in bytes (256 MiB): room for a game of some 2.3 million
+/// turns, the journal rewritten whole past half of it (a record is some 110 bytes of line 1,
+/// a journal line some 550: [`SaveJournal::COMPACT_AT`]). A journal is read a line at a time,
+/// so memory holds the game and one line, not the file: some 500 bytes a turn, so that the
+/// largest save loads within 1.5 GiB. A longer file is refused before it is read (an endless
+/// one such as `/dev/zero` after the limit).
+pub const MAX_SAVE_BYTES: u64 = 256 * 1024 * 1024;
 
 /// The version of a whole save ([`Save::to_json`]).
 const WHOLE_VERSION: u32 = 4;

@@ -212,7 +212,7 @@ fn the_number_of_the_last_event_is_kept_line_by_line_and_when_rewritten() {
 
 /// Issue 29, finding 9: a journal is rewritten whole before it passes its bound, so a game of
 /// any length the limit allows stays loadable (a 1.9-million-turn game once wrote 1.14 GB that
-/// `--load` refused, the limit being 1 GiB).
+/// `--load` refused, the limit being 1 GiB then).
 #[test]
 fn a_journal_past_its_bound_is_rewritten_whole_and_reads_back() {
     let dir = TestDir::new("journal-compact");
@@ -226,7 +226,8 @@ fn a_journal_past_its_bound_is_rewritten_whole_and_reads_back() {
     }
     let path = dir.path().join("game.json");
     let bound = 5_000;
-    let mut journal = SaveJournal::create(&path, &save_of(&all[0])).unwrap().compacting_at(bound);
+    let mut journal =
+        SaveJournal::create_within(&path, &save_of(&all[0]), bound, MAX_SAVE_BYTES).unwrap();
     let mut rewrites = 0;
     let mut before = fs::metadata(&path).unwrap().len();
     for (turn, (game, dice)) in all.iter().enumerate().skip(1) {
@@ -239,4 +240,38 @@ fn a_journal_past_its_bound_is_rewritten_whole_and_reads_back() {
         assert_eq!(read(&path).unwrap(), save_of(&all[turn]), "turn {turn}");
     }
     assert!(rewrites >= 1, "{rewrites} rewrites in {} turns, {before} bytes", all.len() - 1);
+}
+
+/// A game longer than a save holds is told so, turn by turn, and the file keeps the last turn
+/// that fits: never written past what is read back.
+#[test]
+fn a_game_longer_than_a_save_holds_is_told_so_and_the_file_still_loads() {
+    let dir = TestDir::new("journal-full");
+    let mut all = states(DiceState::seeded(8), 0);
+    while all.len() < 40 {
+        let mut next = all[all.len() - 1].clone();
+        if next.0.play_turn(&mut next.1, &mut FirstOption, &mut ()).is_err() {
+            break;
+        }
+        all.push(next);
+    }
+    let path = dir.path().join("game.json");
+    let line_1 = first_line(&save_of(&all[0])).0.len() as u64;
+    let max = line_1 + 1_500;
+    let mut journal = SaveJournal::create_within(&path, &save_of(&all[0]), max / 2, max).unwrap();
+    let mut saved = 0;
+    for (turn, (game, dice)) in all.iter().enumerate().skip(1) {
+        match journal.append(game, dice, 0, false) {
+            Ok(()) => saved = turn,
+            Err(e) => {
+                let said = e.to_string();
+                assert!(said.contains("grown past what a save file holds"), "{said}");
+                assert!(said.contains(&format!("its turn {turn} is not saved")), "{said}");
+                break;
+            }
+        }
+    }
+    assert!(saved > 0 && saved + 1 < all.len(), "saved to turn {saved} of {}", all.len() - 1);
+    assert!(fs::metadata(&path).unwrap().len() <= max);
+    assert_eq!(read(&path).unwrap(), save_of(&all[saved]));
 }
