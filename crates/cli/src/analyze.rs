@@ -228,7 +228,23 @@ impl Analyses<'_> {
     /// The optimal policy, computed once.
     fn hard(&mut self) -> CmdResult<&HardPolicy> {
         if self.hard.is_none() {
-            let policy = HardPolicy::new(self.board, self.rules).map_err(|e| {
+            // Worked out within the chain's budget: `--max-seconds` and its grace on a large
+            // board (a 10^6-cell board with effects once went on for minutes past 2 s).
+            let budget = &self.options.chain_budget;
+            let policy = HardPolicy::new_within(self.board, self.rules, budget).map_err(|e| {
+                if matches!(e, exact::AnalysisError::Stopped) {
+                    return Failure::other(ExactStopped {
+                        board: self.board_name.to_owned(),
+                        size: self.board.size(),
+                        why: format!(
+                            "--max-seconds {} ran out while the hard strategy on {} cells was \
+                             being worked out",
+                            self.max_seconds.unwrap_or_default(),
+                            self.board.size()
+                        ),
+                        advice: "give it more time, or use snl simulate for estimates",
+                    });
+                }
                 Failure::other(anyhow::anyhow!(
                     "board '{}' cannot be analysed: {e}",
                     self.board_name

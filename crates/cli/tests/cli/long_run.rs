@@ -157,6 +157,20 @@ fn a_large_analysis_out_of_time_leaves_out_the_landings_and_says_so() {
     assert!(!text.stdout.contains("Most landed-on cells"), "{}", text.stdout);
 }
 
+/// Issue 29, finding 10: under a choice rule the hard strategy is worked out within the time
+/// too: on a 10^6-cell board with effects it once went on for minutes past `--max-seconds 2`.
+#[test]
+fn a_hard_strategy_out_of_time_says_that_nothing_exact_was_computed() {
+    let args = ["analyze", "--board", "random", "--size", "1000000", "--effects", "1000"];
+    let args: Vec<&str> =
+        args.iter().copied().chain(["--choice", "may-pass", "--seed", "2"]).collect();
+    let cut = snl_json(&[&args[..], &["--max-seconds", "0", "--json"]].concat());
+    assert_eq!(cut["complete"], false, "{cut}");
+    assert!(cut["expected_turns"].is_null(), "{cut}");
+    let partial = cut["partial"].as_str().unwrap();
+    assert!(partial.contains("ran out while the hard strategy on 1000000 cells"), "{partial}");
+}
+
 #[test]
 fn max_seconds_must_be_a_number_of_seconds() {
     let run = snl(&["simulate", "--max-seconds=-1"]);
