@@ -110,6 +110,22 @@ impl Tournament {
         rules: &Rules,
         players: Vec<Entrant>,
     ) -> Result<Tournament, TournamentError> {
+        Tournament::new_within(board, rules, players, &crate::Budget::unlimited())
+    }
+
+    /// As [`Tournament::new`], the optimal policy worked out until `budget` is spent
+    /// ([`HardPolicy::new_within`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Tournament::new`], and [`TournamentError::Analysis`] holding
+    /// [`AnalysisError::Stopped`] when the budget ran out first.
+    pub fn new_within(
+        board: &Board,
+        rules: &Rules,
+        players: Vec<Entrant>,
+        budget: &crate::Budget,
+    ) -> Result<Tournament, TournamentError> {
         let seats = players.iter().map(|p| Seat::new(p.name.clone(), kind(p.strategy))).collect();
         Game::new(board.clone(), *rules, seats)?;
         let strategies: Vec<Strategy> = players.iter().map(|p| p.strategy).collect();
@@ -118,7 +134,7 @@ impl Tournament {
             PlayToWin::check_strategies(board, rules, &strategies)?;
         }
         let hard = if strategies.iter().any(|s| matches!(s, Strategy::Hard | Strategy::Win)) {
-            Some(HardPolicy::new(board, rules)?)
+            Some(HardPolicy::new_within(board, rules, budget)?)
         } else {
             None
         };

@@ -24,6 +24,28 @@ use crate::common::progress_bar;
 
 pub(crate) use snl_tui::failure::INTERRUPTED_EXIT;
 
+/// Said when the time given ran out while the hard strategy, which the games need, was being
+/// worked out (`simulate` and `tournament` with hard or win players): no game was played. In
+/// JSON `{"complete": false, "games": 0, "partial": …}`, else a `Partial:` line; exit 0.
+pub(crate) fn no_game_in_time(
+    seconds: Option<f64>,
+    json: bool,
+    out: &mut dyn Write,
+) -> crate::common::CmdResult {
+    use crate::common::OrFail as _;
+    let sentence = format!(
+        "--max-seconds {} ran out while the hard strategy the players need was being worked \
+         out: no game was played; give it more time",
+        seconds.unwrap_or_default()
+    );
+    if json {
+        let v = serde_json::json!({"complete": false, "games": 0, "partial": sentence});
+        writeln!(out, "{v}").or_other()
+    } else {
+        writeln!(out, "Partial: {sentence}.").or_other()
+    }
+}
+
 /// Options of every command whose work can take long.
 #[derive(Args, Clone, Debug, Default)]
 #[command(next_help_heading = "Long runs")]

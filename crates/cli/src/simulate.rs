@@ -119,7 +119,21 @@ pub(crate) fn run(args: &SimulateArgs, console: &mut Console) -> CmdResult {
             .iter()
             .map(|s| Entrant::new(&s.name, Strategy::of_kind(s.kind).unwrap_or(Strategy::Hard)))
             .collect();
-        let tournament = Tournament::new(&setup.board, &setup.rules, players).map_err(|e| {
+        let made = Tournament::new_within(&setup.board, &setup.rules, players, &budget);
+        if let Err(TournamentError::Analysis(snl_analysis::exact::AnalysisError::Stopped)) = &made {
+            if budget.is_cancelled() {
+                return Err(Failure::interrupted(anyhow::anyhow!(
+                    "interrupted by Ctrl-C while the hard strategy was being worked out, before any \
+                     game"
+                )));
+            }
+            return crate::long_run::no_game_in_time(
+                args.long.max_seconds,
+                args.json,
+                &mut console.out,
+            );
+        }
+        let tournament = made.map_err(|e| {
             let win = matches!(e, TournamentError::Win(_));
             let e = anyhow::anyhow!("board '{}' cannot be simulated: {e}", setup.board_name);
             if win { Failure::bad(e) } else { Failure::other(e) }

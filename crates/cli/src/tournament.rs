@@ -96,20 +96,32 @@ pub(crate) fn run(args: &TournamentArgs, console: &mut Console) -> CmdResult {
     let setup = args.game.resolve()?;
     setup.analysable(snl_analysis::Work::Strategy)?;
     let players = entrants(&args.players)?;
-    let tournament =
-        Tournament::new(&setup.board, &setup.rules, players.clone()).map_err(|e| match e {
-            TournamentError::Setup(
-                e @ (SetupError::Unwinnable { .. } | SetupError::Trap { .. }),
-            ) => Failure::stuck(anyhow::anyhow!(
+    let made = Tournament::new_within(&setup.board, &setup.rules, players.clone(), &budget);
+    if let Err(TournamentError::Analysis(snl_analysis::exact::AnalysisError::Stopped)) = &made {
+        if budget.is_cancelled() {
+            return Err(Failure::interrupted(anyhow::anyhow!(
+                "interrupted by Ctrl-C while the hard strategy was being worked out, before any game"
+            )));
+        }
+        return crate::long_run::no_game_in_time(
+            args.long.max_seconds,
+            args.json,
+            &mut console.out,
+        );
+    }
+    let tournament = made.map_err(|e| match e {
+        TournamentError::Setup(e @ (SetupError::Unwinnable { .. } | SetupError::Trap { .. })) => {
+            Failure::stuck(anyhow::anyhow!(
                 "board '{}' cannot be played with these rules: {e}",
                 setup.board_name
-            )),
-            TournamentError::Setup(e) => Failure::bad(e),
-            TournamentError::Win(e) => {
-                Failure::bad(anyhow::anyhow!("board '{}': {e}", setup.board_name))
-            }
-            other => Failure::other(other),
-        })?;
+            ))
+        }
+        TournamentError::Setup(e) => Failure::bad(e),
+        TournamentError::Win(e) => {
+            Failure::bad(anyhow::anyhow!("board '{}': {e}", setup.board_name))
+        }
+        other => Failure::other(other),
+    })?;
     let seed = args.game.seed.unwrap_or_else(fresh_seed);
     let pool = worker_pool(args.threads)?;
     let bar = args.long.progress(args.games, "games", console.stderr_tty, !args.json);

@@ -171,6 +171,23 @@ fn a_hard_strategy_out_of_time_says_that_nothing_exact_was_computed() {
     assert!(partial.contains("ran out while the hard strategy on 1000000 cells"), "{partial}");
 }
 
+/// Issue 29, finding 10: `tournament` and `simulate` with hard players work out the hard
+/// strategy within the time too (on a 10^6-cell board with effects both went on past a minute
+/// for 2 s): no game is played, and the answer says so, exit 0.
+#[test]
+fn games_that_need_a_hard_strategy_out_of_time_say_none_was_played() {
+    let board = ["--board", "random", "--size", "1000000", "--effects", "1000", "--seed", "2"];
+    let time = ["--choice", "may-pass", "--games", "1000", "--max-seconds", "0", "--json"];
+    let tournament = snl_json(&[&["tournament"][..], &board, &time].concat());
+    let players = ["--player", "A:hard", "--player", "B:greedy"];
+    let simulated = snl_json(&[&["simulate"][..], &board, &players, &time].concat());
+    for cut in [tournament, simulated] {
+        assert_eq!((&cut["complete"], &cut["games"]), (&false.into(), &0.into()), "{cut}");
+        let partial = cut["partial"].as_str().unwrap();
+        assert!(partial.contains("ran out while the hard strategy the players need"), "{partial}");
+    }
+}
+
 #[test]
 fn max_seconds_must_be_a_number_of_seconds() {
     let run = snl(&["simulate", "--max-seconds=-1"]);
