@@ -136,6 +136,9 @@ fn to_win(
     }
     let all = !winners.contains(&true);
     let wins: Vec<bool> = winners.iter().map(|&w| w || all).collect();
+    // Within `--max-seconds`: the sweeps stop with it, the answer then not settled.
+    let budget = analyses.options.budget.clone();
+    let max_seconds = analyses.max_seconds.unwrap_or_default();
     let hard = analyses.hard()?;
     let policies: Vec<Box<dyn exact::Policy + '_>> =
         strategies.iter().map(|s| s.policy(hard)).collect();
@@ -147,7 +150,7 @@ fn to_win(
     PlayToWin::check(&setup.board, &setup.rules, &plays)
         .map_err(|e| bad(format!("board '{}': {e}", setup.board_name)))?;
     let began = std::time::Instant::now();
-    let solved = PlayToWin::new(&setup.board, &setup.rules, &plays)
+    let solved = PlayToWin::new_within(&setup.board, &setup.rules, &plays, &budget)
         .map_err(|e| bad(format!("board '{}': {e}", setup.board_name)))?;
     Ok(Some(ToWin {
         plays: strategies
@@ -157,6 +160,7 @@ fn to_win(
             .collect(),
         win_probability: solved.win_probability(),
         settled: solved.settled(),
+        stopped_by: solved.stopped().then_some(max_seconds),
         sweeps: solved.sweeps(),
         last_change: solved.last_change(),
         seconds: began.elapsed().as_secs_f64(),

@@ -256,6 +256,8 @@ pub struct PlayToWin {
     settled: bool,
     last_change: f64,
     flips: u64,
+    /// Whether a budget stopped the sweeps.
+    stopped: bool,
 }
 
 impl std::fmt::Debug for PlayToWin {
@@ -288,6 +290,22 @@ impl PlayToWin {
     /// [`WinError::BonusRolls`] under bonus rolls, [`WinError::Race`] in a race, [`WinError::Seats`] for fewer than 2 or more
     /// than [`MAX_SEATS`] seats, [`WinError::TooLarge`] past the limits (before allocating).
     pub fn new(board: &Board, rules: &Rules, plays: &[Play<'_>]) -> Result<PlayToWin, WinError> {
+        PlayToWin::new_within(board, rules, plays, &crate::Budget::unlimited())
+    }
+
+    /// As [`PlayToWin::new`], the sweeps stopped once `budget` is spent (looked at after each
+    /// sweep, so at least one is made): the answer is then not settled, and says it was stopped
+    /// ([`PlayToWin::stopped`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`PlayToWin::new`].
+    pub fn new_within(
+        board: &Board,
+        rules: &Rules,
+        plays: &[Play<'_>],
+        budget: &crate::Budget,
+    ) -> Result<PlayToWin, WinError> {
         PlayToWin::check(board, rules, plays)?;
         let seats = plays.len();
         let symmetric = plays.iter().all(|p| matches!(p, Play::ToWin));
@@ -322,8 +340,9 @@ impl PlayToWin {
             settled: false,
             last_change: f64::INFINITY,
             flips: 0,
+            stopped: false,
         };
-        win.iterate(kept);
+        win.iterate(kept, budget);
         Ok(win)
     }
 
@@ -393,7 +412,7 @@ impl PlayToWin {
         Ok(())
     }
 
-    fn iterate(&mut self, movers: usize) {
+    fn iterate(&mut self, movers: usize, budget: &crate::Budget) {
         let c = self.classes.len();
         let mut choices = vec![u8::MAX; movers * self.states * c];
         let mut vector = vec![0.0; self.seats];
@@ -430,6 +449,10 @@ impl PlayToWin {
             self.sweeps = sweep;
             self.last_change = change;
             self.flips = flips;
+            if change > SETTLED && budget.is_limited() && budget.is_spent() {
+                self.stopped = true;
+                return;
+            }
             if change <= SETTLED {
                 if flips == 0 {
                     self.settled = true;
@@ -629,6 +652,11 @@ impl PlayToWin {
     /// [`SETTLED`].
     pub fn settled(&self) -> bool {
         self.settled
+    }
+
+    /// Whether the budget of [`PlayToWin::new_within`] stopped the sweeps before they settled.
+    pub fn stopped(&self) -> bool {
+        self.stopped
     }
 
     /// Sweeps made.

@@ -76,6 +76,8 @@ pub(super) struct ToWin {
     pub(super) win_probability: Vec<f64>,
     /// Whether best responses settled (no choice changed in the last sweep).
     pub(super) settled: bool,
+    /// `--max-seconds S` when it stopped the sweeps before they settled.
+    pub(super) stopped_by: Option<f64>,
     pub(super) sweeps: usize,
     /// The most a chance moved in the last sweep.
     pub(super) last_change: f64,
@@ -89,6 +91,7 @@ impl ToWin {
             "win_probability": self.win_probability,
             "win_probability_as_kinds": as_kinds,
             "settled": self.settled,
+            "stopped": self.stopped_by.is_some(),
             "sweeps": self.sweeps,
             "last_change": self.last_change,
             "seconds": self.seconds,
@@ -127,6 +130,13 @@ impl ToWin {
                 out,
                 "  settled after {} sweeps ({:.1} s): no seat's choice changes",
                 self.sweeps, self.seconds
+            )
+        } else if let Some(s) = self.stopped_by {
+            writeln!(
+                out,
+                "  Partial: --max-seconds {s} stopped the sweeps after {} ({:.1} s), before they \
+                 settled: the chances last moved by {:.1e}",
+                self.sweeps, self.seconds, self.last_change
             )
         } else {
             writeln!(
@@ -217,7 +227,10 @@ impl Report<'_> {
             "quantiles": quantiles,
             "p_finish_by": &a.p_finish_by()[..=listed],
             "distribution_complete": a.distribution.is_complete(),
-            "complete": a.distribution.is_complete() && self.worth_complete && !a.landings_cut,
+            "complete": a.distribution.is_complete()
+                && self.worth_complete
+                && !a.landings_cut
+                && self.to_win.is_none_or(|w| w.stopped_by.is_none()),
             "expected_landings": a.expected_landings,
             "landings_complete": !a.landings_cut,
         });

@@ -188,6 +188,26 @@ fn games_that_need_a_hard_strategy_out_of_time_say_none_was_played() {
     }
 }
 
+/// Issue 29, finding 10: three seats playing to win are solved within `--max-seconds` too
+/// (the classic board took some 60 s whatever the limit): the sweeps stop with it, and the
+/// answer says they did not settle.
+#[test]
+fn playing_to_win_out_of_time_stops_its_sweeps_and_says_so() {
+    let args = ["analyze", "--board", "classic", "--choice", "may-pass", "--policy", "win"];
+    let seats = ["--player", "A:win", "--player", "B:win", "--player", "C:win"];
+    let cut = snl_json(&[&args[..], &seats, &["--max-seconds", "0", "--json"]].concat());
+    let to_win = &cut["to_win"];
+    assert_eq!((&to_win["stopped"], &to_win["settled"]), (&true.into(), &false.into()), "{cut}");
+    assert_eq!(cut["complete"], false);
+    let text = snl(&[&args[..], &seats, &["--max-seconds", "0"]].concat());
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(
+        text.stdout.contains("Partial: --max-seconds 0 stopped the sweeps after"),
+        "{}",
+        text.stdout
+    );
+}
+
 #[test]
 fn max_seconds_must_be_a_number_of_seconds() {
     let run = snl(&["simulate", "--max-seconds=-1"]);
