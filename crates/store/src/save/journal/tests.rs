@@ -9,7 +9,8 @@ use super::*;
 use crate::save::tests::positions_only;
 use crate::test_dir::TestDir;
 
-/// The game and dice after each of `turns` turns (index 0: the start).
+/// The game and dice after each of `turns` turns (index 0: the start), fewer when the game ends
+/// first.
 fn states(dice: DiceState, turns: usize) -> Vec<(Game, DiceState)> {
     let rules = Rules::named("bonus-six").unwrap();
     let board = Board::new(&Preset::Classic.spec(), &rules).unwrap();
@@ -17,7 +18,9 @@ fn states(dice: DiceState, turns: usize) -> Vec<(Game, DiceState)> {
     let mut now = (Game::new(board, rules, seats).unwrap(), dice);
     let mut all = vec![now.clone()];
     for _ in 0..turns {
-        now.0.play_turn(&mut now.1, &mut FirstOption, &mut ()).unwrap();
+        if now.0.play_turn(&mut now.1, &mut FirstOption, &mut ()).is_err() {
+            break; // the game is over
+        }
         all.push(now.clone());
     }
     all
@@ -216,14 +219,7 @@ fn the_number_of_the_last_event_is_kept_line_by_line_and_when_rewritten() {
 #[test]
 fn a_journal_past_its_bound_is_rewritten_whole_and_reads_back() {
     let dir = TestDir::new("journal-compact");
-    let mut all = states(DiceState::seeded(8), 0);
-    while all.len() < 40 {
-        let mut next = all[all.len() - 1].clone();
-        if next.0.play_turn(&mut next.1, &mut FirstOption, &mut ()).is_err() {
-            break; // the game is over
-        }
-        all.push(next);
-    }
+    let all = states(DiceState::seeded(8), 39);
     let path = dir.path().join("game.json");
     let bound = 5_000;
     let mut journal =
@@ -247,14 +243,7 @@ fn a_journal_past_its_bound_is_rewritten_whole_and_reads_back() {
 #[test]
 fn a_game_longer_than_a_save_holds_is_told_so_and_the_file_still_loads() {
     let dir = TestDir::new("journal-full");
-    let mut all = states(DiceState::seeded(8), 0);
-    while all.len() < 40 {
-        let mut next = all[all.len() - 1].clone();
-        if next.0.play_turn(&mut next.1, &mut FirstOption, &mut ()).is_err() {
-            break;
-        }
-        all.push(next);
-    }
+    let all = states(DiceState::seeded(8), 39);
     let path = dir.path().join("game.json");
     let line_1 = first_line(&save_of(&all[0])).0.len() as u64;
     let max = line_1 + 1_500;
