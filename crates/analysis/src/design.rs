@@ -85,12 +85,26 @@ pub enum Spread {
     High,
 }
 
+/// What the target length counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Length {
+    /// One token's turns to finish (`snl analyze`'s `expected_turns`).
+    #[default]
+    Turns,
+    /// Rounds the game lasts at a table of [`Goal::seats`] seats: until the first seat
+    /// finishes (under finish all, the last), and under a race at most its K rounds.
+    Rounds,
+}
+
 /// What the designed board should do (build it with `..Goal::default()`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Goal {
-    /// Expected turns for one token to finish.
+    /// The expected length aimed at: one token's turns to finish, or with
+    /// [`Length::Rounds`] the table's rounds.
     pub target_turns: f64,
-    /// How close to the target the expected turns must be.
+    /// What `target_turns` counts.
+    pub length: Length,
+    /// How close to the target the expected length must be.
     pub tolerance: f64,
     /// Cells of the board.
     pub size: u32,
@@ -114,6 +128,7 @@ impl Default for Goal {
     fn default() -> Goal {
         Goal {
             target_turns: 30.0,
+            length: Length::Turns,
             tolerance: TOLERANCE,
             size: 100,
             seats: 2,
@@ -193,6 +208,9 @@ pub struct Design {
     pub expected_turns: f64,
     /// Standard deviation of one token's turns.
     pub std_dev_turns: f64,
+    /// Expected rounds a game of [`Goal::seats`] seats lasts (under a race, at most its
+    /// rounds).
+    pub expected_rounds: f64,
     /// Each seat's chance to win (finish first, or be ranked first after a race), in seating
     /// order.
     pub win_probability: Vec<f64>,
@@ -233,6 +251,7 @@ impl Design {
             spec,
             expected_turns: judged.expected_turns,
             std_dev_turns: judged.std_dev_turns,
+            expected_rounds: judged.expected_rounds,
             win_probability: judged.win_probability.clone(),
             spread: judged.gap,
             met: Met {
@@ -350,6 +369,14 @@ fn check(goal: &Goal, rules: &Rules) -> Result<(), DesignError> {
             goal.size,
             goal.size / 4
         ));
+    }
+    if let (Length::Rounds, Some(rounds)) = (goal.length, rules.mode.rounds()) {
+        if goal.target_turns > f64::from(rounds) {
+            return bound(format!(
+                "a race of {rounds} rounds lasts at most {rounds} rounds, not {}",
+                goal.target_turns
+            ));
+        }
     }
     if rules.mode.rounds().is_some() && goal.effects > 0 {
         return bound("a race is designed without cell effects: leave out --effects".into());

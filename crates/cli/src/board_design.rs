@@ -8,7 +8,7 @@
 use std::{io::Write, path::PathBuf, time::Instant};
 
 use clap::Args;
-use snl_analysis::design::{self, Design, DesignError, Goal, Spread};
+use snl_analysis::design::{self, Design, DesignError, Goal, Length, Spread};
 use snl_engine::{Board, RuleSpec};
 
 use crate::{
@@ -22,7 +22,8 @@ use snl_tui::{console::Console, display::draw_board};
 #[command(after_help = "\
 Every board looked at is judged by the exact analysis (as `snl analyze`, cell effects \
 included), every token taking the first option. Expected turns are one token's turns to finish; \
-the spread is the standard deviation of that number; the gap is the highest seat's chance to win \
+expected rounds (--target-rounds) the rounds a game of --seats seats lasts, until the first \
+finishes (the last under --finish all), a race at most its --rounds; the spread is the standard deviation of that number; the gap is the highest seat's chance to win \
 less the lowest (under --mode race, the race's chances). The search anneals for the rough shape \
 (--steps), then tunes by trying every single move of a jump end or effect within 30 cells, each \
 judged exactly, until the goal is met. The same options and seed give the same board. When no \
@@ -34,7 +35,8 @@ the cells with effects, at most 4294967295 steps.
 Examples:
   snl board design --target-turns 30 --max-gap 2 --seed 4 -o fair30.toml
   snl board design --target-turns 40 --sd-min 20 --sd-max 22 --effects 4
-  snl board design --target-turns 30 --spread low --seats 3")]
+  snl board design --target-turns 30 --spread low --seats 3
+  snl board design --target-rounds 12 --seats 4 --mode race --rounds 15")]
 #[command(mut_arg("board", |a| a.hide(true)))]
 #[command(mut_arg("snakes", |a| a.hide(true)))]
 #[command(mut_arg("ladders", |a| a.hide(true)))]
@@ -42,9 +44,19 @@ Examples:
 #[command(mut_arg("seed", |a| a.help("Seed of the search: the same seed gives the same board [default: 0]")))]
 pub(crate) struct DesignArgs {
     /// Expected turns for one player to finish (the board found is within --tolerance of it).
-    #[arg(long, value_name = "T", help_heading = "Design")]
-    target_turns: f64,
-    /// How close to the target the expected turns must come.
+    #[arg(
+        long,
+        value_name = "T",
+        help_heading = "Design",
+        required_unless_present = "target_rounds",
+        conflicts_with = "target_rounds"
+    )]
+    target_turns: Option<f64>,
+    /// Expected rounds a game of --seats seats lasts instead: until the first finishes (under
+    /// --finish all, the last), and under --mode race at most its --rounds.
+    #[arg(long, value_name = "R", help_heading = "Design")]
+    target_rounds: Option<f64>,
+    /// How close to the target the expected turns (or rounds) must come.
     #[arg(long, value_name = "TURNS", default_value_t = design::TOLERANCE, help_heading = "Design")]
     tolerance: f64,
     /// The lowest standard deviation of the game's length accepted, in turns.
@@ -115,8 +127,13 @@ pub(crate) fn run(args: &DesignArgs, console: &mut Console) -> CmdResult {
     }
     // Races are designed too (their chances come from the race analysis), effects placed.
     let rules = args.game.rules_with(&RuleSpec::default())?;
+    let (target_turns, length) = match (args.target_turns, args.target_rounds) {
+        (_, Some(rounds)) => (rounds, Length::Rounds),
+        (turns, None) => (turns.unwrap_or_default(), Length::Turns),
+    };
     let goal = Goal {
-        target_turns: args.target_turns,
+        target_turns,
+        length,
         tolerance: args.tolerance,
         size: args.game.size,
         seats: args.seats,
@@ -147,12 +164,12 @@ pub(crate) fn run(args: &DesignArgs, console: &mut Console) -> CmdResult {
     if found.complete && !found.goal_met() {
         return Err(Failure::other(anyhow::anyhow!(
             "no board meeting the goal ({}) was found in {} steps and {} rounds of tuning \
-             ({seconds:.1} s): the closest lasts {:.4} turns, standard deviation {:.2}, gap {:.2} \
+             ({seconds:.1} s): the closest lasts {}, standard deviation {:.2}, gap {:.2} \
              points (try another --seed or more --steps)",
             asked(&goal),
             found.steps,
             found.tune_rounds,
-            found.expected_turns,
+            lasts(&goal, &found),
             found.std_dev_turns,
             100.0 * found.spread
         )));
@@ -187,8 +204,10 @@ fn json(
         "snakes": spec.snakes.iter().map(|s| serde_json::json!({"head": s.head, "tail": s.tail})).collect::<Vec<_>>(),
         "ladders": spec.ladders.iter().map(|l| serde_json::json!({"foot": l.foot, "top": l.top})).collect::<Vec<_>>(),
         "rules": rules,
-        "target_turns": goal.target_turns,
+        "target_turns": (goal.length == Length::Turns).then_some(goal.target_turns),
+        "target_rounds": (goal.length == Length::Rounds).then_some(goal.target_turns),
         "expected_turns": found.expected_turns,
+        "expected_rounds": found.expected_rounds,
         "std_dev_turns": found.std_dev_turns,
         "tolerance": goal.tolerance,
         "on_target": found.met.length,
@@ -243,14 +262,23 @@ fn write_text(
             goal.steps
         )?;
     }
+    let (name, length) = match goal.length {
+        Length::Turns => ("turns", found.expected_turns),
+        Length::Rounds => ("rounds", found.expected_rounds),
+    };
     writeln!(
         out,
-        "Expected turns: {:.4} (target {} ± {}, off by {:.4}), standard deviation {:.2}.",
-        found.expected_turns,
+        "Expected {name}: {length:.4} (target {} ± {}, off by {:.4}).",
         goal.target_turns,
         goal.tolerance,
-        (found.expected_turns - goal.target_turns).abs(),
-        found.std_dev_turns
+        (length - goal.target_turns).abs(),
+    )?;
+    let seats =
+        if goal.seats == 1 { "1 seat".to_string() } else { format!("{} seats", goal.seats) };
+    writeln!(
+        out,
+        "One player's turns: {:.4}, standard deviation {:.2}; a game of {seats} lasts {:.4} rounds.",
+        found.expected_turns, found.std_dev_turns, found.expected_rounds
     )?;
     let chances: Vec<String> = found
         .win_probability
@@ -272,7 +300,11 @@ fn write_text(
 
 /// The goal in words: "30 turns ± 0.01, standard deviation 10 to 12, gap at most 2 points".
 fn asked(goal: &Goal) -> String {
-    let mut parts = vec![format!("{} turns ± {}", goal.target_turns, goal.tolerance)];
+    let unit = match goal.length {
+        Length::Turns => "turns",
+        Length::Rounds => "rounds",
+    };
+    let mut parts = vec![format!("{} {unit} ± {}", goal.target_turns, goal.tolerance)];
     match goal.spread {
         Spread::Band { min, max } if max.is_finite() => {
             parts.push(format!("standard deviation {min} to {max}"));
@@ -286,4 +318,12 @@ fn asked(goal: &Goal) -> String {
         parts.push(format!("gap at most {} points", 100.0 * gap));
     }
     parts.join(", ")
+}
+
+/// How long the closest board lasts, in the goal's measure: "30.4000 turns".
+fn lasts(goal: &Goal, found: &Design) -> String {
+    match goal.length {
+        Length::Turns => format!("{:.4} turns", found.expected_turns),
+        Length::Rounds => format!("{:.4} rounds", found.expected_rounds),
+    }
 }

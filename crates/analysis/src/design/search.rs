@@ -1,9 +1,9 @@
 //! The annealing phase of the designer and what every phase shares: a layout of jumps and
 //! effects, the seeded random stream, and the exact judgement of a board against the goal.
 
-use snl_engine::{Board, BoardSpec, CellSpec, FirstOption, RandomBoard, Rules, splitmix64};
+use snl_engine::{Board, BoardSpec, CellSpec, Finish, FirstOption, RandomBoard, Rules, splitmix64};
 
-use super::{Goal, ROUGH, Spread};
+use super::{Goal, Length, ROUGH, Spread};
 use crate::{
     Budget,
     exact::{self, Options, race_on},
@@ -29,6 +29,7 @@ impl Layout {
 pub(super) struct Judged {
     pub(super) expected_turns: f64,
     pub(super) std_dev_turns: f64,
+    pub(super) expected_rounds: f64,
     pub(super) win_probability: Vec<f64>,
     /// The highest chance to win less the lowest.
     pub(super) gap: f64,
@@ -259,14 +260,44 @@ impl<'a> Search<'a> {
             Spread::Band { min, max } => (min - sd).max(sd - max).max(0.0),
             _ => 0.0,
         };
+        let rounds = expected_rounds(&analysis, goal.seats, self.rules);
+        let length = match goal.length {
+            Length::Turns => analysis.expected_turns,
+            Length::Rounds => rounds,
+        };
         Some(Judged {
             expected_turns: analysis.expected_turns,
             std_dev_turns: sd,
+            expected_rounds: rounds,
             win_probability: win,
             gap,
-            distance: (analysis.expected_turns - goal.target_turns).abs(),
+            distance: (length - goal.target_turns).abs(),
             sd_miss,
             gap_miss: goal.max_gap.map_or(0.0, |most| (gap - most).max(0.0)),
         })
     }
+}
+
+/// The expected rounds a game of `seats` seats playing as `analysis` lasts: every seat has one
+/// turn a round, so the game ends in round `min` of the seats' turns to finish (under finish
+/// all, the `max`), and a race after its K rounds at the latest. With `S(k) = P(T > k)`, that is
+/// the sum over `k` of `S(k)^seats` (of `1 − (1 − S(k))^seats` under finish all), over `k < K`
+/// in a race, and over the turns the distribution was followed to otherwise (its tail left out
+/// weighs under 1e-12).
+pub(crate) fn expected_rounds(analysis: &exact::Analysis, seats: usize, rules: &Rules) -> f64 {
+    let dist = &analysis.distribution;
+    let last = match rules.mode.rounds() {
+        Some(k) => k as usize,
+        None => dist.turns() + 1,
+    };
+    let seats = i32::try_from(seats).unwrap_or(i32::MAX);
+    (0..last)
+        .map(|k| {
+            let s = dist.survival(k);
+            match rules.finish {
+                Finish::First => s.powi(seats),
+                Finish::All => 1.0 - (1.0 - s).powi(seats),
+            }
+        })
+        .sum()
 }

@@ -137,3 +137,52 @@ fn a_spent_budget_returns_the_start_marked_incomplete() {
     let first = Search::new(&goal(30.0, true, 0), &Rules::default()).first_board();
     assert_eq!(d.spec, first.spec(100));
 }
+
+/// Rounds a game lasted: the first seat plays in every round, the race's last one included.
+fn rounds_played(board: &Board, rules: &Rules, seats: usize, seed: u64) -> f64 {
+    let names: Vec<snl_engine::Seat> = (0..seats)
+        .map(|i| snl_engine::Seat::new(format!("s{i}"), snl_engine::SeatKind::Easy))
+        .collect();
+    let mut game = snl_engine::Game::new(board.clone(), *rules, names).unwrap();
+    let mut dice = crate::simulate::DiceStream::new(seed, 6);
+    game.play_to_end(&mut dice, &mut FirstOption, &mut ()).unwrap();
+    f64::from(game.turns_of(0))
+}
+
+#[test]
+fn a_board_designed_for_a_number_of_rounds_lasts_them_in_the_engines_games() {
+    let race = Rules {
+        mode: Mode::Race { rounds: std::num::NonZeroU32::new(15).unwrap() },
+        ..Rules::default()
+    };
+    let cases = [(Rules::default(), 3, 20.0, 1), (race, 4, 12.0, 2)];
+    for (rules, seats, target, seed) in cases {
+        let g = Goal { length: Length::Rounds, seats, ..goal(target, false, seed) };
+        let d = design(&g, &rules, &|_| {}, &Budget::unlimited()).unwrap();
+        assert!(d.goal_met() && (d.expected_rounds - target).abs() <= 0.01, "{d:?}");
+        // The exact analysis of the board alone says the same; one token lasts longer.
+        let again = recheck(&d.spec, &rules);
+        let rounds = search::expected_rounds(&again, seats, &rules);
+        assert!((rounds - d.expected_rounds).abs() < 1e-9 && again.expected_turns > rounds);
+        // 100,000 games the engine plays last as long on average, within the 99.9% interval.
+        let board = Board::new(&d.spec, &rules).unwrap();
+        let games = 100_000_u64;
+        let played: Vec<f64> =
+            (0..games).map(|i| rounds_played(&board, &rules, seats, (seed << 32) + i)).collect();
+        let mean = played.iter().sum::<f64>() / games as f64;
+        let var = played.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (games - 1) as f64;
+        let half = crate::simulate::Z999 * (var / games as f64).sqrt();
+        assert!((mean - target).abs() < half + 0.01, "{mean} ± {half} for {target}: {d:?}");
+    }
+}
+
+#[test]
+fn a_race_is_not_asked_to_last_longer_than_its_rounds() {
+    let race = Rules {
+        mode: Mode::Race { rounds: std::num::NonZeroU32::new(10).unwrap() },
+        ..Rules::default()
+    };
+    let g = Goal { length: Length::Rounds, ..goal(12.0, false, 0) };
+    let err = design(&g, &race, &|_| {}, &Budget::unlimited()).unwrap_err();
+    assert_eq!(err.to_string(), "a race of 10 rounds lasts at most 10 rounds, not 12");
+}

@@ -136,3 +136,24 @@ fn an_unreachable_goal_shows_progress_and_names_the_closest_board() {
     );
     assert!(run.stdout.is_empty(), "{}", run.stdout);
 }
+
+#[test]
+fn a_race_is_designed_by_the_rounds_it_lasts() {
+    let args = ["board", "design", "--target-rounds", "12", "--seats", "4", "--mode", "race"];
+    let v = snl_json(&[&args[..], &["--rounds", "15", "--seed", "2", "--json"]].concat());
+    let rounds = v["expected_rounds"].as_f64().unwrap();
+    assert!((rounds - 12.0).abs() <= 0.01 && v["goal_met"] == true, "{v}");
+    assert_eq!((v["target_rounds"].as_f64(), v["target_turns"].as_f64()), (Some(12.0), None));
+    assert!(v["expected_turns"].as_f64().unwrap() > rounds, "{v}");
+    let run = snl(&[&args[..], &["--rounds", "15", "--seed", "2"]].concat());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let shown = format!("Expected rounds: {rounds:.4} (target 12 ± 0.01, off by ");
+    assert!(run.stdout.contains(&shown), "{shown} not in {}", run.stdout);
+    assert!(run.stdout.contains(&format!("a game of 4 seats lasts {rounds:.4} rounds")));
+    let run = snl(&[&args[..], &["--rounds", "10"]].concat());
+    assert_fails(&run, 2, &["a race of 10 rounds lasts at most 10 rounds, not 12"]);
+    let run = snl(&["board", "design", "--target-rounds", "12", "--target-turns", "30"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let run = snl(&["board", "design", "--seats", "3"]);
+    assert!(run.code == 2 && run.stderr.contains("--target-turns"), "{}", run.stderr);
+}
