@@ -90,3 +90,10 @@ test('mode, rounds and clocks reach the room', async () => {
   assert.equal(classic.rules.mode, undefined, 'a classic game writes no mode');
   assert.equal(classic.race, null);
 });
+
+test('the form makes a series: best of 3, each game a room', async () => {
+  const state = await create({ games: '3' });
+  assert.equal(state.series.best_of, 3);
+  assert.equal(state.series.game, 1);
+  assert.deepEqual(state.series.wins, [0, 0]);
+});

@@ -20,8 +20,12 @@ use serde::{Deserialize, Serialize};
 use snl_engine::{
     Board, Game, Preset, RandomBoard, Rules, Scripted, ScriptedDice, Seat, SeatKind, Status,
 };
-use snl_session::{Kept as Told, Recorder, Session};
+use snl_session::{
+    Kept as Told, Recorder, Session,
+    series::{decided, leader, order, score, so_far, starter},
+};
 use snl_store::{Database, DiceState, GameId, NewSeries, SeriesSummary};
+use snl_words::{series_intro, series_standing};
 
 use crate::{
     common::{CmdResult, Failure, OrFail, default_computer_seats, fresh_seed, parse_seats},
@@ -359,7 +363,7 @@ fn play_games(
     let text = !opts.json && opts.events.is_none();
     let mut rest: Option<Vec<Scripted>> = None;
     for g in from..=best_of {
-        let first = (g as usize - 1) % n;
+        let first = starter(g, n);
         let mut seated = if let Some(seated) = resumed.take() {
             seated
         } else {
@@ -384,15 +388,9 @@ fn play_games(
                 started.map_err(|e| warn_unrecorded(path, &e, "this game is not recorded")).ok()
             });
             let kept = keep(&mut session, None, None, recorded)?;
-            let mut intro =
-                format!("Game {g} of a best of {best_of}: {} starts.", seats[first].name);
-            if series.played > 0 {
-                let so_far: Vec<String> = order(&series.wins)
-                    .into_iter()
-                    .map(|s| format!("{} {}", seats[s].name, series.wins[s]))
-                    .collect();
-                intro = format!("{intro} Wins so far: {}.", so_far.join(", "));
-            }
+            let names: Vec<&str> = seats.iter().map(|s| s.name.as_str()).collect();
+            let so_far = (series.played > 0).then(|| so_far(&names, &series.wins));
+            let intro = series_intro(g, best_of, &seats[first].name, so_far.as_deref());
             Seated { session, kept, tell_seed: false, intro: Some(intro) }
         };
         let script = match seated.session.dice() {
@@ -485,15 +483,9 @@ fn finish(series: &Series, tell_seed: bool, opts: &TableArgs, console: &mut Cons
         });
         writeln!(out, "{value}").or_other()?;
     } else if text && series.over {
-        let score = score(wins);
-        match leader {
-            Some(s) => {
-                let wins = snl_words::agree(&seats[s].name, "wins", "win");
-                writeln!(out, "{wins} the series {score}.")
-            }
-            None => writeln!(out, "The series is drawn {score}."),
-        }
-        .or_other()?;
+        let winner = leader.map(|s| seats[s].name.as_str());
+        let said = series_standing((series.played, series.best_of), Some(winner), &score(wins), "");
+        writeln!(out, "{said}").or_other()?;
         if let (true, Some(seed)) = (tell_seed, series.seed) {
             writeln!(out, "This series was seed {seed}: play it again with --seed {seed}.")
                 .or_other()?;
@@ -549,33 +541,6 @@ fn seat_text(seat: &Seat) -> String {
     format!("{}:{}", seat.name, seat.kind)
 }
 
-/// Whether no other seat can catch the leader with `left` games to play (or none are left).
-fn decided(wins: &[u64], left: u64) -> bool {
-    let Some(leader) = leader(wins).or_else(|| (left == 0).then_some(0)) else { return false };
-    left == 0 || wins.iter().enumerate().all(|(s, &w)| s == leader || w + left < wins[leader])
-}
-
-/// The seat with strictly most wins, if one has.
-fn leader(wins: &[u64]) -> Option<usize> {
-    let best = *wins.iter().max()?;
-    let mut at = wins.iter().enumerate().filter(|&(_, &w)| w == best).map(|(s, _)| s);
-    let first = at.next()?;
-    at.next().is_none().then_some(first)
-}
-
-/// The seats by wins, most first, then in seating order.
-fn order(wins: &[u64]) -> Vec<usize> {
-    let mut seats: Vec<usize> = (0..wins.len()).collect();
-    seats.sort_by_key(|&s| std::cmp::Reverse(wins[s]));
-    seats
-}
-
-/// The score, most wins first: "3-1", "2-2-1".
-fn score(wins: &[u64]) -> String {
-    let parts: Vec<String> = order(wins).into_iter().map(|s| wins[s].to_string()).collect();
-    parts.join("-")
-}
-
 fn standings(seats: &[Seat], wins: &[u64]) -> Table {
     let mut table = Table::new(&[("PLAYER", Align::Left), ("WINS", Align::Right)]);
     for s in order(wins) {
@@ -618,27 +583,5 @@ impl Recorder for Tracker {
 
     fn stopped(&mut self) -> Result<(), String> {
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_series_is_decided_when_no_one_can_catch_the_leader() {
-        assert!(!decided(&[1, 0], 2), "1-0 with two to play: 1-2 is still possible");
-        assert!(decided(&[2, 0], 1), "2-0 with one to play");
-        assert!(!decided(&[1, 1], 1));
-        assert!(decided(&[1, 1], 0), "none left: over, and drawn");
-        assert_eq!(leader(&[1, 1]), None);
-        assert!(decided(&[2, 0, 0], 1));
-        assert!(!decided(&[2, 1, 0], 1), "the second can still draw level");
-    }
-
-    #[test]
-    fn the_score_and_standings_put_most_wins_first_then_seating_order() {
-        assert_eq!(score(&[1, 3, 1]), "3-1-1");
-        assert_eq!(order(&[1, 3, 1]), vec![1, 0, 2]);
     }
 }

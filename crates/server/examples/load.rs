@@ -372,6 +372,7 @@ mod back_to_back {
                     seats: vec![],
                     race: None,
                     awards: vec![],
+                    series: None,
                 }
                 .to_text()
             };

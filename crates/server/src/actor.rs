@@ -67,6 +67,32 @@ pub(crate) enum Msg {
     Standing { reply: oneshot::Sender<crate::standing::Standing> },
     /// `GET /api/rooms/{room}/dice`: each seat's faces in the game.
     Dice { reply: oneshot::Sender<crate::dice::RoomFaces> },
+    /// `POST /api/rooms/{room}/next`: the next game of the series, to open or already open.
+    NextPlan { reply: oneshot::Sender<Result<NextPlan, Refusal>> },
+    /// The next game of the series is open in `room` (none: opening it failed).
+    NextOpened { room: Option<String>, reply: oneshot::Sender<Result<(), Refusal>> },
+    /// A seat of a series' next game taken by the person who held `hash`'s token in the game
+    /// before (the same token holds it).
+    Carry {
+        seat: usize,
+        name: String,
+        hash: TokenHash,
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+}
+
+/// What `POST /api/rooms/{room}/next` finds.
+#[derive(Debug)]
+pub(crate) enum NextPlan {
+    /// The next game is open already, in this room.
+    Open(String),
+    /// To open: its setup, and each seat a person carries there (seat, name, token hash).
+    New {
+        setup: Box<crate::setup::RoomSetup>,
+        carried: Vec<(usize, String, TokenHash)>,
+        /// Whether this room drew a secret for its dice (the next one draws its own).
+        secret: bool,
+    },
 }
 
 /// Why a seat was not given.
@@ -186,6 +212,9 @@ struct Actor {
     /// the input's key and the time.
     paused: Option<(usize, (u32, bool), Duration)>,
     recorded: bool,
+    /// While the next game of the series is being opened (`Msg::NextPlan` answered `New`),
+    /// those who asked for it since, answered once it is open.
+    next_pending: Option<Vec<oneshot::Sender<Result<NextPlan, Refusal>>>>,
     broken: bool,
     /// What the last awaiting frame announced.
     announced: Option<Waiting>,
@@ -397,6 +426,7 @@ fn start(replayed: Replayed, context: Context, summary: watch::Sender<LobbyEntry
         graces,
         paused: None,
         recorded,
+        next_pending: None,
         broken: false,
         announced,
         summarized,
@@ -615,7 +645,64 @@ impl Actor {
             Msg::Dice { reply } => {
                 let _ = reply.send(crate::dice::room_faces(&self.room, self.seq));
             }
+            Msg::NextPlan { reply } => match &mut self.next_pending {
+                // Asked while it is being opened: answered with it once it is.
+                Some(waiting) => waiting.push(reply),
+                None => {
+                    let _ = reply.send(self.next_plan());
+                }
+            },
+            Msg::NextOpened { room, reply } => {
+                let waiting = self.next_pending.take().unwrap_or_default();
+                let result = match room {
+                    Some(room) => self.next_opened(room.clone()).await.map(|()| room),
+                    None => Err(Refusal::new(ErrorCode::ServerError, "the next game did not open")),
+                };
+                for waiter in waiting {
+                    let _ = waiter.send(result.clone().map(NextPlan::Open));
+                }
+                let _ = reply.send(result.map(|_| ()));
+            }
+            Msg::Carry { seat, name, hash, reply } => {
+                let write = RoomWrite::Seat {
+                    room: self.room.id.clone(),
+                    seat,
+                    name: name.clone(),
+                    token_hash: hash.to_vec(),
+                };
+                let claim = Command::Claim { seat, name, seed: None };
+                let result = self.execute(Some(claim), vec![write]).await;
+                if result.is_ok() {
+                    self.hashes[seat] = Some(hash);
+                }
+                let _ = reply.send(result);
+            }
         }
+    }
+
+    /// The next game of the series: open already, or what to open (then it is pending until
+    /// `Msg::NextOpened`, those who ask meanwhile waiting for it).
+    fn next_plan(&mut self) -> Result<NextPlan, Refusal> {
+        if let Some(room) = self.room.next_room() {
+            return Ok(NextPlan::Open(room.to_owned()));
+        }
+        let (setup, carried) =
+            self.room.next_plan().map_err(|why| Refusal::new(ErrorCode::Refused, why))?;
+        let carried = carried
+            .into_iter()
+            .filter_map(|(there, here, name)| self.hashes[here].map(|hash| (there, name, hash)))
+            .collect();
+        self.next_pending = Some(Vec::new());
+        let secret = self.room.setup.secret.is_some();
+        Ok(NextPlan::New { setup: Box::new(setup), carried, secret })
+    }
+
+    /// Logs that the next game is open in `room` and tells every connection (a `next` frame).
+    async fn next_opened(&mut self, room: String) -> Result<(), Refusal> {
+        self.execute(Some(Command::Next { room: room.clone() }), vec![]).await?;
+        let frame = ServerFrame::Next { room }.to_text().into();
+        let _ = self.out.send(Arc::new(vec![frame]));
+        Ok(())
     }
 
     async fn join(
@@ -704,7 +791,10 @@ impl Actor {
             if !events.is_empty()
                 || matches!(
                     command,
-                    Command::Claim { .. } | Command::Greedy { .. } | Command::Expire
+                    Command::Claim { .. }
+                        | Command::Greedy { .. }
+                        | Command::Expire
+                        | Command::Next { .. }
                 )
             {
                 self.log(&command, events, &mut writes, &mut frames);
@@ -742,6 +832,7 @@ impl Actor {
                     seats: self.room.seat_lines(),
                     race: self.room.race_line(),
                     awards: self.room.award_lines(),
+                    series: self.room.series_line().filter(|_| self.room.is_over()),
                 };
                 frames.push(awaiting.to_text().into());
             }

@@ -19,7 +19,7 @@ use axum::{
 };
 use snl_session::fairness::MAX_SEAT_SEED;
 use snl_store::RoomWrite;
-use snl_wire::rooms::{Claim, ClaimAnswer, Created, Rooms};
+use snl_wire::rooms::{Claim, ClaimAnswer, Created, NextGame, Rooms};
 use tokio::sync::oneshot;
 
 use crate::{
@@ -39,6 +39,7 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         .route("/api/rooms/{room}", get(view))
         .route("/api/rooms/{room}/seats/{seat}", post(claim))
         .route("/api/rooms/{room}/ws", get(websocket))
+        .route("/api/rooms/{room}/next", post(next))
         .route("/api/rooms/{room}/odds", get(crate::odds::endpoint))
         .route("/api/rooms/{room}/dice", get(dice))
         .route("/api/rooms/{room}/save", get(save))
@@ -65,24 +66,31 @@ async fn create(
         may_create(&shared, address.ip())?;
     }
     let request: CreateRoom = body_json(body)?;
-    let randomness = |e: getrandom::Error| {
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "server_error",
-            format!("no randomness: {e}"),
-        )
-    };
     // A seed named makes the dice known to the room's creator; otherwise the room draws a
     // secret and publishes its commitment (docs/fairness.md).
     let named = request.seed.is_some();
     let mut setup =
-        request.check(token::random_u64().map_err(randomness)?).map_err(ApiError::bad)?;
+        request.check(token::random_u64().map_err(no_randomness)?).map_err(ApiError::bad)?;
     if !named {
-        setup.secret = Some(token::secret().map_err(randomness)?);
+        setup.secret = Some(token::secret().map_err(no_randomness)?);
     }
+    let (id, handle) = open(&shared, setup).await?;
+    let seats = handle.summary.borrow().seats.clone();
+    Ok((StatusCode::CREATED, Json(Created { room: id, seats })).into_response())
+}
+
+fn no_randomness(e: getrandom::Error) -> ApiError {
+    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "server_error", format!("no randomness: {e}"))
+}
+
+/// Stores a new room with `setup` and starts its task: its id and handle.
+async fn open(
+    shared: &Arc<Shared>,
+    setup: crate::setup::RoomSetup,
+) -> Result<(String, actor::Handle), ApiError> {
     // Counted and reserved under one lock, so rooms created at once never pass the cap.
-    let reserved = Reservation::take(&shared)?;
-    let id = format!("{:016x}", token::random_u64().map_err(randomness)?);
+    let reserved = Reservation::take(shared)?;
+    let id = format!("{:016x}", token::random_u64().map_err(no_randomness)?);
     let write = RoomWrite::Create {
         room: id.clone(),
         setup: serde_json::to_string(&setup).unwrap_or_default(),
@@ -93,10 +101,75 @@ async fn create(
     })?;
     let room = Room::new(id.clone(), setup);
     let handle = actor::spawn(room, shared.context.clone());
-    let seats = handle.summary.borrow().seats.clone();
-    crate::cluster::hold(&shared, &id, &handle);
+    crate::cluster::hold(shared, &id, &handle);
     drop(reserved);
-    Ok((StatusCode::CREATED, Json(Created { room: id, seats })).into_response())
+    Ok((id, handle))
+}
+
+/// Asks a room's task and waits for its answer.
+async fn ask<T>(
+    handle: &actor::Handle,
+    room: &str,
+    msg: impl FnOnce(oneshot::Sender<T>) -> Msg,
+) -> Result<T, ApiError> {
+    let (reply, answer) = oneshot::channel();
+    handle.tx.send(msg(reply)).await.map_err(|_| ApiError::gone(room))?;
+    answer.await.map_err(|_| ApiError::gone(room))
+}
+
+/// `POST /api/rooms/{room}/next`: once a game of a series is over (and the series not
+/// decided), opens the next game in a room of its own — the same people seated, each holding
+/// the next room's seat with the token that held this room's, the seats moved on by one — and
+/// tells this room's connections (a `next` frame). Asked again, it answers the same room.
+async fn next(
+    State(shared): State<Arc<Shared>>,
+    client: Option<axum::Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>,
+    Path(room): Path<String>,
+) -> ApiResult {
+    let handle = room_handle(&shared, &room).await?;
+    let address = client.map(|axum::Extension(axum::extract::ConnectInfo(a))| a.ip());
+    let refused =
+        |r: crate::room::Refusal| ApiError::new(StatusCode::CONFLICT, "no_next_game", r.message);
+    let (mut setup, carried, secret) =
+        match ask(&handle, &room, |reply| Msg::NextPlan { reply }).await? {
+            Ok(actor::NextPlan::Open(next)) => {
+                return Ok(Json(NextGame { room: next }).into_response());
+            }
+            Ok(actor::NextPlan::New { setup, carried, secret }) => (setup, carried, secret),
+            Err(refusal) => return Err(refused(refusal)),
+        };
+    // Opened on a task of its own: a caller who goes away midway leaves no half-open series
+    // (those waiting for the next game are answered either way).
+    let room_id = room.clone();
+    let task = tokio::spawn(async move {
+        let opened = async {
+            if let Some(address) = address {
+                may_create(&shared, address)?;
+            }
+            if secret {
+                setup.secret = Some(token::secret().map_err(no_randomness)?);
+            }
+            let (id, next_handle) = open(&shared, *setup).await?;
+            for (seat, name, hash) in carried {
+                ask(&next_handle, &id, |reply| Msg::Carry { seat, name, hash, reply })
+                    .await?
+                    .map_err(|r| {
+                        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "server_error", r.message)
+                    })?;
+            }
+            Ok::<_, ApiError>(id)
+        }
+        .await;
+        let told = opened.as_ref().ok().cloned();
+        ask(&handle, &room_id, |reply| Msg::NextOpened { room: told, reply })
+            .await?
+            .map_err(refused)?;
+        opened
+    });
+    let id = task.await.map_err(|e| {
+        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "server_error", format!("{e}"))
+    })??;
+    Ok((StatusCode::CREATED, Json(NextGame { room: id })).into_response())
 }
 
 /// Most client addresses whose buckets are kept; past it the full ones are forgotten.

@@ -13,7 +13,10 @@ use snl_words::{Sentences, race_status, race_status_of, standing};
 
 use snl_wire::{
     frames::{Awaited, ErrorCode, ServerFrame},
-    rooms::{AwardLine, LegendEntry, RoomFairness, RoomState, RoomStatus, SeatLine, SeatState},
+    rooms::{
+        AwardLine, LegendEntry, RoomFairness, RoomState, RoomStatus, SeatLine, SeatState,
+        SeriesLine,
+    },
 };
 
 use crate::setup::RoomSetup;
@@ -57,6 +60,8 @@ pub(crate) enum Command {
     Grace { seat: usize, seconds: u64 },
     /// The grace of `seat` ran out with its person away: the computer (hard) plays the seat.
     Autoplay { seat: usize },
+    /// The next game of the room's series is open in `room`.
+    Next { room: String },
 }
 
 /// A person's intent for the game.
@@ -132,7 +137,12 @@ pub(crate) struct Room {
     /// Whether each seat is in its grace ([`Command::Grace`]) or played by the computer after
     /// it ([`Command::Autoplay`]) until its person takes it back.
     kept: Vec<Kept>,
+    /// The room of the next game of its series, once opened ([`Command::Next`]).
+    next: Option<String>,
 }
+
+/// The seats people carry into a series' next game: (seat there, seat here, name).
+pub(crate) type Carried = Vec<(usize, usize, String)>;
 
 /// Where a person's seat stands while its person is away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,6 +194,7 @@ impl Room {
             seat_seeds,
             commitment,
             kept: vec![Kept::Held; seats],
+            next: None,
         };
         room.start_when_full();
         room
@@ -392,6 +403,11 @@ impl Room {
                 let events = session.time_up().map_err(|e| refusal(&e, session))?;
                 Ok(self.told(events))
             }
+            Command::Next { room } => {
+                self.next_plan().map_err(|why| Refusal::new(ErrorCode::Refused, why))?;
+                self.next = Some(room.clone());
+                Ok(Vec::new())
+            }
             Command::Expire => {
                 if self.session.is_some() {
                     return Err(Refusal::new(ErrorCode::Refused, "the game has begun"));
@@ -536,7 +552,98 @@ impl Room {
             legend: self.legend(),
             awards: self.award_lines(),
             fairness: self.fairness(),
+            series: self.series_line(),
         }
+    }
+
+    /// The winner's seat once the game is over (none while it runs).
+    fn winner(&self) -> Option<usize> {
+        let game = self.session.as_ref().filter(|_| self.is_over())?.game();
+        game.ranking().first().copied()
+    }
+
+    /// Each seat's wins in the series, this game's counted once it is over; and whether the
+    /// series is decided then.
+    fn series_wins(&self) -> Option<(Vec<u64>, bool)> {
+        let series = self.setup.series.as_ref()?;
+        let mut wins = series.wins.clone();
+        let Some(winner) = self.winner() else { return Some((wins, false)) };
+        if let Some(w) = wins.get_mut(winner) {
+            *w += 1;
+        }
+        let left = u64::from(series.best_of.saturating_sub(series.game));
+        let decided = snl_session::series::decided(&wins, left);
+        Some((wins, decided))
+    }
+
+    /// Where the room's series stands, for a room that plays one of its games.
+    pub(crate) fn series_line(&self) -> Option<SeriesLine> {
+        let series = self.setup.series.as_ref()?;
+        let (wins, decided) = self.series_wins()?;
+        let names: Vec<String> = (0..wins.len())
+            .map(|i| self.names[i].clone().unwrap_or_else(|| format!("Seat {}", i + 1)))
+            .collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let so_far = snl_session::series::so_far(&names, &wins);
+        let text = if self.is_over() {
+            let leader = snl_session::series::leader(&wins).map(|s| names[s]);
+            let score = snl_session::series::score(&wins);
+            snl_words::series_standing(
+                (series.game, series.best_of),
+                decided.then_some(leader),
+                &score,
+                &so_far,
+            )
+        } else {
+            let earlier = wins.iter().any(|&w| w > 0).then_some(so_far.as_str());
+            snl_words::series_intro(series.game, series.best_of, names[0], earlier)
+        };
+        Some(SeriesLine {
+            best_of: series.best_of,
+            game: series.game,
+            wins,
+            decided,
+            next_room: self.next.clone(),
+            text,
+        })
+    }
+
+    /// The next game of the room's series: its setup and, for each of its seats a person holds
+    /// here, that seat there, this seat here and the name (the caller carries the token).
+    ///
+    /// # Errors
+    ///
+    /// One sentence when there is no next game: no series, the game not over, the series
+    /// decided, or the next game already open.
+    pub(crate) fn next_plan(&self) -> Result<(RoomSetup, Carried), String> {
+        let Some((_, decided)) = self.series_wins() else {
+            return Err("this room plays one game, not a series".into());
+        };
+        if !self.is_over() {
+            return Err("the game is not over: the next one opens at its end".into());
+        }
+        if decided {
+            let said = self.series_line().map(|l| l.text).unwrap_or_default();
+            return Err(format!("the series is over: {said}"));
+        }
+        if let Some(room) = &self.next {
+            return Err(format!("the next game is open already, in room {room}"));
+        }
+        let setup = self.setup.next_game(self.winner()).ok_or("no series")?;
+        let n = self.setup.seats.len();
+        let carried = (0..n)
+            .filter_map(|there| {
+                let here = (there + 1) % n;
+                let person = self.setup.seats[here].kind == SeatKind::Human;
+                person.then(|| self.names[here].clone().map(|name| (there, here, name))).flatten()
+            })
+            .collect();
+        Ok((setup, carried))
+    }
+
+    /// The room of the next game of its series, once opened.
+    pub(crate) fn next_room(&self) -> Option<&str> {
+        self.next.as_deref()
     }
 
     /// Each seat's words now: where it stands, what the cell effects left it.

@@ -45,6 +45,50 @@ pub struct RoomSetup {
     /// before then.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<String>,
+    /// The room's place in a series (`games` asked for), if it plays one of its games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series: Option<SeriesSetup>,
+}
+
+/// Most games of a series of rooms.
+pub const MAX_GAMES: u32 = 99;
+
+/// A room's game in a series: best of `best_of`, this room's game `game`, and the wins of each
+/// seat (in this room's seat order) in the games before it. The next game's room seats the
+/// same people and computers moved on by one, so that the next seat starts.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+pub struct SeriesSetup {
+    /// K.
+    pub best_of: u32,
+    /// This room's game, from 1.
+    pub game: u32,
+    /// Each seat's wins before this game.
+    pub wins: Vec<u64>,
+}
+
+impl RoomSetup {
+    /// The setup of the next game of this room's series after a game won by `winner` (a seat
+    /// of this room): the seats moved on by one (this room's seat `i + 1` is the next room's
+    /// seat `i`), the wins counted, the same board; a named seed goes on to the next number
+    /// (the secret, if any, is drawn again by the caller). `None` when the room plays no series.
+    pub fn next_game(&self, winner: Option<usize>) -> Option<RoomSetup> {
+        let series = self.series.as_ref()?;
+        let mut wins = series.wins.clone();
+        if let Some(w) = winner.and_then(|w| wins.get_mut(w)) {
+            *w += 1;
+        }
+        wins.rotate_left(1);
+        let mut seats = self.seats.clone();
+        seats.rotate_left(1);
+        let game = series.game + 1;
+        Some(RoomSetup {
+            seats,
+            seed: self.seed.wrapping_add(1),
+            secret: None,
+            series: Some(SeriesSetup { best_of: series.best_of, game, wins }),
+            ..self.clone()
+        })
+    }
 }
 
 /// A room's request checked into its setup.
@@ -84,8 +128,24 @@ impl CheckRoom for CreateRoom {
             seats.push(SeatRequest { kind: seat.kind, name });
         }
         let (turn_time, game_time) = (self.turn_time, self.game_time);
-        let setup =
-            RoomSetup { board_name, board, rules, seats, turn_time, game_time, seed, secret: None };
+        let series = match self.games {
+            None | Some(1) => None,
+            Some(k) if (2..=MAX_GAMES).contains(&k) => {
+                Some(SeriesSetup { best_of: k, game: 1, wins: vec![0; seats.len()] })
+            }
+            Some(k) => return Err(format!("games {k} is outside 1..={MAX_GAMES}")),
+        };
+        let setup = RoomSetup {
+            board_name,
+            board,
+            rules,
+            seats,
+            turn_time,
+            game_time,
+            seed,
+            secret: None,
+            series,
+        };
         let names: Vec<String> =
             (0..setup.seats.len()).map(|i| format!("Seat {}", i + 1)).collect();
         setup.game(&names).map_err(|e| e.clone())?;

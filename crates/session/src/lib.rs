@@ -36,6 +36,7 @@ pub mod dice_stats;
 pub mod fairness;
 mod intent;
 mod keep;
+pub mod series;
 mod undo;
 
 use snl_analysis::strategy::{Computers, Strategy};

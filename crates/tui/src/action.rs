@@ -24,6 +24,8 @@ pub(crate) enum Action {
     Chat(ChatKey),
     /// Leave now, keeping the game (Ctrl-D, or `y` at the question).
     Leave,
+    /// At the end of a game of a series online: go on to the series' next game.
+    NextGame,
     /// Ctrl-C: leave now, keeping the game, and end as an interrupt does (SPEC §7: 130).
     Interrupt,
     /// A key that means nothing here.
@@ -118,6 +120,12 @@ pub(crate) fn from_key(key: KeyEvent, app: &App) -> Option<Action> {
         // the server, maybe just after a Space meant to roll: Space does not leave there.
         return match key.code {
             KeyCode::Char(' ') if app.mode.room().is_some() => None,
+            // A game of a series not yet decided: `n` goes on to the next one.
+            KeyCode::Char('n')
+                if app.mode.room().and_then(|r| r.series.as_ref()).is_some_and(|s| !s.decided) =>
+            {
+                Some(Action::NextGame)
+            }
             KeyCode::Char('q' | ' ') | KeyCode::Enter | KeyCode::Esc => Some(Action::Leave),
             KeyCode::Char('?') => Some(Action::View(ViewAction::Help)),
             KeyCode::Char('d') => Some(Action::View(ViewAction::Dice)),

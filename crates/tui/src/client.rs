@@ -162,6 +162,19 @@ pub(crate) fn room_state(url: &RoomUrl) -> Result<RoomState, ClientError> {
     http(url, "GET", &format!("/api/rooms/{}", url.room), None)
 }
 
+/// Opens the next game of the room's series (`POST /api/rooms/{room}/next`: the room already
+/// opened if it was), returning its address.
+///
+/// # Errors
+///
+/// [`ClientError::Refused`] when there is no next game (the series is decided, the game not
+/// over, no series), or the server cannot be reached.
+pub(crate) fn open_next(url: &RoomUrl) -> Result<RoomUrl, ClientError> {
+    let next: snl_wire::rooms::NextGame =
+        http(url, "POST", &format!("/api/rooms/{}/next", url.room), None)?;
+    Ok(RoomUrl { room: next.room, ..url.clone() })
+}
+
 /// Takes the first open seat of the room as `name`; returns the seat and its token.
 ///
 /// # Errors
@@ -217,6 +230,11 @@ pub(crate) enum Update {
     /// What the game awaits now (none once the game is over, with the achievements the game
     /// earned its seats).
     Awaiting(Option<Awaited>, Vec<AwardLine>),
+    /// Once the game is over, where the room's series stands (sent before the last
+    /// [`Update::Awaiting`]).
+    Series(snl_wire::rooms::SeriesLine),
+    /// The next game of the room's series is open in this room.
+    Next(String),
     /// An intent was refused; nothing changed.
     Refused {
         /// Why.
@@ -414,7 +432,15 @@ impl Link {
                 self.seq = seq;
                 Update::Event(Numbered { seq, event })
             }
-            ServerFrame::Awaiting { awaiting, awards, .. } => Update::Awaiting(awaiting, awards),
+            ServerFrame::Awaiting { awaiting, awards, series, .. } => {
+                if let Some(series) = series
+                    && self.updates.send(Update::Series(series)).is_err()
+                {
+                    return false;
+                }
+                Update::Awaiting(awaiting, awards)
+            }
+            ServerFrame::Next { room } => Update::Next(room),
             ServerFrame::Error { code, message } => Update::Refused { code, message },
             ServerFrame::Welcome { seat, seq, state } => Update::Welcome { seat, seq, state },
         };

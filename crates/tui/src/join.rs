@@ -24,6 +24,7 @@ use crate::{
     display::draw_game,
     failure::{CmdResult, Failure, OrFail},
     keyboard::{Keyboard, Line},
+    online::Next,
     screen,
 };
 
@@ -87,13 +88,13 @@ fn failure(error: ClientError) -> Failure {
 ///
 /// A bad address or name (bad input), a refused seat, a lost connection or terminal.
 pub fn join(args: &JoinArgs, console: &mut Console) -> CmdResult {
-    let url: RoomUrl = args.url.parse().map_err(failure)?;
-    let (seat, token) = match (client::token_in(&args.url), &args.name) {
-        (Some(token), _) => {
-            let client = RoomClient::connect(&url, Some(token.clone())).map_err(failure)?;
-            return rejoin(&url, &token, &client, args, console);
+    let mut url: RoomUrl = args.url.parse().map_err(failure)?;
+    let (token, mut seated) = match (client::token_in(&args.url), &args.name) {
+        (Some(token), _) => (token, Seated::Back),
+        (None, Some(name)) => {
+            let (_, token) = client::take_seat(&url, name).map_err(failure)?;
+            (token, Seated::Sat(name.trim().to_owned()))
         }
-        (None, Some(name)) => client::take_seat(&url, name).map_err(failure)?,
         (None, None) => {
             return Err(Failure::bad(anyhow::anyhow!(
                 "snl join needs --name NAME to take a seat of {url} (or the address with \
@@ -101,63 +102,102 @@ pub fn join(args: &JoinArgs, console: &mut Console) -> CmdResult {
             )));
         }
     };
-    let client = RoomClient::connect(&url, Some(token.clone())).map_err(failure)?;
-    let name = args.name.as_deref().unwrap_or_default().trim();
-    if args.screen.full(console) {
-        return on_screen(&client, &url, Some((seat, &token)), &args.screen, console);
+    // A series goes on from room to room: the same token holds a seat of each game.
+    loop {
+        let client = RoomClient::connect(&url, Some(token.clone())).map_err(failure)?;
+        match sit(&url, &token, &client, args, console, &seated)? {
+            Some(next) => {
+                url = next;
+                seated = Seated::Next;
+            }
+            None => return Ok(()),
+        }
     }
-    crate::stderr_line!("You sit at seat {} of room {} as {name}.", seat + 1, url.room);
-    let mut keyboard =
-        if console.stdin_tty { Keyboard::typed() } else { Keyboard::Lines(console.input.as_mut()) };
-    let out: &mut dyn Write = console.out.as_mut();
-    if follow(&client, out, Some((seat, &mut keyboard)))? {
-        come_back(&url, &token);
-    }
-    Ok(())
 }
 
-/// Comes back to the seat `token` holds.
-fn rejoin(
+/// How the person came to the seat, for the line that says where they sit.
+enum Seated {
+    /// Took it now, as this name.
+    Sat(String),
+    /// Came back with the token.
+    Back,
+    /// Moved on to the next game of a series.
+    Next,
+}
+
+/// Plays the seat `token` holds in the room until its game ends (or the person leaves): the
+/// series' next game's address when there is one to go on to.
+fn sit(
     url: &RoomUrl,
     token: &str,
     client: &RoomClient,
     args: &JoinArgs,
     console: &mut Console,
-) -> CmdResult {
-    let Some(Update::Welcome { seat: Some(seat), .. }) = client.next() else {
+    seated: &Seated,
+) -> CmdResult<Option<RoomUrl>> {
+    let Some(Update::Welcome { seat: Some(seat), state, .. }) = client.next() else {
         return Err(Failure::bad(anyhow::anyhow!(
             "the address's token holds no seat of room {}",
             url.room
         )));
     };
-    // The welcome was taken: the screen asks the room's state again.
-    let state = client::room_state(url).map_err(failure)?;
     if args.screen.full(console) {
         return show(client, url, Some((seat, token)), &state, &args.screen, console);
     }
-    crate::stderr_line!("You are back at seat {} of room {}.", seat + 1, url.room);
+    match seated {
+        Seated::Sat(name) => {
+            crate::stderr_line!("You sit at seat {} of room {} as {name}.", seat + 1, url.room);
+        }
+        Seated::Back => {
+            crate::stderr_line!("You are back at seat {} of room {}.", seat + 1, url.room);
+        }
+        Seated::Next => crate::stderr_line!("You sit at seat {} of room {}.", seat + 1, url.room),
+    }
     let mut keyboard =
         if console.stdin_tty { Keyboard::typed() } else { Keyboard::Lines(console.input.as_mut()) };
     let out: &mut dyn Write = console.out.as_mut();
-    if follow_from(client, out, Some((seat, &mut keyboard)), Some(state))? {
+    if follow_from(client, out, Some((seat, &mut keyboard)), Some(*state))? {
         come_back(url, token);
+        return Ok(None);
     }
-    Ok(())
+    series_next(url)
 }
 
-/// Watches the room, telling every event from the first, until the game ends.
+/// After a game of a series not yet decided: its next game's address (opened if no one has
+/// opened it yet); `None` for a room that plays one game or a decided series.
+fn series_next(url: &RoomUrl) -> CmdResult<Option<RoomUrl>> {
+    let state = client::room_state(url).map_err(failure)?;
+    match state.series {
+        Some(series) if !series.decided && state.status == RoomStatus::Over => {
+            client::open_next(url).map(Some).map_err(failure)
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Watches the room, telling every event from the first, until the game ends (and the games
+/// of its series after it).
 ///
 /// # Errors
 ///
 /// A bad address (bad input), a lost connection or terminal.
 pub fn watch(args: &WatchArgs, console: &mut Console) -> CmdResult {
-    let url: RoomUrl = args.url.parse().map_err(failure)?;
+    let mut url: RoomUrl = args.url.parse().map_err(failure)?;
     client::room_state(&url).map_err(failure)?;
-    let client = RoomClient::connect(&url, None).map_err(failure)?;
-    if args.screen.full(console) {
-        return on_screen(&client, &url, None, &args.screen, console);
+    loop {
+        let client = RoomClient::connect(&url, None).map_err(failure)?;
+        let next = if args.screen.full(console) {
+            on_screen(&client, &url, None, &args.screen, console)?
+        } else if follow(&client, console.out.as_mut(), None)? {
+            None
+        } else {
+            series_next(&url)?
+        };
+        match next {
+            Some(next) => url = next,
+            None => return Ok(()),
+        }
     }
-    follow(&client, console.out.as_mut(), None).map(|_| ())
 }
 
 /// The room on the full screen, from its welcome.
@@ -167,13 +207,15 @@ fn on_screen(
     seat: Option<(usize, &str)>,
     screen: &ScreenArgs,
     console: &mut Console,
-) -> CmdResult {
+) -> CmdResult<Option<RoomUrl>> {
     let Some(Update::Welcome { state, .. }) = client.next() else {
         return Err(Failure::other(anyhow::anyhow!("the room did not welcome the screen")));
     };
     show(client, url, seat, &state, screen, console)
 }
 
+/// The room on the full screen from `state`: the series' next game's address when the person
+/// went on to it (`n` at the end) or someone opened it.
 fn show(
     client: &RoomClient,
     url: &RoomUrl,
@@ -181,7 +223,7 @@ fn show(
     state: &RoomState,
     screen: &ScreenArgs,
     console: &mut Console,
-) -> CmdResult {
+) -> CmdResult<Option<RoomUrl>> {
     let ended = screen::run_room(client, url, seat.map(|(s, _)| s), state, screen.options(console))
         .map_err(|e| Failure::other(anyhow::anyhow!(e)))?;
     let out = console.out.as_mut();
@@ -192,6 +234,11 @@ fn show(
     if let Some(why) = ended.closed {
         return Err(Failure::other(anyhow::anyhow!("the connection to the room ended: {why}")));
     }
+    match ended.next {
+        Some(Next::Open(room)) => return Ok(Some(RoomUrl { room, ..url.clone() })),
+        Some(Next::Asked) => return client::open_next(url).map(Some).map_err(failure),
+        None => {}
+    }
     if !ended.over {
         if let Some((_, token)) = seat {
             crate::stderr_line!("You left room {}; your seat stays yours.", url.room);
@@ -200,7 +247,7 @@ fn show(
             crate::stderr_line!("You stopped watching room {}.", url.room);
         }
     }
-    Ok(())
+    Ok(None)
 }
 
 /// What the console knows of the table: the game as the events draw it (for the words and the
@@ -391,6 +438,9 @@ fn follow_from(
     let me = seat.as_ref().map(|(me, _)| *me);
     let mut autopilot = false;
     if let Some(state) = state {
+        if let Some(series) = &state.series {
+            writeln!(out, "{}", series.text).or_other()?;
+        }
         over_at_welcome = state.status == RoomStatus::Over;
         awards.clone_from(&state.awards);
         table = Some(Table::from_state(&state));
@@ -438,6 +488,9 @@ fn follow_from(
                 awards.clone_from(&state.awards);
                 autopilot |= autoplayed(&state, me);
                 if table.is_none() {
+                    if let Some(series) = &state.series {
+                        writeln!(out, "{}", series.text).or_other()?;
+                    }
                     table = Some(Table::from_state(&state));
                     due = state.awaiting;
                 } else {
@@ -487,6 +540,9 @@ fn follow_from(
                 }
                 due = awaiting.filter(|_| mine && !autopilot);
             }
+            Update::Series(series) => writeln!(out, "{}", series.text).or_other()?,
+            // The caller goes on to the next game once this one has ended.
+            Update::Next(_) => {}
             Update::Refused { message, .. } => crate::stderr_line!("{message}."),
             Update::Reconnecting(reason) => {
                 crate::stderr_line!("(connection lost: {reason}; connecting again)");

@@ -189,6 +189,20 @@ pub(crate) struct Online {
     pub(crate) clocks: Option<Clocks>,
     /// The chat line being typed (`c` opens it, Enter sends it, Esc drops it).
     pub(crate) chat: Option<String>,
+    /// Where the room's series stands, for a room that plays a game of one.
+    pub(crate) series: Option<snl_wire::rooms::SeriesLine>,
+    /// The next game of the series, once asked for (`n` at the end) or opened by someone:
+    /// the screen closes and the caller goes on there.
+    pub(crate) next: Option<Next>,
+}
+
+/// The series' next game, as the screen leaves it to its caller.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Next {
+    /// `n` at the end: the caller opens it (or finds it open).
+    Asked,
+    /// Open in this room.
+    Open(String),
 }
 
 impl Online {
@@ -234,6 +248,8 @@ impl Online {
             started: false,
             clocks: Clocks::new(state.turn_time, state.game_time, None),
             chat: None,
+            series: state.series.clone(),
+            next: None,
         };
         online.take_graces(state);
         Ok(online)

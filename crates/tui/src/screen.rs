@@ -54,6 +54,8 @@ pub(crate) struct Ended {
     pub(crate) result: Vec<String>,
     /// Why the connection ended for good, if it did.
     pub(crate) closed: Option<String>,
+    /// The series' next game, asked for or opened while the screen was up.
+    pub(crate) next: Option<crate::online::Next>,
 }
 
 /// Plays (or watches) the room on the full screen until the game ends and the person leaves,
@@ -93,7 +95,8 @@ pub(crate) fn run_room(
         Connection::Closed(why) => Some(why.clone()),
         _ => None,
     });
-    Ok(Ended { over, result, closed })
+    let next = app.mode.room_mut().and_then(|o| o.next.take());
+    Ok(Ended { over, result, closed, next })
 }
 
 /// The loop: take the room's messages, send the intents, draw, ring, wait for a key or the

@@ -32,6 +32,12 @@ fn apply(app: &mut App, action: Action) {
         Action::Replay(control) => viewer::apply(app, control),
         Action::Chat(key) => room::chat(app, key),
         Action::Leave => leave(app),
+        Action::NextGame => {
+            if let Some(room) = app.mode.room_mut() {
+                room.next.get_or_insert(crate::online::Next::Asked);
+            }
+            app.stop = Some(Stop::Over);
+        }
         Action::Interrupt => {
             leave(app);
             // A game left part way is interrupted; an ended game or a replay just ends.

@@ -223,6 +223,7 @@ impl Local {
             race: race_status_of(&self.game),
             // Achievements are awarded to games kept by a server or `snl play`, not to these.
             awards: Vec::new(),
+            series: None,
         }
     }
 
@@ -278,6 +279,7 @@ impl Local {
             // not (and snl-session, which names them, is not in the browser's engine).
             awards: Vec::new(),
             fairness: None,
+            series: None,
         }
     }
 

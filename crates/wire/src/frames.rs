@@ -207,6 +207,16 @@ pub enum ServerFrame {
         /// seat order (`snl_session::achievements`); empty while it runs.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         awards: Vec<AwardLine>,
+        /// Once the game is over, where the room's series stands (as
+        /// [`RoomState::series`](crate::RoomState::series)); absent otherwise.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        series: Option<crate::rooms::SeriesLine>,
+    },
+    /// The next game of the room's series is open in `room` (the same seats hold it: a seated
+    /// client goes on there with the same token).
+    Next {
+        /// The next game's room.
+        room: String,
     },
     /// A refused frame; nothing changed.
     Error {
@@ -293,6 +303,7 @@ mod tests {
             seats: vec![],
             race: None,
             awards: vec![],
+            series: None,
         };
         assert_eq!(
             awaiting.to_text(),

@@ -23,6 +23,6 @@ pub use frames::{Awaited, ClientFrame, ErrorCode, LobbyFrame, MAX_CHAT, ServerFr
 pub use records::{GameId, GameStatus, GameSummary, SeriesId};
 pub use rooms::{
     AwardLine, BoardChoice, Claim, ClaimAnswer, CreateRoom, Created, LegendEntry, LobbyEntry,
-    RandomRequest, RoomState, RoomStatus, Rooms, RulesChoice, SeatEntry, SeatLine, SeatRequest,
-    SeatState,
+    NextGame, RandomRequest, RoomState, RoomStatus, Rooms, RulesChoice, SeatEntry, SeatLine,
+    SeatRequest, SeatState, SeriesLine,
 };

@@ -39,6 +39,9 @@ pub struct CreateRoom {
     /// "random"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub random: Option<RandomRequest>,
+    /// Games of a series between the same people (best of K, 1 to 99; 1 or absent: one game).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games: Option<u32>,
 }
 
 impl CreateRoom {
@@ -442,4 +445,38 @@ pub struct RoomState {
     /// its creator knows).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fairness: Option<RoomFairness>,
+    /// Where the series stands, for a room that plays one of its games; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series: Option<SeriesLine>,
+}
+
+/// The answer to `POST /api/rooms/{room}/next`: the room of the series' next game.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct NextGame {
+    /// Its id.
+    pub room: String,
+}
+
+/// A room's game in a series (`POST /api/rooms` with `games`): best of K between the same
+/// people, the seat who starts moving on by one each game; each game is a room of its own,
+/// the next one opened by `POST /api/rooms/{room}/next` once this one is over.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeriesLine {
+    /// K.
+    pub best_of: u32,
+    /// This room's game (from 1).
+    pub game: u32,
+    /// Each seat's wins, in this room's seat order: the games before this one, and this one
+    /// once it is over.
+    pub wins: Vec<u64>,
+    /// Whether the series is decided (no one can catch the leader, or no game is left).
+    pub decided: bool,
+    /// The room of the next game, once it is opened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_room: Option<String>,
+    /// Where the series stands in words (`snl_words::series_intro` while the game runs,
+    /// `snl_words::series_standing` once it is over).
+    pub text: String,
 }

@@ -34,6 +34,34 @@ pub fn race_status_of(game: &Game) -> Option<String> {
     race_status(Some(rounds), done, over)
 }
 
+/// Where a series stands as a game of it begins: "Game 2 of a best of 3: Bob starts. Wins so
+/// far: Ann 1, Bob 0." (`so_far` as `snl_session::series::so_far` writes it, none before any
+/// game is won).
+pub fn series_intro(game: u32, best_of: u32, starter: &str, so_far: Option<&str>) -> String {
+    let intro = format!("Game {game} of a best of {best_of}: {starter} starts.");
+    match so_far {
+        Some(so_far) => format!("{intro} Wins so far: {so_far}."),
+        None => intro,
+    }
+}
+
+/// Where a series stands after a game: "Ann wins the series 2-1.", "The series is drawn 1-1."
+/// once decided, else "After game 2 of a best of 3: Ann 1, Bob 1."
+pub fn series_standing(
+    (game, best_of): (u32, u32),
+    decided: Option<Option<&str>>,
+    score: &str,
+    so_far: &str,
+) -> String {
+    match decided {
+        Some(Some(winner)) => {
+            format!("{} the series {score}.", crate::agree(winner, "wins", "win"))
+        }
+        Some(None) => format!("The series is drawn {score}."),
+        None => format!("After game {game} of a best of {best_of}: {so_far}."),
+    }
+}
+
 /// Milliseconds left on a clock as the clocks show them: "1:05" (a part of a second counted as a
 /// whole one, so 0:00 is only shown when the time is out): see [`clock`].
 pub fn clock_time(left_ms: u64) -> String {

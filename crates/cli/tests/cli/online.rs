@@ -303,3 +303,32 @@ fn a_seat_left_from_the_console_is_taken_back_with_the_address_printed() {
     let watched = snl_with_input(&["watch", &url], "");
     eqnice!(watched.stdout, again.stdout);
 }
+
+/// A series of rooms (best of 3) played from the line console: each game's end opens the next
+/// room, the same token holds the seat there, the seats move on by one, until it is decided.
+#[test]
+fn join_plays_a_series_of_rooms_from_game_to_game_until_it_is_decided() {
+    let served = serve();
+    let request = json!({"seats": [{"kind": "human"}, {"kind": "hard", "name": "Robo"}], "games": 3, "seed": 5});
+    let answer = http(&served.addr, "POST", "/api/rooms", &request.to_string());
+    let url = format!("http://{}/room/{}", served.addr, answer["room"].as_str().unwrap());
+    let live = spawn_watch(&url);
+    let joined = snl_with_input(&["join", &url, "--name", "Ann"], &"\n".repeat(3000));
+    assert_eq!(joined.code, 0, "{}", joined.stderr);
+    let told = &joined.stdout;
+    assert!(told.contains("Game 1 of a best of 3: Ann starts."), "{told}");
+    assert!(told.contains("Game 2 of a best of 3: Robo starts. Wins so far: "), "{told}");
+    assert!(joined.stderr.contains("You sit at seat 2 of room"), "{}", joined.stderr);
+    assert!(told.contains("After game 1 of a best of 3: "), "{told}");
+    let last =
+        told.lines().rfind(|l| l.contains(" the series ")).unwrap_or_else(|| panic!("{told}"));
+    assert!(
+        last.ends_with(" wins the series 2-0.") || last.ends_with(" wins the series 2-1."),
+        "{last}"
+    );
+    // The watcher follows the same games to the same end.
+    let live = live.wait_with_output().unwrap();
+    assert_eq!(live.status.code(), Some(0), "{}", String::from_utf8_lossy(&live.stderr));
+    let watched = String::from_utf8(live.stdout).unwrap();
+    assert!(watched.contains(last), "{watched}");
+}

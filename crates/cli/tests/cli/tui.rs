@@ -386,3 +386,29 @@ fn a_series_stays_on_the_full_screen_from_one_game_to_the_next() {
     assert!(after.contains("Standings after game 1 of a best of 3"), "{after}");
     assert!(after.contains("MODE=icanon"), "{after}");
 }
+
+#[test]
+fn a_series_online_goes_on_to_its_next_game_with_n_on_the_full_screen() {
+    let served = crate::online::serve();
+    let request = serde_json::json!({
+        "seats": [{"kind": "human"}, {"kind": "hard", "name": "Robo"}],
+        "games": 3,
+        "seed": 5
+    });
+    let answer = crate::online::http(&served.addr, "POST", "/api/rooms", &request.to_string());
+    let url = format!("http://{}/room/{}", served.addr, answer["room"].as_str().unwrap());
+    let pane = Pane::start("series-online", &format!("join {url} --name Ann --fast --quiet"));
+    pane.wait_for("Game 1 of a best of 3");
+    roll_to_the_end(&pane, "Ann");
+    let end = pane.wait_for("n next game");
+    assert!(end.contains("After game 1"), "{end}");
+    pane.keys(&["n"]);
+    let next = pane.wait_for("Game 2 of a best of 3");
+    assert!(next.contains("human, you"), "the same seat is held:\n{next}");
+    pane.wait_for("Ann to roll");
+    pane.keys(&["q"]);
+    pane.wait_for("Leave the room?");
+    pane.keys(&["y"]);
+    let after = pane.wait_for("MODE=");
+    assert!(after.contains("SNL-EXIT=0") && after.contains("MODE=icanon"), "{after}");
+}

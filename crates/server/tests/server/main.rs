@@ -18,6 +18,7 @@ mod lobby;
 mod online;
 mod protocol_doc;
 mod resume;
+mod series;
 mod storage;
 mod streams;
 mod web;

@@ -35,6 +35,7 @@ fn round_trip_labelled(label: &str, text: &str) {
         "response error" => round_trip::<ErrorBody>(text),
         "response created" => round_trip::<Created>(text),
         "response claimed" => round_trip::<ClaimAnswer>(text),
+        "response next" => round_trip::<snl_wire::rooms::NextGame>(text),
         "response rooms" => round_trip::<Rooms>(text),
         "response room" => round_trip::<RoomState>(text),
         "response odds" => round_trip::<OddsAnswer>(text),

@@ -167,6 +167,8 @@ function asked() {
   if (rounds) body.rounds = Number(rounds);
   const clock = /** @type {HTMLSelectElement} */ ($('game-time')).value;
   if (clock) body.game_time = Number(clock);
+  const games = /** @type {HTMLSelectElement} */ ($('games')).value;
+  if (games) body.games = Number(games);
   const seed = /** @type {HTMLInputElement} */ ($('seed')).value.trim();
   if (seed) {
     if (!/^[0-9]{1,15}$/.test(seed)) {
@@ -214,9 +216,11 @@ $('play-here').addEventListener('click', () => {
     if (r.kind !== 'human') return r.name ? { kind: r.kind, name: r.name } : { kind: r.kind };
     return { kind: 'human', name: i === 0 ? me : r.name || `Player ${++others}` };
   });
-  // No clocks on this device: people at one screen wait for each other.
+  // No clocks on this device: people at one screen wait for each other; a series is played
+  // online (each game a room), one game here.
   delete body.turn_time;
   delete body.game_time;
+  delete body.games;
   const seed = body.seed ?? crypto.getRandomValues(new Uint32Array(1))[0];
   keepNew(body, seed);
   location.assign('/local');

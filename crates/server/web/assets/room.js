@@ -17,26 +17,10 @@ import { api, connect, dropToken, heldTokens, keepToken, takeSeat } from './net.
 /**
  * @typedef {import('./net.js').Frame} Frame
  * @typedef {import('./net.js').Link} Link
- * @typedef {{seat: number, kind: string, name: string | null, open: boolean, online: boolean,
- *   autopilot: boolean, position: number, rank: number | null, standing?: string,
- *   carried?: string[], grace_left_ms?: number | null, autoplayed?: boolean}} SeatView
- * @typedef {{standing: string, carried?: string[]}} SeatLine
- * @typedef {{type: 'roll', seat: number, input: number} | {type: 'choice', seat: number,
- *   options: {steps: number, lands: number, top_face: boolean, landed: number,
- *   meets: 'nothing' | 'blocked' | 'snake' | 'ladder' | 'wormhole' | 'shield'}[], labels?: string[],
- *   input: number} | null} Awaiting
- * @typedef {{room: string, status: string, board_name: string, board: import('./geometry.js').BoardJson,
- *   rules: Record<string, any>, turn_time: number | null, seats: SeatView[], awaiting: Awaiting,
- *   turns: number, ranking: string[], seq: number, turn_left_ms?: number | null,
- *   game_time?: number | null, game_left_ms?: number | null, race?: string | null,
- *   legend?: {kind: string, name: string, meaning: string}[],
- *   awards?: {seat: number, achievement: string, text: string}[],
- *   fairness?: {commitment: string, seat_seeds: (string | null)[], secret: string | null,
- *     seed: number | null}}} RoomView
- * @typedef {{kind: 'event', seq: number, event: import('./plan.js').WireEvent, text?: string}
- *   | {kind: 'awaiting', awaiting: Awaiting, until?: number | null, seats?: SeatLine[],
- *     race?: string | null}
- *   | {kind: 'welcome', frame: Frame, until?: number | null}} Item
+ * @typedef {import('./roomtypes.js').SeatView} SeatView
+ * @typedef {import('./roomtypes.js').Awaiting} Awaiting
+ * @typedef {import('./roomtypes.js').RoomView} RoomView
+ * @typedef {import('./roomtypes.js').Item} Item
  */
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -366,6 +350,9 @@ function drawControls() {
   const race = $('race');
   race.textContent = view.race ?? '';
   race.hidden = !view.race;
+  const series = $('series');
+  series.textContent = view.series?.text ?? '';
+  series.hidden = !view.series;
   $('chat-form').toggleAttribute('hidden', mine.size === 0);
 }
 
@@ -520,18 +507,6 @@ function drawFairness() {
   $('fair-hidden-row').hidden = Boolean(fair.secret);
 }
 
-/** The game is over: the room's state now reveals the dice's secret. */
-async function revealed() {
-  if (!view?.fairness) return;
-  try {
-    const state = await api(`/api/rooms/${encodeURIComponent(room)}`);
-    if (view && state.fairness) view.fairness = state.fairness;
-    drawFairness();
-  } catch {
-    // The card keeps saying the secret is revealed at the end; a reload shows it.
-  }
-}
-
 /** @param {string} name */
 function seatOf(name) {
   return view?.seats.find((s) => s.name === name);
@@ -632,7 +607,6 @@ async function show(event, text) {
   if (['moved', 'snake', 'ladder', 'wormhole', 'turn_voided', 'player_finished', 'shield_gained', 'shield_used', 'game_ended'].includes(event.type)) drawPlayers();
   if (event.type === 'game_ended') {
     showWinner(true);
-    revealed();
   }
 }
 
@@ -649,12 +623,26 @@ function showWinner(fresh) {
   }));
   $('winner').hidden = false;
   drawEarned();
+  drawSeries();
   drawControls();
   if (fresh) {
     playSound('win');
     if (!reducedMotion.matches) void celebrate(svg, view.board, 2600);
-    if (!isLocal) void fetchEarned();
+    if (!isLocal) void fetchEnd();
   }
+}
+
+/**
+ * The series code (series.js), loaded only by a room that plays a game of a series.
+ * @type {Promise<typeof import('./series.js')> | null}
+ */
+let seriesCode = null;
+const seriesJs = () => (seriesCode ??= import('./series.js'));
+
+/** Where the series stands on the end card, once the room plays a game of one. */
+function drawSeries() {
+  const series = view?.series;
+  if (series) void seriesJs().then((m) => m.drawSeries(series, view?.status === 'over'));
 }
 
 /** What the game earned each seat, as the server words it (`awards` of the state: snl_words::earned). */
@@ -673,12 +661,17 @@ function drawEarned() {
   $('earned-card').hidden = earned.length === 0;
 }
 
-/** At the end of a game watched live: the achievements are in the room's state from then on. */
-async function fetchEarned() {
+/**
+ * At the end of a game watched live, the room's state says what it earned, where its series
+ * stands and the dice's secret.
+ */
+async function fetchEnd() {
   try {
     const state = await api(`/api/rooms/${encodeURIComponent(room)}`);
-    if (view && state.awards) view.awards = state.awards;
+    if (view) Object.assign(view, { awards: state.awards, series: state.series, fairness: state.fairness });
     drawEarned();
+    drawSeries();
+    drawFairness();
   } catch {
     // Nothing more to show: the ranking is there.
   }
@@ -702,6 +695,10 @@ async function pump() {
         // The seats' words and the race's line after this input, as the server says them.
         if (view && item.seats) item.seats.forEach((line, i) => { if (view?.seats[i]) Object.assign(view.seats[i], { carried: [], ...line }); });
         if (view && item.race !== undefined) view.race = item.race;
+        if (view && item.series) {
+          view.series = item.series;
+          drawSeries();
+        }
         if (awaiting) current = seatName(awaiting.seat);
         if (view && awaiting && view.status === 'open') void refresh();
         startClock(item.until);
@@ -754,7 +751,10 @@ function onFrame(f) {
   } else if (f.type === 'event') {
     enqueue({ kind: 'event', seq: f.seq, event: f.event, text: f.text });
   } else if (f.type === 'awaiting') {
-    enqueue({ kind: 'awaiting', awaiting: f.awaiting, seats: f.seats, race: f.race ?? null });
+    enqueue({ kind: 'awaiting', awaiting: f.awaiting, seats: f.seats, race: f.race ?? null, series: f.series ?? null });
+  } else if (f.type === 'next') {
+    // The series' next game is open: every page of this room goes on there.
+    void seriesJs().then((m) => m.goNext(room, f.room));
   } else if (f.type === 'error') {
     sent = false;
     document.body.dataset.refused = String(Number(document.body.dataset.refused ?? 0) + 1);
@@ -860,6 +860,7 @@ function follow(/** @type {string | null} */ name) {
 
 // Controls.
 rollButton.addEventListener('click', roll);
+$('next-game').addEventListener('click', () => void seriesJs().then((m) => m.openNext(room, tell)));
 document.addEventListener('keydown', (e) => {
   const target = /** @type {HTMLElement} */ (e.target);
   if (target.closest('input, textarea, select, button, a, [contenteditable]') || e.altKey || e.ctrlKey || e.metaKey) return;

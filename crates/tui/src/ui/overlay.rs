@@ -251,10 +251,21 @@ pub(super) fn the_end(frame: &mut Frame<'_>, area: Rect, app: &App) {
             }
         }
     }
+    // A game of a series online: where it stands, and the key to the next game.
+    let series =
+        app.mode.room().and_then(|r| r.series.as_ref()).filter(|_| app.mode.replay().is_none());
+    if let Some(series) = series {
+        lines.push(Line::raw(""));
+        let width = usize::from(area.width.saturating_sub(6)).min(60);
+        for part in wrap_hanging(&series.text, width, 0) {
+            lines.push(Line::raw(part));
+        }
+    }
     lines.push(Line::raw(""));
-    let keys = match app.mode.replay() {
-        Some(_) => "← steps back · Space from the start · q leaves",
-        None => "q or Enter leaves",
+    let keys = match (app.mode.replay(), series) {
+        (Some(_), _) => "← steps back · Space from the start · q leaves",
+        (None, Some(s)) if !s.decided => "n next game · q or Enter leaves",
+        (None, _) => "q or Enter leaves",
     };
     lines.push(Line::raw(keys).alignment(Alignment::Center));
     let title = match game.ranking().first() {

@@ -10,7 +10,7 @@ use crate::{
     app::{App, Mode, Options, Stop},
     client::{self, Update},
     log::{Said, Tone, said_of},
-    online::{Connection, Mirror, Online, new_game},
+    online::{Connection, Mirror, Next, Online, new_game},
     seated::Kept,
 };
 
@@ -25,6 +25,9 @@ pub(crate) fn app(online: Online, me: Option<usize>, opts: Options) -> App {
         None => format!("You watch room {room}."),
     };
     let mut app = App::new(session, Kept::default(), opts, false, Some(intro));
+    if let Some(series) = &online.series {
+        app.note(&series.text);
+    }
     app.mode = match me {
         Some(seat) => Mode::Seat { room: online, seat },
         None => Mode::Spectator { room: online },
@@ -60,6 +63,20 @@ pub(crate) fn receive(app: &mut App, update: Update) {
             }
             online.connection = Connection::Live;
             online.asked = false;
+            online.series = state.series;
+        }
+        Update::Series(series) => {
+            let open = !series.decided && series.next_room.is_none();
+            app.note(&series.text);
+            if open && me.is_some() {
+                app.note(&format!("n opens game {} of the series.", series.game + 1));
+            }
+            online.series = Some(series);
+        }
+        // The next game is open: this screen closes and the caller goes on there.
+        Update::Next(room) => {
+            online.next = Some(Next::Open(room));
+            app.stop = Some(Stop::Over);
         }
         Update::Event(numbered) => {
             online.input = None;
