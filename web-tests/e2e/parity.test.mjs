@@ -130,6 +130,8 @@ test('first-cell start: the tokens begin on cell 1', async () => {
 
 test('pick-die: the roll offers a move by either die', async () => {
   const { page, context, errors } = await annWith({ choice: 'pick-die' });
+  // Two dice are shown from the start, as the engine throws them (the state's thrown_dice).
+  assert.equal(await page.locator('#dice > *').count(), 2);
   await page.getByRole('button', { name: 'Roll', exact: true }).click();
   await page.waitForSelector('#options button.option');
   const options = await page.locator('#options button.option').allTextContents();

@@ -552,6 +552,7 @@ impl Room {
             legend: self.legend(),
             awards: self.award_lines(),
             fairness: self.fairness(),
+            thrown_dice: Some(self.setup.rules.thrown_dice().count()),
             series: self.series_line(),
         }
     }

@@ -7,15 +7,13 @@
 use std::{io::Write, time::Duration};
 
 use clap::Args;
-use snl_engine::{
-    Board, BoardSpec, Decision, Event, Game, MoveOption, Roll, Rules, Seat, SeatKind,
-};
+use snl_engine::{Board, BoardSpec, Event, Game, Rules, Seat, SeatKind};
 use snl_wire::{
     frames::{Awaited, ClientFrame},
     rooms::{AwardLine, RoomState, RoomStatus},
 };
 
-use snl_words::{Sentences, describe_option};
+use snl_words::Sentences;
 
 use crate::{
     app::Options,
@@ -259,8 +257,6 @@ struct Table {
     names: Vec<String>,
     game: Option<Game>,
     sentences: Option<Sentences>,
-    positions: Vec<u32>,
-    last_roll: Option<Roll>,
 }
 
 impl Table {
@@ -278,8 +274,6 @@ impl Table {
             names,
             game: None,
             sentences: None,
-            positions: Vec::new(),
-            last_roll: None,
         }
     }
 
@@ -293,7 +287,6 @@ impl Table {
             .map(|(name, &kind)| Seat::new(name.clone(), kind))
             .collect();
         let game = Game::new(board, self.rules, seats).or_other()?;
-        self.positions = game.positions();
         self.sentences = Some(Sentences::new(&game));
         self.game = Some(game);
         Ok(())
@@ -303,43 +296,16 @@ impl Table {
     fn tell(&mut self, event: &Event<String>) -> Result<Option<String>, Failure> {
         match event {
             Event::GameStarted { players, .. } => self.start(players)?,
-            Event::Presence { player, online } => {
-                let how = if *online { "is here" } else { "is away" };
-                return Ok(Some(format!("({player} {how})")));
-            }
             Event::Chat { player, text } => return Ok(Some(format!("{player}: {text}"))),
-            Event::DiceRolled { dice, .. } => self.last_roll = Some(*dice),
             _ => {}
         }
         let indexed = client::indexed(event, &self.names);
-        if let Event::Moved { player, to, .. }
-        | Event::Snake { player, to, .. }
-        | Event::Ladder { player, to, .. }
-        | Event::TurnVoided { player, back_to: to } = indexed
-            && let Some(p) = self.positions.get_mut(player)
-        {
-            *p = to;
-        }
         let mut text = self.sentences.as_mut().and_then(|s| s.sentence(&indexed));
         if let (Event::GameStarted { .. }, Some(game), Some(first)) = (event, &self.game, &mut text)
         {
             *first = format!("{}\n{first}", draw_game(game, false));
         }
         Ok(text)
-    }
-
-    /// The options of a choice awaited, in words.
-    fn options(&self, seat: usize, options: &[MoveOption]) -> Vec<String> {
-        let Some(game) = &self.game else { return Vec::new() };
-        let decision = Decision {
-            seat,
-            position: self.positions.get(seat).copied().unwrap_or(0),
-            roll: self.last_roll.unwrap_or_else(|| Roll::from_faces(&[1])),
-            options: options.to_vec(),
-            turn_start: 0,
-            streak: 0,
-        };
-        options.iter().map(|o| describe_option(game, &decision, o)).collect()
     }
 }
 
@@ -583,7 +549,8 @@ fn prompt(
     let name = table.names.get(me).cloned().unwrap_or_default();
     let answer = match awaited {
         Awaited::Roll { .. } => ask(keyboard, &name, None)?,
-        Awaited::Choice { options, .. } => ask(keyboard, &name, Some(&table.options(me, options)))?,
+        // The options in the server's words (`snl_words::describe_option` on the game itself).
+        Awaited::Choice { labels, .. } => ask(keyboard, &name, Some(labels))?,
     };
     Ok(Some(match answer {
         Answer::Intent(frame) => Answer::Intent(frame.answering(Some(awaited.input()))),

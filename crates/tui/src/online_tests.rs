@@ -206,7 +206,7 @@ fn space_rolls_on_our_turn_once_and_not_on_the_computers() {
     assert!(matches!(app.session.awaiting(), Awaiting::Computer { seat: 1 }));
     press(&mut app, KeyCode::Char(' '));
     assert!(outbox(&mut app).is_empty());
-    assert!(log(&app).ends_with("It is Robo's turn: yours comes."), "{}", log(&app));
+    assert!(log(&app).ends_with("Robo's turn: yours comes."), "{}", log(&app));
     assert!(!text(&app, 80, 24).contains(" Space  roll"));
 }
 
@@ -579,7 +579,7 @@ fn join_and_watch_show_a_dropped_seat_kept_counting_down_its_turn_clock_paused_a
         let screen = text(&app, 120, 40);
         assert!(!screen.contains("seat kept"), "{screen}");
         assert!(screen.contains("⏱ turn 0:13 · game 9:38"), "{screen}");
-        assert!(log(&app).contains("Ann is here."), "{}", log(&app));
+        assert!(log(&app).contains("Ann is back"), "{}", log(&app));
         assert!(log(&app).contains("Ann took the seat back"), "{}", log(&app));
         assert_eq!(online(&app).lost, None, "the screen follows the game on");
     }

@@ -279,6 +279,7 @@ impl Local {
             // not (and snl-session, which names them, is not in the browser's engine).
             awards: Vec::new(),
             fairness: None,
+            thrown_dice: Some(game.rules().thrown_dice().count()),
             series: None,
         }
     }

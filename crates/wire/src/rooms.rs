@@ -445,6 +445,10 @@ pub struct RoomState {
     /// its creator knows).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fairness: Option<RoomFairness>,
+    /// How many dice a roll throws (`Rules::thrown_dice`: two under `pick-die`), so that a
+    /// page shows as many before the first roll.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thrown_dice: Option<u32>,
     /// Where the series stands, for a room that plays one of its games; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub series: Option<SeriesLine>,

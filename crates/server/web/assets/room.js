@@ -398,13 +398,20 @@ function adopt(state, until) {
   tickGameClock();
   drawLegend();
   drawFairness();
+  syncShields();
   draw();
   follow(current);
   drawPlayers();
   drawControls();
   if (state.status === 'over') showWinner(false);
-  const n = Number(/^(\d+)d/.exec(state.rules?.dice ?? '1d6')?.[1] ?? 1);
+  const n = state.thrown_dice ?? 1;
   if (!$('dice').children.length) dice.show(Array(n).fill(faces()), faces());
+}
+
+/** The shields the seats hold, as the server's `carried` marks say (events move them between). */
+function syncShields() {
+  shields.clear();
+  for (const s of view?.seats ?? []) if (s.name && s.carried?.includes('shield')) shields.add(s.name);
 }
 
 /**
@@ -695,6 +702,7 @@ async function pump() {
         // The seats' words and the race's line after this input, as the server says them.
         if (view && item.seats) item.seats.forEach((line, i) => { if (view?.seats[i]) Object.assign(view.seats[i], { carried: [], ...line }); });
         if (view && item.race !== undefined) view.race = item.race;
+        syncShields();
         if (view && item.series) {
           view.series = item.series;
           drawSeries();

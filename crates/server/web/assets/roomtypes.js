@@ -17,7 +17,7 @@
  *   legend?: {kind: string, name: string, meaning: string}[],
  *   awards?: {seat: number, achievement: string, text: string}[],
  *   fairness?: {commitment: string, seat_seeds: (string | null)[], secret: string | null,
- *     seed: number | null}, series?: Series | null}} RoomView
+ *     seed: number | null}, series?: Series | null, thrown_dice?: number}} RoomView
  * @typedef {import('./series.js').Series} Series
  * @typedef {{kind: 'event', seq: number, event: import('./plan.js').WireEvent, text?: string}
  *   | {kind: 'awaiting', awaiting: Awaiting, until?: number | null, seats?: SeatLine[],

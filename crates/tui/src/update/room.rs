@@ -133,8 +133,10 @@ fn hear(app: &mut App, online: &mut Online, me: Option<usize>, numbered: &Number
             if let Some(seat) = online.names.iter().position(|n| n == player) {
                 online.away[seat] = !here;
             }
-            let how = if *here { "is here" } else { "is away" };
-            app.note(&format!("{player} {how}."));
+            // In the room's words (`snl_words::Sentences`), as the server tells it.
+            for said in said_of(&mut app.sentences, &event) {
+                app.note(&said.text);
+            }
         }
         Event::Chat { player, text } => {
             app.say(Said { text: format!("{player}: {text}"), tone: Tone::Plain });
@@ -308,7 +310,7 @@ pub(crate) fn key(app: &mut App, action: GameAction) {
             return;
         }
         (GameAction::Roll | GameAction::Choose(_), _) => {
-            app.note(&format!("It is {whose}'s turn: yours comes."));
+            app.note(&format!("{} turn: yours comes.", snl_words::whose(&whose)));
             return;
         }
         (GameAction::Autopilot, _) => ClientFrame::Autopilot { on: !on_autopilot },
