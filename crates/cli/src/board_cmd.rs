@@ -98,7 +98,8 @@ pub(crate) fn run(args: &BoardArgs, console: &mut Console) -> CmdResult {
                 writeln!(console.out, "{value}").or_other()?;
             } else {
                 write!(console.out, "{}", draw_board(board, &[], console.color)).or_other()?;
-                writeln!(console.out, "Rules: {}", setup.rules).or_other()?;
+                writeln!(console.out, "Rules: {}", snl_words::rules_in_words(&setup.rules))
+                    .or_other()?;
             }
             Ok(())
         }

@@ -201,8 +201,9 @@ pub(crate) fn history(args: &HistoryArgs, console: &mut Console) -> CmdResult {
         save.game.seats.iter().map(|s| format!("{} ({})", shown_name(&s.name), s.kind)).collect();
     let board = shown(&save.board_name, VALUE_SHOWN);
     let rounds = save.game.rules.mode.rounds();
+    // "a race of 3 rounds", in the words the lobby uses (`snl_words::room_traits`).
     let race = rounds.map_or_else(String::new, |k| {
-        format!(", a race of {k} round{}", if k == 1 { "" } else { "s" })
+        format!(", a {}", snl_words::room_traits(Some(k), None, None))
     });
     writeln!(out, "Game {id} on {board}{race}: {}", seats.join(", ")).or_other()?;
     if moves.is_empty() {

@@ -319,14 +319,14 @@ function drawControls() {
   options.hidden = !(ours && awaiting?.type === 'choice');
   if (awaiting?.type === 'choice' && ours && !busy) {
     const labels = awaiting.labels ?? [];
-    awaiting.options.forEach((o, i) => {
+    awaiting.options.forEach((_, i) => {
       const b = document.createElement('button');
       b.type = 'button';
       b.className = 'option';
       b.dataset.option = String(i);
       // Each option's words are the server's (snl_words::describe_option): where it lands and
       // what it meets, as the terminal says them.
-      const label = labels[i] ?? `move ${o.steps}`;
+      const label = labels[i] ?? '';
       b.textContent = `${i + 1}: ${label.charAt(0).toUpperCase()}${label.slice(1)}`;
       b.disabled = sent;
       b.addEventListener('click', () => choose(i));
