@@ -59,7 +59,7 @@ pub use computers::Computers;
 pub(crate) use effects::shield_at_turn_start;
 pub use hard::HardPolicy;
 pub use joint::{JointError, Opponent, WinningPolicy};
-pub use win::{MAX_BYTES, MAX_SEATS, MAX_STATES, Play, PlayToWin, SETTLED, WinDecider, WinError};
+pub use win::{MAX_BYTES, MAX_SEATS, MAX_WORK, Play, PlayToWin, SETTLED, WinDecider, WinError};
 
 /// A computer player's way of choosing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -43,7 +43,7 @@ pub(crate) struct AnalyzeArgs {
     /// seats: each seat of kind `win` (every seat, when none is) chooses to maximise its own
     /// chance to finish first, given that the others do the same or play their kinds; the
     /// one-player numbers are then hard's. Not with bonus rolls or races; 3 seats on 100 cells
-    /// (a minute) and 4 seats on up to 32 cells are solved (larger ones are refused).
+    /// (a minute) and 4 seats on up to 29 cells are solved (larger ones are refused).
     #[arg(long, value_name = "STRATEGY", value_parser = parse_policy, help_heading = "Analysis")]
     pub(crate) policy: Option<PolicyArg>,
     /// Print one JSON object (SPEC §7) instead of tables. On a board with cell effects it has

@@ -12,7 +12,7 @@ use super::{Easy, HardPolicy, PlayToWin, Strategy, greedy_choice, greedy_choice_
 /// falls back to `greedy`, once noted, if the policy cannot be computed on a huge board), `win`
 /// solves the game of the seats at the table at its first decision ([`PlayToWin`]: a person
 /// counts as `hard`; 3 seats on the classic board take about a minute) and plays `hard` where
-/// it is not solved (more than [`super::MAX_STATES`] joint states, bonus rolls, a race, more
+/// it is not solved (past [`super::MAX_WORK`], joint states times seats; bonus rolls, a race, more
 /// than [`super::MAX_SEATS`] seats: once noted) or nothing is left to win.
 ///
 /// ```

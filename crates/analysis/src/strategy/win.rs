@@ -38,8 +38,8 @@
 //! win is the chance to finish first. Bonus rolls are not covered (a turn would hold decisions
 //! that depend on its streak). The tables hold `k` values per joint state (seen from one mover
 //! when every seat plays `win`, from each mover otherwise) and one byte per state and roll:
-//! [`PlayToWin::new`] refuses more than [`MAX_BYTES`] of them, or more than [`MAX_STATES`]
-//! joint states, before allocating.
+//! [`PlayToWin::new`] refuses more than [`MAX_BYTES`] of them, or more joint states times seats
+//! than [`MAX_WORK`], before allocating.
 
 use snl_engine::{
     Board, Bonus, Decider, Decision, Effect, Game, Met, Mode, MoveOption, Rules, Status,
@@ -54,14 +54,16 @@ pub const MAX_SEATS: usize = 4;
 /// The tables' memory at most: 4 GB less room for the rest of the process.
 pub const MAX_BYTES: u64 = 3_500_000_000;
 
-/// Joint states at most (times the movers kept: one when every seat plays `win`, else one per
-/// seat), so that what is accepted is solved in about a minute of one core. 3 seats on a
-/// 100-cell board all playing `win` are 1.03 million (about a minute); 4 seats all playing `win`
-/// reach the limit at 32 cells (1.05 million; measured on this 2-core machine while it ran other
-/// work: 4 seats took 2 s of processor time on 16 cells, 12 s on 22 and 42 s on 28, about 70 µs
-/// a state, so 42 cells — 3.1 million, the earlier limit — took over four minutes; the bench is
-/// `cargo bench -p snl-analysis --bench win`).
-pub const MAX_STATES: u64 = 1_100_000;
+/// Joint states (times the movers kept: one when every seat plays `win`, else one per seat)
+/// times seats at most — each state's sweep updates one chance per seat —, so that what is
+/// accepted is solved in about a minute of one core. Measured on this 2-core machine (processor
+/// time, other work running), every seat playing `win` under may-pass: 3 seats on the classic
+/// board (1.0 million states, 3.0 million here) 52–58 s; 4 seats on the bench's boards of 24
+/// cells (0.33 million states) 13 s, of 28 cells (0.61 million, 2.5 million here) 40 s, of 29
+/// cells 49 s, and of 32 cells (1.05 million) over seven minutes (stopped): the sweeps it needs
+/// grow with the board as well as the states. So 3 seats are accepted up to 101 cells, 4 seats
+/// up to 29.
+pub const MAX_WORK: u64 = 3_100_000;
 
 /// A sweep that moves no value by more than this (absolute, on chances) has settled.
 pub const SETTLED: f64 = 1e-13;
@@ -123,7 +125,7 @@ pub enum WinError {
         gigabytes: f64,
         /// [`MAX_BYTES`] in GB.
         limit_gb: f64,
-        /// [`MAX_STATES`].
+        /// [`MAX_WORK`] over the seats.
         limit_states: u64,
     },
 }
@@ -399,14 +401,14 @@ impl PlayToWin {
         }
         let movers = if plays.iter().all(|p| matches!(p, Play::ToWin)) { 1 } else { seats };
         let (states, bytes) = size_of(board, rules, seats, movers as u64);
-        if bytes > MAX_BYTES || states > MAX_STATES {
+        if bytes > MAX_BYTES || states.saturating_mul(seats as u64) > MAX_WORK {
             return Err(WinError::TooLarge {
                 seats,
                 cells: board.size(),
                 states,
                 gigabytes: bytes as f64 / 1e9,
                 limit_gb: MAX_BYTES as f64 / 1e9,
-                limit_states: MAX_STATES,
+                limit_states: MAX_WORK / seats as u64,
             });
         }
         Ok(())

@@ -176,5 +176,11 @@ fn playing_to_win_refuses_bonus_rolls_one_seat_and_tables_past_its_limits() {
     assert!(matches!(err, WinError::TooLarge { seats: 4, cells: 100, .. }), "{err}");
     let text = err.to_string();
     assert!(text.starts_with("playing to win with 4 seats on 100 cells needs"), "{text}");
+    // 4 seats are solved up to 29 cells (4 seats on 32 cells ran over seven minutes).
+    let cells = |n| Board::new(&BoardSpec::with_jumps(n, [(3, 10), (n - 2, 6)]), &rules).unwrap();
+    PlayToWin::check(&cells(29), &rules, &[Play::ToWin; 4]).unwrap();
+    let err = PlayToWin::check(&cells(30), &rules, &[Play::ToWin; 4]).unwrap_err();
+    assert!(matches!(err, WinError::TooLarge { seats: 4, cells: 30, .. }), "{err}");
+    assert!(err.to_string().ends_with("the limit is 775000 states and 3.5 GB"), "{err}");
     assert!(!text.contains('\n'));
 }
