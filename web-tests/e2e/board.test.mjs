@@ -72,7 +72,7 @@ test('a board file is drawn with its snakes, ladders and effect cells; sound off
     };
   });
   await page.goto(`${server.url}/room/${room.room}`);
-  await page.waitForSelector('[data-player="Easy 2"]');
+  await page.waitForSelector('[data-player="Computer (easy)"]');
   // @ts-expect-error the counter above
   assert.equal(await page.evaluate(() => window.audioContexts), 0, 'no sound before the first click');
   const sound = page.getByRole('button', { name: /^Sound/ });

@@ -32,16 +32,16 @@ test('a person creates a room in the lobby and plays two computers to the end', 
   await page.waitForSelector('[data-player="Ann"][data-position="0"]');
   assert.equal(await page.locator('[data-cell]').count(), 101, 'cells 1..100 and the start tray');
   assert.equal(await page.locator('[data-cell="100"]').count(), 1);
-  assert.deepEqual(Object.keys(await tokens(page)).sort(), ['Ann', 'Eve', 'Hard 2']);
+  assert.deepEqual(Object.keys(await tokens(page)).sort(), ['Ann', 'Computer (hard)', 'Eve']);
   const rolls = await playToEnd(page);
   assert.ok(rolls > 0);
   await settled(page);
   const winner = await page.locator('#winner-title').textContent();
-  assert.match(winner ?? '', /^(Ann|Hard 2|Eve) wins!$/);
+  assert.match(winner ?? '', /^(Ann|Computer \(hard\)|Eve) wins!$/);
   const who = (winner ?? '').replace(' wins!', '');
   assert.equal((await tokens(page))[who], 100, 'the winner stands on 100');
   const lines = await logLines(page);
-  assert.match(lines[0], /^New game on a board of 100 cells: Ann, Hard 2, Eve\./);
+  assert.match(lines[0], /^New game on a board of 100 cells: Ann, Computer \(hard\), Eve\./);
   assert.ok(lines.some((l) => l === `${who} reached 100 and wins!`), lines.slice(-5).join('\n'));
   assert.match(lines[lines.length - 1], /^Final ranking:\s+1\. /);
   // One source of words: the page tells the game exactly as the terminal's replay of the same

@@ -1271,7 +1271,10 @@ mod tests {
         tokio::time::advance(Duration::from_millis(1)).await;
         let told = events(&rx.recv().await.unwrap());
         assert_eq!(told[0]["type"], "game_started");
-        assert!(told.iter().all(|e| e["player"] != "Greedy 2"), "one input per pause: {told:?}");
+        assert!(
+            told.iter().all(|e| e["player"] != "Computer (greedy)"),
+            "one input per pause: {told:?}"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -123,7 +123,8 @@ impl CheckRoom for CreateRoom {
             let name = match (seat.kind, seat.name) {
                 (SeatKind::Human, _) => None,
                 (_, Some(name)) => Some(check_name(&name)?),
-                (kind, None) => Some(format!("{} {}", capitalised(kind.as_str()), i + 1)),
+                // Named by what plays it, as every front end names a seat nobody named.
+                (kind, None) => Some(snl_words::seat_default_name(i, kind)),
             };
             seats.push(SeatRequest { kind: seat.kind, name });
         }
@@ -266,11 +267,6 @@ fn latin(c: char) -> char {
     }
 }
 
-fn capitalised(word: &str) -> String {
-    let mut chars = word.chars();
-    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -306,7 +302,7 @@ mod tests {
         let setup = request(r#"{"seats":[{"kind":"human"},{"kind":"hard"}]}"#).unwrap();
         assert_eq!(setup.board_name, "classic");
         assert_eq!(setup.rules, Rules::default());
-        assert_eq!(setup.seats[1].name.as_deref(), Some("Hard 2"));
+        assert_eq!(setup.seats[1].name.as_deref(), Some("Computer (hard)"));
         assert_eq!(setup.seed, 9);
     }
 

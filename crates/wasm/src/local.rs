@@ -20,7 +20,7 @@ use snl_analysis::{
     strategy::{Computers, Strategy},
 };
 use snl_engine::{
-    Board, BoardSpec, Event, Game, Input, Pending, RollSource, Seat, SeatKind, SeededDice, Status,
+    Board, BoardSpec, Event, Game, Input, Pending, RollSource, Seat, SeededDice, Status,
 };
 use snl_wire::{
     CreateRoom, ErrorCode, RoomState, RoomStatus, SeatState, ServerFrame,
@@ -108,8 +108,8 @@ impl Local {
                     ));
                 }
                 Some(n) => n.to_owned(),
-                None if s.kind == SeatKind::Human => format!("Player {}", i + 1),
-                None => format!("{} {}", capitalised(s.kind.as_str()), i + 1),
+                // Named by what plays it, as every front end names a seat nobody named.
+                None => snl_words::seat_default_name(i, s.kind),
             };
             if seats.iter().any(|x: &Seat| x.name == name) {
                 return Err(format!("name '{name}' is given to two seats"));
@@ -293,11 +293,6 @@ impl Local {
         }
         Ok(())
     }
-}
-
-fn capitalised(word: &str) -> String {
-    let mut chars = word.chars();
-    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 fn frame(frame: &ServerFrame) -> Value {

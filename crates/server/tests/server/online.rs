@@ -353,13 +353,13 @@ async fn computer_rooms_play_to_the_end_on_the_server_and_chat_is_told() {
     assert!(gap_free(&events, 2), "{events:#?}");
     let kinds: Vec<&str> = events.iter().map(|f| f["event"]["type"].as_str().unwrap()).collect();
     assert_eq!(kinds[..2], ["chat", "autopilot"]);
-    assert!(events.iter().any(|f| f["event"]["player"] == "Easy 2"));
-    assert!(events.iter().any(|f| f["event"]["player"] == "Hard 3"));
+    assert!(events.iter().any(|f| f["event"]["player"] == "Computer (easy)"));
+    assert!(events.iter().any(|f| f["event"]["player"] == "Computer 2 (hard)"));
     // The game's end is followed by the awaiting frame that says so, with what it earned.
     let end = a.frame().await;
     assert_eq!((&end["type"], &end["awaiting"]), (&json!("awaiting"), &Value::Null), "{end}");
     let ranking = &events.last().unwrap()["event"]["ranking"];
-    let names = ["Ann", "Easy 2", "Hard 3"];
+    let names = ["Ann", "Computer (easy)", "Computer 2 (hard)"];
     let winner = names.iter().position(|n| ranking[0] == *n).unwrap();
     let first_win =
         json!({"seat": winner, "achievement": "first_win", "text": "First win: won a game"});

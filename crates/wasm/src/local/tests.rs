@@ -23,7 +23,10 @@ fn a_game_here_is_played_to_its_end_and_its_intents_give_it_again() {
         json!({"board": "kids", "seats": [{"kind": "human", "name": "Ann"}, {"kind": "greedy"}]});
     let start = value(&local_new(&json!({"setup": setup, "seed": 3}).to_string()));
     let mut frames: Vec<Value> = start["frames"].as_array().unwrap().clone();
-    assert_eq!(frames[0]["state"]["seats"][1]["name"], "Greedy 2", "a computer named as in a room");
+    assert_eq!(
+        frames[0]["state"]["seats"][1]["name"], "Computer (greedy)",
+        "a computer named as in a room"
+    );
     let mut intents = Vec::new();
     let mut events = 0;
     while !awaited(&frames).is_null() {
