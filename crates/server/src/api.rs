@@ -160,11 +160,13 @@ async fn next(
             Ok::<_, ApiError>(id)
         }
         .await;
+        // The room is told either way (those waiting are answered); a failure to open is
+        // answered as itself.
         let told = opened.as_ref().ok().cloned();
-        ask(&handle, &room_id, |reply| Msg::NextOpened { room: told, reply })
-            .await?
-            .map_err(refused)?;
-        opened
+        let said = ask(&handle, &room_id, |reply| Msg::NextOpened { room: told, reply }).await?;
+        let id = opened?;
+        said.map_err(refused)?;
+        Ok(id)
     });
     let id = task.await.map_err(|e| {
         ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "server_error", format!("{e}"))

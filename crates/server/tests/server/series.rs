@@ -123,3 +123,18 @@ async fn games_outside_the_limits_and_next_for_a_single_game_are_refused() {
     assert_eq!(status, 409, "{body}");
     assert_eq!(body["error"]["message"], "this room plays one game, not a series");
 }
+
+#[tokio::test]
+async fn a_next_game_the_server_cannot_hold_is_refused_as_such_and_can_be_asked_again() {
+    let server = Server::start_with("series-full", |c| c.max_rooms = 1).await;
+    let seats = json!([{"kind": "easy"}, {"kind": "hard"}]);
+    let room = server.room(json!({"seats": seats, "games": 3, "seed": 1})).await;
+    play_out(&server, &room, &[]).await;
+    let path = format!("/api/rooms/{room}/next");
+    let (status, body) = server.http("POST", &path, None).await;
+    assert_eq!((status, body["error"]["code"].as_str()), (429, Some("room_limit")), "{body}");
+    // Nothing was half opened: the room has no next game, and asking again asks anew.
+    assert!(server.state(&room).await["series"].get("next_room").is_none());
+    let (status, body) = server.http("POST", &path, None).await;
+    assert_eq!(status, 429, "{body}");
+}
