@@ -435,11 +435,19 @@ fn quoted_short(message: &str) -> String {
         if i > 0 {
             out.push('`');
         }
-        if i % 2 == 1 && part.chars().count() > QUOTED_SHOWN {
-            out.extend(part.chars().take(QUOTED_SHOWN));
-            out.push('…');
-        } else {
-            out.push_str(part);
+        let shown = if i % 2 == 1 { QUOTED_SHOWN } else { usize::MAX };
+        for (n, c) in part.chars().enumerate() {
+            if n == shown {
+                out.push('…');
+                break;
+            }
+            // A quoted value may hold a line break or another control character (a
+            // field named "\n"): it is written as its escape, so the message stays one line.
+            if c.is_control() {
+                out.extend(c.escape_default());
+            } else {
+                out.push(c);
+            }
         }
     }
     out
