@@ -120,7 +120,7 @@ fn a_complete_line_edited_or_damaged_is_refused() {
     // A line that is not JSON, the digest missing, a line taken out, lines swapped.
     assert!(refused(&with(4, "{\"head\"")).starts_with("it is cut short or damaged (line 5: "));
     // A field named with a line break: the message names it as its escape, on one line.
-    let odd = lines[4].replacen("{", "{\"\\n\":1,", 1);
+    let odd = lines[4].replacen('{', "{\"\\n\":1,", 1);
     let e = refused(&with(4, &odd));
     assert!(e.contains("unknown field `\\n`"), "{e}");
     assert!(!e.contains('\n'), "{e:?}");
