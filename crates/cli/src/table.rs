@@ -18,7 +18,7 @@ use crate::{
     session::DbArgs,
 };
 use snl_tui::{
-    clocks::{Clocks, minutes_seconds},
+    clocks::{Clocks, millis},
     console::Console,
     display::{JsonLines, Narrator, draw_game},
     keyboard::{Keyboard, Line},
@@ -412,9 +412,7 @@ fn answer(
 fn time_left(clocks: Option<&Clocks>) -> String {
     let Some(clocks) = clocks else { return String::new() };
     let (turn, game) = clocks.left();
-    let turn = turn.map(|left| format!(", {} to act", minutes_seconds(left)));
-    let game = game.map(|left| format!(", {} of the game left", minutes_seconds(left)));
-    [turn, game].into_iter().flatten().collect()
+    snl_words::clock_prompt(turn.map(millis), game.map(millis))
 }
 
 /// The object `play --json` prints (SPEC §7), plus where the game is kept.

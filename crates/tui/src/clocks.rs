@@ -231,9 +231,14 @@ impl Clocks {
     }
 }
 
+/// A time left in whole milliseconds, as the words module takes it.
+pub fn millis(left: Duration) -> u64 {
+    u64::try_from(left.as_millis()).unwrap_or(u64::MAX)
+}
+
 /// `m:ss` for a time left, rounded up to the second (so 0:00 means it ran out).
 pub fn minutes_seconds(left: Duration) -> String {
-    snl_words::clock_time(u64::try_from(left.as_millis()).unwrap_or(u64::MAX))
+    snl_words::clock_time(millis(left))
 }
 
 #[cfg(test)]

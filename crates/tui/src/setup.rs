@@ -6,7 +6,7 @@
 //! fields, ←→ change a choice, typing edits a name, Enter starts, Esc leaves.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use snl_engine::{Choice, RuleSet, SeatKind};
+use snl_engine::{Choice, Preset, RuleSet, SeatKind};
 use snl_words::seat_default_name;
 
 /// What the form sets, as the command line would give it (`--board`, `--size`, `--effects`,
@@ -27,9 +27,6 @@ pub struct Choices {
     pub players: Vec<String>,
 }
 
-/// The boards the form offers (a board file is given with `--board FILE`).
-pub(crate) const BOARDS: [&str; 6] =
-    ["classic", "milton-bradley", "kids", "party", "empty", "random"];
 /// Who can play a seat.
 pub(crate) const KINDS: [SeatKind; 4] =
     [SeatKind::Human, SeatKind::Easy, SeatKind::Greedy, SeatKind::Hard];
@@ -80,7 +77,8 @@ pub(crate) enum Field {
 /// The form's state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Form {
-    /// The boards offered: [`BOARDS`], after the command line's board file if one was given.
+    /// The boards offered: every preset (`Preset::ALL`, in the order every front end lists
+    /// them), after the command line's board file if one was given.
     boards: Vec<String>,
     pub(crate) board: usize,
     /// The sizes offered: [`SIZES`], with the command line's among them.
@@ -120,7 +118,7 @@ pub(crate) struct Form {
 impl Form {
     /// The form with the command line's board and rules when the form offers them.
     pub(crate) fn new(board: &str, rules: Option<&str>) -> Form {
-        let mut boards: Vec<String> = BOARDS.iter().map(|b| (*b).to_owned()).collect();
+        let mut boards: Vec<String> = Preset::ALL.iter().map(|p| p.as_str().to_owned()).collect();
         if !boards.iter().any(|b| b == board) {
             boards.insert(0, board.to_owned());
         }
@@ -494,8 +492,8 @@ mod tests {
     #[test]
     fn keys_pick_the_party_board_and_a_race_of_three_rounds() {
         let mut form = Form::new("classic", None);
-        for _ in 0..3 {
-            press(&mut form, KeyCode::Right); // milton-bradley, kids, party
+        for _ in 0..4 {
+            press(&mut form, KeyCode::Right); // milton-bradley, kids, empty, party
         }
         form.go_to(Field::Mode);
         press(&mut form, KeyCode::Right); // race: rounds appear

@@ -74,13 +74,51 @@ pub fn clock(seconds: u64) -> String {
     if h > 0 { format!("{h}:{m:02}:{s:02}") } else { format!("{m}:{s:02}") }
 }
 
-/// The clocks in one line: "turn 0:25 · game 9:41"; `None` when neither runs.
-pub fn clock_status(turn_left_ms: Option<u64>, game_left_ms: Option<u64>) -> Option<String> {
-    let parts: Vec<String> = [("turn", turn_left_ms), ("game", game_left_ms)]
-        .into_iter()
-        .filter_map(|(name, left)| left.map(|ms| format!("{name} {}", clock_time(ms))))
-        .collect();
+/// The clocks in one line: "turn 0:25 · game 9:41", "turn 0:25 paused" while the person awaited
+/// is away and their turn clock held; `None` when neither runs.
+pub fn clock_status(
+    turn_left_ms: Option<u64>,
+    turn_paused: bool,
+    game_left_ms: Option<u64>,
+) -> Option<String> {
+    let paused = if turn_paused { " paused" } else { "" };
+    let turn = turn_left_ms.map(|ms| format!("turn {}{paused}", clock_time(ms)));
+    let game = game_left_ms.map(|ms| format!("game {}", clock_time(ms)));
+    let parts: Vec<String> = [turn, game].into_iter().flatten().collect();
     (!parts.is_empty()).then(|| parts.join(" · "))
+}
+
+/// The clocks as a prompt ends: ", 0:25 to act, 9:41 of the game left" (empty when neither
+/// runs), after "press Enter to roll (q to quit".
+pub fn clock_prompt(turn_left_ms: Option<u64>, game_left_ms: Option<u64>) -> String {
+    let turn = turn_left_ms.map(|ms| format!(", {} to act", clock_time(ms)));
+    let game = game_left_ms.map(|ms| format!(", {} of the game left", clock_time(ms)));
+    [turn, game].into_iter().flatten().collect()
+}
+
+/// What plays a seat and how it stands, as the players' list says it after the name:
+/// "hard", "human, autopilot, you, away, seat kept 1:02" — the kind, then autopilot (a
+/// computer playing for a person), whether it is this screen's seat, whether its person is
+/// away, and how long their seat is kept for them before the computer takes it.
+pub fn seat_label(
+    kind: SeatKind,
+    autopilot: bool,
+    yours: bool,
+    away: bool,
+    kept_left_ms: Option<u64>,
+) -> String {
+    let mut label = kind.as_str().to_owned();
+    for (on, word) in [(autopilot, "autopilot"), (yours, "you"), (away, "away")] {
+        if on {
+            label.push_str(", ");
+            label.push_str(word);
+        }
+    }
+    if let Some(ms) = kept_left_ms {
+        label.push_str(", seat kept ");
+        label.push_str(&clock_time(ms));
+    }
+    label
 }
 
 /// The name a seat is given when nobody names it, by what plays it: the seat at `index`
@@ -227,11 +265,29 @@ mod tests {
 
     #[test]
     fn the_clocks_count_whole_seconds_up() {
-        assert_eq!(clock_status(None, None), None);
-        assert_eq!(clock_status(Some(25_000), None).as_deref(), Some("turn 0:25"));
-        assert_eq!(clock_status(Some(1), Some(581_000)).as_deref(), Some("turn 0:01 · game 9:41"));
+        assert_eq!(clock_status(None, false, None), None);
+        assert_eq!(clock_status(Some(25_000), false, None).as_deref(), Some("turn 0:25"));
+        assert_eq!(clock_status(Some(25_000), true, None).as_deref(), Some("turn 0:25 paused"));
+        assert_eq!(
+            clock_status(Some(1), false, Some(581_000)).as_deref(),
+            Some("turn 0:01 · game 9:41")
+        );
+        assert_eq!(clock_prompt(None, None), "");
+        assert_eq!(
+            clock_prompt(Some(25_000), Some(581_000)),
+            ", 0:25 to act, 9:41 of the game left"
+        );
         assert_eq!(clock_time(0), "0:00");
         assert_eq!(clock_time(3_722_001), "1:02:03");
+    }
+
+    #[test]
+    fn a_seat_label_says_what_plays_it_then_how_it_stands() {
+        assert_eq!(seat_label(SeatKind::Hard, false, false, false, None), "hard");
+        assert_eq!(
+            seat_label(SeatKind::Human, true, true, true, Some(61_500)),
+            "human, autopilot, you, away, seat kept 1:02"
+        );
     }
 
     #[test]

@@ -218,17 +218,19 @@ pub(super) fn confirm_quit(frame: &mut Frame<'_>, area: Rect, app: &App) {
 pub(super) fn the_end(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let game = app.session.game();
     let mut lines = Vec::new();
-    for (rank, &seat) in game.ranking().iter().enumerate() {
-        let s = &game.seats()[seat];
-        let at = game.positions()[seat];
-        let place = if at == 0 { "the start".to_owned() } else { at.to_string() };
+    let names = game.ranking().iter().map(|&seat| fit(&game.seats()[seat].name, 20));
+    let wide = names.map(|name| name.width()).max().unwrap_or(0);
+    for (rank, &seat) in (1..).zip(game.ranking()) {
+        let name = fit(&game.seats()[seat].name, 20);
+        let pad = " ".repeat(wide - name.width());
+        let standing = snl_words::standing(Some(rank), game.positions()[seat], game.board().size());
         lines.push(Line::from(vec![
-            Span::raw(format!("{}. ", rank + 1)),
+            Span::raw(format!("{rank}. ")),
             Span::styled(
                 app.marks[seat].to_string(),
                 player_style(app, seat).add_modifier(Modifier::BOLD),
             ),
-            Span::raw(format!(" {} (on {place})", fit(&s.name, 20))),
+            Span::raw(format!(" {name}{pad}  {standing}")),
         ]));
     }
     if !app.awards.is_empty() {

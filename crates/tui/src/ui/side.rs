@@ -18,7 +18,7 @@ use snl_words::{CellKind, carried, describe_option, ordinal, roll_words};
 
 use crate::{
     app::App,
-    clocks::{Clocks, minutes_seconds},
+    clocks::{Clocks, millis},
     log::Tone,
 };
 
@@ -58,22 +58,14 @@ fn render_players(frame: &mut Frame<'_>, area: Rect, app: &App, two_lines: bool)
         if current {
             letter = letter.add_modifier(Modifier::REVERSED);
         }
-        let mut kind = s.kind.as_str().to_owned();
-        if app.session.on_autopilot(seat) {
-            kind.push_str(", autopilot");
-        }
-        if let Some(online) = app.mode.room() {
-            if app.mode.seat() == Some(seat) {
-                kind.push_str(", you");
-            }
-            if online.away.get(seat) == Some(&true) {
-                kind.push_str(", away");
-            }
-            // Dropped: the seat is kept for them this long, then the computer plays it.
-            if let Some(left) = online.grace_left(seat) {
-                kind = format!("{kind}, seat kept {}", minutes_seconds(left));
-            }
-        }
+        let online = app.mode.room();
+        let kind = snl_words::seat_label(
+            s.kind,
+            app.session.on_autopilot(seat),
+            online.is_some() && app.mode.seat() == Some(seat),
+            online.is_some_and(|o| o.away.get(seat) == Some(&true)),
+            online.and_then(|o| o.grace_left(seat)).map(millis),
+        );
         let at = app.shown[seat];
         let place = if at == 0 { "start".to_owned() } else { at.to_string() };
         let state = standing(app, seat, false);
@@ -131,18 +123,12 @@ fn render_players(frame: &mut Frame<'_>, area: Rect, app: &App, two_lines: bool)
 /// timed).
 fn clock_line(clocks: &Clocks) -> Line<'static> {
     let (turn, game) = clocks.left();
-    let mut parts = Vec::new();
-    if let Some(left) = turn {
-        let held = if clocks.turn_held() { " paused" } else { "" };
-        parts.push(format!("turn {}{held}", minutes_seconds(left)));
-    }
-    if let Some(left) = game {
-        parts.push(format!("game {}", minutes_seconds(left)));
-    }
-    if parts.is_empty() {
+    let Some(line) =
+        snl_words::clock_status(turn.map(millis), clocks.turn_held(), game.map(millis))
+    else {
         return Line::default();
-    }
-    Line::styled(format!(" ⏱ {} ", parts.join(" · ")), Style::new().add_modifier(Modifier::BOLD))
+    };
+    Line::styled(format!(" ⏱ {line} "), Style::new().add_modifier(Modifier::BOLD))
 }
 
 /// Where a seat stands in the race: its rank once finished, else its fewest rolls to finish and
