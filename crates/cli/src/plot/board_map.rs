@@ -9,6 +9,7 @@ use plotters::{
 };
 use snl_analysis::exact::EffectWorth;
 use snl_engine::Board;
+use snl_words::CellKind;
 
 use snl_tui::display::effect_mark;
 
@@ -261,7 +262,12 @@ where
         key.push((Symbol::Blank, format!("{} jumps, not drawn on blocks", jumps.len())));
     }
     if marked {
-        key.push((Symbol::Blank, "effects: x skip, + extra, # shield, @ wormhole".to_owned()));
+        let effects: Vec<String> = snl_words::legend(board)
+            .into_iter()
+            .filter(|line| CellKind::EFFECTS.contains(&line.kind))
+            .map(|line| format!("{} {}", line.kind.picture().mark, line.name))
+            .collect();
+        key.push((Symbol::Blank, format!("effects: {}", effects.join(", "))));
         if !worth.is_empty() {
             key.push((Symbol::Blank, "under each: Δ expected turns vs plain".to_owned()));
         }

@@ -120,7 +120,11 @@ pub fn draw_board(board: &Board, tokens: &[(u32, char)], color: bool) -> String 
                 let _ = writeln!(out, "{word} ({mark}) {}", items.join(" "));
             }
         }
-        let meanings: Vec<&str> = CellKind::EFFECTS.iter().map(|k| k.picture().meaning).collect();
+        let meanings: Vec<&str> = snl_words::legend(board)
+            .into_iter()
+            .filter(|line| CellKind::EFFECTS.contains(&line.kind))
+            .map(|line| line.meaning)
+            .collect();
         for pair in meanings.chunks(2) {
             let _ = writeln!(out, "  {}", pair.join(" · "));
         }
