@@ -38,7 +38,9 @@ test('the odds panel follows every move with the server’s exact chances', asyn
     assert.deepEqual(shown, odds.seats.map((/** @type {{win: number}} */ s) => s.win));
     assert.ok(Math.abs(shown[0] + shown[1] - 1) < 1e-9, String(shown));
     const texts = await page.locator('#odds li .num').allTextContents();
-    assert.deepEqual(texts, odds.seats.map((/** @type {{win: number}} */ s) => `${(s.win * 100).toFixed(1)}%`));
+    // The chances in the words every front end uses (snl_words::chance), as the server sends them.
+    assert.deepEqual(texts, odds.seats.map((/** @type {{chance: string}} */ s) => s.chance));
+    for (const text of texts) assert.match(text, /^(\d{1,3}%|<1%|>99%)$/);
     if (turn === 3) await page.screenshot({ path: path.join(shots, 'room-odds.png') });
     await roll.click();
     await page.waitForFunction(() => (/** @type {HTMLButtonElement} */ (document.getElementById('roll'))).disabled);

@@ -58,11 +58,10 @@ fn carried_by(game: &Game, seat: usize) -> Option<String> {
 fn hint_line(game: &Game, hints: &[Option<u32>]) -> String {
     let parts: Vec<String> = playing(game)
         .map(|(seat, name)| {
-            let rolls = match hints[game.positions()[seat] as usize] {
-                Some(1) => format!("{name} 1 roll"),
-                Some(k) => format!("{name} {k} rolls"),
-                None => format!("{name} cannot finish"),
-            };
+            let rolls = format!(
+                "{name} {}",
+                snl_words::fewest_rolls(hints[game.positions()[seat] as usize])
+            );
             match carried_by(game, seat) {
                 Some(what) => format!("{rolls} ({what})"),
                 None => rolls,

@@ -125,6 +125,7 @@ pub(crate) fn dice_test(counts: &FaceCounts) -> DiceTest {
         expected: test.expected,
         chi_square: test.chi_square,
         p_value: test.p_value,
+        p_text: snl_words::p_text(test.p_value),
         verdict: snl_words::dice_verdict(test.p_value).to_owned(),
         text: snl_words::dice_line(counts.counts(), test.expected, test.p_value),
     }

@@ -274,16 +274,20 @@ impl OddsTables {
             .enumerate()
             .map(|(seat, name)| {
                 let position = asked.positions[seat];
+                let win = race.as_ref().map(|r| r.chances[seat]);
+                let fewest_rolls = if position == size {
+                    Some(0)
+                } else {
+                    self.rolls_left.get(position as usize).copied().flatten()
+                };
                 OddsSeat {
                     seat,
                     name: name.clone(),
                     position,
-                    win: race.as_ref().map(|r| r.chances[seat]),
-                    fewest_rolls: if position == size {
-                        Some(0)
-                    } else {
-                        self.rolls_left.get(position as usize).copied().flatten()
-                    },
+                    win,
+                    fewest_rolls,
+                    chance: win.map(snl_words::chance),
+                    fewest: snl_words::fewest_rolls_at_best(fewest_rolls),
                 }
             })
             .collect();

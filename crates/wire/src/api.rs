@@ -54,6 +54,10 @@ pub struct OddsSeat {
     pub win: Option<f64>,
     /// The fewest rolls it still needs (null when the last cell cannot be reached).
     pub fewest_rolls: Option<u32>,
+    /// Its chance in words, as every front end shows it ("54%", "<1%"; null with `win`).
+    pub chance: Option<String>,
+    /// Its fewest rolls in words ("4 rolls at best", "finished", "cannot finish").
+    pub fewest: String,
 }
 
 /// `GET /api/rooms/{room}/dice`: each seat's faces in this game and over its player's recorded
@@ -105,6 +109,8 @@ pub struct DiceTest {
     pub chi_square: f64,
     /// The chance that fair dice look at least this uneven (1 with no throws).
     pub p_value: f64,
+    /// The p-value as every front end writes it ("0.4159", "<0.0001").
+    pub p_text: String,
     /// What the p-value means ("nothing unusual", "rarer than 1 in 100", …).
     pub verdict: String,
     /// The whole line, as every front end shows it.

@@ -133,6 +133,25 @@ pub fn seat_default_name(index: usize, kind: SeatKind) -> String {
     }
 }
 
+/// The fewest rolls a seat still needs, as every front end says it: "1 roll", "4 rolls",
+/// "finished" (on the last cell), "cannot finish" (`None`: the last cell is out of reach).
+pub fn fewest_rolls(rolls: Option<u32>) -> String {
+    match rolls {
+        None => "cannot finish".to_owned(),
+        Some(0) => "finished".to_owned(),
+        Some(1) => "1 roll".to_owned(),
+        Some(k) => format!("{k} rolls"),
+    }
+}
+
+/// [`fewest_rolls`] where no heading says what the number is: "4 rolls at best".
+pub fn fewest_rolls_at_best(rolls: Option<u32>) -> String {
+    match rolls {
+        Some(k) if k > 0 => format!("{} at best", fewest_rolls(rolls)),
+        _ => fewest_rolls(rolls),
+    }
+}
+
 /// A chance to win as every front end shows it: whole percents, "<1%" for a chance that is not
 /// nothing, ">99%" for one that is not certain, "0%" and "100%" only when they are exact.
 pub fn chance(p: f64) -> String {
@@ -303,6 +322,14 @@ mod tests {
         let count = names.len();
         names.dedup();
         assert_eq!(names.len(), count, "{names:?}");
+    }
+
+    #[test]
+    fn fewest_rolls_are_counted_in_words() {
+        let said: Vec<String> = [None, Some(0), Some(1), Some(4)].map(fewest_rolls).to_vec();
+        assert_eq!(said, ["cannot finish", "finished", "1 roll", "4 rolls"]);
+        assert_eq!(fewest_rolls_at_best(Some(4)), "4 rolls at best");
+        assert_eq!(fewest_rolls_at_best(Some(0)), "finished");
     }
 
     #[test]

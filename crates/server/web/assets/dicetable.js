@@ -23,9 +23,6 @@ function cell(tag, text, attrs = {}) {
   return node;
 }
 
-/** @param {number} p */
-const pText = (p) => (p < 0.0001 ? '<0.0001' : p.toFixed(4));
-
 /**
  * One row: who and what is counted, each face's count (or the server's line for a die of many
  * faces), the count expected of each face, the p-value and the verdict.
@@ -40,7 +37,7 @@ function row(who, what, test, each) {
   else tr.append(cell('td', test.text));
   const none = test.throws === 0;
   // The verdict under its p-value: the card is narrow beside the board.
-  const p = cell('td', none ? '—' : pText(test.p_value), { class: 'num' });
+  const p = cell('td', none ? '—' : test.p_text, { class: 'num' });
   p.append(document.createElement('br'), cell('small', none ? 'no throws' : test.verdict, { class: 'verdict' }));
   tr.append(cell('td', none ? '—' : test.expected.toFixed(1), { class: 'num' }), p);
   tr.dataset.throws = String(test.throws);

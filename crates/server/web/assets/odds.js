@@ -36,10 +36,10 @@ export function drawOdds(list, odds) {
     li.dataset.win = s.win === null ? '' : String(s.win);
     const name = document.createElement('span');
     name.textContent = s.name ?? `Seat ${s.seat + 1}`;
-    const fewest = s.fewest_rolls === null ? 'cannot finish' : s.fewest_rolls === 0 ? 'finished' : `${s.fewest_rolls} roll${s.fewest_rolls === 1 ? '' : 's'} at best`;
+    const fewest = s.fewest;
     const value = document.createElement('span');
     value.className = 'num';
-    value.textContent = s.win === null ? '—' : `${(s.win * 100).toFixed(1)}%`;
+    value.textContent = s.chance ?? '—';
     value.title = fewest;
     const bar = document.createElement('span');
     bar.className = 'bar';

@@ -161,11 +161,7 @@ fn standing(app: &App, seat: usize, short: bool) -> String {
         let rolls = fewest.map_or_else(|| "-".to_owned(), |k| k.to_string());
         return format!("{rolls:>2} {:>4}", chance.unwrap_or_default());
     }
-    let rolls = match fewest {
-        Some(1) => "1 roll".to_owned(),
-        Some(k) => format!("{k} rolls"),
-        None => "stuck".to_owned(),
-    };
+    let rolls = snl_words::fewest_rolls(fewest);
     match chance {
         Some(c) => format!("{rolls} · {c}"),
         None => rolls,
