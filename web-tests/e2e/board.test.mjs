@@ -54,7 +54,7 @@ test('a board file is drawn with its snakes, ladders and effect cells; sound off
   for (const effect of ['skip', 'extra', 'shield', 'wormhole']) {
     assert.equal(await page.locator(`#preview .fx-${effect}`).count() >= 1, true, effect);
   }
-  assert.match(await page.locator('#file-note').textContent() ?? '', /36 cells, 1 snakes, 1 ladders/);
+  assert.match(await page.locator('#file-note').textContent() ?? '', /36 cells, 1 snake, 1 ladder\b/);
   await page.locator('#preview').screenshot({ path: path.join(shots, 'effects-board.png') });
 
   const room = await post(`${server.url}/api/rooms`, { seats: [{ kind: 'human' }, { kind: 'easy' }] });

@@ -126,7 +126,7 @@ test('a room made with the lobby form has the board file, rules, turn timer and 
   assert.equal(await page.getByLabel('Your name').inputValue(), 'Ann', 'the name typed early is kept');
   await page.getByLabel('Board', { exact: true }).selectOption('file');
   await page.getByLabel('Board file (.toml or .json)').setInputFiles({ name: 'small.toml', mimeType: 'text/plain', buffer: Buffer.from(BOARD_FILE) });
-  await page.locator('#file-note', { hasText: 'small.toml: 30 cells, 1 snakes, 2 ladders.' }).waitFor();
+  await page.locator('#file-note', { hasText: 'small.toml: 30 cells, 1 snake, 2 ladders.' }).waitFor();
   await page.getByLabel('Rules', { exact: true }).selectOption('bonus-six');
   await page.getByText('More rules').click();
   await page.getByLabel('Past the end').selectOption('bounce');

@@ -111,19 +111,12 @@ pub(crate) fn run(args: &BoardArgs, console: &mut Console) -> CmdResult {
                 Err(failure) => return Err(failure),
             };
             let board = &setup.board;
-            let snakes = board.jumps().iter().filter(|j| j.is_snake()).count();
             let reach = board.reach(&setup.rules);
             let verdict = snl_words::reach_verdict(&reach, board.size());
-            let effects = match board.effects().len() {
-                0 => String::new(),
-                k => format!(", {}", counted(k, "cell effect", "cell effects")),
-            };
             let message = format!(
-                "board '{}' is valid: {} cells, {}, {}{effects}{verdict}",
+                "board '{}' is valid: {}{verdict}",
                 game.board,
-                board.size(),
-                counted(snakes, "snake", "snakes"),
-                counted(board.jumps().len() - snakes, "ladder", "ladders")
+                snl_words::board_summary(board)
             );
             if check.json {
                 let value = serde_json::json!({

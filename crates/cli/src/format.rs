@@ -71,9 +71,7 @@ fn escaped(c: char) -> String {
 }
 
 /// A count and its noun, singular for one: "1 snake", "0 snakes", "8 snakes".
-pub(crate) fn counted(n: usize, one: &str, many: &str) -> String {
-    if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
-}
+pub(crate) use snl_words::counted;
 
 /// The smallest percentage written as a number; anything smaller (but not zero) is `< 0.0001%`.
 const SMALLEST_PERCENT: f64 = 0.0001;

@@ -49,7 +49,8 @@ struct BoardFile {
 
 /// A board file's text (TOML, SPEC §4) read as `snl board validate` reads it:
 /// `{"valid": false, "problems": [...]}` with the very problems it lists, or
-/// `{"valid": true, "playable", "board", "rules"}` with the board as the server takes it.
+/// `{"valid": true, "playable", "summary", "board", "rules"}` with the board as the server takes
+/// it and what it holds in words ("100 cells, 8 snakes, 8 ladders").
 pub fn check_board_file(request: &str) -> String {
     let file: BoardFile = match read(request) {
         Ok(file) => file,
@@ -68,6 +69,7 @@ pub fn check_board_file(request: &str) -> String {
             json!({
                 "valid": true,
                 "playable": reach.finish_reachable && reach.trapped.is_empty(),
+                "summary": snl_words::board_summary(&board),
                 "board": shape,
                 "rules": rules,
             })

@@ -13,6 +13,11 @@
 //!     serde_json::from_str(&snl_wasm::api::check_board_file(&request.to_string())).unwrap();
 //! assert_eq!(answer["valid"], false);
 //! assert_eq!(answer["problems"].as_array().unwrap().len(), 1);
+//! // A valid one is summed up as `snl board validate` says it.
+//! let request = serde_json::json!({ "text": "size = 12\n[[snake]]\nhead = 11\ntail = 2\n" });
+//! let answer: serde_json::Value =
+//!     serde_json::from_str(&snl_wasm::api::check_board_file(&request.to_string())).unwrap();
+//! assert_eq!(answer["summary"], "12 cells, 1 snake, 0 ladders");
 //! ```
 
 pub mod abi;

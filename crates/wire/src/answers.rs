@@ -117,14 +117,9 @@ fn rules_for(spec: &BoardSpec, choice: Option<&RulesChoice>) -> Result<Rules, St
 
 /// A valid board's analysis.
 fn analyse(board: &Board, rules: &Rules, seats: usize, budget: Budget) -> BoardCheckAnswer {
-    let snakes = board.jumps().iter().filter(|j| j.is_snake()).count();
     let reach = board.reach(rules);
     let verdict = snl_words::reach_verdict(&reach, board.size());
-    let message = format!(
-        "the board is valid: {} cells, {snakes} snakes, {} ladders{verdict}",
-        board.size(),
-        board.jumps().len() - snakes
-    );
+    let message = format!("the board is valid: {}{verdict}", snl_words::board_summary(board));
     let checked = BoardCheckAnswer {
         valid: true,
         playable: Some(reach.finish_reachable && reach.trapped.is_empty()),

@@ -30,9 +30,10 @@ pub use options::{describe_option, roll_words};
 pub use pictures::{CellKind, Hue, Picture, carried, carried_marks};
 pub use sentences::{Sentences, agree, ordinal, place, rules_in_words, whom, whose};
 pub use status::{
-    LegendLine, chance, clock, clock_prompt, clock_status, clock_time, dice_verified, fewest_rolls,
-    fewest_rolls_at_best, finished, legend, race_status, race_status_of, reach_verdict,
-    room_traits, seat_default_name, seat_label, series_intro, series_standing, standing,
+    LegendLine, board_summary, chance, clock, clock_prompt, clock_status, clock_time, counted,
+    dice_verified, fewest_rolls, fewest_rolls_at_best, finished, legend, race_status,
+    race_status_of, reach_verdict, room_traits, seat_default_name, seat_label, series_intro,
+    series_standing, standing,
 };
 
 /// What a test of dice against even chances found, in words a person can read, from its

@@ -202,6 +202,27 @@ pub fn room_traits(rounds: Option<u32>, turn_time: Option<u64>, game_time: Optio
     parts.join(" · ")
 }
 
+/// What a board holds, in words: "100 cells, 8 snakes, 1 ladder" and ", 4 cell effects" when
+/// it has effects (`snl board validate`, `board generate -o`, the editor and the lobby).
+pub fn board_summary(board: &Board) -> String {
+    let snakes = board.jumps().iter().filter(|j| j.is_snake()).count();
+    let ladders = board.jumps().len() - snakes;
+    let mut parts = vec![
+        counted(board.size() as usize, "cell", "cells"),
+        counted(snakes, "snake", "snakes"),
+        counted(ladders, "ladder", "ladders"),
+    ];
+    if !board.effects().is_empty() {
+        parts.push(counted(board.effects().len(), "cell effect", "cell effects"));
+    }
+    parts.join(", ")
+}
+
+/// "1 snake", "3 snakes", "0 snakes".
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
+}
+
 /// One line of a board's legend: a kind of cell present on the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LegendLine {
@@ -355,6 +376,19 @@ mod tests {
             "race of 3 rounds · game clock 10:00 · turn clock 0:30"
         );
         assert_eq!(room_traits(Some(1), None, Some(3723)), "race of 1 round · game clock 1:02:03");
+    }
+
+    #[test]
+    fn a_board_is_summed_up_in_counted_words() {
+        let party = Board::new(&Preset::Party.spec(), &Rules::default()).unwrap();
+        assert!(board_summary(&party).starts_with("100 cells, "), "{}", board_summary(&party));
+        assert!(board_summary(&party).ends_with(" cell effects"), "{}", board_summary(&party));
+        let spec = snl_engine::BoardSpec::from_toml(
+            "size = 30\n[[snake]]\nhead = 27\ntail = 5\n[[ladder]]\nfoot = 3\ntop = 16\n",
+        )
+        .unwrap();
+        let one = Board::new(&spec, &Rules::default()).unwrap();
+        assert_eq!(board_summary(&one), "30 cells, 1 snake, 1 ladder");
     }
 
     #[test]

@@ -12,7 +12,7 @@
 /**
  * @typedef {import('./geometry.js').BoardJson} BoardJson
  * @typedef {Record<string, any>} RulesJson
- * @typedef {{valid: true, playable: boolean, board: BoardJson & {rules?: RulesJson}, rules: RulesJson}
+ * @typedef {{valid: true, playable: boolean, summary: string, board: BoardJson & {rules?: RulesJson}, rules: RulesJson}
  *   | {valid: false, problems: string[]}} BoardFileAnswer
  * @typedef {{steps: number, lands: number, top_face: boolean, landed: number,
  *   meets: 'nothing' | 'blocked' | 'snake' | 'ladder' | 'wormhole' | 'shield'}} MoveOption

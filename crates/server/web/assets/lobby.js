@@ -95,6 +95,7 @@ $('file').addEventListener('change', async () => {
     if (text.trim().startsWith('{')) {
       // A board as JSON: the server checks it when the room is made.
       fileBoard = JSON.parse(text);
+      note.textContent = `${file.name}: a board as JSON, checked when the room is made.`;
     } else {
       // A board file (TOML) is read by the engine (engine.wasm), as `snl board validate` reads it.
       const read = await checkBoardFile(text);
@@ -103,8 +104,8 @@ $('file').addEventListener('change', async () => {
         return;
       }
       fileBoard = read.board;
+      note.textContent = `${file.name}: ${read.summary}.`;
     }
-    note.textContent = `${file.name}: ${fileBoard?.size} cells, ${fileBoard?.snake?.length ?? 0} snakes, ${fileBoard?.ladder?.length ?? 0} ladders.`;
     drawPreview();
   } catch (e) {
     note.textContent = `${file.name} cannot be read: ${/** @type {Error} */ (e).message}`;
