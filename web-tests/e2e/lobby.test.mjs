@@ -195,3 +195,24 @@ test('the lobby form offers the party board, a race of rounds, a game clock and 
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test('the lobby’s preview draws the board chosen as the engine makes it: party’s effects, kids’ 50 cells, a random board of the size asked', async () => {
+  const { page, errors } = await openPage(browser);
+  await page.goto(`${server.url}/`);
+  await page.waitForSelector('#preview [data-cell="100"]');
+  const board = page.getByLabel('Board', { exact: true });
+  await board.selectOption('party');
+  await page.waitForSelector('#preview .fx-wormhole');
+  for (const effect of ['skip', 'extra', 'shield']) assert.ok(await page.locator(`#preview .fx-${effect}`).count() >= 1, effect);
+  await board.selectOption('kids');
+  await page.waitForSelector('#preview [data-cell="50"]');
+  assert.equal(await page.locator('#preview [data-cell]').count(), 51, '50 cells and the start tray');
+  assert.equal(await page.locator('#preview .fx-wormhole').count(), 0);
+  await board.selectOption('random');
+  await page.getByLabel('Cells').fill('64');
+  await page.getByLabel('Cells').dispatchEvent('change');
+  await page.waitForSelector('#preview [data-cell="64"]');
+  assert.equal(await page.locator('#preview [data-cell]').count(), 65, '64 cells and the start tray');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});

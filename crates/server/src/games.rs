@@ -106,6 +106,7 @@ impl Library {
             board_name: save.board_name.clone(),
             board: state.board.clone(),
             rules: state.rules,
+            start: state.rules.start_position(),
             seats: state.seats.clone(),
             status: summary.map(|s| s.status.as_str().to_owned()),
             turns: end.turns(),

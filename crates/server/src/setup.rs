@@ -12,7 +12,7 @@ pub const MAX_SEATS: usize = 16;
 /// Most cells on a room's board (the hard strategy is computed for it).
 pub const MAX_CELLS: u32 = 1000;
 /// Longest name a player may take, in characters.
-pub const MAX_NAME: usize = 32;
+pub use snl_wire::names::MAX_NAME;
 /// Longest turn clock, in seconds (a day).
 pub const MAX_TURN_TIME: u64 = 86_400;
 /// Longest game clock, in seconds (a week).
@@ -182,21 +182,7 @@ impl RoomSetup {
 /// One sentence naming the name (its first 40 characters).
 pub fn check_name(name: &str) -> Result<String, String> {
     let name: String = name.trim().nfc().collect();
-    let count = name.chars().count();
-    if name.is_empty() || count > MAX_NAME || name.chars().any(char::is_control) {
-        return Err(format!(
-            "name '{}' must be 1 to {MAX_NAME} characters with no control characters",
-            shown(&name)
-        ));
-    }
-    if let Some(c) = name.chars().find(|&c| hidden(c)) {
-        return Err(format!(
-            "name '{}' holds U+{:04X}, an invisible or direction-changing character, which a name may not",
-            shown(&name),
-            u32::from(c)
-        ));
-    }
-    Ok(name)
+    snl_wire::names::check_name(&name)
 }
 
 fn check_unique<'a>(names: impl Iterator<Item = &'a str>) -> Result<(), String> {

@@ -61,5 +61,5 @@ macro_rules! export {
     )*};
 }
 
-export!(api: check_board_file, board_check, options, odds, analysable, verify);
+export!(api: check_board_file, board_check, board_of, options, odds, analysable, verify);
 export!(local: local_new, local_act, local_odds);

@@ -248,6 +248,43 @@ pub fn analysable(request: &str) -> String {
     }
 }
 
+/// `board_of`'s request: a room's setup (as `POST /api/rooms` takes it) and the seed a random
+/// board is drawn from.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BoardOf {
+    setup: snl_wire::CreateRoom,
+    seed: u64,
+}
+
+/// The board and rules a room's setup makes, as the server makes them (presets, a random board
+/// from its seed and settings, a board file's own rules): `{"name", "board", "rules", "start",
+/// "summary"}` (`start`: the cell tokens start on), or `{"error": sentence}`. The lobby draws its
+/// preview from it, so no preset is written out in the page.
+pub fn board_of(request: &str) -> String {
+    let asked: BoardOf = match read(request) {
+        Ok(asked) => asked,
+        Err(answer) => return answer,
+    };
+    let (name, spec, rules) = match asked.setup.board_and_rules(asked.seed, CHECK_LIMITS.max_cells)
+    {
+        Ok(made) => made,
+        Err(sentence) => return error(sentence),
+    };
+    let board = match Board::new(&spec, &rules) {
+        Ok(board) => board,
+        Err(e) => return error(e),
+    };
+    json!({
+        "name": name,
+        "summary": snl_words::board_summary(&board),
+        "start": rules.start_position(),
+        "board": board.to_spec(),
+        "rules": rules,
+    })
+    .to_string()
+}
+
 /// The answer as a value (for tests).
 #[cfg(test)]
 fn value(answer: &str) -> serde_json::Value {

@@ -33,8 +33,8 @@ use crate::api::{CHECK_LIMITS, error, read, write};
 
 /// The most seats of a game on this device (as of a room).
 pub const MAX_SEATS: usize = 16;
-/// The longest name of a person at the table, in characters.
-pub const MAX_NAME: usize = 32;
+/// The longest name of a person at the table, in characters (a room's).
+pub use snl_wire::names::MAX_NAME;
 /// The most intents played back (a game far longer than any real one).
 pub const MAX_INTENTS: usize = 200_000;
 
@@ -101,13 +101,8 @@ impl Local {
             s.offered()?;
             let name = s.name.as_deref().map(str::trim).filter(|n| !n.is_empty());
             let name = match name {
-                Some(n) if n.chars().count() > MAX_NAME || n.chars().any(char::is_control) => {
-                    let shown: String = n.chars().take(40).filter(|c| !c.is_control()).collect();
-                    return Err(format!(
-                        "name '{shown}' must be 1 to {MAX_NAME} characters with no control characters"
-                    ));
-                }
-                Some(n) => n.to_owned(),
+                // Checked as the server checks a name (its Unicode composition aside).
+                Some(n) => snl_wire::names::check_name(n)?,
                 // Named by what plays it, as every front end names a seat nobody named.
                 None => snl_words::seat_default_name(i, s.kind),
             };

@@ -268,6 +268,9 @@ pub struct RecordedGame {
     pub board: BoardSpec,
     /// The rules.
     pub rules: Rules,
+    /// The cell every token starts on (0 off the board, 1 on the first cell), as its rules say.
+    #[serde(default)]
+    pub start: u32,
     /// The seats.
     pub seats: Vec<Seat>,
     /// `playing`, `stopped`, `finished` or `incomplete`.

@@ -10,6 +10,7 @@
 pub mod answers;
 pub mod api;
 pub mod frames;
+pub mod names;
 pub mod records;
 pub mod rooms;
 #[cfg(feature = "views")]

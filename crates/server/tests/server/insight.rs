@@ -224,9 +224,10 @@ async fn recorded_games_local_and_online_are_listed_in_pages_and_replay_event_fo
     let server = Server::start("games").await;
     let (local, local_events) = record_local_game(&server.dir.path().join("games.db"));
 
-    // An online game of two computers, watched from its first event.
+    // An online game of two computers, watched from its first event; its tokens start on cell 1.
     let room = server
-        .room(json!({"seats": [{"kind": "greedy", "name": "G"}, {"kind": "hard", "name": "H"}], "seed": 4}))
+        .room(json!({"seats": [{"kind": "greedy", "name": "G"}, {"kind": "hard", "name": "H"}], "seed": 4,
+            "rules": {"set": "standard", "start": "first-cell"}}))
         .await;
     let mut watcher = server.connect(&room).await;
     watcher.hello(None, Some(0)).await;
@@ -262,6 +263,8 @@ async fn recorded_games_local_and_online_are_listed_in_pages_and_replay_event_fo
         assert_eq!(game["board"]["size"], 100);
         assert_eq!(game["seats"].as_array().unwrap().len(), 2);
         assert_eq!(game["ranking"][0], told.last().unwrap()["ranking"][0]);
+        // Where the tokens start, as the rules say, so a replay never works it out.
+        assert_eq!(game["start"], i32::from(id == online), "game {id}");
     }
 
     for (path, status, code) in [

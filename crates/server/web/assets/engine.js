@@ -17,7 +17,7 @@
  * @typedef {{steps: number, lands: number, top_face: boolean, landed: number,
  *   meets: 'nothing' | 'blocked' | 'snake' | 'ladder' | 'wormhole' | 'shield'}} MoveOption
  * @typedef {{seat: number, name: string | null, position: number, win: number | null,
- *   fewest_rolls: number | null}} OddsSeat
+ *   fewest_rolls: number | null, chance: string | null, fewest: string}} OddsSeat
  * @typedef {{room: string, seq: number, exact: boolean, unresolved: number | null, seats: OddsSeat[]}} OddsAnswer
  * @typedef {{analysable: true} | {analysable: false, reason: string}} Analysable
  * @typedef {{valid: boolean, playable?: boolean, message: string, problems: string[], size?: number,
@@ -102,6 +102,14 @@ async function call(name, request) {
  * @returns {Promise<BoardFileAnswer>}
  */
 export const checkBoardFile = (text) => call('check_board_file', { text });
+
+/**
+ * The board and rules a room's setup makes, as the server makes them: a preset, a random board
+ * from its seed and settings, a board file with its own rules.
+ * @param {{setup: Record<string, unknown>, seed: number}} request
+ * @returns {Promise<{name: string, summary: string, start: number, board: BoardJson, rules: RulesJson}>}
+ */
+export const boardOf = (request) => call('board_of', request);
 
 /**
  * The board editor's check (the request and answer of POST /api/boards/check): the board's

@@ -5,7 +5,7 @@
 
 import { render } from './board.js';
 import { api, keepToken, takeSeat } from './net.js';
-import { checkBoardFile } from './engine.js';
+import { boardOf, checkBoardFile } from './engine.js';
 import { keepNew } from './local.js';
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -13,21 +13,6 @@ const form = /** @type {HTMLFormElement} */ ($('create'));
 const nameInput = /** @type {HTMLInputElement} */ ($('name'));
 const boardSelect = /** @type {HTMLSelectElement} */ ($('board'));
 const preview = /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($('preview')));
-
-/** The preset boards drawn in the preview (SPEC §4). */
-const PRESETS = /** @type {Record<string, import('./geometry.js').BoardJson>} */ ({
-  classic: {
-    size: 100,
-    snake: [[99, 54], [70, 55], [52, 42], [25, 2], [95, 72]].map(([head, tail]) => ({ head, tail })),
-    ladder: [[6, 25], [11, 40], [60, 85], [46, 90], [17, 69]].map(([foot, top]) => ({ foot, top })),
-  },
-  'milton-bradley': {
-    size: 100,
-    snake: [[16, 6], [47, 26], [49, 11], [56, 53], [62, 19], [64, 60], [87, 24], [93, 73], [95, 75], [98, 78]].map(([head, tail]) => ({ head, tail })),
-    ladder: [[1, 38], [4, 14], [9, 31], [21, 42], [28, 84], [36, 44], [51, 67], [71, 91], [80, 100]].map(([foot, top]) => ({ foot, top })),
-  },
-  empty: { size: 100 },
-});
 
 /** @type {import('./geometry.js').BoardJson | null} */
 let fileBoard = null;
@@ -69,16 +54,43 @@ function numberSeats() {
   });
 }
 
-function drawPreview() {
-  const board = boardSelect.value === 'file' ? fileBoard : PRESETS[boardSelect.value] ?? PRESETS.classic;
-  if (board) {
-    render(preview, board, [
-      { name: 'A', seat: 0, position: Math.min(board.size, 17) },
-      { name: 'B', seat: 1, position: Math.min(board.size, 42) },
-    ]);
+/** Previews asked for: an answer that comes back after a newer one was asked is dropped. */
+let previewsAsked = 0;
+
+/**
+ * Draws the board chosen: a board file as read, a preset or a random board as the engine makes
+ * it (the server's own boards, from engine.wasm: no board is written out here).
+ */
+async function drawPreview() {
+  const mine = ++previewsAsked;
+  let board = fileBoard;
+  if (boardSelect.value !== 'file') {
+    /** @type {Record<string, unknown>} */
+    const setup = { seats: [], board: boardSelect.value };
+    if (boardSelect.value === 'random') {
+      /** @type {Record<string, number>} */
+      const random = {};
+      for (const part of ['size', 'snakes', 'ladders', 'effects', 'seed']) {
+        const text = /** @type {HTMLInputElement} */ ($(`random-${part}`)).value.trim();
+        if (/^[0-9]{1,15}$/.test(text)) random[part] = Number(text);
+      }
+      setup.random = random;
+    }
+    try {
+      board = (await boardOf({ setup, seed: 1 })).board;
+    } catch {
+      // Settings that make no board (too many snakes for the size…): the form says why on Create.
+      board = null;
+    }
   }
+  if (mine !== previewsAsked || !board) return;
+  render(preview, board, [
+    { name: 'A', seat: 0, position: Math.min(board.size, 17) },
+    { name: 'B', seat: 1, position: Math.min(board.size, 42) },
+  ]);
 }
 
+for (const part of ['size', 'snakes', 'ladders', 'effects', 'seed']) $(`random-${part}`).addEventListener('change', () => drawPreview());
 boardSelect.addEventListener('change', () => {
   $('file-field').hidden = boardSelect.value !== 'file';
   $('random-field').hidden = boardSelect.value !== 'random';
@@ -365,6 +377,6 @@ if (!nameInput.value) nameInput.value = localStorage.getItem('snl.name') ?? '';
 addSeat('human');
 addSeat('hard');
 // This runs after the page's first paint (assets/boot.js): the header and the form show at once,
-// the preview (a hundred numbered cells, snakes and ladders) a frame later.
+// the preview once the engine (engine.wasm, loaded after that paint) has made the board.
 drawPreview();
 followRooms();

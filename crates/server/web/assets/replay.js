@@ -181,7 +181,8 @@ function pause() {
 async function viewer() {
   game = await api(`/api/games/${encodeURIComponent(id)}`);
   events = game.events.map((/** @type {{event: any}} */ e) => e.event);
-  const start = game.rules.start === 'first-cell' ? 1 : 0;
+  // Where the tokens start is the server's answer (the rules' start), not worked out here.
+  const start = game.start ?? 0;
   /** @type {Record<string, number>} */
   const first = Object.fromEntries(game.seats.map((/** @type {{name: string}} */ s) => [s.name, start]));
   marks = [first];

@@ -177,3 +177,33 @@ fn the_page_checks_an_online_rooms_secret_against_its_commitment_and_seats_seeds
     let other = value(&verify(&request(Some(hex(&secret)), commit(b"another secret"))));
     assert!(other["why"].as_str().unwrap().contains("not the commitment"), "{other}");
 }
+
+#[test]
+fn the_board_a_setup_makes_is_the_servers_for_every_preset_and_a_random_one() {
+    for preset in snl_engine::Preset::ALL {
+        let asked =
+            json!({ "setup": { "board": preset.as_str(), "seats": [] }, "seed": 7 }).to_string();
+        let answer = value(&board_of(&asked));
+        let setup: snl_wire::CreateRoom =
+            serde_json::from_value(json!({ "board": preset.as_str(), "seats": [] })).unwrap();
+        let (name, spec, rules) = setup.board_and_rules(7, CHECK_LIMITS.max_cells).unwrap();
+        assert_eq!(answer["name"], name, "{answer}");
+        let board = Board::new(&spec, &rules).unwrap();
+        assert_eq!(answer["board"], serde_json::to_value(board.to_spec()).unwrap());
+        assert_eq!(answer["summary"], snl_words::board_summary(&board));
+    }
+    // A random board of the size asked, from the seed; a start on the first cell is said.
+    let asked =
+        json!({ "setup": { "board": "random", "random": { "size": 64 }, "seats": [] }, "seed": 3 });
+    let answer = value(&board_of(&asked.to_string()));
+    assert_eq!(answer["board"]["size"], 64, "{answer}");
+    let again = value(&board_of(&asked.to_string()));
+    assert_eq!(answer, again);
+    let asked = json!({ "setup": { "rules": { "set": "standard", "start": "first-cell" }, "seats": [] }, "seed": 1 })
+        .to_string();
+    assert_eq!(value(&board_of(&asked))["start"], 1);
+    let refused = value(&board_of(
+        &json!({ "setup": { "board": "chess", "seats": [] }, "seed": 1 }).to_string(),
+    ));
+    assert!(refused["error"].as_str().unwrap().contains("chess"), "{refused}");
+}
