@@ -126,7 +126,11 @@ if [ ! -x web-tests/node_modules/.bin/wasm-opt ] || [ ! web-tests/node_modules/.
 fi
 step "shrinking with wasm-opt"
 mkdir -p "$out"
-web-tests/node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
+# --converge repeats -Oz while it still shrinks the module. --low-memory-unused lets wasm-opt fold
+# constant offsets into loads and stores on the promise that nothing lives below address 1024:
+# true of Rust's wasm32 layout, the stack first (growing down from 1 MiB towards 0, so only a
+# stack within 1 KiB of overflowing would reach there) and the data after it.
+web-tests/node_modules/.bin/wasm-opt -Oz --converge --low-memory-unused --strip-debug --strip-producers \
   "$build/wasm-target/target/wasm32-unknown-unknown/wasm/snl_wasm.wasm" -o "$out/engine.wasm"
 
 raw=$(stat -c %s "$out/engine.wasm")
