@@ -314,7 +314,8 @@ async function openRoom(/** @type {SubmitEvent} */ e) {
   try {
     const others = Array.from({ length: seats() - 1 }, () => ({ kind: 'hard' }));
     const made = await api('/api/rooms', { board: boardJson(), rules: rules(), seats: [{ kind: 'human' }, ...others] });
-    const name = input('name').value.trim() || 'Designer';
+    // Unnamed, the first seat is "You", as every front end names it (snl_words::seat_default_name).
+    const name = input('name').value.trim() || 'You';
     const seat = await takeSeat(made.room, 0, name);
     location.href = `/room/${encodeURIComponent(made.room)}#token=${encodeURIComponent(seat.token)}`;
   } catch (err) {

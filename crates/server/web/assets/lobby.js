@@ -202,10 +202,11 @@ form.addEventListener('submit', async (e) => {
   try {
     const created = await api('/api/rooms', body);
     const sameDevice = /** @type {HTMLInputElement} */ ($('same-device')).checked;
-    let others = 1;
     for (let i = 0; i < rows.length; i++) {
       if (rows[i].kind !== 'human' || (i > 0 && !sameDevice)) continue;
-      const name = i === 0 ? me : rows[i].name || `Player ${++others}`;
+      // A seat must be taken with a name: an unnamed one gets the name every front end gives a
+      // person's seat nobody named (snl_words::seat_default_name: "Player 3" at the third seat).
+      const name = i === 0 ? me : rows[i].name || `Player ${i + 1}`;
       const { token } = await takeSeat(created.room, i, name);
       keepToken(created.room, token);
     }
@@ -224,10 +225,10 @@ $('play-here').addEventListener('click', () => {
   const game = asked();
   if (!game) return;
   const { body, rows, me } = game;
-  let others = 1;
+  // A seat nobody named is named by the engine, as every front end names it.
   body.seats = rows.map((r, i) => {
-    if (r.kind !== 'human') return r.name ? { kind: r.kind, name: r.name } : { kind: r.kind };
-    return { kind: 'human', name: i === 0 ? me : r.name || `Player ${++others}` };
+    const name = i === 0 && r.kind === 'human' ? me : r.name;
+    return name ? { kind: r.kind, name } : { kind: r.kind };
   });
   // No clocks on this device: people at one screen wait for each other; a series is played
   // online (each game a room), one game here.
