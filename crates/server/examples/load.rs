@@ -373,6 +373,7 @@ mod back_to_back {
                     race: None,
                     awards: vec![],
                     series: None,
+                    turn_left_ms: None,
                 }
                 .to_text()
             };

@@ -826,6 +826,8 @@ impl Actor {
             let waiting = self.room.waiting();
             if self.announced.replace(waiting) != Some(waiting) {
                 let seq = self.seq;
+                // The clocks set for the input now awaited, so the frame tells the turn's time.
+                self.arm_clocks();
                 let awaiting = ServerFrame::Awaiting {
                     seq,
                     awaiting: self.room.awaiting(self.input.0),
@@ -833,6 +835,7 @@ impl Actor {
                     race: self.room.race_line(),
                     awards: self.room.award_lines(),
                     series: self.room.series_line().filter(|_| self.room.is_over()),
+                    turn_left_ms: self.turn_left_ms(),
                 };
                 frames.push(awaiting.to_text().into());
             }
@@ -916,18 +919,20 @@ impl Actor {
     /// `snl join` that joins mid-game shows the time left.
     fn view(&self, seq: u64) -> RoomState {
         let mut state = self.room.view(seq, &self.online, self.input.0);
-        let left = |at: Instant| {
-            u64::try_from(at.saturating_duration_since(Instant::now()).as_millis())
-                .unwrap_or(u64::MAX)
-        };
-        state.turn_left_ms = self.deadline.map(|(at, _, _)| left(at)).or_else(|| {
-            self.paused.map(|(_, _, rest)| u64::try_from(rest.as_millis()).unwrap_or(u64::MAX))
-        });
-        state.game_left_ms = self.game_end.map(left);
+        state.turn_left_ms = self.turn_left_ms();
+        state.game_left_ms = self.game_end.map(millis_left);
         for (seat, at) in state.seats.iter_mut().zip(&self.graces) {
-            seat.grace_left_ms = at.map(left);
+            seat.grace_left_ms = at.map(millis_left);
         }
         state
+    }
+
+    /// The milliseconds left of the person's turn awaited (running, or held in their grace);
+    /// `None` when nobody's turn is timed.
+    fn turn_left_ms(&self) -> Option<u64> {
+        self.deadline.map(|(at, _, _)| millis_left(at)).or_else(|| {
+            self.paused.map(|(_, _, rest)| u64::try_from(rest.as_millis()).unwrap_or(u64::MAX))
+        })
     }
 
     fn arm_clocks(&mut self) {
@@ -998,6 +1003,11 @@ impl Actor {
             self.due = Some(Command::Computer);
         }
     }
+}
+
+/// The milliseconds from now until `at` (0 once it has passed).
+fn millis_left(at: Instant) -> u64 {
+    u64::try_from(at.saturating_duration_since(Instant::now()).as_millis()).unwrap_or(u64::MAX)
 }
 
 /// The command for a seated connection's frame.
@@ -1192,10 +1202,21 @@ mod tests {
         assert_eq!(welcome(handle.clone()).await["game_left_ms"], 587_500);
         let view = json!(ask(&handle, |reply| Msg::View { reply }).await);
         assert_eq!(view["turn_left_ms"], 17_500, "GET /api/rooms/{{room}} tells it too");
-        // Ann rolls: Bob's turn has its whole 30 seconds.
+        // Ann rolls: Bob's turn has its whole 30 seconds, as the frame announcing it says.
+        let mut rx =
+            ask(&handle, |reply| Msg::Join { token: None, since: None, recent: None, reply })
+                .await
+                .unwrap()
+                .events;
         let frame = ClientFrame::ROLL;
         ask(&handle, |reply| Msg::Do { seat: Some(0), frame, reply }).await.unwrap();
         assert_eq!(welcome(handle.clone()).await["turn_left_ms"], 30_000);
+        let batch = rx.recv().await.unwrap();
+        let frames: Vec<Value> =
+            batch.iter().map(|f| serde_json::from_str(f.as_str()).unwrap()).collect();
+        let awaiting = frames.iter().find(|f| f["type"] == "awaiting").unwrap();
+        assert_eq!(awaiting["awaiting"]["seat"], 1, "{awaiting}");
+        assert_eq!(awaiting["turn_left_ms"], 30_000, "{awaiting}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

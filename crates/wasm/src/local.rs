@@ -219,6 +219,8 @@ impl Local {
             // Achievements are awarded to games kept by a server or `snl play`, not to these.
             awards: Vec::new(),
             series: None,
+            // No clocks on this device: people at one screen wait for each other.
+            turn_left_ms: None,
         }
     }
 

@@ -211,6 +211,12 @@ pub enum ServerFrame {
         /// [`RoomState::series`](crate::RoomState::series)); absent otherwise.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         series: Option<crate::rooms::SeriesLine>,
+        /// The milliseconds left of the turn clock of the person awaited (as
+        /// [`RoomState::turn_left_ms`](crate::RoomState::turn_left_ms)); absent when nobody's
+        /// turn is timed (no turn clock, a computer's or an autopilot's turn), so a page never
+        /// works out who is timed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        turn_left_ms: Option<u64>,
     },
     /// The next game of the room's series is open in `room` (the same seats hold it: a seated
     /// client goes on there with the same token).
@@ -304,6 +310,7 @@ mod tests {
             race: None,
             awards: vec![],
             series: None,
+            turn_left_ms: None,
         };
         assert_eq!(
             awaiting.to_text(),

@@ -415,13 +415,12 @@ function syncShields() {
 }
 
 /**
- * Restarts the turn clock when the room has one and a person is awaited: from `until` when the
- * server said how much of the turn is left (a page joining mid-turn), else the whole turn.
+ * Restarts the turn clock at `until`, when the turn awaited runs out as the server said it (its
+ * state's or awaiting frame's `turn_left_ms`; null: nobody's turn is timed).
  * @param {number | null} [until]
  */
 function startClock(until) {
-  const person = awaiting && view?.seats[awaiting.seat]?.kind === 'human' && !view.seats[awaiting.seat].autopilot;
-  deadline = view?.turn_time && person ? until ?? Date.now() + view.turn_time * 1000 : null;
+  deadline = until ?? null;
   holdClock();
 }
 
@@ -759,7 +758,9 @@ function onFrame(f) {
   } else if (f.type === 'event') {
     enqueue({ kind: 'event', seq: f.seq, event: f.event, text: f.text });
   } else if (f.type === 'awaiting') {
-    enqueue({ kind: 'awaiting', awaiting: f.awaiting, seats: f.seats, race: f.race ?? null, series: f.series ?? null });
+    // The turn's time left is the server's (absent: nobody's turn is timed).
+    const until = typeof f.turn_left_ms === 'number' ? Date.now() + f.turn_left_ms : null;
+    enqueue({ kind: 'awaiting', awaiting: f.awaiting, until, seats: f.seats, race: f.race ?? null, series: f.series ?? null });
   } else if (f.type === 'next') {
     // The series' next game is open: every page of this room goes on there.
     void seriesJs().then((m) => m.goNext(room, f.room));
