@@ -150,3 +150,22 @@ test('tokens on one cell are spread apart, shrunk, and each named where it stand
   assert.equal(await page.locator('svg#board').getAttribute('aria-label'), `Board of 100 cells: Ann on ${ann}, Bob on 1, Cid on 1`);
   assert.deepEqual(errors, []);
 });
+
+test('a shield held is shown on the player and on the board after the page is reloaded', async () => {
+  // Every cell a first roll reaches holds a shield: Ann's first roll gives her one.
+  const cell = [1, 2, 3, 4, 5, 6].map((at) => ({ at, effect: 'shield' }));
+  const board = { size: 30, snake: [{ head: 28, tail: 10 }], ladder: [], cell };
+  const { page, context, errors } = await roomOnOneDevice(['Ann', 'Bob'], { board, seed: 3 });
+  await rollOnce(page);
+  const shieldBadges = () => page.$$eval('#players .player', (nodes) => nodes.map((n) => n.querySelectorAll('.badge-shield').length));
+  assert.deepEqual(await shieldBadges(), [1, 0], 'Ann holds a shield');
+  const onBoard = () => page.$$eval('.token.shielded', (nodes) => nodes.map((t) => t.getAttribute('data-player')));
+  assert.deepEqual(await onBoard(), ['Ann'], 'her token on the board is marked');
+  await page.reload();
+  await page.waitForFunction(() => document.querySelectorAll('#players .player .badge-you').length === 2);
+  await settled(page);
+  assert.deepEqual(await shieldBadges(), [1, 0], 'still held after the reload');
+  assert.deepEqual(await onBoard(), ['Ann'], 'and her token still marked');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

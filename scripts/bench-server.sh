@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The server's CPU per intent against its floor (issue 31): `snl serve` and the no-op floor on the
+# same axum/tungstenite stack (crates/server/examples/floor.rs, TCP_NODELAY as the server), taken
+# in turns in one sitting, each driven back to back by the load generator (examples/load.rs) for
+# a steady window, and the median of each side's "us per intent" (server process CPU / intents).
+#
+#   scripts/bench-server.sh [ROOMS...]     default: 500 5000
+#   RUNS=3 DURATION=20 scripts/bench-server.sh 500
+#
+# A benchmark, not a test: it prints figures and asserts nothing. Each side gets a fresh process
+# (and the server a fresh database in a temporary folder) on a free port.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${RUNS:-3}
+duration=${DURATION:-20}
+rooms_list=("$@")
+[ ${#rooms_list[@]} -gt 0 ] || rooms_list=(500 5000)
+
+cargo build --release --quiet -p snl -p snl-server --example load --example floor
+bin=target/release
+tmp=$(mktemp -d)
+server_pid=""
+stop() { [ -z "$server_pid" ] || { kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; }; server_pid=""; }
+trap 'stop; rm -rf "$tmp"' EXIT
+ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_port() { for _ in $(seq 1 200); do (echo >"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.05; done; return 1; }
+
+# One run: SIDE (floor|server), ROOMS; prints the "us per intent" figure.
+one() {
+  local side=$1 rooms=$2 port
+  port=$(free_port)
+  if [ "$side" = floor ]; then
+    "$bin/examples/floor" "127.0.0.1:$port" >"$tmp/floor.log" 2>&1 &
+  else
+    rm -rf "$tmp/db" && mkdir -p "$tmp/db"
+    "$bin/snl" serve --addr "127.0.0.1:$port" --db "$tmp/db/games.db" --bot-delay-ms 0 \
+      --max-rooms 1000000 --rooms-per-minute 1000000 --max-connections 1000000 \
+      --connections-per-address 0 --rate 1000000 >"$tmp/server.log" 2>&1 &
+  fi
+  server_pid=$!
+  wait_port "$port"
+  "$bin/examples/load" --rooms "$rooms" --duration "$duration" --addr "127.0.0.1:$port" \
+    --server-pid "$server_pid" >"$tmp/load.log" 2>&1 || { cat "$tmp/load.log" >&2; stop; return 1; }
+  stop
+  local us
+  us=$(sed -n 's/^server CPU .*: \([0-9]*\) us per intent.*/\1/p' "$tmp/load.log")
+  local ips
+  ips=$(sed -n 's/^intents per second *//p' "$tmp/load.log")
+  local lost
+  lost=$(sed -n 's/^lost or duplicated *//p' "$tmp/load.log")
+  echo "$side rooms=$rooms: $us us per intent, $ips intents/s, lost or duplicated $lost" >&2
+  echo "$us"
+}
+
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+for rooms in "${rooms_list[@]}"; do
+  : >"$tmp/floor.us"; : >"$tmp/server.us"
+  for _ in $(seq 1 "$runs"); do
+    one floor "$rooms" >>"$tmp/floor.us"
+    one server "$rooms" >>"$tmp/server.us"
+  done
+  f=$(median <"$tmp/floor.us"); s=$(median <"$tmp/server.us")
+  echo "rooms $rooms: floor $f us, server $s us per intent (medians of $runs, ${duration} s windows): $(awk -v s="$s" -v f="$f" 'BEGIN {printf "%.2f", s / f}')x the floor"
+done
