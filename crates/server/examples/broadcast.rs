@@ -196,14 +196,17 @@ async fn main() {
         .split(',')
         .filter_map(|s| s.trim().parse().ok())
         .collect();
-    println!("clients  broadcasts  p50 ms  p95 ms  max ms  (rooms {rooms}, one broadcast in flight each)");
+    println!(
+        "clients  broadcasts  p50 ms  p95 ms  max ms  (rooms {rooms}, one broadcast in flight each)"
+    );
     for spectators in steps {
         let clients = rooms * (4 + spectators);
         let ready = Arc::new(tokio::sync::Barrier::new(clients));
         let mut tasks = Vec::new();
         let mut all = Vec::new();
         for r in 0..rooms {
-            let request = json!({"seats": vec![json!({"kind": "human"}); 4], "seed": r}).to_string();
+            let request =
+                json!({"seats": vec![json!({"kind": "human"}); 4], "seed": r}).to_string();
             let made = http(addr, "/api/rooms", &request).await;
             let id = made["room"].as_str().unwrap().to_owned();
             let room = Arc::new(Room {
@@ -223,7 +226,13 @@ async fn main() {
                 tokens.push((claim["token"].as_str().unwrap().to_owned(), seat));
             }
             for _ in 0..spectators {
-                tasks.push(tokio::spawn(client(addr, id.clone(), None, room.clone(), ready.clone())));
+                tasks.push(tokio::spawn(client(
+                    addr,
+                    id.clone(),
+                    None,
+                    room.clone(),
+                    ready.clone(),
+                )));
             }
             for token in tokens {
                 let (room, ready) = (room.clone(), ready.clone());

@@ -19,7 +19,6 @@ use std::{
 
 use axum::{
     Json, Router,
-    serve::ListenerExt,
     extract::{
         Path, State,
         ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade},
@@ -27,6 +26,7 @@ use axum::{
     http::StatusCode,
     response::IntoResponse,
     routing::{get, post},
+    serve::ListenerExt,
 };
 use futures_util::{SinkExt, StreamExt};
 use serde_json::json;
