@@ -127,3 +127,21 @@ test('a game on this device is watched again from its start to the same end', as
   assert.equal(await page.locator('#roll').isHidden(), true, 'nobody plays while it is watched');
   assert.deepEqual(errors, []);
 });
+
+test('seats nobody named are named as every front end names them, by their seat: "Computer (easy)", "Player 3"', async () => {
+  const { page, context, errors } = await openPage(browser);
+  await page.goto(`${server.url}/`);
+  await page.getByLabel('Your name').fill('Ann');
+  const kinds = page.locator('select.seat-kind');
+  await kinds.nth(1).selectOption('easy');
+  await page.getByRole('button', { name: 'Add a seat' }).click();
+  await kinds.nth(2).selectOption('human');
+  await page.getByRole('button', { name: 'Play here' }).click();
+  await page.waitForURL(/\/local\/?$/);
+  // snl_words::seat_default_name, as the terminal's setup form and the server name them: the
+  // person at the third seat is "Player 3", whatever plays the seats before.
+  for (const name of ['Ann', 'Computer (easy)', 'Player 3']) await page.waitForSelector(`[data-player="${name}"]`);
+  assert.equal(await page.locator('[data-player="Player 2"]').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
