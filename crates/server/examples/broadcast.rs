@@ -26,28 +26,14 @@ use std::{
 };
 
 use futures_util::{SinkExt, StreamExt};
+
 use serde_json::{Value, json};
-use tokio::{
-    io::{AsyncReadExt, AsyncWriteExt},
-    net::TcpStream,
-    sync::Notify,
-    time::Instant,
-};
+use tokio::{sync::Notify, time::Instant};
 use tokio_tungstenite::tungstenite::{Message, protocol::WebSocketConfig};
 
-async fn http(addr: SocketAddr, path: &str, body: &str) -> Value {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
-    let request = format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).await.unwrap();
-    let body = response.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {response}"))
-}
+/// The load generator, for its HTTP request.
+#[path = "load.rs"]
+mod load;
 
 /// One room's broadcasts: how many clients must have each, and when each was sent.
 struct Room {
@@ -207,7 +193,7 @@ async fn main() {
         for r in 0..rooms {
             let request =
                 json!({"seats": vec![json!({"kind": "human"}); 4], "seed": r}).to_string();
-            let made = http(addr, "/api/rooms", &request).await;
+            let made = load::http(addr, "POST", "/api/rooms", &request).await;
             let id = made["room"].as_str().unwrap().to_owned();
             let room = Arc::new(Room {
                 clients: 4 + spectators,
@@ -222,7 +208,8 @@ async fn main() {
             let mut tokens = Vec::new();
             for seat in 0..4_u64 {
                 let name = json!({"name": format!("P{seat}")}).to_string();
-                let claim = http(addr, &format!("/api/rooms/{id}/seats/{seat}"), &name).await;
+                let claim =
+                    load::http(addr, "POST", &format!("/api/rooms/{id}/seats/{seat}"), &name).await;
                 tokens.push((claim["token"].as_str().unwrap().to_owned(), seat));
             }
             for _ in 0..spectators {

@@ -88,7 +88,8 @@ pub struct Report {
     pub events: u64,
 }
 
-async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> Value {
+/// One HTTP request with a JSON body, its answer's JSON (also for `examples/broadcast.rs`).
+pub async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> Value {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let request = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
