@@ -6,6 +6,8 @@
 #                                   line printed is the public address
 #   deploy/cluster.sh kill-node K   kill node K (1..N) with SIGKILL
 #   deploy/cluster.sh start-node K  start node K again (it rejoins)
+#   deploy/cluster.sh pause-node K  pause node K (SIGSTOP: it stalls, its connections open)
+#   deploy/cluster.sh resume-node K let node K go on (SIGCONT)
 #   deploy/cluster.sh down          stop everything
 #
 # Installs Debian's postgresql and nginx when they are missing. Environment: SNL_CLUSTER_DIR
@@ -41,12 +43,13 @@ install_missing() {
 pg_bin() { ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1; }
 nginx_bin() { command -v nginx || echo /usr/sbin/nginx; }
 
-# Waits (at most 20 s) for "listening on" in node K's log: the node is serving.
+# Waits (at most 20 s) for one more "listening on" in node K's log than the $2 it had before:
+# the node is serving.
 wait_listening() {
   local log=$DIR/node-$1.log pid
   pid=$(cat "$DIR/node-$1.pid")
   for _ in $(seq 200); do
-    grep -q "listening on" "$log" && return
+    [ "$(grep -c "listening on" "$log")" -gt "$2" ] && return
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.1
   done
@@ -55,14 +58,16 @@ wait_listening() {
 
 start_node() {
   local k=$1
-  local port=$((PORT + k))
+  local port=$((PORT + k)) before=0
+  # A node started again writes on after its log of before (what it said before it died).
+  [ -f "$DIR/node-$k.log" ] && before=$(grep -c "listening on" "$DIR/node-$k.log" || true)
   # Behind nginx every client comes from nginx's address: a node's per-address connection cap
   # would count them all as one (limit clients per address in front of nginx instead).
   # shellcheck disable=SC2086
   nohup "$BIN" serve --addr "127.0.0.1:$port" --db "$DB_URL" --connections-per-address 0 ${SNL_SERVE_ARGS:-} \
-    >"$DIR/node-$k.log" 2>&1 &
+    >>"$DIR/node-$k.log" 2>&1 &
   echo $! >"$DIR/node-$k.pid"
-  wait_listening "$k"
+  wait_listening "$k" "$before"
 }
 
 up() {
@@ -76,15 +81,15 @@ up() {
   [ "$(id -u)" = 0 ] && chown postgres:postgres "$DIR"
   local pg; pg=$(pg_bin)
   as_postgres "$pg/initdb" -D "$DIR/pg" -U snl --auth=trust -E UTF8 >"$DIR/initdb.log"
-  # Each node holds a lock per room it serves: room for many locks.
   as_postgres "$pg/pg_ctl" -D "$DIR/pg" -l "$DIR/postgres.log" -w -o \
-    "-p $PG_PORT -k $DIR -c listen_addresses=127.0.0.1 -c max_connections=200 -c max_locks_per_transaction=1024" \
+    "-p $PG_PORT -k $DIR -c listen_addresses=127.0.0.1 -c max_connections=200" \
     start >/dev/null
   "$pg/createdb" -h 127.0.0.1 -p "$PG_PORT" -U snl snl
   echo "$n" >"$DIR/nodes"
   local rooms="" any=""
   for k in $(seq 1 "$n"); do
     start_node "$k"
+    # A node that refuses, drops or (stalled) does not answer a request is left out for 2 s.
     rooms+="        server 127.0.0.1:$((PORT + k)) max_fails=1 fail_timeout=2s;"$'\n'
     any+="        server 127.0.0.1:$((PORT + k)) max_fails=1 fail_timeout=2s;"$'\n'
   done
@@ -133,6 +138,16 @@ case ${1:-} in
     kill -KILL "$pid"
     echo "node $2 (pid $pid) killed"
     ;;
+  pause-node)
+    pid=$(node_pid "${2:-}")
+    kill -STOP "$pid"
+    echo "node $2 (pid $pid) paused"
+    ;;
+  resume-node)
+    pid=$(node_pid "${2:-}")
+    kill -CONT "$pid"
+    echo "node $2 (pid $pid) goes on"
+    ;;
   start-node)
     node_pid "${2:-}" >/dev/null
     start_node "$2"
@@ -145,5 +160,5 @@ case ${1:-} in
     rm -rf "$DIR"
     echo "cluster down"
     ;;
-  *) die "usage: deploy/cluster.sh up [N] | kill-node K | start-node K | down" ;;
+  *) die "usage: deploy/cluster.sh up [N] | kill-node K | start-node K | pause-node K | resume-node K | down" ;;
 esac

@@ -12,6 +12,22 @@
 //!     --rooms 300 --kill "deploy/cluster.sh kill-node 2" \
 //!     --restart "deploy/cluster.sh start-node 2" --node 127.0.0.1:8802
 //! ```
+//!
+//! With `--faults`, the lease run of issue 31 instead: `--rooms` people play one game after
+//! another through nginx while the run pauses a random node past its lease (SIGSTOP, then
+//! SIGCONT) `--pauses` times and kills a random node (SIGKILL, then starts it again)
+//! `--kills` times, at random moments, through the cluster script given (`--cluster`, which
+//! has `pause-node`, `resume-node`, `kill-node` and `start-node`). Every game must be its
+//! seed's, gap-free and duplicate-free, and equal to what the database stored; no event or
+//! command may be stored under an older epoch than one before it (a stale write); prints the
+//! time from each kill to its rooms' next answer (p50, p99, max) and how many paused rooms went
+//! on at another node during the pause.
+//!
+//! ```text
+//! cargo run --release -p snl-server --example cluster_run -- --faults --addr 127.0.0.1:8800 \
+//!     --rooms 30 --pauses 100 --kills 200 --nodes 3 --cluster deploy/cluster.sh \
+//!     --db postgres://snl@127.0.0.1:8799/snl
+//! ```
 
 #![allow(clippy::missing_panics_doc)]
 
@@ -57,6 +73,9 @@ struct Played {
     /// came after it.
     moved: Option<(Instant, Option<Instant>)>,
     reconnects: u32,
+    /// Each time the connection closed under the client: when, and when a node welcomed it
+    /// again.
+    episodes: Vec<(Instant, Option<Instant>)>,
 }
 
 /// Plays seat 0 of `room` to the end, reconnecting with `since` whenever the connection closes.
@@ -70,7 +89,7 @@ async fn person(addr: SocketAddr, room: String, token: String, think: Duration) 
         request.headers_mut().insert("Origin", format!("http://{addr}").parse().unwrap());
         let Ok((mut socket, _)) = tokio_tungstenite::connect_async(request).await else {
             attempts += 1;
-            assert!(attempts < 400, "room {room}: cannot reconnect");
+            assert!(attempts < 2_400, "room {room}: cannot reconnect within a minute");
             tokio::time::sleep(Duration::from_millis(25)).await;
             continue;
         };
@@ -99,6 +118,9 @@ async fn person(addr: SocketAddr, room: String, token: String, think: Duration) 
             let frame: Value = serde_json::from_str(&text).unwrap();
             match frame["type"].as_str() {
                 Some("welcome") => {
+                    if let Some((_, welcomed @ None)) = played.episodes.last_mut() {
+                        *welcomed = Some(Instant::now());
+                    }
                     seat = frame["seat"].clone();
                     awaiting = frame["state"]["awaiting"].clone();
                 }
@@ -118,6 +140,10 @@ async fn person(addr: SocketAddr, room: String, token: String, think: Duration) 
             }
         }
         played.reconnects += 1;
+        // A connection that closes again before any welcome goes on with the same cut.
+        if played.episodes.last().is_none_or(|(_, welcomed)| welcomed.is_some()) {
+            played.episodes.push((Instant::now(), None));
+        }
         if played.moved.is_none() {
             played.moved = Some((Instant::now(), None));
         }
@@ -136,14 +162,24 @@ fn game(frames: &[Value]) -> Vec<Value> {
         .collect()
 }
 
-/// Creates a room through `addr`, takes seat 0; returns (room, token).
+/// Creates a room through `addr`, takes seat 0; returns (room, token). A request refused for
+/// now (too many rooms made at once, a node that is down or paused, a room that stopped as it
+/// moved: `room_closed`) is made again.
 async fn room(addr: SocketAddr, seed: u64) -> (String, String) {
-    let (status, created) = http(addr, "POST", "/api/rooms", &request(seed)).await;
-    assert_eq!(status, 201, "{created}");
+    let again = |status: u16| matches!(status, 410 | 429) || status >= 500;
+    let mut tries = 0;
+    let mut ask = async |path: &str, body: &str, ok: u16| loop {
+        let (status, answer) = http(addr, "POST", path, body).await;
+        if status == ok {
+            return answer;
+        }
+        tries += 1;
+        assert!(again(status) && tries < 100, "{path}: {status} {answer}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let created = ask("/api/rooms", &request(seed), 201).await;
     let room = created["room"].as_str().unwrap().to_owned();
-    let path = format!("/api/rooms/{room}/seats/0");
-    let (status, claimed) = http(addr, "POST", &path, r#"{"name":"Ann"}"#).await;
-    assert_eq!(status, 200, "{claimed}");
+    let claimed = ask(&format!("/api/rooms/{room}/seats/0"), r#"{"name":"Ann"}"#, 200).await;
     (room, claimed["token"].as_str().unwrap().to_owned())
 }
 
@@ -189,6 +225,10 @@ fn shell(command: &str) {
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|a| a == "--faults") {
+        faults::run(&args).await;
+        return;
+    }
     let addr: SocketAddr = arg(&args, "--addr").unwrap_or("127.0.0.1:8800".into()).parse().unwrap();
     let rooms: u64 = arg(&args, "--rooms").map_or(300, |r| r.parse().unwrap());
     let seeds: Vec<u64> = (1..=rooms).collect();
@@ -276,5 +316,238 @@ async fn main() {
     println!("cluster run: {failures} problems");
     if failures > 0 {
         std::process::exit(1);
+    }
+}
+
+/// The lease run: pauses and kills at random moments while games go on.
+mod faults {
+    use std::{
+        net::SocketAddr,
+        sync::{
+            Arc,
+            atomic::{AtomicBool, Ordering},
+        },
+        time::Duration,
+    };
+
+    use serde_json::Value;
+    use tokio::{sync::Mutex, time::Instant};
+
+    use super::{Played, arg, game, person, references, room, shell};
+
+    /// How long a node stays paused: past its lease (3 s) and past the time nginx takes to see
+    /// it silent (the 6 s nginx waits on a silent room connection), so that its rooms move meanwhile.
+    const PAUSE: Duration = Duration::from_secs(12);
+
+    fn random_below(n: u64) -> u64 {
+        let mut bytes = [0u8; 8];
+        getrandom::fill(&mut bytes).unwrap();
+        u64::from_le_bytes(bytes) % n
+    }
+
+    /// A random pause between two faults, 300 to 1,500 ms.
+    fn moment() -> Duration {
+        Duration::from_millis(300 + random_below(1_200))
+    }
+
+    /// A game played through nginx, with its room and seed.
+    struct Finished {
+        room: String,
+        seed: u64,
+        played: Played,
+    }
+
+    fn percentile(sorted: &[f64], p: f64) -> f64 {
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            clippy::cast_precision_loss
+        )]
+        let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+        sorted[i]
+    }
+
+    pub(super) async fn run(args: &[String]) {
+        let addr: SocketAddr =
+            arg(args, "--addr").unwrap_or("127.0.0.1:8800".into()).parse().unwrap();
+        let players: u64 = arg(args, "--rooms").map_or(30, |r| r.parse().unwrap());
+        let pauses: u32 = arg(args, "--pauses").map_or(2, |r| r.parse().unwrap());
+        let kills: u32 = arg(args, "--kills").map_or(10, |r| r.parse().unwrap());
+        let nodes: u64 = arg(args, "--nodes").map_or(3, |r| r.parse().unwrap());
+        let cluster = arg(args, "--cluster").unwrap_or("deploy/cluster.sh".into());
+        let db = arg(args, "--db").expect("--db: the cluster's PostgreSQL URL");
+
+        // People play game after game (seeds 1, 2, …) until the faults are over.
+        let stop = Arc::new(AtomicBool::new(false));
+        let finished = Arc::new(Mutex::new(Vec::new()));
+        let mut tasks = Vec::new();
+        for p in 0..players {
+            let (stop, finished) = (stop.clone(), finished.clone());
+            tasks.push(tokio::spawn(async move {
+                let mut seed = p + 1;
+                while !stop.load(Ordering::Relaxed) {
+                    let (room, token) = room(addr, seed).await;
+                    let played = person(addr, room.clone(), token, super::THINK).await;
+                    finished.lock().await.push(Finished { room, seed, played });
+                    seed += players;
+                }
+            }));
+        }
+
+        let started = Instant::now();
+        let mut paused_at = Vec::new();
+        for i in 0..pauses {
+            tokio::time::sleep(moment()).await;
+            let node = 1 + random_below(nodes);
+            shell(&format!("{cluster} pause-node {node} >/dev/null"));
+            let at = Instant::now();
+            tokio::time::sleep(PAUSE).await;
+            shell(&format!("{cluster} resume-node {node} >/dev/null"));
+            paused_at.push((at, Instant::now()));
+            eprintln!("pause {}/{pauses}: node {node}", i + 1);
+        }
+        let mut killed_at = Vec::new();
+        for i in 0..kills {
+            tokio::time::sleep(moment()).await;
+            let node = 1 + random_below(nodes);
+            shell(&format!("{cluster} kill-node {node} >/dev/null"));
+            killed_at.push(Instant::now());
+            // The node's rooms go on elsewhere meanwhile; it comes back and rejoins.
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            shell(&format!("{cluster} start-node {node} >/dev/null"));
+            if (i + 1) % 10 == 0 || i + 1 == kills {
+                eprintln!("kill {}/{kills}", i + 1);
+            }
+        }
+        stop.store(true, Ordering::Relaxed);
+        for task in tasks {
+            task.await.unwrap();
+        }
+        let seconds = started.elapsed().as_secs_f64();
+        let finished = std::mem::take(&mut *finished.lock().await);
+
+        // Each game against its seed's on one server alone, and against what was stored: every
+        // event told is the one stored at its number.
+        let seeds: Vec<u64> = finished.iter().map(|f| f.seed).collect();
+        let expected = references(&seeds).await;
+        let (client, connection) =
+            tokio_postgres::connect(&db, tokio_postgres::NoTls).await.unwrap();
+        tokio::spawn(connection);
+        let mut failures = 0;
+        let mut events = 0;
+        for (f, expected) in finished.iter().zip(&expected) {
+            let frames = &f.played.frames;
+            events += frames.len();
+            let seqs: Vec<u64> = frames.iter().map(|f| f["seq"].as_u64().unwrap()).collect();
+            if seqs.iter().enumerate().any(|(j, &s)| s != j as u64 + 1) {
+                failures += 1;
+                eprintln!("room {} (seed {}): events not 1, 2, …: {seqs:?}", f.room, f.seed);
+            }
+            if game(frames) != *expected {
+                failures += 1;
+                eprintln!("room {} (seed {}): not the game its seed gives", f.room, f.seed);
+            }
+            let stored: Vec<Value> = client
+                .query("SELECT event FROM room_events WHERE room = $1 ORDER BY seq", &[&f.room])
+                .await
+                .unwrap()
+                .iter()
+                .map(|r| serde_json::from_str(r.get::<_, &str>(0)).unwrap())
+                .collect();
+            // (After the game ended, the person's leaving is stored too.)
+            if !stored.starts_with(frames) {
+                failures += 1;
+                eprintln!(
+                    "room {} (seed {}): told events the database does not hold",
+                    f.room, f.seed
+                );
+            }
+        }
+        // A stale write: a command or event stored under an older epoch than one before it.
+        let stale: i64 = client
+            .query_one(
+                "SELECT (SELECT count(*) FROM (SELECT epoch < max(epoch) OVER (PARTITION BY room
+                        ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS s
+                        FROM room_events) e WHERE s)
+                      + (SELECT count(*) FROM (SELECT epoch < max(epoch) OVER (PARTITION BY room
+                        ORDER BY number ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS s
+                        FROM room_log) l WHERE s)",
+                &[],
+            )
+            .await
+            .unwrap()
+            .get(0);
+        let handovers: i64 = client
+            .query_one("SELECT coalesce(sum(epoch - 1), 0)::bigint FROM room_leases", &[])
+            .await
+            .unwrap()
+            .get(0);
+        failures += usize::try_from(stale).unwrap_or(usize::MAX);
+
+        // Kills: from each kill to the next welcome of each connection that closed within a
+        // second after it.
+        let mut failover: Vec<f64> = Vec::new();
+        let episodes = finished.iter().flat_map(|f| f.played.episodes.iter());
+        let mut unanswered = 0;
+        for &(closed, welcomed) in episodes.clone() {
+            let Some(&kill) = killed_at
+                .iter()
+                .rev()
+                .find(|&&k| k <= closed && closed < k + Duration::from_secs(1))
+            else {
+                continue;
+            };
+            match welcomed {
+                Some(w) => failover.push(w.duration_since(kill).as_secs_f64()),
+                None => unanswered += 1,
+            }
+        }
+        failover.sort_by(f64::total_cmp);
+        // Pauses: connections closed during a pause, welcomed again before it ended.
+        let (mut during, mut went_on) = (0, 0);
+        for &(closed, welcomed) in episodes {
+            if paused_at.iter().any(|&(from, to)| from <= closed && closed < to) {
+                during += 1;
+                if welcomed.is_some_and(|w| paused_at.iter().any(|&(from, to)| from <= w && w < to))
+                {
+                    went_on += 1;
+                }
+            }
+        }
+
+        println!(
+            "games {}, events {events}, {seconds:.1} s; {pauses} pauses, {kills} kills",
+            finished.len()
+        );
+        println!("rooms handed from one node to another (epochs past the first): {handovers}");
+        println!("stale writes stored (older epoch after a newer one): {stale}");
+        println!(
+            "connections cut by a pause: {during}; welcomed at another node while it was paused: {went_on}"
+        );
+        if !failover.is_empty() {
+            println!(
+                "from a kill to the room's next answer, {} connections: p50 {:.3} s, p99 {:.3} s, max {:.3} s",
+                failover.len(),
+                percentile(&failover, 0.5),
+                percentile(&failover, 0.99),
+                failover[failover.len() - 1]
+            );
+            if percentile(&failover, 0.99) > 5.0 {
+                failures += 1;
+                eprintln!("the p99 failover is over 5 s");
+            }
+        }
+        if unanswered > 0 {
+            failures += 1;
+            eprintln!("{unanswered} connections cut by a kill were never answered again");
+        }
+        if pauses > 0 && went_on == 0 {
+            failures += 1;
+            eprintln!("no room went on at another node while its node was paused");
+        }
+        println!("lease run: {failures} problems");
+        if failures > 0 {
+            std::process::exit(1);
+        }
     }
 }

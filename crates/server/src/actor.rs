@@ -139,6 +139,11 @@ pub(crate) struct Context {
 }
 
 impl Context {
+    /// This context for a room held under epoch `lease` (its writes carry it).
+    pub(crate) fn under(&self, lease: u64) -> Context {
+        Context { writer: self.writer.under(lease), ..self.clone() }
+    }
+
     /// A context whose policies have `policy_time` each, finished rooms lingering `linger`.
     pub(crate) fn new(
         writer: Writer,

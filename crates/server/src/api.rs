@@ -96,11 +96,20 @@ async fn open(
         setup: serde_json::to_string(&setup).unwrap_or_default(),
         now_ms: crate::now_ms(),
     };
-    shared.writer.write(vec![write], None).await.map_err(|message| {
-        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "server_error", message)
-    })?;
+    let unavailable =
+        |message: String| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "server_error", message);
+    // The new room's lease first (on a shared storage): its every write carries the epoch.
+    let lease = shared
+        .writer
+        .storage()
+        .acquire(&id)
+        .await
+        .map_err(|e| unavailable(e.to_string()))?
+        .ok_or_else(|| unavailable(format!("room {id} is held by another node")))?;
+    let context = shared.context.under(lease);
+    context.writer.write(vec![write], None).await.map_err(unavailable)?;
     let room = Room::new(id.clone(), setup);
-    let handle = actor::spawn(room, shared.context.clone());
+    let handle = actor::spawn(room, context);
     crate::cluster::hold(shared, &id, &handle);
     drop(reserved);
     Ok((id, handle))

@@ -1,7 +1,8 @@
 //! Several nodes on one shared storage (PostgreSQL): a node acts for a room only while it holds
-//! the room's lease. Asked for a room it does not hold, a node takes the lease (asking the
-//! holder to let it go, if there is one that lives), loads the room from its stored events and
-//! goes on. Told to let a room go, or losing every lease with its connection, a node stops the
+//! the room's lease, and every write it makes for the room carries the lease's epoch. Asked for
+//! a room it does not hold, a node takes the lease (asking the holder to let it go, if there is
+//! one whose own lease runs), loads the room from its stored events and goes on. Told to let a
+//! room go, or losing every lease (its own lapsed, or its connection broke), a node stops the
 //! room's task at once: its connections close and their clients reconnect to the room's new
 //! node with `since`, missing nothing. The lobby lists every node's rooms: each node publishes
 //! its rooms' entries and keeps the others' as they are told (`LISTEN`/`NOTIFY`), and tells its
@@ -28,7 +29,9 @@ use crate::{
 };
 
 /// How long a node waits for a room's holder to let it go, each time it asks (a holder that
-/// died lets go without telling: its lock goes as PostgreSQL sees its connection end).
+/// died lets go without telling: its key's lock goes as PostgreSQL sees its connection end; a
+/// holder stalled past its lease is passed over once the lease has expired, within
+/// [`ASKS`] asks).
 const RELEASE_WAIT: Duration = Duration::from_millis(500);
 /// How many times a node asks a room's holder to let it go before it gives up.
 const ASKS: u32 = 10;
@@ -69,8 +72,12 @@ impl Cluster {
     }
 }
 
-/// The live task of `room` on this node, if there is one.
+/// The live task of `room` on this node, if there is one (none while the node's lease has
+/// lapsed: it stops every room as it finds out, and serves none from memory meanwhile).
 fn live(shared: &Shared, room: &str) -> Option<Handle> {
+    if !shared.writer.storage().leased() {
+        return None;
+    }
     let rooms = shared.rooms.read().unwrap_or_else(PoisonError::into_inner);
     rooms.get(room).filter(|h| !h.tx.is_closed()).cloned()
 }
@@ -105,7 +112,10 @@ async fn take_over(shared: &Arc<Shared>, room: &str) -> Result<Option<Handle>, S
     let storage = shared.writer.storage().clone();
     let mut notices = storage.notices();
     let mut asked = 0;
-    while !storage.acquire(room).await.map_err(|e| e.to_string())? {
+    let lease = loop {
+        if let Some(lease) = storage.acquire(room).await.map_err(|e| e.to_string())? {
+            break lease;
+        }
         if asked == ASKS {
             return Err(format!("room {room} is held by another node that does not let it go"));
         }
@@ -123,12 +133,12 @@ async fn take_over(shared: &Arc<Shared>, room: &str) -> Result<Option<Handle>, S
             };
             let _ = tokio::time::timeout(RELEASE_WAIT, released).await;
         }
-    }
+    };
     let loaded = async {
         let Some(stored) = storage.room(room).await.map_err(|e| e.to_string())? else {
             return Ok(None);
         };
-        actor::restore(stored, shared.context.clone()).map(Some)
+        actor::restore(stored, shared.context.under(lease)).map(Some)
     };
     let handle = match loaded.await {
         Ok(Some(handle)) => handle,

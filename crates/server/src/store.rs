@@ -16,6 +16,8 @@ pub(crate) type Finished = Save;
 #[derive(Clone, Debug)]
 pub(crate) struct Writer {
     storage: Arc<dyn Storage>,
+    /// The epoch of the room's lease this writer writes under (a room's task has one).
+    lease: Option<u64>,
 }
 
 impl Writer {
@@ -28,7 +30,13 @@ impl Writer {
 
     /// Writes through `storage`.
     pub(crate) fn new(storage: Arc<dyn Storage>) -> Writer {
-        Writer { storage }
+        Writer { storage, lease: None }
+    }
+
+    /// This writer for a room held under epoch `lease`: its writes are refused once another
+    /// node took the room.
+    pub(crate) fn under(&self, lease: u64) -> Writer {
+        Writer { storage: self.storage.clone(), lease: Some(lease) }
     }
 
     /// The storage behind.
@@ -46,6 +54,10 @@ impl Writer {
         writes: Vec<RoomWrite>,
         finished: Option<Finished>,
     ) -> Result<(), String> {
-        self.storage.write(writes, finished).await.map_err(|e| e.to_string())
+        let written = match self.lease {
+            Some(lease) => self.storage.write_under(lease, writes, finished),
+            None => self.storage.write(writes, finished),
+        };
+        written.await.map_err(|e| e.to_string())
     }
 }

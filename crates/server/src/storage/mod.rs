@@ -38,6 +38,10 @@ pub enum StorageError {
     /// This node does not hold the room's lease: another node may act for it.
     #[error("this node no longer holds room {0}")]
     NotHeld(String),
+    /// The database refused the batch: a room's lease was taken by another node (a newer
+    /// epoch) since this node took it.
+    #[error("the database refused the batch: {0}")]
+    Fenced(String),
     /// The database cannot be reached.
     #[error("the database cannot be reached: {0}")]
     Unreachable(String),
@@ -53,7 +57,7 @@ pub enum Notice {
     Released(String),
     /// A room's lobby entry changed: the entry (JSON, with its `room`).
     Lobby(String),
-    /// This node lost every lease it held (its connection to the database broke).
+    /// This node lost every lease it held (its lease lapsed or its connection broke).
     Lost,
 }
 
@@ -69,6 +73,24 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
     /// node's from its `Create`), [`StorageError::Db`] when the database refuses (a sequence or
     /// command number written twice), [`StorageError::Unreachable`].
     fn write(&self, writes: Vec<RoomWrite>, finished: Option<Save>) -> Pending<'_, ()>;
+
+    /// [`Storage::write`] under the epoch `lease` of the rooms written (what
+    /// [`Storage::acquire`] gave): refused when this node no longer holds them under it. Alone
+    /// on its storage, a node writes as [`Storage::write`] does.
+    ///
+    /// # Errors
+    ///
+    /// As [`Storage::write`]; [`StorageError::Fenced`] when the database finds a room taken
+    /// under a newer epoch.
+    fn write_under(
+        &self,
+        lease: u64,
+        writes: Vec<RoomWrite>,
+        finished: Option<Save>,
+    ) -> Pending<'_, ()> {
+        let _ = lease;
+        self.write(writes, finished)
+    }
 
     /// Every room whose game is not over, oldest first.
     ///
@@ -106,16 +128,22 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
         false
     }
 
-    /// Takes `room`'s lease for this node: `true` when this node holds it now (it may have
-    /// held it already), `false` when another node holds it. Alone on its storage, a node
-    /// holds every room.
+    /// Whether this node's lease is its own now (alone on its storage, always): a node whose
+    /// lease lapsed acts for no room until it has a new one.
+    fn leased(&self) -> bool {
+        true
+    }
+
+    /// Takes `room`'s lease for this node: the epoch it holds the room under now (it may have
+    /// held it already), `None` when another node holds it. Alone on its storage, a node
+    /// holds every room, under epoch 0.
     ///
     /// # Errors
     ///
     /// [`StorageError::Unreachable`], [`StorageError::Db`].
-    fn acquire<'a>(&'a self, room: &'a str) -> Pending<'a, bool> {
+    fn acquire<'a>(&'a self, room: &'a str) -> Pending<'a, Option<u64>> {
         let _ = room;
-        Box::pin(async { Ok(true) })
+        Box::pin(async { Ok(Some(0)) })
     }
 
     /// Lets `room`'s lease go: writes for it are refused from now on. `true` when this node

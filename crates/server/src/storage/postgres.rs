@@ -1,19 +1,34 @@
 // Long because it is the PostgreSQL side of the Storage trait (leases, notices, lobby) in one place, mirroring the SQLite one.
 //! PostgreSQL shared by several `snl serve` nodes.
 //!
-//! Each node keeps two connections. The writer's connection takes every room's lease (a
-//! session advisory lock on the room id's hash) and commits every write, in one task, batches
-//! of many rooms in one transaction; a write for a room whose lock this connection does not
-//! hold is refused before it reaches the database, so no two nodes ever write for one room.
-//! When that connection breaks, PostgreSQL lets every lock go at once, and the node is told
-//! ([`Notice::Lost`]) so it stops acting for its rooms. The other connection reads (rooms,
-//! games, the lobby) and listens for what other nodes say (`LISTEN`/`NOTIFY`).
+//! Each node keeps two connections. The writer's connection is the node: it holds a session
+//! advisory lock on the node's key (random, new with each connection), renews the node's
+//! **lease** (a row of `snl_nodes` that expires [`LEASE`] after its last renewal, by
+//! PostgreSQL's clock) every [`RENEW`], and commits every write, in one task, batches of many
+//! rooms in one transaction. A room's owner is written in `room_leases` with an **epoch** that
+//! grows by one each time the room changes hands. A node takes a room whose owner let it go,
+//! whose owner's lease expired (it stalled: paused, swapping, cut off) or whose owner's
+//! connection is gone (it died: its key's lock is free). Every write for a room carries the
+//! epoch it was taken under; the transaction begins with `snl_fence`, which locks the rooms'
+//! lease rows and refuses the whole transaction when one room's owner or epoch is no longer
+//! the writer's, so a node that stalled past its lease can never write for a room another node
+//! took. A node that sees its own lease lapse, or its connection break, drops the connection
+//! (its key dies with it), forgets every room and is told ([`Notice::Lost`]) so it stops
+//! acting for them at once. The other connection reads (rooms, games, the lobby) and listens
+//! for what other nodes say (`LISTEN`/`NOTIFY`).
 
-use std::{collections::HashSet, sync::Arc};
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex, PoisonError},
+    time::Duration,
+};
 
 use futures_util::StreamExt;
 use snl_store::{RoomWrite, Save, StoredRoom};
-use tokio::sync::{Mutex as AsyncMutex, broadcast, mpsc, oneshot};
+use tokio::{
+    sync::{Mutex as AsyncMutex, broadcast, mpsc, oneshot},
+    time::Instant,
+};
 use tokio_postgres::{AsyncMessage, Client, NoTls, Statement};
 
 use super::{Notice, Pending, Storage, StorageError};
@@ -21,8 +36,16 @@ use super::{Notice, Pending, Storage, StorageError};
 /// Most batches committed in one transaction.
 const GROUP: usize = 512;
 
+/// How long a node's lease lasts after its last renewal, by PostgreSQL's clock.
+const LEASE: Duration = Duration::from_secs(3);
+/// How often a node renews its lease.
+const RENEW: Duration = Duration::from_millis(750);
+/// How long a node counts its lease as its own after it sent a renewal: less than [`LEASE`],
+/// so that it stops acting for its rooms before any other node may take them.
+const TRUST: Duration = Duration::from_millis(2_500);
+
 /// The schema version of the tables below.
-const SCHEMA_VERSION: i32 = 1;
+const SCHEMA_VERSION: i32 = 2;
 
 /// Every step from version `i` to `i + 1`. Several nodes may start at once: the migration
 /// runs under a transaction-level advisory lock.
@@ -62,7 +85,45 @@ const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
         turns        BIGINT  NOT NULL,
         save         TEXT    NOT NULL
     );",
+    // 2: leases. Each node's lease (its key, the lock it holds, and when its lease expires),
+    // each room's owner and epoch, the epoch each command and event was stored under, and the
+    // fence every write transaction begins with.
+    "CREATE TABLE snl_nodes (
+        node     BIGINT      PRIMARY KEY,
+        expires  TIMESTAMPTZ NOT NULL
+    );
+    CREATE TABLE room_leases (
+        room   TEXT    PRIMARY KEY,
+        node   BIGINT  NOT NULL,
+        epoch  BIGINT  NOT NULL
+    );
+    ALTER TABLE room_log ADD COLUMN epoch BIGINT;
+    ALTER TABLE room_events ADD COLUMN epoch BIGINT;
+    CREATE FUNCTION snl_fence(rooms TEXT[], epochs BIGINT[], holder BIGINT) RETURNS void
+    LANGUAGE plpgsql AS $$
+    DECLARE
+        held  BIGINT;
+        stale TEXT;
+    BEGIN
+        -- Locked until the transaction ends: no node takes these rooms meanwhile.
+        SELECT count(*) INTO held FROM (
+            SELECT 1 FROM room_leases l JOIN unnest(rooms, epochs) AS w (room, epoch)
+                ON l.room = w.room AND l.epoch = w.epoch AND l.node = holder
+            FOR SHARE OF l
+        ) mine;
+        IF held < cardinality(rooms) THEN
+            SELECT w.room INTO stale FROM unnest(rooms, epochs) AS w (room, epoch)
+            WHERE NOT EXISTS (SELECT 1 FROM room_leases l
+                              WHERE l.room = w.room AND l.epoch = w.epoch AND l.node = holder)
+            LIMIT 1;
+            RAISE EXCEPTION 'room % is no longer held under this lease', stale
+                USING ERRCODE = 'SNL01';
+        END IF;
+    END $$;",
 ];
+
+/// The SQLSTATE `snl_fence` refuses a transaction with.
+const FENCED: &str = "SNL01";
 
 /// The key of the advisory lock that orders migrations (any number, the same on every node).
 const MIGRATION_LOCK: i64 = 0x0073_6e6c_5f6d_6967;
@@ -76,8 +137,8 @@ type Done<T> = oneshot::Sender<Result<T, StorageError>>;
 
 #[expect(clippy::large_enum_variant, reason = "a job lives for one commit; most are writes")]
 enum Job {
-    Write { writes: Vec<RoomWrite>, finished: Option<Save>, done: Done<()> },
-    Acquire { room: String, done: Done<bool> },
+    Write { writes: Vec<RoomWrite>, finished: Option<Save>, lease: Option<u64>, done: Done<()> },
+    Acquire { room: String, done: Done<Option<u64>> },
     Release { room: String, done: Done<bool> },
 }
 
@@ -90,10 +151,13 @@ pub struct PgStorage {
     notices: broadcast::Sender<Notice>,
     /// This node's name in what it tells the others (random).
     node: String,
+    /// Until when this node's lease is its own (`None`: it holds none now).
+    trusted: Arc<Mutex<Option<Instant>>>,
 }
 
 fn db(e: &tokio_postgres::Error) -> StorageError {
     match e.as_db_error() {
+        Some(db) if db.code().code() == FENCED => StorageError::Fenced(db.message().to_owned()),
         Some(db) => StorageError::Db(format!("refused: {}", db.message())),
         None if e.is_closed() => StorageError::Unreachable("the connection closed".into()),
         None => StorageError::Unreachable(e.to_string()),
@@ -117,12 +181,16 @@ impl PgStorage {
         drop(client);
         let (notices, _) = broadcast::channel(4096);
         let (jobs, rx) = mpsc::unbounded_channel();
-        let writer = Writer {
+        let trusted = Arc::new(Mutex::new(None));
+        let mut writer = Writer {
             url: url.to_owned(),
             conn: None,
-            held: HashSet::new(),
+            held: HashMap::new(),
             notices: notices.clone(),
+            trusted: trusted.clone(),
         };
+        // The node's lease from the start.
+        writer.connection().await?;
         tokio::spawn(writer.run(rx));
         let storage = PgStorage {
             url: url.to_owned(),
@@ -130,6 +198,7 @@ impl PgStorage {
             reader: AsyncMutex::new(None),
             notices,
             node: format!("{:016x}", random()?),
+            trusted,
         };
         storage.reader().await?;
         Ok(storage)
@@ -250,8 +319,10 @@ async fn migrate(client: &mut Client) -> Result<(), StorageError> {
 
 /// The statements the writer runs, prepared once per connection.
 struct Statements {
-    lock: Statement,
-    unlock: Statement,
+    renew: Statement,
+    acquire: Statement,
+    release: Statement,
+    fence: Statement,
     rooms: Statement,
     seats: Statement,
     log: Statement,
@@ -263,12 +334,31 @@ struct Statements {
 impl Statements {
     async fn prepare(client: &Client) -> Result<Statements, tokio_postgres::Error> {
         Ok(Statements {
-            lock: client
-                .prepare("SELECT pg_try_advisory_lock(hashtextextended($1::text, 0))")
+            // A lease that expired is not renewed: other nodes may have taken its rooms.
+            renew: client
+                .prepare(
+                    "UPDATE snl_nodes SET expires = clock_timestamp() + $2::bigint * interval '1 ms'
+                     WHERE node = $1 AND expires > clock_timestamp()",
+                )
                 .await?,
-            unlock: client
-                .prepare("SELECT pg_advisory_unlock(hashtextextended($1::text, 0))")
+            // A room nobody holds, or whose holder let it go (node 0), or whose holder's lease
+            // expired or whose holder's connection is gone (its key's lock is free), is taken
+            // under the next epoch.
+            acquire: client
+                .prepare(
+                    "INSERT INTO room_leases AS l (room, node, epoch) VALUES ($1, $2, 1)
+                     ON CONFLICT (room) DO UPDATE SET node = EXCLUDED.node, epoch = l.epoch + 1
+                     WHERE l.node = EXCLUDED.node OR l.node = 0
+                        OR NOT EXISTS (SELECT 1 FROM snl_nodes n
+                                       WHERE n.node = l.node AND n.expires > clock_timestamp())
+                        OR pg_try_advisory_xact_lock(l.node)
+                     RETURNING epoch",
+                )
                 .await?,
+            release: client
+                .prepare("UPDATE room_leases SET node = 0 WHERE room = $1 AND node = $2 AND epoch = $3")
+                .await?,
+            fence: client.prepare("SELECT snl_fence($1::text[], $2::bigint[], $3)").await?,
             rooms: client
                 .prepare(
                     "INSERT INTO rooms (id, created_ms, setup)
@@ -283,14 +373,14 @@ impl Statements {
                 .await?,
             log: client
                 .prepare(
-                    "INSERT INTO room_log (room, number, command)
-                     SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[])",
+                    "INSERT INTO room_log (room, number, command, epoch)
+                     SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[])",
                 )
                 .await?,
             events: client
                 .prepare(
-                    "INSERT INTO room_events (room, seq, event)
-                     SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[])",
+                    "INSERT INTO room_events (room, seq, event, epoch)
+                     SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[])",
                 )
                 .await?,
             over: client.prepare("UPDATE rooms SET over = true WHERE id = ANY($1::text[])").await?,
@@ -304,23 +394,42 @@ impl Statements {
     }
 }
 
-/// The writer task: the one connection that holds this node's leases and writes.
-struct Writer {
-    url: String,
-    conn: Option<(Client, Statements, oneshot::Receiver<()>)>,
-    held: HashSet<String>,
-    notices: broadcast::Sender<Notice>,
+/// The writer's connection: the node itself, under its key.
+struct Conn {
+    client: Client,
+    statements: Statements,
+    closed: oneshot::Receiver<()>,
+    /// The node's key: its lock, and its name in `snl_nodes` and `room_leases`.
+    node: i64,
 }
 
-type WriteJob = (Vec<RoomWrite>, Option<Save>, Done<()>);
+/// The writer task: the one connection that holds this node's lease and writes.
+struct Writer {
+    url: String,
+    conn: Option<Conn>,
+    /// The rooms this node holds, with the epoch each was taken under.
+    held: HashMap<String, u64>,
+    notices: broadcast::Sender<Notice>,
+    /// Until when the lease is trusted (shared with [`PgStorage::leased`]).
+    trusted: Arc<Mutex<Option<Instant>>>,
+}
+
+type WriteJob = (Vec<RoomWrite>, Option<Save>, Option<u64>, Done<()>);
 
 impl Writer {
     async fn run(mut self, mut rx: mpsc::UnboundedReceiver<Job>) {
+        let mut renew_at = Instant::now() + RENEW;
         loop {
+            // The lease first: it is renewed on time however busy the writer is, and a lease
+            // that lapsed (the node was paused past it) stops everything before any job runs.
+            if self.conn.is_some() && Instant::now() >= renew_at {
+                self.renew().await;
+                renew_at = Instant::now() + RENEW;
+            }
             let closed = async {
                 match self.conn.as_mut() {
-                    Some((_, _, closed)) => {
-                        let _ = closed.await;
+                    Some(conn) => {
+                        let _ = (&mut conn.closed).await;
                     }
                     None => std::future::pending().await,
                 }
@@ -331,15 +440,18 @@ impl Writer {
                     None => return,
                 },
                 () = closed => {
-                    self.lose();
+                    self.lose("the connection to the database broke");
                     continue;
                 }
+                () = tokio::time::sleep_until(renew_at) => continue,
             };
             let mut next = Some(first);
             let mut group: Vec<WriteJob> = Vec::new();
             while let Some(job) = next.take() {
                 match job {
-                    Job::Write { writes, finished, done } => group.push((writes, finished, done)),
+                    Job::Write { writes, finished, lease, done } => {
+                        group.push((writes, finished, lease, done));
+                    }
                     Job::Acquire { room, done } => {
                         self.commit(std::mem::take(&mut group)).await;
                         let _ = done.send(self.acquire(&room).await);
@@ -357,19 +469,51 @@ impl Writer {
         }
     }
 
-    /// The connection lost: every lock with it.
-    fn lose(&mut self) {
-        self.conn = None;
+    /// The lease lost, or the connection: the connection is dropped (the node's key dies with
+    /// it, so its rooms are free at once), every room forgotten, and the node told.
+    fn lose(&mut self, why: &str) {
+        if self.conn.take().is_some() {
+            eprintln!("snl serve: {why}: every room here stops");
+        }
         self.held.clear();
+        *self.trusted.lock().unwrap_or_else(PoisonError::into_inner) = None;
         let _ = self.notices.send(Notice::Lost);
     }
 
-    /// The connection, made again if there is none.
-    async fn connection(
-        &mut self,
-    ) -> Result<&(Client, Statements, oneshot::Receiver<()>), StorageError> {
-        if self.conn.as_ref().is_some_and(|(c, _, _)| c.is_closed()) {
-            self.lose();
+    /// Whether the lease is past the time it is trusted (the node stalled, or could not renew).
+    fn lapsed(&self) -> bool {
+        self.trusted
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_none_or(|t| Instant::now() >= t)
+    }
+
+    /// Renews the lease, or loses everything if it lapsed or cannot be renewed.
+    async fn renew(&mut self) {
+        if self.lapsed() {
+            self.lose("this node's lease lapsed");
+            return;
+        }
+        let Some(conn) = self.conn.as_ref() else { return };
+        let sent = Instant::now();
+        let ms = i64::try_from(LEASE.as_millis()).unwrap_or(i64::MAX);
+        match conn.client.execute(&conn.statements.renew, &[&conn.node, &ms]).await {
+            Ok(1) => self.trust(sent),
+            Ok(_) => self.lose("this node's lease expired in the database"),
+            Err(e) => self.lose(&format!("this node's lease was not renewed ({e})")),
+        }
+    }
+
+    fn trust(&self, sent: Instant) {
+        *self.trusted.lock().unwrap_or_else(PoisonError::into_inner) = Some(sent + TRUST);
+    }
+
+    /// The connection, made again if there is none: a new key, its lock, its lease.
+    async fn connection(&mut self) -> Result<&Conn, StorageError> {
+        if self.conn.as_ref().is_some_and(|c| c.client.is_closed()) {
+            self.lose("the connection to the database broke");
+        } else if self.conn.is_some() && self.lapsed() {
+            self.lose("this node's lease lapsed");
         }
         if self.conn.is_none() {
             let (client, connection) = tokio_postgres::connect(&self.url, NoTls)
@@ -381,40 +525,87 @@ impl Writer {
                 let _ = tell.send(());
             });
             let statements = Statements::prepare(&client).await.map_err(|e| db(&e))?;
-            self.conn = Some((client, statements, closed));
+            // A key no other node has (0 is nobody).
+            let node = loop {
+                let key = random()?.cast_signed();
+                if key != 0 {
+                    break key;
+                }
+            };
+            // A node that stalls inside a transaction would keep its rooms' lease rows locked
+            // (the fence's `FOR SHARE`) and so keep every other node from taking them:
+            // PostgreSQL ends such a session, freeing its key and its rooms.
+            client
+                .batch_execute("SET idle_in_transaction_session_timeout = '2s'")
+                .await
+                .map_err(|e| db(&e))?;
+            let sent = Instant::now();
+            let ms = i64::try_from(LEASE.as_millis()).unwrap_or(i64::MAX);
+            client.execute("SELECT pg_advisory_lock($1)", &[&node]).await.map_err(|e| db(&e))?;
+            client
+                .execute(
+                    "INSERT INTO snl_nodes (node, expires)
+                     VALUES ($1, clock_timestamp() + $2::bigint * interval '1 ms')",
+                    &[&node, &ms],
+                )
+                .await
+                .map_err(|e| db(&e))?;
+            // Leases that ended long ago are forgotten.
+            client
+                .execute(
+                    "DELETE FROM snl_nodes WHERE expires < clock_timestamp() - interval '1 hour'",
+                    &[],
+                )
+                .await
+                .map_err(|e| db(&e))?;
+            self.trust(sent);
+            self.conn = Some(Conn { client, statements, closed, node });
         }
         Ok(self.conn.as_ref().expect("connected just above"))
     }
 
-    async fn acquire(&mut self, room: &str) -> Result<bool, StorageError> {
-        if self.held.contains(room) {
-            return Ok(true);
+    async fn acquire(&mut self, room: &str) -> Result<Option<u64>, StorageError> {
+        // Connected first: a lease that lapsed forgets every room held under it.
+        self.connection().await?;
+        if let Some(&epoch) = self.held.get(room) {
+            return Ok(Some(epoch));
         }
-        let (client, statements, _) = self.connection().await?;
-        let row = client.query_one(&statements.lock, &[&room]).await.map_err(|e| db(&e))?;
-        let got: bool = row.get(0);
-        if got {
-            self.held.insert(room.to_owned());
+        let conn = self.connection().await?;
+        let row = conn
+            .client
+            .query_opt(&conn.statements.acquire, &[&room, &conn.node])
+            .await
+            .map_err(|e| db(&e))?;
+        let epoch = row.map(|r| r.get::<_, i64>(0).cast_unsigned());
+        if let Some(epoch) = epoch {
+            self.held.insert(room.to_owned(), epoch);
         }
-        Ok(got)
+        Ok(epoch)
     }
 
     async fn release(&mut self, room: &str) -> Result<bool, StorageError> {
-        if !self.held.remove(room) {
-            return Ok(false);
-        }
-        let (client, statements, _) = self.connection().await?;
-        client.query_one(&statements.unlock, &[&room]).await.map_err(|e| db(&e))?;
+        let Some(epoch) = self.held.remove(room) else { return Ok(false) };
+        let conn = self.connection().await?;
+        conn.client
+            .execute(&conn.statements.release, &[&room, &conn.node, &epoch.cast_signed()])
+            .await
+            .map_err(|e| db(&e))?;
         Ok(true)
     }
 
     /// Commits `group` in one transaction, or batch by batch when the database refuses it
     /// whole; a batch for a room not held is refused before.
     async fn commit(&mut self, group: Vec<WriteJob>) {
+        if group.is_empty() {
+            return;
+        }
+        if self.conn.is_some() && self.lapsed() {
+            self.lose("this node's lease lapsed");
+        }
         let mut ready = Vec::with_capacity(group.len());
-        for (writes, finished, done) in group {
-            match self.check(&writes).await {
-                Ok(()) => ready.push((writes, finished, done)),
+        for (writes, finished, lease, done) in group {
+            match self.check(&writes, lease).await {
+                Ok(rooms) => ready.push((writes, finished, rooms, done)),
                 Err(e) => {
                     let _ = done.send(Err(e));
                 }
@@ -423,30 +614,48 @@ impl Writer {
         if ready.is_empty() {
             return;
         }
-        let together =
-            self.transaction(ready.iter().map(|(w, f, _)| (w.as_slice(), f.as_ref()))).await;
+        let together = self
+            .transaction(ready.iter().map(|(w, f, r, _)| (w.as_slice(), f.as_ref(), r.as_slice())))
+            .await;
         if together.is_ok() || ready.len() == 1 {
-            for (_, _, done) in ready {
+            for (_, _, rooms, done) in ready {
+                if let Err(StorageError::Fenced(_)) = &together {
+                    self.forget(&rooms);
+                }
                 let _ = done.send(together.clone());
             }
             return;
         }
-        for (writes, finished, done) in ready {
-            let alone =
-                self.transaction(std::iter::once((writes.as_slice(), finished.as_ref()))).await;
+        for (writes, finished, rooms, done) in ready {
+            let alone = self
+                .transaction(std::iter::once((
+                    writes.as_slice(),
+                    finished.as_ref(),
+                    rooms.as_slice(),
+                )))
+                .await;
+            if let Err(StorageError::Fenced(_)) = &alone {
+                self.forget(&rooms);
+            }
             let _ = done.send(alone);
         }
     }
 
-    /// Whether every room `writes` touches is held (a room created here is taken first).
-    async fn check(&mut self, writes: &[RoomWrite]) -> Result<(), StorageError> {
+    /// The rooms `writes` touches, each with the epoch it is written under: `lease` when the
+    /// writer said, else the one this node holds (a room created here is taken first).
+    async fn check(
+        &mut self,
+        writes: &[RoomWrite],
+        lease: Option<u64>,
+    ) -> Result<Vec<(String, u64)>, StorageError> {
         for write in writes {
             if let RoomWrite::Create { room, .. } = write
-                && !self.acquire(room).await?
+                && self.acquire(room).await?.is_none()
             {
                 return Err(StorageError::NotHeld(room.clone()));
             }
         }
+        let mut rooms: Vec<(String, u64)> = Vec::new();
         for write in writes {
             let (RoomWrite::Create { room, .. }
             | RoomWrite::Seat { room, .. }
@@ -456,24 +665,38 @@ impl Writer {
             else {
                 continue;
             };
-            if !self.held.contains(room) {
-                return Err(StorageError::NotHeld(room.clone()));
+            if rooms.iter().any(|(r, _)| r == room) {
+                continue;
+            }
+            match self.held.get(room) {
+                Some(&epoch) if lease.is_none_or(|l| l == epoch) => {
+                    rooms.push((room.clone(), epoch));
+                }
+                _ => return Err(StorageError::NotHeld(room.clone())),
             }
         }
-        Ok(())
+        Ok(rooms)
     }
 
     async fn transaction<'a>(
         &mut self,
-        batches: impl Iterator<Item = (&'a [RoomWrite], Option<&'a Save>)>,
+        batches: impl Iterator<Item = (&'a [RoomWrite], Option<&'a Save>, &'a [(String, u64)])>,
     ) -> Result<(), StorageError> {
+        let mut fence = (Vec::new(), Vec::new());
         let mut rooms = (Vec::new(), Vec::new(), Vec::new());
         let mut seats = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        let mut log = (Vec::new(), Vec::new(), Vec::new());
-        let mut events = (Vec::new(), Vec::new(), Vec::new());
+        let mut log = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut events = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let mut over = Vec::new();
         let mut games = Vec::new();
-        for (writes, finished) in batches {
+        for (writes, finished, leases) in batches {
+            for (room, epoch) in leases {
+                fence.0.push(room.as_str());
+                fence.1.push(epoch.cast_signed());
+            }
+            let epoch_of = |room: &str| {
+                leases.iter().find(|(r, _)| r == room).map_or(0, |(_, e)| e.cast_signed())
+            };
             for write in writes {
                 match write {
                     RoomWrite::Create { room, setup, now_ms } => {
@@ -491,11 +714,13 @@ impl Writer {
                         log.0.push(room.as_str());
                         log.1.push(number.cast_signed());
                         log.2.push(command.as_str());
+                        log.3.push(epoch_of(room));
                     }
                     RoomWrite::Event { room, seq, event } => {
                         events.0.push(room.as_str());
                         events.1.push(seq.cast_signed());
                         events.2.push(event.as_str());
+                        events.3.push(epoch_of(room));
                     }
                     RoomWrite::Over { room } => over.push(room.as_str()),
                     _ => {}
@@ -503,9 +728,14 @@ impl Writer {
             }
             games.extend(finished);
         }
-        let (client, statements, _) = self.connection().await?;
+        let conn = self.connection().await?;
+        let (client, statements, node) = (&conn.client, &conn.statements, conn.node);
         let run = async {
             client.batch_execute("BEGIN").await?;
+            // First the fence: every room's lease is this node's, under the epoch written.
+            if !fence.0.is_empty() {
+                client.execute(&statements.fence, &[&fence.0, &fence.1, &node]).await?;
+            }
             if !rooms.0.is_empty() {
                 client.execute(&statements.rooms, &[&rooms.0, &rooms.1, &rooms.2]).await?;
             }
@@ -515,10 +745,12 @@ impl Writer {
                     .await?;
             }
             if !log.0.is_empty() {
-                client.execute(&statements.log, &[&log.0, &log.1, &log.2]).await?;
+                client.execute(&statements.log, &[&log.0, &log.1, &log.2, &log.3]).await?;
             }
             if !events.0.is_empty() {
-                client.execute(&statements.events, &[&events.0, &events.1, &events.2]).await?;
+                client
+                    .execute(&statements.events, &[&events.0, &events.1, &events.2, &events.3])
+                    .await?;
             }
             if !over.is_empty() {
                 client.execute(&statements.over, &[&over]).await?;
@@ -544,11 +776,29 @@ impl Writer {
             }
         }
     }
+
+    /// After a batch was fenced, its rooms (under the epochs written) are not this node's.
+    fn forget(&mut self, rooms: &[(String, u64)]) {
+        for (room, epoch) in rooms {
+            if self.held.get(room) == Some(epoch) {
+                self.held.remove(room);
+            }
+        }
+    }
 }
 
 impl Storage for PgStorage {
     fn write(&self, writes: Vec<RoomWrite>, finished: Option<Save>) -> Pending<'_, ()> {
-        Box::pin(self.ask(|done| Job::Write { writes, finished, done }))
+        Box::pin(self.ask(|done| Job::Write { writes, finished, lease: None, done }))
+    }
+
+    fn write_under(
+        &self,
+        lease: u64,
+        writes: Vec<RoomWrite>,
+        finished: Option<Save>,
+    ) -> Pending<'_, ()> {
+        Box::pin(self.ask(move |done| Job::Write { writes, finished, lease: Some(lease), done }))
     }
 
     fn unfinished(&self) -> Pending<'_, Vec<StoredRoom>> {
@@ -623,7 +873,14 @@ impl Storage for PgStorage {
         true
     }
 
-    fn acquire<'a>(&'a self, room: &'a str) -> Pending<'a, bool> {
+    fn leased(&self) -> bool {
+        self.trusted
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_some_and(|t| Instant::now() < t)
+    }
+
+    fn acquire<'a>(&'a self, room: &'a str) -> Pending<'a, Option<u64>> {
         Box::pin(self.ask(|done| Job::Acquire { room: room.to_owned(), done }))
     }
 

@@ -181,8 +181,21 @@ async fn the_postgres_store_passes_the_storage_suite() {
     );
 }
 
-/// The advisory lock key of `room`, as the store takes it.
-const KEY: &str = "hashtextextended($1::text, 0)";
+/// An administrator's connection to `url`, for what only the test does to the nodes.
+async fn admin(url: &str) -> tokio_postgres::Client {
+    let (admin, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(connection);
+    admin
+}
+
+/// The node key that holds `room` in the database, and its epoch.
+async fn owner(admin: &tokio_postgres::Client, room: &str) -> (i64, i64) {
+    let row = admin
+        .query_one("SELECT node, epoch FROM room_leases WHERE room = $1", &[&room])
+        .await
+        .unwrap();
+    (row.get(0), row.get(1))
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_room_is_held_by_one_node_at_a_time_and_a_dead_nodes_rooms_are_free() {
@@ -190,47 +203,120 @@ async fn a_room_is_held_by_one_node_at_a_time_and_a_dead_nodes_rooms_are_free() 
     let url = postgres.database("leases").await;
     let (one, two) =
         (PgStorage::connect(&url).await.unwrap(), PgStorage::connect(&url).await.unwrap());
+    assert!(one.leased() && two.leased(), "a node holds a lease from its start");
 
-    // A room is its creator's: the other node can neither take it nor write for it.
+    // A room is its creator's, under epoch 1: the other node can neither take it nor write
+    // for it.
     one.write(vec![create("a"), event("a", 1)], None).await.unwrap();
-    assert!(one.acquire("a").await.unwrap(), "the creator holds it");
-    assert!(!two.acquire("a").await.unwrap());
+    assert_eq!(one.acquire("a").await.unwrap(), Some(1), "the creator holds it");
+    assert_eq!(two.acquire("a").await.unwrap(), None);
     assert_eq!(two.write(vec![event("a", 2)], None).await, Err(StorageError::NotHeld("a".into())));
 
-    // Let go, it is the other's, and the first may no longer write.
+    // Let go, it is the other's under the next epoch, and the first may no longer write.
     assert!(one.release("a").await.unwrap());
     assert!(!one.release("a").await.unwrap(), "only a room held is let go");
-    assert!(two.acquire("a").await.unwrap());
+    assert_eq!(two.acquire("a").await.unwrap(), Some(2));
     assert_eq!(one.write(vec![event("a", 2)], None).await, Err(StorageError::NotHeld("a".into())));
-    two.write(vec![event("a", 2)], None).await.unwrap();
+    assert_eq!(
+        one.write_under(1, vec![event("a", 2)], None).await,
+        Err(StorageError::NotHeld("a".into())),
+        "nor under its old epoch"
+    );
+    two.write_under(2, vec![event("a", 2)], None).await.unwrap();
 
     // The holder's connection dies (as when its process is killed): it is told it lost every
-    // lease, its writes are refused, and the room is free for the first node.
+    // lease, its writes are refused, and the room is free for the first node at once (its
+    // lease has not expired: its key's lock is gone).
+    let admin = admin(&url).await;
+    let (holder, _) = owner(&admin, "a").await;
     let mut told = two.notices().unwrap();
-    let (admin, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await.unwrap();
-    tokio::spawn(connection);
     let killed = admin
         .query_one(
-            &format!(
-                "SELECT count(pg_terminate_backend(pid)) FROM pg_locks
-                 WHERE locktype = 'advisory' AND granted
-                   AND ((classid::bigint << 32) | objid::bigint) = (SELECT {KEY})"
-            ),
-            &[&"a"],
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_locks
+             WHERE locktype = 'advisory' AND granted
+               AND ((classid::bigint << 32) | objid::bigint) = $1",
+            &[&holder],
         )
         .await
         .unwrap();
-    assert_eq!(killed.get::<_, i64>(0), 1, "one connection held the room");
+    assert_eq!(killed.get::<_, i64>(0), 1, "one connection is the node");
     loop {
         if told.recv().await.unwrap() == Notice::Lost {
             break;
         }
     }
-    assert!(two.write(vec![event("a", 3)], None).await.is_err());
-    // Wait for PostgreSQL to let the lock go (it does as the killed connection ends).
-    admin.execute(&format!("SELECT pg_advisory_lock({KEY})"), &[&"a"]).await.unwrap();
-    admin.execute(&format!("SELECT pg_advisory_unlock({KEY})"), &[&"a"]).await.unwrap();
-    assert!(one.acquire("a").await.unwrap());
-    one.write(vec![event("a", 3)], None).await.unwrap();
+    assert!(two.write_under(2, vec![event("a", 3)], None).await.is_err());
+    // Wait for PostgreSQL to let the key go (it does as the killed connection ends).
+    admin.execute("SELECT pg_advisory_lock($1)", &[&holder]).await.unwrap();
+    admin.execute("SELECT pg_advisory_unlock($1)", &[&holder]).await.unwrap();
+    assert_eq!(one.acquire("a").await.unwrap(), Some(3));
+    one.write_under(3, vec![event("a", 3)], None).await.unwrap();
     assert_eq!(one.room("a").await.unwrap().unwrap().events, ["a e1", "a e2", "a e3"]);
+    let epochs: Vec<i64> = admin
+        .query("SELECT epoch FROM room_events WHERE room = 'a' ORDER BY seq", &[])
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(epochs, [1, 2, 3], "each event is stored with the epoch it was written under");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_database_refuses_a_write_under_an_old_epoch_and_takes_a_stalled_nodes_rooms() {
+    let postgres = pg::Postgres::start("fence");
+    let url = postgres.database("fence").await;
+    let (one, two) =
+        (PgStorage::connect(&url).await.unwrap(), PgStorage::connect(&url).await.unwrap());
+    one.write(vec![create("a"), event("a", 1), create("b")], None).await.unwrap();
+    two.write(vec![create("c")], None).await.unwrap();
+    let lease = one.acquire("a").await.unwrap().unwrap();
+    let admin = admin(&url).await;
+    let (other, _) = owner(&admin, "c").await;
+
+    // Room a changes hands in the database behind node one's back (as when one stalled and
+    // another node took it): one still counts itself the holder, so its batch — an event of
+    // room b, which it does hold, and one of room a — reaches the database, which refuses
+    // it whole.
+    admin
+        .execute("UPDATE room_leases SET node = $1, epoch = epoch + 1 WHERE room = 'a'", &[&other])
+        .await
+        .unwrap();
+    let stale = one.write_under(lease, vec![event("b", 1), event("a", 2)], None).await;
+    assert!(
+        matches!(&stale, Err(StorageError::Fenced(m)) if m.contains("room a is no longer held")),
+        "{stale:?}"
+    );
+    assert!(one.room("b").await.unwrap().unwrap().events.is_empty(), "nothing of it is stored");
+    assert_eq!(one.room("a").await.unwrap().unwrap().events, ["a e1"]);
+    // Fenced once, the room is forgotten: it is not taken back from a live holder.
+    assert_eq!(one.acquire("a").await.unwrap(), None);
+    assert_eq!(
+        one.write_under(lease, vec![event("a", 2)], None).await,
+        Err(StorageError::NotHeld("a".into()))
+    );
+
+    // Node one stalls past its lease: it expires in the database, its connection living on
+    // as a paused process's does. Node two takes its room b under the next epoch; one may no
+    // longer renew, is told it lost every lease, and writes nothing more.
+    let mut told = one.notices().unwrap();
+    let (holder, epoch) = owner(&admin, "b").await;
+    admin
+        .execute(
+            "UPDATE snl_nodes SET expires = clock_timestamp() - interval '1 s' WHERE node = $1",
+            &[&holder],
+        )
+        .await
+        .unwrap();
+    assert_eq!(two.acquire("b").await.unwrap(), Some(epoch.cast_unsigned() + 1));
+    let late = one.write(vec![event("b", 1)], None).await;
+    assert!(matches!(late, Err(StorageError::NotHeld(_) | StorageError::Fenced(_))), "{late:?}");
+    loop {
+        if told.recv().await.unwrap() == Notice::Lost {
+            break;
+        }
+    }
+    assert!(!one.leased(), "a node that lost its lease acts for no room");
+    two.write_under(epoch.cast_unsigned() + 1, vec![event("b", 1)], None).await.unwrap();
+    assert_eq!(two.room("b").await.unwrap().unwrap().events, ["b e1"]);
 }
