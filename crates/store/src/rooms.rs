@@ -24,7 +24,7 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
-use std::path::Path;
+use std::{collections::HashMap, path::Path};
 
 use rusqlite::{OptionalExtension, params};
 
@@ -34,7 +34,7 @@ use snl_wire::{ChatEntry, GameId, ServerFrame};
 use crate::db::{Database, DbError};
 
 /// The room tables' schema version.
-pub const ROOM_SCHEMA_VERSION: u32 = 4;
+pub const ROOM_SCHEMA_VERSION: u32 = 5;
 
 /// Each step takes the room tables from its index to the next version.
 const ROOM_MIGRATIONS: [&str; ROOM_SCHEMA_VERSION as usize] = [
@@ -105,7 +105,93 @@ const ROOM_MIGRATIONS: [&str; ROOM_SCHEMA_VERSION as usize] = [
         game_id  INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
         room     TEXT    NOT NULL REFERENCES rooms (id)
     );",
+    // 5: a room's commands and events of one commit in one row, not a row and an index entry
+    // each: a move of many rooms' group commit was about ten B-tree inserts a room, now three.
+    // A row holds its commands numbered `first_number..=last_number` and its events numbered
+    // `first_seq..=last_seq` (NULL when it has none), each column one item or several joined
+    // by line breaks (an item with a line break is a row's only one). Each room's numbers go
+    // on from its last, each once: the indexes are unique and the trigger refuses a gap.
+    "CREATE TABLE room_batches (
+        room          TEXT    NOT NULL REFERENCES rooms (id) ON DELETE CASCADE,
+        first_number  INTEGER,
+        last_number   INTEGER,
+        commands      TEXT,
+        first_seq     INTEGER,
+        last_seq      INTEGER,
+        events        TEXT
+    );
+    INSERT INTO room_batches (room, first_seq, last_seq, events)
+        SELECT room, seq, seq, event FROM room_events ORDER BY room, seq;
+    INSERT INTO room_batches (room, first_number, last_number, commands)
+        SELECT room, number, number, command FROM room_log ORDER BY room, number;
+    DROP TABLE room_events;
+    DROP TABLE room_log;
+    CREATE UNIQUE INDEX room_batches_events ON room_batches (room, last_seq)
+        WHERE last_seq IS NOT NULL;
+    CREATE UNIQUE INDEX room_batches_commands ON room_batches (room, last_number)
+        WHERE last_number IS NOT NULL;
+    CREATE TRIGGER room_batches_numbered BEFORE INSERT ON room_batches
+    BEGIN
+        SELECT RAISE(ABORT, 'a room''s events are out of order')
+        WHERE NEW.first_seq IS NOT NULL AND NEW.first_seq <> 1 + coalesce((SELECT max(last_seq)
+            FROM room_batches WHERE room = NEW.room AND last_seq IS NOT NULL), 0);
+        SELECT RAISE(ABORT, 'a room''s commands are out of order')
+        WHERE NEW.first_number IS NOT NULL AND NEW.first_number <> 1 + coalesce((SELECT
+            max(last_number) FROM room_batches WHERE room = NEW.room AND last_number IS NOT NULL), 0);
+    END;",
 ];
+
+/// The commands and events of one room in one commit, gathered into its row of
+/// `room_batches`.
+#[derive(Default)]
+struct Batch {
+    /// The first and last command's numbers, and the commands joined by line breaks.
+    commands: Option<(u64, u64, String)>,
+    /// The first and last event's numbers, and the events joined by line breaks.
+    events: Option<(u64, u64, String)>,
+    /// Whether an item holds a line break: it must be its column's only one.
+    sealed: bool,
+}
+
+impl Batch {
+    /// Adds command or event `number` to this row; `false` when it must begin a row of its
+    /// own (it does not follow the last one, or a line break is in one of them).
+    fn add(&mut self, events: bool, number: u64, item: &str) -> bool {
+        let broken = item.contains('\n');
+        let column = if events { &mut self.events } else { &mut self.commands };
+        match column {
+            None => {
+                *column = Some((number, number, item.to_owned()));
+                self.sealed |= broken;
+                true
+            }
+            Some((_, last, text)) if !self.sealed && !broken && number == *last + 1 => {
+                *last = number;
+                text.push('\n');
+                text.push_str(item);
+                true
+            }
+            Some(_) => false,
+        }
+    }
+}
+
+/// Splits a column of `count` items as [`Batch`] joined them.
+fn items(text: String, count: u64) -> rusqlite::Result<Vec<String>> {
+    if count == 1 {
+        return Ok(vec![text]);
+    }
+    let items: Vec<String> = text.split('\n').map(str::to_owned).collect();
+    if items.len() as u64 == count {
+        Ok(items)
+    } else {
+        Err(rusqlite::Error::InvalidColumnType(
+            0,
+            "a batch of the wrong length".into(),
+            rusqlite::types::Type::Text,
+        ))
+    }
+}
 
 /// One change to a room, written with others in one transaction by [`RoomStore::write`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -294,6 +380,20 @@ impl RoomStore {
     ) -> Result<(), DbError> {
         let tx =
             self.db.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        // Each room's commands and events, gathered into its rows, in the order the rooms came.
+        let mut order: Vec<&str> = Vec::new();
+        let mut batches: HashMap<&str, Vec<Batch>> = HashMap::new();
+        let mut gather = |room: &'a str, number: u64, item: &str, events: bool| {
+            let rows = batches.entry(room).or_insert_with(|| {
+                order.push(room);
+                Vec::new()
+            });
+            if !rows.last_mut().is_some_and(|row| row.add(events, number, item)) {
+                let mut row = Batch::default();
+                row.add(events, number, item);
+                rows.push(row);
+            }
+        };
         for write in writes {
             match write {
                 RoomWrite::Create { room, setup, now_ms } => {
@@ -314,24 +414,41 @@ impl RoomStore {
                         token_hash
                     ])?;
                 }
-                RoomWrite::Log { room, number, command } => {
-                    tx.prepare_cached(
-                        "INSERT INTO room_log (room, number, command) VALUES (?1, ?2, ?3)",
-                    )?
-                    .execute(params![room, number.cast_signed(), command])?;
-                }
-                RoomWrite::Event { room, seq, event } => {
-                    tx.prepare_cached(
-                        "INSERT INTO room_events (room, seq, event) VALUES (?1, ?2, ?3)",
-                    )?
-                    .execute(params![room, seq.cast_signed(), event])?;
-                }
+                RoomWrite::Log { room, number, command } => gather(room, *number, command, false),
+                RoomWrite::Event { room, seq, event } => gather(room, *seq, event, true),
                 RoomWrite::Over { room } => {
                     tx.prepare_cached("UPDATE rooms SET over = 1 WHERE id = ?1")?
                         .execute([room])?;
                 }
             }
         }
+        let mut insert = tx.prepare_cached(
+            "INSERT INTO room_batches
+                 (room, first_number, last_number, commands, first_seq, last_seq, events)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )?;
+        let range = |column: &Option<(u64, u64, String)>| match column {
+            Some((first, last, text)) => {
+                (Some(first.cast_signed()), Some(last.cast_signed()), Some(text.clone()))
+            }
+            None => (None, None, None),
+        };
+        for room in order {
+            for row in batches.remove(room).unwrap_or_default() {
+                let (first_number, last_number, commands) = range(&row.commands);
+                let (first_seq, last_seq, events) = range(&row.events);
+                insert.execute(params![
+                    room,
+                    first_number,
+                    last_number,
+                    commands,
+                    first_seq,
+                    last_seq,
+                    events
+                ])?;
+            }
+        }
+        drop(insert);
         tx.commit()?;
         Ok(())
     }
@@ -419,12 +536,23 @@ impl RoomStore {
     ///
     /// Whatever SQLite reports.
     pub fn events_between(&self, id: &str, after: u64, upto: u64) -> Result<Vec<String>, DbError> {
-        let mut events = self.db.conn.prepare_cached(
-            "SELECT event FROM room_events WHERE room = ?1 AND seq > ?2 AND seq <= ?3 ORDER BY seq",
+        let mut rows = self.db.conn.prepare_cached(
+            "SELECT first_seq, last_seq, events FROM room_batches
+             WHERE room = ?1 AND last_seq IS NOT NULL AND last_seq > ?2 AND first_seq <= ?3
+             ORDER BY last_seq",
         )?;
-        let rows =
-            events.query_map(params![id, after.cast_signed(), upto.cast_signed()], |r| r.get(0))?;
-        Ok(rows.collect::<Result<Vec<String>, _>>()?)
+        let mut events = Vec::new();
+        let mut found = rows.query(params![id, after.cast_signed(), upto.cast_signed()])?;
+        while let Some(row) = found.next()? {
+            let (first, last): (i64, i64) = (row.get(0)?, row.get(1)?);
+            let (first, last) = (first.cast_unsigned(), last.cast_unsigned());
+            for (seq, event) in (first..=last).zip(items(row.get(2)?, last + 1 - first)?) {
+                if seq > after && seq <= upto {
+                    events.push(event);
+                }
+            }
+        }
+        Ok(events)
     }
 
     /// A room's seats, log and events read around its id and setup.
@@ -433,15 +561,16 @@ impl RoomStore {
         let mut seats = conn.prepare_cached(
             "SELECT seat, name, token_hash FROM room_seats WHERE room = ?1 ORDER BY seat",
         )?;
-        let mut log =
-            conn.prepare_cached("SELECT command FROM room_log WHERE room = ?1 ORDER BY number")?;
-        let mut events =
-            conn.prepare_cached("SELECT event FROM room_events WHERE room = ?1 ORDER BY seq")?;
         let seats = seats
             .query_map([&id], |r| Ok((r.get::<_, i64>(0)? as usize, r.get(1)?, r.get(2)?)))?
             .collect::<Result<Vec<_>, _>>()?;
-        let log = log.query_map([&id], |r| r.get(0))?.collect::<Result<Vec<String>, _>>()?;
-        let events = events.query_map([&id], |r| r.get(0))?.collect::<Result<Vec<String>, _>>()?;
+        let log = column(
+            conn,
+            "SELECT last_number - first_number + 1, commands FROM room_batches
+             WHERE room = ?1 AND last_number IS NOT NULL ORDER BY last_number",
+            &id,
+        )?;
+        let events = room_events(conn, &id)?;
         Ok(StoredRoom { id, setup, seats, log, events })
     }
 
@@ -453,6 +582,28 @@ impl RoomStore {
     pub fn schema_version(&self) -> Result<u32, DbError> {
         Ok(room_version(&self.db.conn)?.unwrap_or(0))
     }
+}
+
+/// Every item of the rows `sql` gives (each row its count of items, then the items) for
+/// `room`, in order.
+fn column(conn: &rusqlite::Connection, sql: &str, room: &str) -> Result<Vec<String>, DbError> {
+    let mut rows = conn.prepare_cached(sql)?;
+    let mut found = rows.query([room])?;
+    let mut all = Vec::new();
+    while let Some(row) = found.next()? {
+        all.extend(items(row.get(1)?, row.get::<_, i64>(0)?.cast_unsigned())?);
+    }
+    Ok(all)
+}
+
+/// Every event of `room`, in order.
+fn room_events(conn: &rusqlite::Connection, room: &str) -> Result<Vec<String>, DbError> {
+    column(
+        conn,
+        "SELECT last_seq - first_seq + 1, events FROM room_batches
+         WHERE room = ?1 AND last_seq IS NOT NULL ORDER BY last_seq",
+        room,
+    )
 }
 
 fn room_version(conn: &rusqlite::Connection) -> rusqlite::Result<Option<u32>> {
@@ -491,13 +642,9 @@ impl Database {
                 .query_row("SELECT room FROM game_rooms WHERE game_id = ?1", [game.0], |r| r.get(0))
                 .optional()?;
             if let Some(room) = room {
-                let mut stmt = self
-                    .conn
-                    .prepare("SELECT event FROM room_events WHERE room = ?1 ORDER BY seq")?;
-                let frames = stmt.query_map([room], |r| r.get::<_, String>(0))?;
                 let mut lines = ChatLines::default();
-                for frame in frames {
-                    lines.read(&frame?);
+                for frame in room_events(&self.conn, &room)? {
+                    lines.read(&frame);
                 }
                 return Ok(lines.lines);
             }
@@ -676,6 +823,65 @@ mod tests {
         assert!(store.events_between("a", 5, 5).unwrap().is_empty());
         assert!(store.events_between("c", 0, 5).unwrap().is_empty());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_commits_commands_and_events_of_a_room_are_one_row_and_come_back_one_by_one() {
+        let dir = TestDir::new("rooms-batches");
+        let mut store = RoomStore::open(&dir.path().join("games.db")).unwrap();
+        let log = |number, command: &str| RoomWrite::Log {
+            room: "a".into(),
+            number,
+            command: command.into(),
+        };
+        let event =
+            |seq, event: &str| RoomWrite::Event { room: "a".into(), seq, event: event.into() };
+        store
+            .write(&[create("a"), log(1, "c1"), event(1, "e1"), event(2, "e2"), event(3, "e3")])
+            .unwrap();
+        // Items with line breaks (the store's text is opaque) each take a row of their own.
+        store
+            .write(&[
+                log(2, "c\n2"),
+                event(4, "e4"),
+                event(5, "e\n5"),
+                event(6, "e6"),
+                log(3, "c3"),
+            ])
+            .unwrap();
+        let rows: i64 = store
+            .database()
+            .conn
+            .query_row("SELECT count(*) FROM room_batches WHERE room = 'a'", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(rows, 4, "one row for the first commit, three for the second");
+        let room = store.room("a").unwrap().unwrap();
+        assert_eq!(room.log, ["c1", "c\n2", "c3"]);
+        assert_eq!(room.events, ["e1", "e2", "e3", "e4", "e\n5", "e6"]);
+        assert_eq!(store.events_between("a", 2, 5).unwrap(), ["e3", "e4", "e\n5"]);
+    }
+
+    #[test]
+    fn a_rooms_numbers_go_on_from_its_last_without_a_gap_or_a_repeat() {
+        let dir = TestDir::new("rooms-numbered");
+        let mut store = RoomStore::open(&dir.path().join("games.db")).unwrap();
+        let event = |seq| RoomWrite::Event { room: "a".into(), seq, event: format!("e{seq}") };
+        let log = |number| RoomWrite::Log { room: "a".into(), number, command: "c".into() };
+        store.write(&[create("a"), create("b"), log(1), event(1), event(2)]).unwrap();
+        let refused = |store: &mut RoomStore, writes: &[RoomWrite]| {
+            let error = store.write(writes).unwrap_err().to_string();
+            assert!(error.contains("are out of order"), "{error}");
+        };
+        refused(&mut store, &[event(4)]);
+        refused(&mut store, &[event(2)]);
+        refused(&mut store, &[log(1)]);
+        refused(&mut store, &[log(3)]);
+        // Refused whole: room b's event of the same commit is not kept either.
+        let b = RoomWrite::Event { room: "b".into(), seq: 1, event: "b1".into() };
+        refused(&mut store, &[b.clone(), event(3), event(5)]);
+        assert!(store.room("b").unwrap().unwrap().events.is_empty());
+        store.write(&[b, log(2), event(3)]).unwrap();
+        assert_eq!(store.room("a").unwrap().unwrap().events, ["e1", "e2", "e3"]);
     }
 
     #[test]

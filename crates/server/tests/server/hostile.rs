@@ -258,7 +258,7 @@ fn a_chat_line_is_stored_once_and_still_told_after_a_restart_and_in_the_games_re
     drop(runtime);
     let path = dir.path().join("games.db");
     for line in ["said once: good luck", "said once: anyone?"] {
-        assert_eq!(kept(&path, line), ["room_events.event"], "{line}");
+        assert_eq!(kept(&path, line), ["room_batches.events"], "{line}");
     }
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
