@@ -89,8 +89,13 @@ up() {
   local rooms="" any=""
   for k in $(seq 1 "$n"); do
     start_node "$k"
-    # A node that refuses, drops or (stalled) does not answer a request is left out for 2 s.
-    rooms+="        server 127.0.0.1:$((PORT + k)) max_fails=1 fail_timeout=2s;"$'\n'
+    # Rooms: no node is ever left out. A WebSocket counts as a success only when it closes, so a
+    # node once marked failed would get one request per fail_timeout for as long as its
+    # connections last, and with every node marked a room would find none ("no live
+    # upstreams"). A node that refuses the connection (down) is passed over at once anyway, one
+    # that does not answer (stalled) after the read timeout.
+    rooms+="        server 127.0.0.1:$((PORT + k)) max_fails=0;"$'\n'
+    # Anything else: a node that refuses or drops a request is left out for 2 s.
     any+="        server 127.0.0.1:$((PORT + k)) max_fails=1 fail_timeout=2s;"$'\n'
   done
   ROOMS="$rooms" ANY="$any" DIR="$DIR" LISTEN="127.0.0.1:$PORT" python3 - deploy/nginx.conf \

@@ -6,6 +6,7 @@
 #
 #   scripts/bench-server.sh [ROOMS...]     default: 500 5000
 #   RUNS=3 DURATION=20 scripts/bench-server.sh 500
+#   BASE_BIN=/path/to/older/snl scripts/bench-server.sh 500   # and an older snl, in the same turns
 #
 # A benchmark, not a test: it prints figures and asserts nothing. Each side gets a fresh process
 # (and the server a fresh database in a temporary folder) on a free port.
@@ -34,8 +35,10 @@ one() {
   if [ "$side" = floor ]; then
     "$bin/examples/floor" "127.0.0.1:$port" >"$tmp/floor.log" 2>&1 &
   else
+    local snl=$bin/snl
+    [ "$side" = base ] && snl=$BASE_BIN
     rm -rf "$tmp/db" && mkdir -p "$tmp/db"
-    "$bin/snl" serve --addr "127.0.0.1:$port" --db "$tmp/db/games.db" --bot-delay-ms 0 \
+    "$snl" serve --addr "127.0.0.1:$port" --db "$tmp/db/games.db" --bot-delay-ms 0 \
       --max-rooms 1000000 --rooms-per-minute 1000000 --max-connections 1000000 \
       --connections-per-address 0 --rate 1000000 >"$tmp/server.log" 2>&1 &
   fi
@@ -56,12 +59,17 @@ one() {
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
+sides=(floor server)
+[ -z "${BASE_BIN:-}" ] || sides+=(base)
 for rooms in "${rooms_list[@]}"; do
-  : >"$tmp/floor.us"; : >"$tmp/server.us"
+  for side in "${sides[@]}"; do : >"$tmp/$side.us"; done
   for _ in $(seq 1 "$runs"); do
-    one floor "$rooms" >>"$tmp/floor.us"
-    one server "$rooms" >>"$tmp/server.us"
+    for side in "${sides[@]}"; do one "$side" "$rooms" >>"$tmp/$side.us"; done
   done
   f=$(median <"$tmp/floor.us"); s=$(median <"$tmp/server.us")
   echo "rooms $rooms: floor $f us, server $s us per intent (medians of $runs, ${duration} s windows): $(awk -v s="$s" -v f="$f" 'BEGIN {printf "%.2f", s / f}')x the floor"
+  if [ -n "${BASE_BIN:-}" ]; then
+    b=$(median <"$tmp/base.us")
+    echo "rooms $rooms: $BASE_BIN $b us per intent: $(awk -v b="$b" -v f="$f" 'BEGIN {printf "%.2f", b / f}')x the floor"
+  fi
 done

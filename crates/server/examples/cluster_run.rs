@@ -164,23 +164,30 @@ fn game(frames: &[Value]) -> Vec<Value> {
 
 /// Creates a room through `addr`, takes seat 0; returns (room, token). A request refused for
 /// now (too many rooms made at once, a node that is down or paused, a room that stopped as it
-/// moved: `room_closed`) is made again.
+/// moved: `room_closed`) is made again. A claim whose answer was lost (its node killed as it
+/// answered) may have taken the seat with a token never seen: then a new room is made.
 async fn room(addr: SocketAddr, seed: u64) -> (String, String) {
     let again = |status: u16| matches!(status, 410 | 429) || status >= 500;
     let mut tries = 0;
-    let mut ask = async |path: &str, body: &str, ok: u16| loop {
-        let (status, answer) = http(addr, "POST", path, body).await;
-        if status == ok {
-            return answer;
+    loop {
+        let mut ask = async |path: &str, body: &str, ok: u16| loop {
+            let (status, answer) = http(addr, "POST", path, body).await;
+            if status == ok || status == 409 {
+                return (status, answer);
+            }
+            tries += 1;
+            assert!(again(status) && tries < 100, "{path}: {status} {answer}");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        };
+        let (_, created) = ask("/api/rooms", &request(seed), 201).await;
+        let room = created["room"].as_str().unwrap().to_owned();
+        let (status, claimed) =
+            ask(&format!("/api/rooms/{room}/seats/0"), r#"{"name":"Ann"}"#, 200).await;
+        if status == 200 {
+            return (room, claimed["token"].as_str().unwrap().to_owned());
         }
-        tries += 1;
-        assert!(again(status) && tries < 100, "{path}: {status} {answer}");
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    };
-    let created = ask("/api/rooms", &request(seed), 201).await;
-    let room = created["room"].as_str().unwrap().to_owned();
-    let claimed = ask(&format!("/api/rooms/{room}/seats/0"), r#"{"name":"Ann"}"#, 200).await;
-    (room, claimed["token"].as_str().unwrap().to_owned())
+        assert!(tries > 0, "seat 0 of a new room {room} is taken: {claimed}");
+    }
 }
 
 /// Every seed's game on one server alone (in this process, SQLite).
