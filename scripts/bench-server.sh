@@ -8,6 +8,9 @@
 #   RUNS=3 DURATION=20 scripts/bench-server.sh 500
 #   BASE_BIN=/path/to/older/snl scripts/bench-server.sh 500   # and an older snl, in the same turns
 #
+# Each run plays its rooms ROUNDS times over on the same process (default: enough rounds for
+# 10,000 rooms, 20 of 500 or 2 of 5,000: back to back a round of 500 rooms lasts about a second).
+#
 # A benchmark, not a test: it prints figures and asserts nothing. Each side gets a fresh process
 # (and the server a fresh database in a temporary folder) on a free port.
 set -euo pipefail
@@ -45,6 +48,7 @@ one() {
   server_pid=$!
   wait_port "$port"
   "$bin/examples/load" --rooms "$rooms" --duration "$duration" --addr "127.0.0.1:$port" \
+    --rounds "${ROUNDS:-$(((10000 + rooms - 1) / rooms))}" \
     --server-pid "$server_pid" >"$tmp/load.log" 2>&1 || { cat "$tmp/load.log" >&2; stop; return 1; }
   stop
   local us

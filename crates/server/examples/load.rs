@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release -p snl-server --example load -- --rooms 1000 [--paced] [--seed 1]
-//!     [--duration SECONDS] [--addr HOST:PORT --server-pid PID]
+//!     [--duration SECONDS] [--rounds K] [--addr HOST:PORT --server-pid PID]
 //! ```
 //!
 //! Patterns: back to back (each player rolls as soon as the server says it is awaited) or
@@ -13,6 +13,10 @@
 //! With `--duration`, no player rolls once that many seconds have passed since the first roll:
 //! each room then stops at its last event, and every player still checks that it received every
 //! event up to it (so a steady window is measured without playing every game to the end).
+//! With `--rounds K`, the rooms are played K times over, new rooms each round, on the same
+//! server: back to back, a round of 500 rooms lasts about a second, K of them long enough to
+//! steady; intents, events, errors and the server's CPU are summed over the rounds (its CPU
+//! counted from each round's first roll), latencies are the worst round's, memory the first's.
 //! Reports connections held, intents per second, intent→event latency p50/p95/p99/max, errors,
 //! lost or duplicated events, and — with `--server-pid` — the server's resident memory per
 //! connection (connected, at its peak during the run, and at the end).
@@ -86,6 +90,24 @@ pub struct Report {
     /// Players stopped at their room's last event when the duration was over.
     pub stopped: usize,
     pub events: u64,
+}
+
+impl Report {
+    /// Adds a round's report to this one: counts summed, latencies the worst round's.
+    fn add(&mut self, round: &Report) {
+        self.connections = self.connections.max(round.connections);
+        self.intents += round.intents;
+        self.seconds += round.seconds;
+        self.p50_us = self.p50_us.max(round.p50_us);
+        self.p95_us = self.p95_us.max(round.p95_us);
+        self.p99_us = self.p99_us.max(round.p99_us);
+        self.max_us = self.max_us.max(round.max_us);
+        self.errors += round.errors;
+        self.lost_or_duplicated += round.lost_or_duplicated;
+        self.unfinished += round.unfinished;
+        self.stopped += round.stopped;
+        self.events += round.events;
+    }
 }
 
 /// One HTTP request with a JSON body, its answer's JSON (also for `examples/broadcast.rs`).
@@ -560,15 +582,24 @@ async fn run_load(args: Vec<String>) {
     let before = pid.and_then(rss_kib);
     let done = Arc::new(AtomicBool::new(false));
     let sampler = pid.map(|pid| sample_peak(pid, done.clone()));
+    let rounds: usize = arg(&args, "--rounds").unwrap_or(1).max(1);
     let mut at_connect = None;
-    let mut cpu_at_connect = None;
-    let report = run(addr, &options, || {
-        at_connect = pid.and_then(rss_kib);
-        cpu_at_connect = pid.and_then(cpu_seconds);
-    })
-    .await;
+    let mut report = Report::default();
+    let mut cpu = Some(0.0);
+    for round in 0..rounds {
+        let mut cpu_at_connect = None;
+        let played = run(addr, &options, || {
+            if round == 0 {
+                at_connect = pid.and_then(rss_kib);
+            }
+            cpu_at_connect = pid.and_then(cpu_seconds);
+        })
+        .await;
+        let spent = pid.and_then(cpu_seconds).zip(cpu_at_connect).map(|(end, start)| end - start);
+        cpu = cpu.zip(spent).map(|(sum, spent)| sum + spent);
+        report.add(&played);
+    }
     let after = pid.and_then(rss_kib);
-    let cpu = pid.and_then(cpu_seconds).zip(cpu_at_connect).map(|(end, start)| end - start);
     done.store(true, Ordering::SeqCst);
     let peak = sampler.map(|sampler| sampler.join().unwrap());
     let pattern = if options.paced { "paced 1-3 s" } else { "back to back" };
@@ -576,7 +607,7 @@ async fn run_load(args: Vec<String>) {
     if let Some(duration) = options.duration {
         println!("rolling stopped after {:.0} s", duration.as_secs_f64());
     }
-    println!("rooms                 {}", options.rooms);
+    println!("rooms                 {} ({rounds} rounds)", options.rooms);
     println!("connections held      {}", report.connections);
     println!("intents               {}", report.intents);
     println!("events received       {}", report.events);
