@@ -22,13 +22,20 @@ export function drawSeries(series, over) {
   $('next-game').hidden = series.decided || !over;
 }
 
+/** The next game this page is going to, once it goes. */
+let going = '';
+
 /**
  * Goes on to the series' next game, in room `next`: the seats this device holds in `room` hold
- * theirs there with the same tokens.
+ * theirs there with the same tokens. Once: the page that pressed the button is told twice (the
+ * button's answer and the room's `next` frame), and a second navigation to the same address
+ * would abort the first.
  * @param {string} room
  * @param {string} next
  */
 export function goNext(room, next) {
+  if (going === next) return;
+  going = next;
   for (const token of heldTokens(room)) keepToken(next, token);
   location.assign(`/room/${encodeURIComponent(next)}`);
 }
