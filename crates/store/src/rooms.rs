@@ -180,6 +180,22 @@ impl Batch {
     }
 }
 
+/// Inserts a [`Batch`]'s row; a column it has nothing in is an empty range after the room's
+/// last row's.
+const INSERT_BATCH: &str = "INSERT INTO room_batches
+        (room, first_number, last_number, commands, first_seq, last_seq, events)
+    VALUES (?1,
+        coalesce(?2, coalesce((SELECT last_number FROM room_batches WHERE room = ?1
+                               ORDER BY last_seq DESC, last_number DESC LIMIT 1), 0) + 1),
+        coalesce(?3, coalesce((SELECT last_number FROM room_batches WHERE room = ?1
+                               ORDER BY last_seq DESC, last_number DESC LIMIT 1), 0)),
+        coalesce(?4, ''),
+        coalesce(?5, coalesce((SELECT last_seq FROM room_batches WHERE room = ?1
+                               ORDER BY last_seq DESC, last_number DESC LIMIT 1), 0) + 1),
+        coalesce(?6, coalesce((SELECT last_seq FROM room_batches WHERE room = ?1
+                               ORDER BY last_seq DESC, last_number DESC LIMIT 1), 0)),
+        coalesce(?7, ''))";
+
 /// A column of a [`Batch`] as its row's values (none when the row has nothing in it).
 fn range(column: Option<&(u64, u64, String)>) -> (Option<i64>, Option<i64>, Option<&str>) {
     match column {
@@ -439,20 +455,7 @@ impl RoomStore {
             }
         }
         // A column a row has nothing in is an empty range after the room's last row's.
-        let last = |column: &str| {
-            format!(
-                "coalesce((SELECT {column} FROM room_batches WHERE room = ?1
-                           ORDER BY last_seq DESC, last_number DESC LIMIT 1), 0)"
-            )
-        };
-        let mut insert = tx.prepare_cached(&format!(
-            "INSERT INTO room_batches
-                 (room, first_number, last_number, commands, first_seq, last_seq, events)
-             VALUES (?1, coalesce(?2, {number} + 1), coalesce(?3, {number}), coalesce(?4, ''),
-                     coalesce(?5, {seq} + 1), coalesce(?6, {seq}), coalesce(?7, ''))",
-            number = last("last_number"),
-            seq = last("last_seq"),
-        ))?;
+        let mut insert = tx.prepare_cached(INSERT_BATCH)?;
         for room in order {
             for row in batches.remove(room).unwrap_or_default() {
                 let (first_number, last_number, commands) = range(row.commands.as_ref());
