@@ -21,32 +21,12 @@ rooms_list=("$@")
 [ ${#rooms_list[@]} -gt 0 ] || rooms_list=(500 5000)
 
 cargo build --release --quiet -p snl -p snl-server --example load --example floor
-bin=target/release
-tmp=$(mktemp -d)
-server_pid=""
-stop() { [ -z "$server_pid" ] || { kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; }; server_pid=""; }
-trap 'stop; rm -rf "$tmp"' EXIT
-ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_port() { for _ in $(seq 1 200); do (echo >"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.05; done; return 1; }
+. scripts/bench-sides.sh
 
 # One run: SIDE (floor|server), ROOMS; prints the "us per intent" figure.
 one() {
-  local side=$1 rooms=$2 port
-  port=$(free_port)
-  if [ "$side" = floor ]; then
-    "$bin/examples/floor" "127.0.0.1:$port" >"$tmp/floor.log" 2>&1 &
-  else
-    local snl=$bin/snl
-    [ "$side" = base ] && snl=$BASE_BIN
-    rm -rf "$tmp/db" && mkdir -p "$tmp/db"
-    "$snl" serve --addr "127.0.0.1:$port" --db "$tmp/db/games.db" --bot-delay-ms 0 \
-      --max-rooms 1000000 --rooms-per-minute 1000000 --max-connections 1000000 \
-      --connections-per-address 0 --rate 1000000 >"$tmp/server.log" 2>&1 &
-  fi
-  server_pid=$!
-  wait_port "$port"
+  local side=$1 rooms=$2
+  start "$side"
   "$bin/examples/load" --rooms "$rooms" --duration "$duration" --addr "127.0.0.1:$port" \
     --rounds "${ROUNDS:-$(((10000 + rooms - 1) / rooms))}" \
     --server-pid "$server_pid" >"$tmp/load.log" 2>&1 || { cat "$tmp/load.log" >&2; stop; return 1; }
@@ -61,10 +41,6 @@ one() {
   echo "$us"
 }
 
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-
-sides=(floor server)
-[ -z "${BASE_BIN:-}" ] || sides+=(base)
 for rooms in "${rooms_list[@]}"; do
   for side in "${sides[@]}"; do : >"$tmp/$side.us"; done
   for _ in $(seq 1 "$runs"); do

@@ -105,7 +105,8 @@ async fn socket(
 ) -> impl IntoResponse {
     let room = app.rooms.lock().unwrap().get(&room).cloned().unwrap_or_default();
     upgrade
-        .read_buffer_size(1024)
+        // The server's buffers (`snl_server::READ_BUFFER`, a 1 KiB write buffer).
+        .read_buffer_size(snl_server::READ_BUFFER)
         .write_buffer_size(1024)
         .on_upgrade(move |socket| connection(socket, room))
 }

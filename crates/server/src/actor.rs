@@ -31,8 +31,10 @@ use crate::{
 };
 
 /// Batches of frames kept for a connection that reads slowly; one that falls further behind is
-/// closed (it reconnects with `since` and misses nothing).
-const BACKLOG: usize = 64;
+/// closed (it reconnects with `since` and misses nothing). A batch is one change of the room
+/// (an intent and the computers' moves after it), so a connection served at all keeps up with
+/// a few; each slot is 32 bytes of every room (issue 31's memory per player).
+const BACKLOG: usize = 16;
 
 /// The frames one change of a room sends, in order.
 pub(crate) type Batch = Arc<Vec<Utf8Bytes>>;
@@ -167,10 +169,38 @@ impl Context {
 /// Rooms replayed at once after a restart: the others wait their turn, their messages queued.
 const RESTORES: usize = 2;
 
+/// A room's inbox, as those who write to it hold it. Each message is boxed: the channel makes
+/// its first block of 32 slots with the room, and 32 pointers are 256 bytes where 32 messages
+/// were 2.5 KB (issue 31's memory per player).
+#[derive(Clone, Debug)]
+pub(crate) struct Inbox(mpsc::Sender<Box<Msg>>);
+
+impl Inbox {
+    /// Sends `msg`, waiting while the inbox is full.
+    ///
+    /// # Errors
+    ///
+    /// The room's task has ended.
+    pub(crate) async fn send(&self, msg: Msg) -> Result<(), mpsc::error::SendError<Box<Msg>>> {
+        self.0.send(Box::new(msg)).await
+    }
+
+    /// Whether the room's task has ended.
+    pub(crate) fn is_closed(&self) -> bool {
+        self.0.is_closed()
+    }
+}
+
+/// A room's inbox and its receiving end.
+fn inbox() -> (Inbox, mpsc::Receiver<Box<Msg>>) {
+    let (tx, rx) = mpsc::channel(256);
+    (Inbox(tx), rx)
+}
+
 /// A room's task, as the rest of the server holds it.
 #[derive(Clone, Debug)]
 pub(crate) struct Handle {
-    pub(crate) tx: mpsc::Sender<Msg>,
+    pub(crate) tx: Inbox,
     /// The room as the lobby lists it.
     pub(crate) summary: watch::Receiver<LobbyEntry>,
     /// Stops the task (its connections close): the room is another node's now.
@@ -229,16 +259,40 @@ struct Actor {
     summarized: (RoomStatus, usize),
 }
 
+/// A room's clocks, in the order a tie between them is settled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Clock {
+    /// A computer's move is due (`--bot-delay-ms` after its turn began).
+    Computer,
+    /// The turn clock ran out.
+    Turn,
+    /// A dropped person's grace ran out.
+    Grace,
+    /// The game clock ran out.
+    Game,
+    /// The finished room's time in memory is over.
+    Leave,
+    /// Nobody took the open seats in time.
+    Expire,
+}
+
+/// What a room's task does after a clock rang.
+#[derive(Debug, PartialEq, Eq)]
+enum Ring {
+    Stay,
+    Leave,
+}
+
 /// Starts the task of a new room (already stored).
 pub(crate) fn spawn(room: Room, context: Context) -> Handle {
     let seats = room.setup.seats.len();
     let input = (0, room.waiting());
-    let (tx, rx) = mpsc::channel(256);
+    let (tx, rx) = inbox();
     let (summary, summary_rx) = watch::channel(summary_of(&room));
     let hashes = vec![None; seats];
     let recent = Recent::default();
     let replayed = Replayed { room, hashes, seq: 0, input, log_len: 0, recent };
-    let task = tokio::spawn(start(replayed, context, summary).run(rx)).abort_handle();
+    let task = tokio::spawn(Box::new(start(replayed, context, summary)).run(rx)).abort_handle();
     Handle { tx, summary: summary_rx, task }
 }
 
@@ -259,9 +313,9 @@ pub(crate) async fn load(stored: StoredRoom, context: Context) -> Result<Option<
     if replayed.room.is_expired() {
         return Ok(None);
     }
-    let (tx, rx) = mpsc::channel(256);
+    let (tx, rx) = inbox();
     let (summary, summary_rx) = watch::channel(summary_of(&replayed.room));
-    let task = tokio::spawn(start(replayed, context, summary).run(rx)).abort_handle();
+    let task = tokio::spawn(Box::new(start(replayed, context, summary)).run(rx)).abort_handle();
     Ok(Some(Handle { tx, summary: summary_rx, task }))
 }
 
@@ -290,13 +344,13 @@ pub(crate) fn restore(stored: StoredRoom, context: Context) -> Result<Handle, St
         .map_err(|e| format!("room {}: its stored setup cannot be read: {e}", stored.id))?;
     // The lobby lists the room as created until it is rebuilt.
     let (summary, summary_rx) = watch::channel(summary_of(&Room::new(stored.id.clone(), setup)));
-    let (tx, rx) = mpsc::channel(256);
+    let (tx, rx) = inbox();
     let task = tokio::spawn(async move {
         let Ok(turn) = context.restores.clone().acquire_owned().await else { return };
         let id = stored.id.clone();
         match tokio::task::spawn_blocking(move || replay(stored)).await {
             Ok(Ok(replayed)) => {
-                let actor = start(replayed, context, summary);
+                let actor = Box::new(start(replayed, context, summary));
                 actor.tell_summary_now();
                 drop(turn);
                 actor.run(rx).await;
@@ -480,26 +534,13 @@ async fn sleep_until(at: Option<Instant>) {
 }
 
 impl Actor {
-    async fn run(mut self, mut rx: mpsc::Receiver<Msg>) {
-        // After a restart nobody is connected: tell it, then go on where the room stood.
-        for seat in 0..self.room.present().len() {
-            // A grace told before a restart starts again in full (nobody could come back while
-            // the server was down).
-            if self.room.kept()[seat] == Kept::Grace {
-                self.graces[seat] = Some(Instant::now() + self.grace);
-            }
-            if self.room.present()[seat] {
-                let _ = self.execute(Some(Command::Presence { seat, online: false }), vec![]).await;
-                Box::pin(self.start_grace(seat)).await;
-            }
-        }
-        let _ = self.execute(None, vec![]).await;
+    async fn run(mut self: Box<Self>, mut rx: mpsc::Receiver<Box<Msg>>) {
+        Box::pin(self.resume()).await;
         let mut job: Option<Job> = None;
         while !self.broken {
             if job.is_none() && self.room.wants_policy() {
                 job = Some(self.start_policy());
             }
-            let deadline = self.deadline.map(|d| d.0);
             let time = self.policies.time();
             let computed = async {
                 match job.as_mut() {
@@ -516,50 +557,101 @@ impl Actor {
                     }
                 }
             };
+            // One timer for all of the room's clocks (a room's task holds it inline while it
+            // waits, so one rather than six keeps every room smaller).
+            let alarm = self.alarm(rx.is_empty());
             tokio::select! {
                 outcome = computed => {
                     job = None;
                     Box::pin(self.settle(outcome)).await;
                 }
                 msg = rx.recv() => match msg {
-                    Some(msg) => Box::pin(self.handle(msg)).await,
+                    Some(msg) => Box::pin(self.handle(*msg)).await,
                     None => break,
                 },
-                () = sleep_until(self.bot_at) => {
-                    self.bot_at = None;
-                    let _ = self.execute(Some(Command::Computer), vec![]).await;
-                }
-                () = sleep_until(deadline) => {
-                    if let Some((_, seat, _)) = self.deadline.take() {
-                        let _ = self.execute(Some(Command::TimeOut { seat }), vec![]).await;
-                    }
-                }
-                () = sleep_until(self.graces.iter().flatten().min().copied()) => {
-                    let now = Instant::now();
-                    for seat in 0..self.graces.len() {
-                        if self.graces[seat].is_some_and(|at| at <= now) {
-                            self.graces[seat] = None;
-                            let _ = self.execute(Some(Command::Autoplay { seat }), vec![]).await;
-                        }
-                    }
-                }
-                () = sleep_until(self.game_end) => {
-                    self.game_end = None;
-                    let _ = self.execute(Some(Command::TimeUp), vec![]).await;
-                }
-                // The game is over and stored: the room leaves memory (its connections are
-                // closed; a request for it reads it back from the storage).
-                () = sleep_until(self.leave_at), if rx.is_empty() => break,
-                // Nobody took the open seats in time: closed for good.
-                () = sleep_until(self.expire_at.map(|e| e.0)), if rx.is_empty() => {
-                    let write = RoomWrite::Over { room: self.room.id.clone() };
-                    if self.execute(Some(Command::Expire), vec![write]).await.is_ok() {
+                () = sleep_until(alarm.map(|(at, _)| at)) => {
+                    if let Some((_, clock)) = alarm
+                        && Box::pin(self.ring(clock)).await == Ring::Leave
+                    {
                         break;
                     }
-                    self.expire_at = None;
                 }
             }
         }
+    }
+
+    /// Starts the room where it stood: after a restart nobody is connected, which is told.
+    async fn resume(&mut self) {
+        for seat in 0..self.room.present().len() {
+            // A grace told before a restart starts again in full (nobody could come back while
+            // the server was down).
+            if self.room.kept()[seat] == Kept::Grace {
+                self.graces[seat] = Some(Instant::now() + self.grace);
+            }
+            if self.room.present()[seat] {
+                let _ = self.execute(Some(Command::Presence { seat, online: false }), vec![]).await;
+                Box::pin(self.start_grace(seat)).await;
+            }
+        }
+        let _ = self.execute(None, vec![]).await;
+    }
+
+    /// The room's next clock to run out, and when: the first of them in time (a tie goes to
+    /// the first in [`Clock`]'s order). A finished room's leaving and an open room's expiry
+    /// wait for its inbox to be `empty`.
+    fn alarm(&self, empty: bool) -> Option<(Instant, Clock)> {
+        let grace = self.graces.iter().flatten().min().copied();
+        [
+            (self.bot_at, Clock::Computer),
+            (self.deadline.map(|d| d.0), Clock::Turn),
+            (grace, Clock::Grace),
+            (self.game_end, Clock::Game),
+            (self.leave_at.filter(|_| empty), Clock::Leave),
+            (self.expire_at.map(|e| e.0).filter(|_| empty), Clock::Expire),
+        ]
+        .into_iter()
+        .filter_map(|(at, clock)| Some((at?, clock)))
+        .min_by_key(|&(at, clock)| (at, clock))
+    }
+
+    /// Does what `clock` running out asks; [`Ring::Leave`] when the room's task is to end.
+    async fn ring(&mut self, clock: Clock) -> Ring {
+        match clock {
+            Clock::Computer => {
+                self.bot_at = None;
+                let _ = self.execute(Some(Command::Computer), vec![]).await;
+            }
+            Clock::Turn => {
+                if let Some((_, seat, _)) = self.deadline.take() {
+                    let _ = self.execute(Some(Command::TimeOut { seat }), vec![]).await;
+                }
+            }
+            Clock::Grace => {
+                let now = Instant::now();
+                for seat in 0..self.graces.len() {
+                    if self.graces[seat].is_some_and(|at| at <= now) {
+                        self.graces[seat] = None;
+                        let _ = self.execute(Some(Command::Autoplay { seat }), vec![]).await;
+                    }
+                }
+            }
+            Clock::Game => {
+                self.game_end = None;
+                let _ = self.execute(Some(Command::TimeUp), vec![]).await;
+            }
+            // The game is over and stored: the room leaves memory (its connections are
+            // closed; a request for it reads it back from the storage).
+            Clock::Leave => return Ring::Leave,
+            // Nobody took the open seats in time: closed for good.
+            Clock::Expire => {
+                let write = RoomWrite::Over { room: self.room.id.clone() };
+                if self.execute(Some(Command::Expire), vec![write]).await.is_ok() {
+                    return Ring::Leave;
+                }
+                self.expire_at = None;
+            }
+        }
+        Ring::Stay
     }
 
     /// Keeps `seat`, whose person's last connection went, for the grace while the game runs:
@@ -901,9 +993,11 @@ impl Actor {
         for told in events {
             let seq = told.seq;
             debug_assert_eq!(seq, self.seq + frames.len() as u64 + 1, "numbers without gaps");
-            let frame = told.frame().to_text();
-            writes.push(RoomWrite::Event { room: room.clone(), seq, event: frame.clone() });
-            let frame = Utf8Bytes::from(frame);
+            let text = told.frame().to_text();
+            // The copy is the one kept (in memory while the room keeps it): a copy is as long as
+            // its text, the original has the room it grew into.
+            let frame = Utf8Bytes::from(text.clone());
+            writes.push(RoomWrite::Event { room: room.clone(), seq, event: text });
             self.recent.push(frame.clone());
             frames.push(frame);
         }
@@ -1094,6 +1188,40 @@ mod tests {
             .filter(|f| f["type"] == "event")
             .map(|f| f["event"].clone())
             .collect()
+    }
+
+    /// Every room's task holds its future for the room's life, and every room holds a block of
+    /// its inbox: both are kept small (issue 31's memory per player). The actor itself is on
+    /// the heap, once; the loop's waits add little to it.
+    #[tokio::test]
+    async fn a_rooms_task_and_inbox_stay_small_while_it_waits() {
+        let dir = std::env::temp_dir().join(format!("snl-server-small-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let writer = Writer::start(RoomStore::open(&dir.join("games.db")).unwrap(), || 0);
+        let request = r#"{"seats":[{"kind":"human"},{"kind":"human"}],"seed":1}"#;
+        let setup = serde_json::from_str::<CreateRoom>(request).unwrap().check(1).unwrap();
+        let room = Room::new("small".into(), setup);
+        let (summary, _watching) = watch::channel(summary_of(&room));
+        let input = (0, room.waiting());
+        let recent = Recent::default();
+        let replayed = Replayed { room, hashes: vec![None; 2], seq: 0, input, log_len: 0, recent };
+        let context = Context::new(
+            writer,
+            Duration::ZERO,
+            Duration::from_secs(5),
+            (Duration::from_secs(1), Duration::from_secs(1)),
+        );
+        let actor = Box::new(start(replayed, context, summary));
+        let (_tx, rx) = inbox();
+        let task = actor.run(rx);
+        // As an `async fn` taking the actor by value the task was 5,952 bytes: the actor kept
+        // twice, and six timers.
+        let size = std::mem::size_of_val(&task);
+        assert!(size <= 1024, "a room's task is {size} bytes");
+        // The inbox's slots are pointers.
+        assert_eq!(std::mem::size_of::<Box<Msg>>(), std::mem::size_of::<usize>());
+        drop(task);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[tokio::test(start_paused = true)]

@@ -332,12 +332,14 @@ async fn websocket(
         .max_message_size(crate::MAX_WS_MESSAGE)
         .max_frame_size(crate::MAX_WS_MESSAGE)
         // tungstenite's default buffers are 128 KiB each: far more than these frames need. The
-        // read buffer is zero-filled to its size at the first read, so its size is paid by every
-        // connection: client frames are tens of bytes (a larger one grows it as needed). Writes
-        // go out once a batch passes 1 KiB (a turn's frames stay one write), so the buffer a
-        // connection keeps is that plus its largest frame; a client that stops reading is cut
-        // off at `MAX_WRITE_BUFFER` rather than buffered without end.
-        .read_buffer_size(1024)
+        // read buffer is made at its size with the connection and zero-filled at the first
+        // read, so its size is paid by every connection: client frames are tens of bytes (an
+        // intent about 30, a hello with its token about 100; a larger one grows it as needed),
+        // and 256 bytes hold any of them in one read. Writes go out once a batch passes 1 KiB
+        // (a turn's frames stay one write), so the buffer a connection keeps is that plus its
+        // largest frame; a client that stops reading is cut off at `MAX_WRITE_BUFFER` rather
+        // than buffered without end.
+        .read_buffer_size(crate::READ_BUFFER)
         .write_buffer_size(1024)
         .max_write_buffer_size(crate::MAX_WRITE_BUFFER)
         .on_upgrade(move |socket| {

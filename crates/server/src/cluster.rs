@@ -192,34 +192,39 @@ pub(crate) fn watch(shared: &Shared, room: &str, handle: &Handle) {
     let mut summary = handle.summary.clone();
     let room = room.to_owned();
     tokio::spawn(async move {
-        // The entry last told, as text, and its status and seats as text.
-        let mut told: Option<(String, String)> = None;
+        // What the entry last told was: a fingerprint of its text, one of its status and
+        // seats, and whether it was over (fingerprints, not the texts, so that every room's
+        // watch stays small).
+        let mut told: Option<(u64, u64, bool)> = None;
         loop {
             let entry = summary.borrow_and_update().clone();
             let text = serde_json::to_string(&entry).unwrap_or_default();
-            let key = format!("{:?} {:?}", entry.status, entry.seats);
-            let new = told.as_ref().is_none_or(|(t, _)| *t != text);
+            let key = fingerprint(&format!("{:?} {:?}", entry.status, entry.seats));
+            let print = fingerprint(&text);
+            let new = told.is_none_or(|(t, _, _)| t != print);
             if new {
                 lobby.tell(&entry);
             }
+            let over = entry.status == RoomStatus::Over;
             drop(entry);
             if new {
-                let only_turns = told.as_ref().is_some_and(|(_, k)| *k == key);
+                let only_turns = told.is_some_and(|(_, k, _)| k == key);
                 if storage.shared()
                     && let Err(e) = storage.publish(&room, &text).await
                 {
                     eprintln!("snl serve: room {room}'s lobby entry was not published: {e}");
                 }
-                told = Some((text, key));
+                told = Some((print, key, over));
                 if only_turns {
                     // Turn counts are told at a pace; the changes meanwhile are told at once after.
                     tokio::time::sleep(LOBBY_PACE).await;
                 }
             }
+            drop(text);
             if summary.changed().await.is_err() {
                 // The task ended: an open or running room left (it expired, or a storage
                 // failure closed it); one over is gone from the lobby already.
-                let over = told.as_ref().is_some_and(|(t, _)| t.contains(r#""status":"over""#));
+                let over = told.is_some_and(|(_, _, over)| over);
                 if !over && !storage.shared() {
                     lobby.gone(&room);
                 }
@@ -227,6 +232,12 @@ pub(crate) fn watch(shared: &Shared, room: &str, handle: &Handle) {
             }
         }
     });
+}
+
+/// A 64-bit fingerprint of `value`, to tell whether it changed.
+fn fingerprint(value: &impl std::hash::Hash) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+    BuildHasherDefault::<DefaultHasher>::default().hash_one(value)
 }
 
 /// Answers what the other nodes say, for as long as the server runs: lets rooms go when asked,

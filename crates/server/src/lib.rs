@@ -72,6 +72,10 @@ pub const MAX_BODY: usize = 64 * 1024;
 /// Largest WebSocket message the protocol layer reads; larger ones close the connection.
 pub const MAX_WS_MESSAGE: usize = 64 * 1024;
 
+/// Bytes a WebSocket connection's read buffer starts with (and reads at most at once): a
+/// client's frames are tens of bytes, and every connection holds this buffer for its life.
+pub const READ_BUFFER: usize = 256;
+
 /// Most bytes a WebSocket connection buffers for a client that does not read; past it the
 /// connection ends (the client reconnects with `since` and misses nothing).
 pub const MAX_WRITE_BUFFER: usize = 1024 * 1024;

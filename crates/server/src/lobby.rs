@@ -101,7 +101,7 @@ pub(crate) async fn endpoint(
         // The client sends nothing but pings: the smallest buffers do.
         .max_message_size(1024)
         .max_frame_size(1024)
-        .read_buffer_size(1024)
+        .read_buffer_size(crate::READ_BUFFER)
         .write_buffer_size(4096)
         .on_upgrade(move |socket| {
             // Subscribed before the list is read, so no change falls between the two (one seen

@@ -7,8 +7,9 @@ use std::collections::VecDeque;
 
 use axum::extract::ws::Utf8Bytes;
 
-/// Event frames a room keeps.
-pub(crate) const KEPT: usize = 64;
+/// Event frames a room keeps: a turn tells a handful, so a page that dropped a few turns ago
+/// still finds them here. Every room holds these (issue 31's memory per player).
+pub(crate) const KEPT: usize = 20;
 
 /// A room's last [`KEPT`] event frames.
 #[derive(Debug, Default)]
@@ -55,8 +56,8 @@ mod tests {
         assert_eq!(stored, None);
         assert_eq!(kept, ["91", "92", "93", "94", "95", "96", "97", "98", "99", "100"]);
         let (stored, kept) = recent.after(10, 100);
-        assert_eq!(stored, Some((10, 36)));
-        assert_eq!((kept.len(), kept[0].as_str()), (KEPT, "37"));
+        assert_eq!(stored, Some((10, 80)));
+        assert_eq!((kept.len(), kept[0].as_str()), (KEPT, "81"));
         assert_eq!(recent.after(100, 100), (None, vec![]));
         recent.push("101".into());
         assert_eq!(recent.after(99, 101).1, ["100", "101"]);

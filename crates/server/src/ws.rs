@@ -6,7 +6,10 @@
 use std::sync::{Arc, atomic::Ordering};
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
-use futures_util::{SinkExt, StreamExt, stream::SplitSink};
+use futures_util::{
+    SinkExt, StreamExt,
+    stream::{SplitSink, SplitStream},
+};
 use snl_wire::rooms::RoomStatus;
 use tokio::{
     sync::{broadcast::error::RecvError, oneshot},
@@ -15,7 +18,7 @@ use tokio::{
 
 use crate::{
     Limits, Shared,
-    actor::{Handle, Msg},
+    actor::{Handle, Joined, Msg},
     frames::{ClientFrame, ErrorCode, ServerFrame},
     room::Refusal,
 };
@@ -192,20 +195,19 @@ async fn missed(
     }
 }
 
-/// Serves one connection to `room` (its task's `handle`, asked again of `read_back` when it
-/// has just gone) until either side closes it.
-pub(crate) async fn connection(
-    socket: WebSocket,
-    (room, mut handle): (String, Handle),
-    limits: Limits,
-    held: Held,
-    read_back: impl Fn() -> ReadBack,
-) {
-    let (mut sink, mut stream) = socket.split();
-    let mut bucket = Bucket::new(limits);
-    let joined = loop {
-        let refusal = match read(stream.next().await, &mut bucket) {
-            Frame::End => return,
+/// Reads the connection's hello and joins the room (asking `read_back` for it again when
+/// its task has just ended), answering a frame that is not a good hello with an error; none
+/// when the connection or the room is gone first.
+async fn hello(
+    out: &mut Out<'_>,
+    stream: &mut SplitStream<WebSocket>,
+    bucket: &mut Bucket,
+    mut handle: Handle,
+    read_back: &impl Fn() -> ReadBack,
+) -> Option<(Handle, Joined)> {
+    loop {
+        let refusal = match read(stream.next().await, bucket) {
+            Frame::End => return None,
             Frame::Skip => continue,
             Frame::Refused(code, message) => Refusal::new(code, message),
             Frame::Good(ClientFrame::Hello { token, since, recent }) => {
@@ -218,10 +220,9 @@ pub(crate) async fn connection(
                         joined = ask(&handle, join(token)).await;
                     }
                 }
-                match joined {
-                    None => return,
-                    Some(Ok(joined)) => break joined,
-                    Some(Err(refusal)) => refusal,
+                match joined? {
+                    Ok(joined) => return Some((handle, joined)),
+                    Err(refusal) => refusal,
                 }
             }
             Frame::Good(_) => Refusal::new(
@@ -229,20 +230,24 @@ pub(crate) async fn connection(
                 r#"say hello first: {"type": "hello", "token": null, "since": null}"#,
             ),
         };
-        if !send_error(&mut sink, limits.send_time, refusal.code, refusal.message).await {
-            return;
+        if !send_error(&mut out.sink, out.time, refusal.code, refusal.message).await {
+            return None;
         }
-    };
-    let seat = joined.seat;
-    let mut events = joined.events;
-    // The events missed are read while live ones after them wait in the subscription (a room
-    // running far ahead meanwhile only makes the connection fall behind, and reconnect).
-    let mut out = Out { sink, room: &room, time: limits.send_time };
-    let mut ok = out.send([joined.welcome]).await;
-    if let Some((mut after, upto)) = joined.missed {
+    }
+}
+
+/// Sends a joined connection its welcome, the events it missed (read from the storage a page
+/// at a time) and those the room keeps after them; false when the connection is gone.
+async fn catch_up(
+    out: &mut Out<'_>,
+    held: &Held,
+    (welcome, missed_range, kept): (Utf8Bytes, Option<(u64, u64)>, Vec<Utf8Bytes>),
+) -> bool {
+    let mut ok = out.send([welcome]).await;
+    if let Some((mut after, upto)) = missed_range {
         while ok && after < upto {
             let page = (after, upto.min(after + crate::PAGE));
-            match missed(&held, &room, page).await {
+            match missed(held, out.room, page).await {
                 Ok(frames) => ok = out.send(frames.into_iter().map(Utf8Bytes::from)).await,
                 Err((code, message)) => {
                     let _ = send_error(&mut out.sink, out.time, code, message).await;
@@ -252,63 +257,96 @@ pub(crate) async fn connection(
             after = page.1;
         }
     }
-    ok = ok && out.send(joined.kept).await;
-    // The heartbeat: a ping every `heartbeat`; a connection silent for `silence` is gone.
-    let mut beat = tokio::time::interval(limits.heartbeat);
-    beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    beat.tick().await;
-    let mut heard = Instant::now();
-    while ok {
-        tokio::select! {
-            _ = beat.tick() => {
-                if heard.elapsed() >= limits.silence {
-                    let gone = limits.silence.as_secs_f64();
-                    eprintln!("snl serve: a connection to room {room} was silent for {gone:.1} s: closed");
-                    break;
-                }
-                let ping = out.sink.send(Message::Ping(axum::body::Bytes::new()));
-                ok = tokio::time::timeout(out.time, ping).await.is_ok_and(|sent| sent.is_ok());
-            }
-            event = events.recv() => match event {
-                Ok(batch) => ok = out.send(batch.iter().cloned()).await,
-                Err(RecvError::Lagged(_)) => {
-                    let text = "this connection fell behind the room's events: reconnect with since";
-                    let _ = send_error(&mut out.sink, out.time, ErrorCode::TooLarge, text).await;
-                    ok = false;
-                }
-                Err(RecvError::Closed) => {
-                    if handle.summary.borrow().status == RoomStatus::Over {
-                        // The room left memory after its game ended: nothing more will come,
-                        // and the page need not reconnect (code 1000, this reason).
-                        let close = CloseFrame { code: 1000, reason: GAME_OVER.into() };
-                        let close = out.sink.send(Message::Close(Some(close)));
-                        let _ = tokio::time::timeout(out.time, close).await;
-                        drop(held);
-                        return;
+    ok && out.send(kept).await
+}
+
+/// Serves one connection to `room` (its task's `handle`, asked again of `read_back` when it
+/// has just gone) until either side closes it.
+///
+/// A plain function returning the connection's future, not an `async fn`: an `async fn` keeps
+/// its arguments twice in its future (as given and as moved into its body), and each
+/// connection's task holds this future for its whole life (issue 31's memory per player).
+pub(crate) fn connection(
+    socket: WebSocket,
+    (room, handle): (String, Handle),
+    limits: Limits,
+    held: Held,
+    read_back: impl Fn() -> ReadBack,
+) -> impl Future<Output = ()> {
+    let (sink, mut stream) = socket.split();
+    async move {
+        let mut bucket = Bucket::new(limits);
+        // The hello and the catching up are boxed: on the heap while they run, not in the
+        // connection's task for its whole life.
+        let mut out = Out { sink, room: &room, time: limits.send_time };
+        let hello = Box::pin(hello(&mut out, &mut stream, &mut bucket, handle, &read_back)).await;
+        let Some((handle, joined)) = hello else { return };
+        let seat = joined.seat;
+        let mut events = joined.events;
+        // The events missed are read while live ones after them wait in the subscription (a
+        // room running far ahead meanwhile only makes the connection fall behind, and
+        // reconnect).
+        let caught_up = (joined.welcome, joined.missed, joined.kept);
+        let mut ok = Box::pin(catch_up(&mut out, &held, caught_up)).await;
+        // The heartbeat: a ping every `heartbeat`; a connection silent for `silence` is gone.
+        // Each wait below but the loop's own is boxed, on the heap only while it runs: the
+        // connection's task then holds little more than its state between frames.
+        let mut beat = tokio::time::interval(limits.heartbeat);
+        beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        beat.tick().await;
+        let mut heard = Instant::now();
+        while ok {
+            tokio::select! {
+                _ = beat.tick() => {
+                    if heard.elapsed() >= limits.silence {
+                        let gone = limits.silence.as_secs_f64();
+                        eprintln!("snl serve: a connection to room {room} was silent for {gone:.1} s: closed");
+                        break;
                     }
-                    ok = false;
+                    let ping = out.sink.send(Message::Ping(axum::body::Bytes::new()));
+                    ok = Box::pin(tokio::time::timeout(out.time, ping)).await.is_ok_and(|sent| sent.is_ok());
                 }
-            },
-            message = stream.next() => {
-                heard = Instant::now();
-                let refusal = match read(message, &mut bucket) {
-                    Frame::End => break,
-                    Frame::Skip => continue,
-                    Frame::Refused(code, message) => Some(Refusal::new(code, message)),
-                    Frame::Good(frame) => match ask(&handle, |reply| Msg::Do { seat, frame, reply }).await {
-                        None => break,
-                        Some(result) => result.err(),
-                    },
-                };
-                if let Some(refusal) = refusal {
-                    ok = send_error(&mut out.sink, out.time, refusal.code, refusal.message).await;
+                event = events.recv() => match event {
+                    Ok(batch) => ok = Box::pin(out.send(batch.iter().cloned())).await,
+                    Err(RecvError::Lagged(_)) => {
+                        let text = "this connection fell behind the room's events: reconnect with since";
+                        let _ = Box::pin(send_error(&mut out.sink, out.time, ErrorCode::TooLarge, text)).await;
+                        ok = false;
+                    }
+                    Err(RecvError::Closed) => {
+                        if handle.summary.borrow().status == RoomStatus::Over {
+                            // The room left memory after its game ended: nothing more will come,
+                            // and the page need not reconnect (code 1000, this reason).
+                            let close = CloseFrame { code: 1000, reason: GAME_OVER.into() };
+                            let close = out.sink.send(Message::Close(Some(close)));
+                            let _ = Box::pin(tokio::time::timeout(out.time, close)).await;
+                            drop(held);
+                            return;
+                        }
+                        ok = false;
+                    }
+                },
+                message = stream.next() => {
+                    heard = Instant::now();
+                    let refusal = match read(message, &mut bucket) {
+                        Frame::End => break,
+                        Frame::Skip => continue,
+                        Frame::Refused(code, message) => Some(Refusal::new(code, message)),
+                        Frame::Good(frame) => match Box::pin(ask(&handle, |reply| Msg::Do { seat, frame, reply })).await {
+                            None => break,
+                            Some(result) => result.err(),
+                        },
+                    };
+                    if let Some(refusal) = refusal {
+                        ok = Box::pin(send_error(&mut out.sink, out.time, refusal.code, refusal.message)).await;
+                    }
                 }
             }
         }
+        if let Some(seat) = seat {
+            let _ = Box::pin(handle.tx.send(Msg::Leave { seat })).await;
+        }
+        let _ = Box::pin(tokio::time::timeout(out.time, out.sink.send(Message::Close(None)))).await;
+        drop(held);
     }
-    if let Some(seat) = seat {
-        let _ = handle.tx.send(Msg::Leave { seat }).await;
-    }
-    let _ = tokio::time::timeout(out.time, out.sink.send(Message::Close(None))).await;
-    drop(held);
 }
