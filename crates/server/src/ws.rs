@@ -288,9 +288,9 @@ pub(crate) fn connection(
         // reconnect).
         let caught_up = (joined.welcome, joined.missed, joined.kept);
         let mut ok = Box::pin(catch_up(&mut out, &held, caught_up)).await;
-        // The heartbeat: a ping every `heartbeat`; a connection silent for `silence` is gone.
         // Each wait below but the loop's own is boxed, on the heap only while it runs: the
         // connection's task then holds little more than its state between frames.
+        // The heartbeat: a ping every `heartbeat`; a connection silent for `silence` is gone.
         let mut beat = tokio::time::interval(limits.heartbeat);
         beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         beat.tick().await;
